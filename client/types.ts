@@ -1,0 +1,204 @@
+/**
+ * Public types of the VTU client. Nodes and the bot depend on these names only.
+ * Money is integer kobo inside (`…Kobo` fields) and a two-decimal naira string outside.
+ */
+
+export type NetworkName = 'MTN' | 'GLO' | 'AIRTEL' | '9MOBILE' | 'SMILE';
+
+export type Product =
+  | 'data'
+  | 'airtime'
+  | 'cable'
+  | 'electricity'
+  | 'exam_pin'
+  | 'recharge_card'
+  | 'sms';
+
+/** The three statuses the family's servers use (field `Status`). */
+export type TransactionStatus = 'successful' | 'processing' | 'failed';
+
+/** How a purchase result was obtained, so users can audit. */
+export type ResultPath = 'direct' | 'reconciled' | 'retried';
+
+export interface Money {
+  kobo: number;
+  /** Two-decimal naira string, e.g. "250.00". */
+  naira: string;
+}
+
+export interface UserProfile {
+  username: string;
+  fullName: string;
+  email: string;
+  phone: string;
+  userType: string;
+  isApiUser: boolean;
+  balance: Money;
+}
+
+export interface DataPlan {
+  id: number;
+  networkId: number;
+  network: NetworkName | string;
+  /** e.g. "1GB" */
+  size: string;
+  /** Normalised kind: SME, GIFTING, CORPORATE GIFTING, AWOOF, DATA SHARE, or the site's own. */
+  kind: string;
+  /** Validity text as the site gives it, e.g. "30 days"; empty when unknown. */
+  validity: string;
+  /** Price for the caller's user type. */
+  price: Money;
+  available: boolean;
+  /** e.g. "1GB SME ₦250.00 (30 days)" */
+  label: string;
+}
+
+export interface NetworkInfo {
+  id: number;
+  name: NetworkName | string;
+  plans: DataPlan[];
+}
+
+export interface CablePackage {
+  id: number;
+  providerId: number;
+  provider: 'GOTV' | 'DSTV' | 'STARTIME' | string;
+  name: string;
+  price: Money;
+  label: string;
+}
+
+export interface CableProvider {
+  id: number;
+  name: 'GOTV' | 'DSTV' | 'STARTIME' | string;
+  packages: CablePackage[];
+}
+
+export interface Disco {
+  id: number;
+  name: string;
+}
+
+export interface ExamPrice {
+  exam: 'WAEC' | 'NECO' | 'NABTEB' | string;
+  price: Money;
+}
+
+export interface AirtimeDiscount {
+  network: NetworkName | string;
+  /** Percent of face value charged, e.g. 98 means you pay ₦98 for ₦100. Decimal string kept exact. */
+  vtuPercent: string;
+  shareAndSellPercent: string;
+}
+
+export interface SmsRates {
+  perPage: Money;
+  dndPerPage: Money;
+}
+
+export interface RechargeDenomination {
+  /** The id sent as `network_amount` (a price-row id, not naira). */
+  id: number;
+  network: NetworkName | string;
+  networkId: number;
+  faceValue: Money;
+  price: Money;
+  label: string;
+}
+
+export interface Catalog {
+  networks: NetworkInfo[];
+  cable: CableProvider[];
+  discos: Disco[];
+  exams: ExamPrice[];
+  airtime: AirtimeDiscount[];
+  sms: SmsRates;
+  recharge: RechargeDenomination[];
+}
+
+/** One normalised purchase result, whatever the product. */
+export interface PurchaseResult {
+  product: Product;
+  /** Integer primary key on the vendor's site (null for legacy SMS answers). */
+  id: number | null;
+  /** Server reference (`ident`); null where the product has none (exam pins). */
+  ident: string | null;
+  status: TransactionStatus;
+  /** What the wallet was charged. */
+  amount: Money;
+  balanceBefore: Money | null;
+  balanceAfter: Money | null;
+  /** Phone, IUC, meter number, exam name… whatever identifies the recipient. */
+  recipient: string | null;
+  /** Product specifics: plan name, token, pins, pages… */
+  details: Record<string, unknown>;
+  /** Server's human text (api_response / message), never parsed for status. */
+  message: string;
+  createdAt: string | null;
+  path: ResultPath;
+  /** The parsed body as the server sent it (sensitive fields removed). */
+  raw: unknown;
+}
+
+/** A purchase checked and priced locally, not sent. */
+export interface PurchaseQuote {
+  product: Product;
+  recipient: string;
+  amount: Money;
+  description: string;
+  /** The exact body that would be POSTed. */
+  request: Record<string, unknown>;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  name: string;
+  address?: string;
+  raw: unknown;
+}
+
+export interface IdentityResult {
+  valid: boolean;
+  kind: 'bvn' | 'nin';
+  number: string;
+  firstName: string;
+  lastName: string;
+  middleName: string;
+  fullName: string;
+  phone: string;
+  provider: string;
+  raw: unknown;
+}
+
+export interface Page<T> {
+  count: number | null;
+  next: number | null;
+  items: T[];
+}
+
+export interface SmsPlan {
+  sender: string;
+  message: string;
+  /** Normalised 11-digit local numbers, deduplicated, in input order. */
+  recipients: string[];
+  /** Inputs that are not Nigerian mobile numbers, as given. */
+  invalid: string[];
+  duplicates: number;
+  pages: number;
+  dnd: boolean;
+  /** recipients × pages × rate */
+  cost: Money;
+  /** Recipient chunks, one POST each. */
+  batches: string[][];
+}
+
+export interface SmsBatch {
+  ident: string | null;
+  sender: string;
+  message: string;
+  recipients: string[];
+  pages: number;
+  amount: Money;
+  dnd: boolean;
+  createdAt: string | null;
+}
