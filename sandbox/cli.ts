@@ -1,0 +1,38 @@
+/**
+ * npm run sandbox -- [--port 8080] [--dialect seed|family] [--seed 7]
+ * Prints three shell-ready lines (base URL, demo token, admin key) and runs until SIGINT/SIGTERM.
+ * VTU_SANDBOX_TOKEN / VTU_ADMIN_KEY fix the demo token / admin key (handy for demos).
+ */
+import { parseArgs } from 'node:util';
+import { startSandbox } from './server';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8080' },
+      dialect: { type: 'string', default: 'seed' },
+      seed: { type: 'string', default: '1' },
+      log: { type: 'boolean', default: false },
+    },
+  });
+  if (values.dialect !== 'seed' && values.dialect !== 'family') throw new Error('--dialect must be seed or family');
+  const sb = await startSandbox({
+    port: Number(values.port),
+    dialect: values.dialect,
+    seed: Number(values.seed),
+    demoToken: process.env.VTU_SANDBOX_TOKEN || undefined,
+    adminKey: process.env.VTU_ADMIN_KEY || undefined,
+    logger: values.log,
+  });
+  process.stdout.write(`VTU_BASE_URL=${sb.baseUrl}\nVTU_API_TOKEN=${sb.demo.token}\nVTU_ADMIN_KEY=${sb.adminKey}\n`);
+  const stop = () => {
+    sb.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  process.stderr.write(`sandbox: ${err.message}\n`);
+  process.exit(1);
+});

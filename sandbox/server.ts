@@ -1,0 +1,104 @@
+/**
+ * startSandbox(): the merchant-API emulator on loopback. Fastify with logging off and
+ * cached catalogue payloads, so it is never the bottleneck of a benchmark.
+ */
+import type { AddressInfo, Socket } from 'node:net';
+import { parse as parseQs } from 'node:querystring';
+import Fastify from 'fastify';
+import { adminRoutes } from './admin';
+import { NOT_FOUND_HTML, type Runtime, SERVER_ERROR_HTML } from './http';
+import { Rng } from './rng';
+import { catalogRoutes } from './routes/catalog';
+import { historyRoutes } from './routes/history';
+import { purchaseRoutes } from './routes/purchases';
+import { validateRoutes } from './routes/validate';
+import { type Dialect, SandboxState } from './state';
+
+export interface SandboxOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: '127.0.0.1';
+  /** 'seed' (default) follows the seed document; 'family' the real MSORG sites. */
+  dialect?: Dialect;
+  /** Admin API secret; default derived from the seed. */
+  adminKey?: string;
+  /** RNG seed for tokens, idents, pins and fault rolls. Default 1. */
+  seed?: number;
+  /** Fix the demo user's token (40 hex); default derived from the seed. */
+  demoToken?: string;
+  /** Fastify request logging; off by default (speed). */
+  logger?: boolean;
+}
+
+export interface Sandbox {
+  /** http://127.0.0.1:PORT: no trailing slash, no /api. */
+  baseUrl: string;
+  adminKey: string;
+  /** The seeded API user (₦1,000,000.00). The token follows admin token resets. */
+  demo: { readonly username: string; readonly token: string };
+  state: SandboxState;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const dialect = opts.dialect ?? 'seed';
+  const seed = opts.seed ?? 1;
+  if (opts.demoToken !== undefined && !/^[0-9a-f]{40}$/.test(opts.demoToken)) throw new Error('demoToken must be 40 lowercase hex characters');
+  const state = new SandboxState(dialect, seed, { username: 'demo', token: opts.demoToken });
+  const adminKey = opts.adminKey ?? `adm_${new Rng(seed ^ 0x5eed5eed).hex(32)}`;
+  const rt: Runtime = { state, held: new Set<Socket>() };
+
+  const app = Fastify({ logger: opts.logger ?? false, forceCloseConnections: true, bodyLimit: 1 << 20, keepAliveTimeout: 65_000 });
+  // The family (DRF) also parses form bodies.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, parseQs(body as string)));
+
+  catalogRoutes(app, rt);
+  purchaseRoutes(app, rt);
+  historyRoutes(app, rt);
+  validateRoutes(app, rt);
+  adminRoutes(app, state, adminKey);
+
+  app.setNotFoundHandler((req, reply) => {
+    // Django APPEND_SLASH: a slash-less URL whose slashed form exists gets a 301 (POSTs included,
+    // which is the family's gotcha: a client following it re-issues a GET and lands on the list).
+    const q = req.url.indexOf('?');
+    const path = q === -1 ? req.url : req.url.slice(0, q);
+    if (!path.endsWith('/')) {
+      const slashed = `${path}/`;
+      const known = app.hasRoute({ method: 'GET', url: slashed }) || app.hasRoute({ method: 'POST', url: slashed }) ||
+        /^\/api\/(data|topup|cablesub|billpayment|epin)\/\d+$/.test(path);
+      if (known) return reply.code(301).header('location', slashed + (q === -1 ? '' : req.url.slice(q))).send();
+    }
+    return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_HTML);
+  });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
+    // Body parsing failures look like DRF's; anything else is Django's 500 page.
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(415).send({ detail: `Unsupported media type "${_req.headers['content-type']}" in request.` });
+    }
+    if (err.statusCode === 400 || err.statusCode === 413) {
+      return reply.code(err.statusCode).send({ detail: `JSON parse error - ${err.message}` });
+    }
+    return reply.code(500).type('text/html; charset=utf-8').send(SERVER_ERROR_HTML);
+  });
+
+  await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
+  const port = (app.server.address() as AddressInfo).port;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    adminKey,
+    demo: {
+      get username() { return state.demoUser.username; },
+      get token() { return state.demoUser.token; },
+    },
+    state,
+    async close() {
+      state.clearTimers();
+      for (const s of rt.held) s.destroy();
+      rt.held.clear();
+      await app.close();
+    },
+  };
+}
