@@ -1,0 +1,239 @@
+/**
+ * Typed client for the sandbox admin API (header X-Admin-Key), on global fetch.
+ * Used by tests, benchmarks and chaos runs:
+ *
+ *   const admin = new SandboxAdmin(sb.baseUrl, sb.adminKey);
+ *   const { token } = await admin.createUser({ username: 'shop1', balance: '5000.00' });
+ *   await admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
+ *
+ * Every method throws SandboxAdminError (with the HTTP status and body) on a non-2xx answer.
+ */
+import type { FaultKind } from './faults';
+
+export type UserType = 'Smart Earner' | 'Affilliate' | 'TopUser' | 'API';
+export type Product = 'data' | 'airtime' | 'cable' | 'electricity' | 'exam_pin' | 'recharge_card' | 'sms';
+export type TxnStatus = 'successful' | 'processing' | 'failed';
+export type { FaultKind };
+
+export interface AdminUser {
+  username: string;
+  token: string;
+  user_type: UserType;
+  whitelist: string[];
+  /** Two-decimal naira string. */
+  balance: string;
+  balanceKobo: number;
+  /** false until first funded ("No Wallet Funding Record Found"). */
+  funded: boolean;
+  FullName: string;
+  email: string;
+  Phone: string;
+}
+
+export interface CreateUserInput {
+  username: string;
+  /** Default "API". */
+  user_type?: UserType;
+  /** Opening balance, naira ("1000.00"); default "0" (and then the account counts as never funded). */
+  balance?: string | number;
+  /** Allowed client IPs, e.g. ["127.0.0.1"]; empty = any. */
+  whitelist?: string[];
+  /** Fix the token (40 lowercase hex); default generated from the seed. */
+  token?: string;
+  FullName?: string;
+  email?: string;
+  Phone?: string;
+}
+
+export interface SandboxConfig {
+  identity_provider: 'premblyish' | 'dojahish';
+  /** Naira debited per BVN/NIN lookup, e.g. "50.00". */
+  identity_fee: string;
+  /** Read-only. */
+  dialect: 'seed' | 'family';
+  /** 403 for tokens of non-API accounts (default: true in seed dialect, false in family). */
+  enforce_user_type: boolean;
+  settle: { mode: 'immediate' | 'processing'; delayMs: number; finalStatus: 'successful' | 'failed' };
+}
+
+export type ConfigPatch = Partial<Omit<SandboxConfig, 'settle'>> & { settle?: Partial<SandboxConfig['settle']> };
+
+export interface AdminTxn {
+  product: Product;
+  id: number;
+  ident: string;
+  username: string;
+  Status: TxnStatus;
+  /** What the wallet was charged. */
+  amountKobo: number;
+  /** Phone, IUC, meter, exam name, name on card, or comma-joined SMS recipients. */
+  recipient: string;
+  /** ISO-8601 without timezone, as the API prints create_date. */
+  created: string;
+}
+
+export interface LedgerEntry {
+  seq: number;
+  username: string;
+  kind: 'fund' | 'debit' | 'refund';
+  amountKobo: number;
+  balanceAfterKobo: number;
+  /** A Product, "identity" for BVN/NIN fees, or null for funding. */
+  product: string | null;
+  txnId: number | null;
+  ident: string | null;
+  at: string;
+}
+
+export interface FaultInput {
+  /** "POST /api/data/", "GET /api/data/:id", "POST *" or "*". Trailing slashes are ignored. */
+  endpoint: string;
+  kind: FaultKind;
+  /** 0..1, default 1. Rolled on the seeded RNG. */
+  probability?: number;
+  /** Only the next n hits; default unlimited. */
+  count?: number;
+  /** latency: the delay; flip_later: time before the flip to failed. */
+  latencyMs?: number;
+  /** rate_limit: Retry-After seconds. */
+  retryAfterSeconds?: number;
+}
+
+export interface Fault {
+  id: number;
+  endpoint: string;
+  kind: FaultKind;
+  probability: number;
+  remaining: number | null;
+  latencyMs: number;
+  retryAfterSeconds: number;
+  hits: number;
+}
+
+export interface FaultLogEntry {
+  seq: number;
+  at: string;
+  faultId: number;
+  kind: FaultKind;
+  request: string;
+  username: string | null;
+  /** null when no response was sent (timeout_after, reset_after). */
+  httpStatus: number | null;
+  product: string | null;
+  txnId: number | null;
+  ident: string | null;
+  debitedKobo: number;
+}
+
+export class SandboxAdminError extends Error {
+  constructor(readonly status: number, readonly body: unknown) {
+    super(`sandbox admin: HTTP ${status} ${typeof body === 'string' ? body : JSON.stringify(body)}`);
+  }
+}
+
+export class SandboxAdmin {
+  /** @param baseUrl the sandbox base URL (http://127.0.0.1:PORT), @param adminKey its X-Admin-Key. */
+  constructor(readonly baseUrl: string, private readonly adminKey: string) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(this.baseUrl.replace(/\/+$/, '') + path, {
+      method,
+      headers: { 'x-admin-key': this.adminKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* keep text */
+    }
+    if (!res.ok) throw new SandboxAdminError(res.status, parsed);
+    return parsed as T;
+  }
+
+  // users
+
+  /** Create a user; returns its token. */
+  createUser(input: CreateUserInput): Promise<{ username: string; token: string; user_type: UserType }> {
+    return this.call('POST', '/admin/users', input);
+  }
+  listUsers(): Promise<AdminUser[]> {
+    return this.call('GET', '/admin/users');
+  }
+  getUser(username: string): Promise<AdminUser> {
+    return this.call('GET', `/admin/users/${encodeURIComponent(username)}`);
+  }
+  /** Change the user type (prices, 403 rule) and/or the IP whitelist. */
+  updateUser(username: string, patch: { user_type?: UserType; whitelist?: string[] }): Promise<AdminUser> {
+    return this.call('PATCH', `/admin/users/${encodeURIComponent(username)}`, patch);
+  }
+  /** Credit the wallet (ledger kind "fund"). */
+  fund(username: string, amount: string | number): Promise<{ username: string; balance: string; balanceKobo: number }> {
+    return this.call('POST', `/admin/users/${encodeURIComponent(username)}/fund`, { amount });
+  }
+  /** Replace the user's token (the old one answers 401 "Invalid token."). */
+  resetToken(username: string): Promise<{ username: string; token: string }> {
+    return this.call('POST', `/admin/users/${encodeURIComponent(username)}/token`);
+  }
+  /** Balance in kobo (shortcut for getUser). */
+  async balanceKobo(username: string): Promise<number> {
+    return (await this.getUser(username)).balanceKobo;
+  }
+
+  // config
+
+  getConfig(): Promise<SandboxConfig> {
+    return this.call('GET', '/admin/config');
+  }
+  /** Partial update; `settle` is merged. `dialect` is read-only. */
+  setConfig(patch: ConfigPatch): Promise<SandboxConfig> {
+    return this.call('PATCH', '/admin/config', patch);
+  }
+
+  // transactions and ledger
+
+  /** Every record across products, oldest first; filter by username, product, status. */
+  transactions(filter: { username?: string; product?: Product; status?: TxnStatus } = {}): Promise<AdminTxn[]> {
+    const q = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as Array<[string, string]>);
+    return this.call('GET', `/admin/transactions${q.size ? `?${q}` : ''}`);
+  }
+  transaction(product: Product, id: number): Promise<AdminTxn> {
+    return this.call('GET', `/admin/transactions/${product}/${id}`);
+  }
+  /** Flip a record's Status; → failed refunds the wallet (ledger "refund"). A failed record cannot change (409). */
+  setStatus(product: Product, id: number, Status: TxnStatus): Promise<AdminTxn> {
+    return this.call('PATCH', `/admin/transactions/${product}/${id}`, { Status });
+  }
+  ledger(username?: string): Promise<LedgerEntry[]> {
+    return this.call('GET', `/admin/ledger${username ? `?username=${encodeURIComponent(username)}` : ''}`);
+  }
+
+  // faults
+
+  addFault(input: FaultInput): Promise<Fault> {
+    return this.call('POST', '/admin/faults', input);
+  }
+  faults(): Promise<Fault[]> {
+    return this.call('GET', '/admin/faults');
+  }
+  removeFault(id: number): Promise<{ ok: true }> {
+    return this.call('DELETE', `/admin/faults/${id}`);
+  }
+  /** Remove every rule (the log is kept). */
+  clearFaults(): Promise<{ ok: true }> {
+    return this.call('DELETE', '/admin/faults');
+  }
+  /** Every fault applied so far, with what it did (for chaos reports). */
+  faultLog(): Promise<FaultLogEntry[]> {
+    return this.call('GET', '/admin/faults/log');
+  }
+  clearFaultLog(): Promise<{ ok: true }> {
+    return this.call('DELETE', '/admin/faults/log');
+  }
+
+  /** Fresh seeded state (users, records, ledger, config, faults); the admin key is kept. */
+  reset(): Promise<{ ok: true; demo: { username: string; token: string } }> {
+    return this.call('POST', '/admin/reset');
+  }
+}
