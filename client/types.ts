@@ -202,3 +202,48 @@ export interface SmsBatch {
   dnd: boolean;
   createdAt: string | null;
 }
+
+/* ---- Added with the implementation (API.md "Buying: one entry point") ---- */
+
+export type AmountInput = number | string;
+
+export interface DataPurchase { product: 'data'; network: string | number; plan: number; phone: string; ported?: boolean }
+export interface AirtimePurchase {
+  product: 'airtime'; network: string | number; amount: AmountInput; phone: string;
+  type?: 'VTU' | 'Share and Sell'; ported?: boolean;
+}
+export interface CablePurchase { product: 'cable'; provider: string | number; package: number; iuc: string; phone?: string }
+export interface ElectricityPurchase {
+  product: 'electricity'; disco: string | number; meter: string; meterType: 'prepaid' | 'postpaid';
+  amount: AmountInput; phone?: string;
+}
+export interface ExamPinPurchase { product: 'exam_pin'; exam: 'WAEC' | 'NECO' | 'NABTEB' | string; quantity: number }
+export interface RechargeCardPurchase {
+  product: 'recharge_card'; network: string | number; denomination: number; quantity: number; nameOnCard?: string;
+}
+export interface SmsPurchase { product: 'sms'; sender: string; message: string; recipients: string | string[]; dnd?: boolean }
+
+export type PurchaseRequest =
+  | DataPurchase | AirtimePurchase | CablePurchase | ElectricityPurchase | ExamPinPurchase | RechargeCardPurchase | SmsPurchase;
+
+/** Distributive Omit so per-product sugar (`client.data.buy({...})`) needs no `product` field. */
+export type WithoutProduct<T> = T extends unknown ? Omit<T, 'product'> : never;
+
+export interface WaitOptions { timeoutMs?: number; intervalMs?: number; signal?: AbortSignal }
+
+export interface BuyOptions {
+  waitForFinal?: boolean | WaitOptions;
+  /** Opt-in: one safe re-send after reconcile proved nothing was charged. */
+  retryIfNotCharged?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ReconcileOptions {
+  /** When the POST was sent (or, after a crash, just before it was sent). */
+  sentAt: Date;
+  /** Record ids already accounted for (other orders); never adopted. */
+  excludeIds?: number[];
+  /** Override the client's reconcile.waitMs (0 = one read only). */
+  waitMs?: number;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,157 @@
+/**
+ * Catalogue cache: one entry per baseUrl + token (module-wide, so clients created per n8n execution
+ * share it), a TTL, and a shared in-flight promise so 10,000 concurrent callers cause one fetch.
+ */
+import { createHash } from 'node:crypto';
+import { VtuBadResponseError, VtuError } from './errors';
+import type { HttpCore } from './http';
+import type { Catalog, CablePackage, CableProvider, DataPlan, Disco, NetworkInfo, RechargeDenomination, UserProfile } from './types';
+import {
+  CatalogShapeError, DEFAULT_SMS_RATES, canonicalCable, canonicalNetwork, parseAirtime, parseCable, parseDiscos,
+  parseExams, parseNetworks, parseRecharge, parseSmsRates,
+} from './schemas/catalog';
+import { parseUserPayload } from './products/user';
+import type { Logger } from './util';
+
+export interface CatalogIndex {
+  catalog: Catalog;
+  profile: UserProfile;
+  fetchedAt: number;
+  networkByName: Map<string, NetworkInfo>;
+  networkById: Map<number, NetworkInfo>;
+  planById: Map<number, DataPlan>;
+  cableByName: Map<string, CableProvider>;
+  cableById: Map<number, CableProvider>;
+  packageById: Map<number, CablePackage>;
+  discoById: Map<number, Disco>;
+  discoByName: Map<string, Disco>;
+  rechargeById: Map<number, RechargeDenomination>;
+}
+
+interface Entry {
+  expires: number;
+  promise: Promise<CatalogIndex>;
+}
+
+const cache = new Map<string, Entry>();
+
+export function cacheKey(baseUrl: string, token: string): string {
+  return baseUrl + '\u0000' + createHash('sha256').update(token).digest('hex').slice(0, 32);
+}
+
+/** Drop every cached catalogue (tests). */
+export function clearCatalogCache(): void {
+  cache.clear();
+}
+
+export function discoKey(name: string): string {
+  return name.toLowerCase().replace(/electric(ity)?|distribution|company|disco|plc|\(.*?\)|[^a-z0-9]/g, '');
+}
+
+function buildIndex(catalog: Catalog, profile: UserProfile): CatalogIndex {
+  const idx: CatalogIndex = {
+    catalog, profile, fetchedAt: Date.now(),
+    networkByName: new Map(), networkById: new Map(), planById: new Map(), cableByName: new Map(), cableById: new Map(),
+    packageById: new Map(), discoById: new Map(), discoByName: new Map(), rechargeById: new Map(),
+  };
+  for (const n of catalog.networks) {
+    idx.networkByName.set(canonicalNetwork(n.name), n);
+    idx.networkById.set(n.id, n);
+    for (const p of n.plans) idx.planById.set(p.id, p);
+  }
+  for (const c of catalog.cable) {
+    idx.cableByName.set(canonicalCable(c.name), c);
+    idx.cableById.set(c.id, c);
+    for (const p of c.packages) idx.packageById.set(p.id, p);
+  }
+  for (const d of catalog.discos) {
+    idx.discoById.set(d.id, d);
+    idx.discoByName.set(discoKey(d.name), d);
+  }
+  for (const r of catalog.recharge) idx.rechargeById.set(r.id, r);
+  return idx;
+}
+
+async function optional(http: HttpCore, path: string, signal?: AbortSignal): Promise<unknown | undefined> {
+  try {
+    return await http.get(path, { signal });
+  } catch (e) {
+    if (e instanceof VtuError && (e.code === 'not_found' || (e.code === 'bad_response' && e.httpStatus === 405))) return undefined;
+    throw e;
+  }
+}
+
+async function fetchCatalog(http: HttpCore, logger?: Logger, signal?: AbortSignal): Promise<CatalogIndex> {
+  const [userBody, netBody, cableBody, discoBody, examBody, airBody, smsBody, rechBody] = await Promise.all([
+    http.get('/api/user/', { signal }),
+    http.get('/api/get/network/', { signal }),
+    optional(http, '/api/get/cable/', signal),
+    optional(http, '/api/get/disco/', signal),
+    optional(http, '/api/get/exam/', signal),
+    optional(http, '/api/get/airtime/', signal),
+    optional(http, '/api/get/sms/', signal),
+    optional(http, '/api/get/recharge/', signal),
+  ]);
+  const { profile, root } = parseUserPayload(userBody);
+  const section = <T>(name: string, primary: unknown, legacy: unknown, parse: (b: unknown) => T, fallback: T): T => {
+    for (const src of [primary, legacy]) {
+      if (src === undefined || src === null) continue;
+      try {
+        return parse(src);
+      } catch (e) {
+        if (!(e instanceof CatalogShapeError)) throw e;
+        logger?.warn?.(`catalogue section ${name} has an unexpected shape; trying the legacy payload`, { reason: e.message });
+      }
+    }
+    return fallback;
+  };
+  let networks: NetworkInfo[];
+  try {
+    networks = parseNetworks(netBody, profile.userType);
+  } catch (e) {
+    throw new VtuBadResponseError(`The data plan catalogue (/api/get/network/) has an unexpected shape: ${e.message}`, { path: '/api/get/network/' });
+  }
+  const nameById = new Map(networks.map((n) => [n.id, String(n.name)]));
+  const idByName = new Map(networks.map((n) => [String(n.name), n.id]));
+  const catalog: Catalog = {
+    networks,
+    cable: section('cable', cableBody, root.Cableplan, parseCable, []),
+    discos: section('disco', discoBody, root.Disco ?? root.disco, parseDiscos, []),
+    exams: section('exam', examBody, root.Exam, parseExams, []),
+    airtime: section('airtime', airBody, root.topuppercentage, (b) => parseAirtime(b, nameById), []),
+    sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, DEFAULT_SMS_RATES),
+    recharge: section('recharge', rechBody, root.recharge, (b) => parseRecharge(b, idByName), []),
+  };
+  return buildIndex(catalog, profile);
+}
+
+export class CatalogCache {
+  constructor(
+    private readonly http: HttpCore,
+    private readonly key: string,
+    private readonly ttlMs: number,
+    private readonly logger?: Logger,
+  ) {}
+
+  get(opts: { fresh?: boolean; signal?: AbortSignal } = {}): Promise<CatalogIndex> {
+    const now = Date.now();
+    const e = cache.get(this.key);
+    if (e && !opts.fresh && e.expires > now) return e.promise;
+    const promise = fetchCatalog(this.http, this.logger, opts.signal);
+    const entry: Entry = { expires: now + this.ttlMs, promise };
+    cache.set(this.key, entry);
+    promise.then(
+      (idx) => {
+        if (cache.get(this.key) === entry) entry.expires = idx.fetchedAt + this.ttlMs;
+      },
+      () => {
+        if (cache.get(this.key) === entry) cache.delete(this.key);
+      },
+    );
+    return promise;
+  }
+
+  invalidate(): void {
+    cache.delete(this.key);
+  }
+}

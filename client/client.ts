@@ -1,0 +1,391 @@
+/** VtuClient: one area per product over one HttpCore, one catalogue cache and one purchase mechanism. */
+import { CatalogCache, cacheKey, type CatalogIndex } from './catalog';
+import { VtuError, VtuInvalidInputError, VtuNotFoundError, VtuServerError } from './errors';
+import { HttpCore, type RetryOptions } from './http';
+import { money, tryParseKobo } from './money';
+import { PRODUCTS } from './products';
+import type { ClientSettings, PreparedPurchase, ProductModule } from './products/common';
+import { invalid, requireDigits, scrubRaw, text } from './products/common';
+import { checkIuc, resolveProvider } from './products/cable';
+import { checkMeter, meterTypeOf, resolveDisco } from './products/electricity';
+import { parseUserPayload } from './products/user';
+import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
+import { prepareSmsBatch, sameSet } from './products/sms-module';
+import {
+  DEFAULT_RECONCILE, executePurchase, fetchRecord, listPage, newContextState, parseCreateDate, reconcilePurchase,
+  recordKey, remember, waitForFinal, type PurchaseContext, type ReconcileSettings,
+} from './purchase';
+import { canonicalNetwork } from './schemas/catalog';
+import type { Transport } from './transport';
+import { createAxiosTransport } from './transport-axios';
+import type {
+  AirtimePurchase, BuyOptions, CablePurchase, Catalog, DataPlan, DataPurchase, ElectricityPurchase, ExamPinPurchase,
+  IdentityResult, Money, Page, Product, PurchaseQuote, PurchaseRequest, PurchaseResult, RechargeCardPurchase,
+  ReconcileOptions, SmsBatch, SmsPlan, SmsPurchase, UserProfile, ValidationResult, WaitOptions, WithoutProduct,
+} from './types';
+import { isRecord, type Logger } from './util';
+
+export interface VtuClientOptions {
+  /** Site root, with or without trailing "/" or "/api". */
+  baseUrl: string;
+  token: string;
+  /** Default: createAxiosTransport() (keep-alive). */
+  transport?: Transport;
+  /** Per request. Default 30 000. */
+  timeoutMs?: number;
+  logger?: Logger;
+  /** Catalogue cache TTL per baseUrl + token. Default 60 000. */
+  catalogTtlMs?: number;
+  /** How MeterType is sent: 'name' = "Prepaid"/"Postpaid" (default), 'number' = 1/2. */
+  meterType?: 'name' | 'number';
+  /** Recipients per sendsms POST. Default 500. */
+  smsBatchSize?: number;
+  reconcile?: Partial<ReconcileSettings>;
+  retry?: RetryOptions;
+}
+
+let defaultTransport: Transport | undefined;
+
+export class VtuClient {
+  private readonly http: HttpCore;
+  private readonly cache: CatalogCache;
+  private readonly ctx: PurchaseContext;
+  private readonly settings: ClientSettings;
+
+  readonly user: { get(): Promise<UserProfile>; balance(): Promise<Money> };
+  readonly catalog: {
+    get(opts?: { fresh?: boolean }): Promise<Catalog>;
+    dataPlans(network: string | number): Promise<DataPlan[]>;
+    networks(): Promise<Catalog['networks']>;
+    cable(): Promise<Catalog['cable']>;
+    discos(): Promise<Catalog['discos']>;
+    exams(): Promise<Catalog['exams']>;
+    airtime(): Promise<Catalog['airtime']>;
+    sms(): Promise<Catalog['sms']>;
+    recharge(): Promise<Catalog['recharge']>;
+    invalidate(): void;
+  };
+  readonly data: { buy(r: WithoutProduct<DataPurchase>, o?: BuyOptions): Promise<PurchaseResult>; quote(r: WithoutProduct<DataPurchase>): Promise<PurchaseQuote> };
+  readonly airtime: { buy(r: WithoutProduct<AirtimePurchase>, o?: BuyOptions): Promise<PurchaseResult>; quote(r: WithoutProduct<AirtimePurchase>): Promise<PurchaseQuote> };
+  readonly cable: {
+    buy(r: WithoutProduct<CablePurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+    quote(r: WithoutProduct<CablePurchase>): Promise<PurchaseQuote>;
+    validate(r: { provider: string | number; iuc: string }): Promise<ValidationResult>;
+  };
+  readonly electricity: {
+    buy(r: WithoutProduct<ElectricityPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+    quote(r: WithoutProduct<ElectricityPurchase>): Promise<PurchaseQuote>;
+    validate(r: { disco: string | number; meter: string; meterType: 'prepaid' | 'postpaid' }): Promise<ValidationResult>;
+  };
+  readonly examPins: {
+    buy(r: WithoutProduct<ExamPinPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+    quote(r: WithoutProduct<ExamPinPurchase>): Promise<PurchaseQuote>;
+    get(id: number): Promise<PurchaseResult>;
+  };
+  readonly rechargeCards: { buy(r: WithoutProduct<RechargeCardPurchase>, o?: BuyOptions): Promise<PurchaseResult>; quote(r: WithoutProduct<RechargeCardPurchase>): Promise<PurchaseQuote> };
+  readonly sms: {
+    plan(r: WithoutProduct<SmsPurchase>): Promise<SmsPlan>;
+    send(r: WithoutProduct<SmsPurchase>, o?: BuyOptions): Promise<PurchaseResult[]>;
+    history(o?: { page?: number }): Promise<Page<SmsBatch>>;
+  };
+  readonly identity: { validateBvn(bvn: string): Promise<IdentityResult>; validateNin(nin: string): Promise<IdentityResult> };
+  readonly transactions: {
+    get(product: Product, id: number): Promise<PurchaseResult>;
+    findByIdent(product: Product, ident: string): Promise<PurchaseResult>;
+    list(product: Product, o?: { page?: number; search?: string }): Promise<Page<PurchaseResult>>;
+    refresh(r: PurchaseResult): Promise<PurchaseResult>;
+    waitForFinal(r: PurchaseResult, o?: WaitOptions): Promise<PurchaseResult>;
+  };
+
+  constructor(opts: VtuClientOptions) {
+    if (!opts || typeof opts !== 'object') throw new VtuInvalidInputError('VtuClient needs { baseUrl, token }.', { field: 'options' });
+    this.http = new HttpCore({
+      baseUrl: opts.baseUrl,
+      token: opts.token,
+      transport: opts.transport ?? (defaultTransport ??= createAxiosTransport()),
+      timeoutMs: opts.timeoutMs ?? 30_000,
+      logger: opts.logger,
+      retry: opts.retry,
+    });
+    this.settings = { meterType: opts.meterType ?? 'name', smsBatchSize: opts.smsBatchSize ?? 500 };
+    this.cache = new CatalogCache(this.http, cacheKey(this.http.baseUrl, opts.token), opts.catalogTtlMs ?? 60_000, opts.logger);
+    this.ctx = {
+      http: this.http,
+      catalog: this.cache,
+      settings: this.settings,
+      reconcile: { ...DEFAULT_RECONCILE, ...(opts.reconcile ?? {}) },
+      logger: opts.logger,
+      ...newContextState(),
+    };
+
+    const idx = () => this.cache.get();
+    this.user = {
+      get: async () => parseUserPayload(await this.http.get('/api/user/')).profile,
+      balance: async () => (await this.user.get()).balance,
+    };
+    this.catalog = {
+      get: async (o) => (await this.cache.get({ fresh: o?.fresh })).catalog,
+      dataPlans: async (network) => {
+        const i = await idx();
+        const n = typeof network === 'number' || /^\s*\d+\s*$/.test(String(network)) ? i.networkById.get(Number(network)) : i.networkByName.get(canonicalNetwork(network));
+        if (!n) throw invalid('network', `network ${JSON.stringify(network)} is not a network of this site. Use one of: ${i.catalog.networks.map((x) => x.name).join(', ')}.`);
+        return n.plans;
+      },
+      networks: async () => (await idx()).catalog.networks,
+      cable: async () => (await idx()).catalog.cable,
+      discos: async () => (await idx()).catalog.discos,
+      exams: async () => (await idx()).catalog.exams,
+      airtime: async () => (await idx()).catalog.airtime,
+      sms: async () => (await idx()).catalog.sms,
+      recharge: async () => (await idx()).catalog.recharge,
+      invalidate: () => this.cache.invalidate(),
+    };
+    const sugar = <T extends PurchaseRequest>(product: T['product']) => ({
+      buy: (r: WithoutProduct<T>, o?: BuyOptions) => this.buy({ ...r, product } as unknown as PurchaseRequest, o),
+      quote: (r: WithoutProduct<T>) => this.quote({ ...r, product } as unknown as PurchaseRequest),
+    });
+    this.data = sugar<DataPurchase>('data');
+    this.airtime = sugar<AirtimePurchase>('airtime');
+    this.cable = { ...sugar<CablePurchase>('cable'), validate: (r) => this.validateIuc(r) };
+    this.electricity = { ...sugar<ElectricityPurchase>('electricity'), validate: (r) => this.validateMeter(r) };
+    this.examPins = { ...sugar<ExamPinPurchase>('exam_pin'), get: (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, id) };
+    this.rechargeCards = sugar<RechargeCardPurchase>('recharge_card');
+    this.sms = {
+      plan: async (r) => planSms(r, (await idx()).catalog.sms, this.settings.smsBatchSize),
+      send: (r, o) => this.sendSms(r, o),
+      history: (o) => this.smsHistory(o?.page),
+    };
+    this.identity = { validateBvn: (n) => this.validateIdentity('bvn', n), validateNin: (n) => this.validateIdentity('nin', n) };
+    this.transactions = {
+      get: (product, id) => fetchRecord(this.ctx, this.module(product), id),
+      findByIdent: (product, ident) => this.findByIdent(product, ident),
+      list: async (product, o) => {
+        const p = await listPage(this.ctx, this.module(product), { page: o?.page, search: o?.search });
+        return { count: p.count, next: p.next, items: p.items };
+      },
+      refresh: (r) => this.refresh(r),
+      waitForFinal: (r, o) => waitForFinal(this.ctx, this.module(r.product), r, o),
+    };
+  }
+
+  /** The normalised base URL (no token). */
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  private module(product: Product): ProductModule {
+    const m = PRODUCTS[product];
+    if (!m) throw invalid('product', `product ${JSON.stringify(product)} is unknown; use one of: ${Object.keys(PRODUCTS).join(', ')}.`);
+    return m;
+  }
+
+  private async prepare(req: PurchaseRequest): Promise<{ module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex }> {
+    if (!req || typeof req !== 'object') throw invalid('product', 'purchase request must be an object with a product field.');
+    const module = this.module(req.product);
+    const idx = await this.cache.get();
+    if (req.product === 'sms') {
+      const plan = planSms(req, idx.catalog.sms, Number.MAX_SAFE_INTEGER);
+      const rate = plan.dnd ? idx.catalog.sms.dndPerPage.kobo : idx.catalog.sms.perPage.kobo;
+      return { module, prep: prepareSmsBatch(plan, plan.recipients, rate), idx };
+    }
+    return { module, prep: module.prepare(req, idx, this.settings), idx };
+  }
+
+  /** Validate and price locally (catalogue); sends nothing. */
+  async quote(req: PurchaseRequest): Promise<PurchaseQuote> {
+    return (await this.prepare(req)).prep.quote;
+  }
+
+  /** The safe purchase. */
+  async buy(req: PurchaseRequest, opts: BuyOptions = {}): Promise<PurchaseResult> {
+    if (req?.product === 'sms') {
+      const results = await this.sendSms(req, opts);
+      if (results.length === 1) return results[0];
+      // unreachable: sendSms with a single-batch request
+      return results[0];
+    }
+    const { module, prep } = await this.prepare(req);
+    const r = await executePurchase(this.ctx, module, prep, { signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
+    return this.maybeWait(module, r, opts);
+  }
+
+  private async maybeWait(module: ProductModule, r: PurchaseResult, opts: BuyOptions): Promise<PurchaseResult> {
+    if (!opts.waitForFinal) return r;
+    const w = typeof opts.waitForFinal === 'object' ? opts.waitForFinal : {};
+    return waitForFinal(this.ctx, module, r, { ...w, signal: w.signal ?? opts.signal });
+  }
+
+  /** Find the record of a purchase whose outcome is unknown (e.g. after a crash). */
+  async reconcile(req: PurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult> {
+    if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime())) throw invalid('sentAt', 'reconcile needs { sentAt: Date } (when the purchase was sent).');
+    const { module, prep } = await this.prepare(req);
+    return reconcilePurchase(this.ctx, module, prep, {
+      sentAt: new Date(opts.sentAt).getTime(), excludeIds: opts.excludeIds, waitMs: opts.waitMs, signal: opts.signal, cause: 'a lost answer',
+    });
+  }
+
+  /* ------------------------------------------------------------ SMS ------------------ */
+
+  private async sendSms(req: WithoutProduct<SmsPurchase> | SmsPurchase, opts: BuyOptions = {}): Promise<PurchaseResult[]> {
+    const idx = await this.cache.get();
+    const plan = planSms(req, idx.catalog.sms, 'product' in req ? Number.MAX_SAFE_INTEGER : this.settings.smsBatchSize);
+    const rate = plan.dnd ? idx.catalog.sms.dndPerPage.kobo : idx.catalog.sms.perPage.kobo;
+    const module = PRODUCTS.sms;
+    const out: PurchaseResult[] = [];
+    for (const batch of plan.batches) {
+      const prep = prepareSmsBatch(plan, batch, rate);
+      const r = await executePurchase(this.ctx, module, prep, {
+        signal: opts.signal,
+        retryIfNotCharged: opts.retryIfNotCharged,
+        parse: async (json, path) => {
+          const sentAt = Date.now();
+          const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
+          if (!needsEnrichment) return result;
+          return this.enrichSms(result, plan, batch, sentAt);
+        },
+      });
+      out.push(r);
+    }
+    return out;
+  }
+
+  /** Legacy success carries no record: take ident/date/amount from the newest matching history entry. */
+  private async enrichSms(r: PurchaseResult, plan: SmsPlan, batch: string[], sentAt: number): Promise<PurchaseResult> {
+    try {
+      const page = await listPage(this.ctx, PRODUCTS.sms, {});
+      const known = this.ctx.known.get('sms');
+      const hit = page.items.find((h) => {
+        const k = recordKey(h);
+        if (k && known?.has(k)) return false;
+        if (h.details.sender !== plan.sender || h.details.message !== plan.message) return false;
+        if (!sameSet(h.details.recipients as string[], batch)) return false;
+        const d = parseCreateDate(h.createdAt);
+        return !d || d.absolute === false || d.ms >= sentAt - 10 * 60_000;
+      });
+      if (!hit) return r;
+      const enriched: PurchaseResult = {
+        ...r, id: hit.id, ident: hit.ident, createdAt: hit.createdAt,
+        amount: hit.amount.kobo > 0 ? hit.amount : r.amount,
+        details: { ...r.details, pages: hit.details.pages || r.details.pages },
+      };
+      remember(this.ctx, enriched);
+      return enriched;
+    } catch (e) {
+      this.ctx.logger?.warn?.('sms: could not read the history to enrich a legacy answer', { code: (e as VtuError).code });
+      return r;
+    }
+  }
+
+  private async smsHistory(page?: number): Promise<Page<SmsBatch>> {
+    const query: Record<string, string> = {};
+    if (page && page > 1) query.page = String(page);
+    let body: unknown;
+    try {
+      body = await this.http.get('/api/sendsms/', { query });
+    } catch (e) {
+      if (!(e instanceof VtuError) || !(e.code === 'not_found' || e.httpStatus === 405)) throw e;
+      body = await this.http.get('/api/sms/', { query });
+    }
+    const rows = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.results) ? body.results : null;
+    if (!rows) throw new VtuInvalidInputError('unreachable');
+    const items = rows.map(parseSmsBatch).filter((x): x is SmsBatch => x !== null);
+    const next = isRecord(body) && body.next ? Number(/[?&]page=(\d+)/.exec(String(body.next))?.[1] ?? NaN) : NaN;
+    return { count: isRecord(body) && typeof body.count === 'number' ? body.count : null, next: Number.isFinite(next) ? next : null, items };
+  }
+
+  /* ------------------------------------------------------------ validation ----------- */
+
+  private async validateIuc(r: { provider: string | number; iuc: string }): Promise<ValidationResult> {
+    const idx = await this.cache.get();
+    const prov = resolveProvider(idx, r?.provider);
+    const iuc = checkIuc(r?.iuc);
+    let body: unknown;
+    try {
+      body = await this.http.get('/api/validateiuc/', { query: { smart_card_number: iuc, cablename: String(prov.name) } });
+    } catch (e) {
+      if (!(e instanceof VtuServerError)) throw e;
+      // a build that wants the id answers a name with 500 (and vice versa): try the other form once
+      body = await this.http.get('/api/validateiuc/', { query: { smart_card_number: iuc, cablename: String(prov.id) } });
+    }
+    return toValidation(body);
+  }
+
+  private async validateMeter(r: { disco: string | number; meter: string; meterType: 'prepaid' | 'postpaid' }): Promise<ValidationResult> {
+    const idx = await this.cache.get();
+    const disco = resolveDisco(idx, r?.disco);
+    const meter = checkMeter(r?.meter);
+    const mt = meterTypeOf(r?.meterType) === 'prepaid' ? 'Prepaid' : 'Postpaid';
+    let body: unknown;
+    try {
+      body = await this.http.get('/api/validatemeter/', { query: { meternumber: meter, disconame: disco.name, mtype: mt } });
+    } catch (e) {
+      if (!(e instanceof VtuServerError)) throw e;
+      body = await this.http.get('/api/validatemeter/', { query: { meternumber: meter, disconame: String(disco.id), mtype: mt } });
+    }
+    return toValidation(body);
+  }
+
+  private async validateIdentity(kind: 'bvn' | 'nin', number: string): Promise<IdentityResult> {
+    const n = requireDigits(number, kind, kind === 'bvn' ? 'BVN (Bank Verification Number)' : 'NIN (National Identification Number)', 11, 11);
+    const body = await this.http.get(`/api/validate${kind}/`, { query: { [kind]: n } });
+    if (!isRecord(body)) throw new VtuInvalidInputError('unreachable');
+    const first = text(body.first_name ?? body.firstName);
+    const last = text(body.last_name ?? body.lastName);
+    const middle = text(body.middle_name ?? body.middleName);
+    const full = text(body.name ?? body.full_name) || [first, middle, last].filter(Boolean).join(' ');
+    const invalidFlag = body.invalid === true || body.invalid === 'true' || body.valid === false || /INVALID|NOT FOUND|NO RECORD/i.test(full);
+    return {
+      valid: !invalidFlag,
+      kind,
+      number: n,
+      firstName: first,
+      lastName: last,
+      middleName: middle,
+      fullName: full,
+      phone: text(body.phone ?? body.phone_number),
+      provider: text(body.provider),
+      raw: scrubRaw(body),
+    };
+  }
+
+  /* ------------------------------------------------------------ transactions --------- */
+
+  private async findByIdent(product: Product, ident: string): Promise<PurchaseResult> {
+    const module = this.module(product);
+    if (!ident || typeof ident !== 'string') throw invalid('ident', 'ident must be the server reference string, e.g. "Data9b8951f68-352".');
+    const first = await listPage(this.ctx, module, { search: ident });
+    const hit = first.items.find((r) => r.ident === ident);
+    if (hit) return hit;
+    for (let page = first.next, i = 1; page && i < Math.max(this.ctx.reconcile.maxPages, 5); i++) {
+      const p = await listPage(this.ctx, module, { page });
+      const h = p.items.find((r) => r.ident === ident);
+      if (h) return h;
+      page = p.next;
+    }
+    throw new VtuNotFoundError(`No ${product} record with ident ${JSON.stringify(ident)} among the newest records.`, { details: { product } });
+  }
+
+  private async refresh(r: PurchaseResult): Promise<PurchaseResult> {
+    if (r.id === null) {
+      if (r.ident) return this.findByIdent(r.product, r.ident);
+      return r;
+    }
+    const fresh = await fetchRecord(this.ctx, this.module(r.product), r.id);
+    const out: PurchaseResult = { ...fresh, path: r.path };
+    if (fresh.status !== r.status) out.details = { ...fresh.details, previousStatus: r.status, statusChanged: true, refunded: r.status === 'successful' && fresh.status === 'failed' };
+    return out;
+  }
+}
+
+function toValidation(body: unknown): ValidationResult {
+  if (!isRecord(body)) return { valid: false, name: '', raw: body };
+  const content = isRecord(body.content) ? body.content : {};
+  const name = text(body.name ?? body.Customer_Name ?? body.customer_name ?? content.Customer_Name ?? '').trim();
+  const inv = body.invalid === true || body.invalid === 'true' || /INVALID|NO NAME RETURN/i.test(name) || name === '';
+  const addr = body.address ?? body.Address ?? content.Address;
+  const out: ValidationResult = { valid: !inv, name, raw: scrubRaw(body) };
+  if (addr !== undefined && addr !== null && addr !== '') out.address = text(addr);
+  return out;
+}
+
+export { money, tryParseKobo };

@@ -1,0 +1,320 @@
+/**
+ * HTTP core: headers, URL rules, retries for never-sent requests and 429, JSON parsing and error
+ * classification from status + body. Everything the token touches stays in this file's closure.
+ */
+import {
+  VtuAuthError, VtuBadResponseError, VtuError, VtuForbiddenError, VtuInsufficientBalanceError,
+  VtuInvalidInputError, VtuNetworkError, VtuNotFoundError, VtuRateLimitedError, VtuServerError,
+  redact, redactValue, registerSecret,
+} from './errors';
+import { TransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
+import { isRecord, sleep, snippet, type Logger } from './util';
+
+export interface RetryOptions {
+  /** Total attempts including the first (never-sent and 429 only). Default 3. */
+  maxAttempts?: number;
+  /** Largest wait honoured for Retry-After / backoff. A longer Retry-After → rate_limited. Default 10000. */
+  maxDelayMs?: number;
+}
+
+export interface HttpCoreOptions {
+  baseUrl: string;
+  token: string;
+  transport: Transport;
+  timeoutMs: number;
+  logger?: Logger;
+  retry?: RetryOptions;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string>;
+  body?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: TransportResponse['headers'];
+  body: string;
+  sentAt: number;
+  receivedAt: number;
+}
+
+/** Normalise a base URL: no trailing "/", no trailing "/api". */
+export function normalizeBaseUrl(baseUrl: string): string {
+  let b = String(baseUrl ?? '').trim();
+  if (!/^https?:\/\//i.test(b)) {
+    throw new VtuInvalidInputError(`baseUrl ${JSON.stringify(b)} must start with http:// or https://`, { field: 'baseUrl' });
+  }
+  b = b.replace(/\/+$/, '');
+  b = b.replace(/\/api$/i, '');
+  return b;
+}
+
+function header(h: TransportResponse['headers'], name: string): string | undefined {
+  const v = h[name] ?? h[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function parseRetryAfter(h: TransportResponse['headers'], body?: unknown): number | undefined {
+  const ra = header(h, 'retry-after');
+  if (ra !== undefined) {
+    const n = Number(ra);
+    if (Number.isFinite(n)) return Math.max(0, n * 1000);
+    const d = Date.parse(ra);
+    if (!Number.isNaN(d)) return Math.max(0, d - Date.now());
+  }
+  if (isRecord(body) && typeof body.detail === 'string') {
+    const m = /(\d+(?:\.\d+)?)\s*second/i.exec(body.detail);
+    if (m) return Number(m[1]) * 1000;
+  }
+  return undefined;
+}
+
+/** Is this body an HTML page (Django error page, proxy page, login page)? */
+export function looksLikeHtml(body: string, contentType?: string): boolean {
+  if (contentType && /text\/html/i.test(contentType)) return true;
+  return /^\s*<(?:!doctype|html|head|body|\?xml)/i.test(body);
+}
+
+export function tryParseJson(body: string): { ok: true; value: unknown } | { ok: false } {
+  const s = body.trim();
+  if (s === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(s) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Extract the human message and the offending field of a 4xx body (all family shapes). */
+export function extractServerMessage(body: unknown): { message: string; field?: string } {
+  if (typeof body === 'string') return { message: body };
+  if (Array.isArray(body)) return { message: body.map(String).join('; ') };
+  if (!isRecord(body)) return { message: '' };
+  const pick = (v: unknown): string =>
+    Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('; ') : typeof v === 'string' ? v : v == null ? '' : JSON.stringify(v);
+  for (const k of ['error', 'errors', 'detail', 'message', 'msg', 'non_field_errors']) {
+    if (body[k] !== undefined && body[k] !== null && pick(body[k]).trim() !== '') return { message: pick(body[k]).trim() };
+  }
+  // DRF field errors: {"plan": ["Invalid pk ..."]}
+  for (const [k, v] of Object.entries(body)) {
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return { message: `${k}: ${v.join('; ')}`, field: k };
+  }
+  return { message: JSON.stringify(body).slice(0, 300) };
+}
+
+const FIELD_MAP: Record<string, string> = {
+  mobile_number: 'phone', Ported_number: 'ported', plan: 'plan', network: 'network', amount: 'amount',
+  smart_card_number: 'iuc', cableplan: 'package', cablename: 'provider', meter_number: 'meter',
+  disco_name: 'disco', MeterType: 'meterType', exam_name: 'exam', quantity: 'quantity',
+  network_amount: 'denomination', sender: 'sender', message: 'message', recetipient: 'recipients',
+};
+
+/**
+ * Classify a non-2xx (or unusable 2xx) response. Returns the VtuError to throw.
+ * `ambiguous` tells the purchase layer the outcome is unknown (5xx, HTML, unparseable).
+ */
+export function classifyResponse(
+  method: string,
+  path: string,
+  status: number,
+  headers: TransportResponse['headers'],
+  body: string,
+): VtuError {
+  const ct = header(headers, 'content-type');
+  const html = looksLikeHtml(body, ct);
+  const parsed = html ? { ok: false as const } : tryParseJson(body);
+  const json = parsed.ok ? parsed.value : undefined;
+  const base = { httpStatus: status, method, path };
+  const srv = parsed.ok ? extractServerMessage(json) : { message: '' };
+  const quoted = srv.message ? `: "${srv.message}"` : '';
+
+  if (status === 401) {
+    return new VtuAuthError(
+      `The API token was rejected (HTTP 401${quoted}). Copy the token again from the site's API/documentation page (it may have been reset) and send it as "Authorization: Token …".`,
+      { ...base, serverMessage: srv.message },
+    );
+  }
+  if (status === 403) {
+    return new VtuForbiddenError(
+      `Access denied (HTTP 403${quoted}). Two usual causes: (1) this machine's public IP address is not on the API IP whitelist in the site's dashboard (pricing page) — add it, or empty the list; (2) the account is not of user type API — ask the vendor to upgrade it.`,
+      { ...base, serverMessage: srv.message },
+    );
+  }
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(headers, json);
+    return new VtuRateLimitedError(
+      `Rate limited by the server (HTTP 429${quoted})${retryAfterMs !== undefined ? `; retry after ${Math.ceil(retryAfterMs / 1000)}s` : ''}. Slow down or lower the concurrency.`,
+      { ...base, serverMessage: srv.message, retryAfterMs },
+    );
+  }
+  if (status === 404) {
+    return new VtuNotFoundError(
+      `Not found (HTTP 404) for ${method} ${path}${quoted}. The record does not exist or belongs to another account, or the site does not offer this endpoint.`,
+      { ...base, serverMessage: srv.message },
+    );
+  }
+  if (status >= 500 || html) {
+    return new VtuServerError(
+      `The server failed (HTTP ${status}${html ? ', HTML error page' : ''}) on ${method} ${path}${quoted}. The vendor's site may be down or this build may not support the request.`,
+      { ...base, serverMessage: srv.message || undefined, snippet: snippet(body) },
+    );
+  }
+  if (status >= 300 && status < 400) {
+    const loc = header(headers, 'location');
+    return new VtuBadResponseError(
+      `The server redirected ${method} ${path} (HTTP ${status}${loc ? ` to ${loc}` : ''}); redirects are not followed so a purchase is never repeated as a GET. Check the base URL (http vs https, www) and the trailing slash.`,
+      base,
+    );
+  }
+  if (status === 400 || status === 422 || (status >= 400 && status < 500 && parsed.ok && json !== undefined)) {
+    if (!parsed.ok) {
+      return new VtuBadResponseError(`Unreadable ${status} answer to ${method} ${path}: ${snippet(body)}`, { ...base, snippet: snippet(body) });
+    }
+    if (/insufficien/i.test(srv.message)) {
+      return new VtuInsufficientBalanceError(
+        `Insufficient wallet balance${quoted}. Fund the wallet and try again; nothing was charged.`,
+        { ...base, serverMessage: srv.message },
+      );
+    }
+    const field = srv.field ? FIELD_MAP[srv.field] ?? srv.field : undefined;
+    return new VtuInvalidInputError(
+      `The server refused the request (HTTP ${status}${quoted}). Nothing was charged; fix the input and try again.`,
+      { ...base, serverMessage: srv.message, field },
+    );
+  }
+  return new VtuBadResponseError(
+    `Unexpected HTTP ${status} from ${method} ${path}: ${snippet(body) || '(empty body)'}`,
+    { ...base, snippet: snippet(body) },
+  );
+}
+
+export class HttpCore {
+  readonly baseUrl: string;
+  private readonly headersGet: Record<string, string>;
+  private readonly headersPost: Record<string, string>;
+  private readonly transport: Transport;
+  readonly timeoutMs: number;
+  readonly logger?: Logger;
+  readonly maxAttempts: number;
+  readonly maxDelayMs: number;
+  /** Observed clock information, shared with purchase reconciliation. */
+  lastDateHeaderOffsetMs: number | null = null;
+
+  constructor(opts: HttpCoreOptions) {
+    this.baseUrl = normalizeBaseUrl(opts.baseUrl);
+    if (!opts.token || typeof opts.token !== 'string') {
+      throw new VtuInvalidInputError('token is required: copy it from the site\'s API/documentation page.', { field: 'token' });
+    }
+    registerSecret(opts.token);
+    const auth = `Token ${opts.token.trim()}`;
+    this.headersGet = { Authorization: auth, Accept: 'application/json' };
+    this.headersPost = { Authorization: auth, Accept: 'application/json', 'Content-Type': 'application/json' };
+    this.transport = opts.transport;
+    this.timeoutMs = opts.timeoutMs;
+    this.logger = opts.logger;
+    this.maxAttempts = Math.max(1, opts.retry?.maxAttempts ?? 3);
+    this.maxDelayMs = opts.retry?.maxDelayMs ?? 10_000;
+  }
+
+  private log(level: keyof Logger, msg: string, meta?: Record<string, unknown>): void {
+    const fn = this.logger?.[level];
+    if (!fn) return;
+    try {
+      fn.call(this.logger, redact(msg), meta ? redactValue(meta) : undefined);
+    } catch {
+      /* a logger must never break a purchase */
+    }
+  }
+
+  /**
+   * Send a request. Retries automatically ONLY when the request provably never reached the server
+   * (connection refused, DNS) or on 429 (honouring Retry-After, capped). Returns the raw response
+   * whatever its status; throws VtuNetworkError (with mayHaveReachedServer) on transport failure.
+   */
+  async send(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
+    const url = this.baseUrl + path;
+    const headers = method === 'GET' ? this.headersGet : this.headersPost;
+    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    let attempt = 0;
+    for (;;) {
+      attempt++;
+      const sentAt = Date.now();
+      let res: TransportResponse;
+      try {
+        res = await this.transport({ method, url, headers, query: opts.query, body, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal: opts.signal });
+      } catch (e) {
+        const te = e instanceof TransportError ? e : new TransportError('other', 'transport failed');
+        const never = !te.mayHaveReachedServer;
+        this.log('warn', `${method} ${path} failed: ${te.kind}`, { attempt, mayHaveReachedServer: te.mayHaveReachedServer });
+        if (never && attempt < this.maxAttempts && !opts.signal?.aborted) {
+          await sleep(Math.min(this.maxDelayMs, 200 * 2 ** (attempt - 1)), opts.signal).catch(() => undefined);
+          continue;
+        }
+        throw new VtuNetworkError(
+          never
+            ? `Could not reach ${this.baseUrl} (${te.kind}); the request was never sent. Check the base URL and that the site is up.`
+            : te.kind === 'timeout'
+              ? `No answer from ${this.baseUrl} within ${opts.timeoutMs ?? this.timeoutMs} ms for ${method} ${path}; the request may have reached the server.`
+              : `The connection to ${this.baseUrl} failed (${te.kind}) during ${method} ${path}; the request may have reached the server.`,
+          { method, path, mayHaveReachedServer: te.mayHaveReachedServer, details: { kind: te.kind } },
+        );
+      }
+      const receivedAt = Date.now();
+      const date = header(res.headers, 'date');
+      if (date) {
+        const d = Date.parse(date);
+        if (!Number.isNaN(d)) this.lastDateHeaderOffsetMs = d - receivedAt;
+      }
+      this.log('debug', `${method} ${path} → ${res.status}`, { ms: receivedAt - sentAt, attempt });
+      if (res.status === 429 && attempt < this.maxAttempts) {
+        const parsed = tryParseJson(res.body);
+        const ra = parseRetryAfter(res.headers, parsed.ok ? parsed.value : undefined) ?? Math.min(this.maxDelayMs, 500 * 2 ** (attempt - 1));
+        if (ra <= this.maxDelayMs && !opts.signal?.aborted) {
+          this.log('warn', `${method} ${path} rate limited; retrying in ${ra} ms`, { attempt });
+          try {
+            await sleep(ra, opts.signal);
+            continue;
+          } catch {
+            /* aborted: fall through and return the 429 */
+          }
+        }
+      }
+      return { status: res.status, headers: res.headers, body: res.body, sentAt, receivedAt };
+    }
+  }
+
+  /** Parse a 2xx JSON body or throw the classified error. */
+  parse(method: string, path: string, res: RawResponse): unknown {
+    if (res.status >= 200 && res.status < 300) {
+      const ct = header(res.headers, 'content-type');
+      if (looksLikeHtml(res.body, ct)) {
+        throw new VtuBadResponseError(
+          `Expected JSON from ${method} ${path} but got an HTML page (HTTP ${res.status}): ${snippet(res.body, 120)}. Check the base URL (it must be the site's root, e.g. https://example.com).`,
+          { httpStatus: res.status, method, path, snippet: snippet(res.body) },
+        );
+      }
+      const p = tryParseJson(res.body);
+      if (!p.ok) {
+        throw new VtuBadResponseError(
+          `Unparseable JSON from ${method} ${path} (HTTP ${res.status}): ${snippet(res.body, 120)}`,
+          { httpStatus: res.status, method, path, snippet: snippet(res.body) },
+        );
+      }
+      return p.value;
+    }
+    throw classifyResponse(method, path, res.status, res.headers, res.body);
+  }
+
+  async get(path: string, opts: RequestOptions = {}): Promise<unknown> {
+    const res = await this.send('GET', path, opts);
+    return this.parse('GET', path, res);
+  }
+
+  async post(path: string, body: unknown, opts: RequestOptions = {}): Promise<unknown> {
+    const res = await this.send('POST', path, { ...opts, body });
+    return this.parse('POST', path, res);
+  }
+}

@@ -1,0 +1,14 @@
+export { VtuClient, type VtuClientOptions } from './client';
+export * from './types';
+export * from './errors';
+export { parseNaira, formatNaira, money, tryParseKobo, percentOf, percentString } from './money';
+export { normalizePhone, tryNormalizePhone, detectNetwork, formatPhone, toInternational } from './phone';
+export { planSms, smsPages, SMS_MAX_CHARS } from './products/sms';
+export { createAxiosTransport, type AxiosTransportOptions } from './transport-axios';
+export { createNodeTransport, type NodeTransportOptions } from './transport-node';
+export { TransportError, type Transport, type TransportRequest, type TransportResponse, type TransportFailure, type HttpMethod } from './transport';
+export { clearCatalogCache } from './catalog';
+export { DEFAULT_RECONCILE, type ReconcileSettings } from './purchase';
+export type { RetryOptions } from './http';
+export type { Logger } from './util';
+export { classifyResponse } from './http';

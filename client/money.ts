@@ -1,0 +1,139 @@
+/**
+ * Exact money: integer kobo inside, two-decimal naira strings outside. No float arithmetic:
+ * numbers are converted through their shortest decimal string (String(1234.5) === "1234.5").
+ */
+import type { Money } from './types';
+import { VtuInvalidInputError } from './errors';
+
+const DEC = /^(-)?(\d*)(?:\.(\d*))?$/;
+
+/** Strip currency decorations a site or a user may add: ₦, N, NGN, commas, spaces, "naira". */
+function clean(input: string): string {
+  let s = input.trim();
+  s = s.replace(/^(?:NGN|₦|N)\s*/i, '');
+  s = s.replace(/\s*(?:naira|NGN)$/i, '');
+  s = s.replace(/[,\s_]/g, '');
+  return s;
+}
+
+function numberToDecimalString(n: number): string | null {
+  if (!Number.isFinite(n)) return null;
+  const s = String(n);
+  if (!/e/i.test(s)) return s;
+  // Exponent form (|n| < 1e-6 or ≥ 1e21): expand exactly.
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/i.exec(s);
+  if (!m) return null;
+  const digits = m[2] + (m[3] ?? '');
+  const exp = Number(m[4]);
+  const pointPos = 1 + exp;
+  let out: string;
+  if (pointPos <= 0) out = '0.' + '0'.repeat(-pointPos) + digits;
+  else if (pointPos >= digits.length) out = digits + '0'.repeat(pointPos - digits.length);
+  else out = digits.slice(0, pointPos) + '.' + digits.slice(pointPos);
+  return m[1] + out;
+}
+
+/**
+ * Parse a decimal naira amount to kobo. Returns null when it is not a number.
+ * `round`: more than two decimals are rounded half-up (server values); otherwise they are refused (null).
+ */
+export function tryParseKobo(value: unknown, round = true): number | null {
+  let s: string | null;
+  if (typeof value === 'number') s = numberToDecimalString(value);
+  else if (typeof value === 'string') s = clean(value);
+  else if (typeof value === 'bigint') s = value.toString();
+  else return null;
+  if (s === null || s === '' || s === '-' || s === '.') return null;
+  const m = DEC.exec(s);
+  if (!m) return null;
+  const neg = m[1] === '-';
+  const intPart = m[2] || '0';
+  let frac = m[3] ?? '';
+  if (m[2] === '' && frac === '') return null;
+  let carry = 0;
+  if (frac.length > 2) {
+    if (!round) return null;
+    const rest = frac.slice(2);
+    frac = frac.slice(0, 2);
+    if (rest.charCodeAt(0) >= 53 /* '5' */) carry = 1;
+  }
+  frac = frac.padEnd(2, '0');
+  const big = BigInt(intPart) * 100n + BigInt(frac) + BigInt(carry);
+  if (big > BigInt(Number.MAX_SAFE_INTEGER)) return null;
+  const kobo = Number(big);
+  return neg ? -kobo : kobo;
+}
+
+/**
+ * Parse a user-supplied naira amount (number or string such as 250, "250.00", "₦1,250.5") to integer kobo.
+ * More than two decimals, negatives, or non-numbers → `invalid_input`.
+ */
+export function parseNaira(value: unknown, field = 'amount'): number {
+  const kobo = tryParseKobo(value, false);
+  if (kobo === null) {
+    const shown = typeof value === 'string' || typeof value === 'number' ? JSON.stringify(value) : typeof value;
+    throw new VtuInvalidInputError(
+      `${field} ${shown} is not a valid naira amount: use digits with at most two decimals, e.g. 250 or "250.50".`,
+      { field },
+    );
+  }
+  if (kobo < 0) {
+    throw new VtuInvalidInputError(`${field} must not be negative.`, { field });
+  }
+  return kobo;
+}
+
+/** Two-decimal naira string: 25050 → "250.50". */
+export function formatNaira(kobo: number, opts: { symbol?: boolean; grouping?: boolean } = {}): string {
+  const neg = kobo < 0;
+  const abs = Math.abs(Math.trunc(kobo));
+  let whole = String(Math.floor(abs / 100));
+  const frac = String(abs % 100).padStart(2, '0');
+  if (opts.grouping) whole = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${neg ? '-' : ''}${opts.symbol ? '₦' : ''}${whole}.${frac}`;
+}
+
+export function money(kobo: number): Money {
+  return { kobo, naira: formatNaira(kobo) };
+}
+
+/** Lenient server money → Money or null. */
+export function moneyOrNull(value: unknown): Money | null {
+  const k = tryParseKobo(value, true);
+  return k === null ? null : money(k);
+}
+
+/** Parse a percent given as decimal string/number into [scaledInt, scale]. */
+function parsePercent(p: string | number): [bigint, bigint] | null {
+  const s = typeof p === 'number' ? numberToDecimalString(p) : clean(String(p)).replace(/%$/, '');
+  if (s === null) return null;
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(s);
+  if (!m) return null;
+  const frac = m[2] ?? '';
+  return [BigInt(m[1] + frac), 10n ** BigInt(frac.length)];
+}
+
+/** Normalise a percent to an exact decimal string ("98", "97.5"); null if invalid. */
+export function percentString(p: unknown): string | null {
+  if (typeof p !== 'string' && typeof p !== 'number') return null;
+  const s = typeof p === 'number' ? numberToDecimalString(p) : clean(String(p)).replace(/%$/, '');
+  if (s === null || !/^\d+(?:\.\d+)?$/.test(s)) return null;
+  let out = s.replace(/^0+(?=\d)/, '');
+  if (out.includes('.')) out = out.replace(/0+$/, '').replace(/\.$/, '');
+  return out;
+}
+
+/**
+ * amountKobo × percent / 100, exact, rounded half-up to the kobo.
+ * e.g. percentOf(10000, "98") = 9800; percentOf(5500, "97.5") = 5363 (53.625 → 53.63).
+ */
+export function percentOf(amountKobo: number, percent: string | number): number {
+  const pp = parsePercent(percent);
+  if (!pp) throw new VtuInvalidInputError(`invalid percent ${String(percent)}`, { field: 'percent' });
+  const [num, scale] = pp;
+  const denom = 100n * scale;
+  const prod = BigInt(amountKobo) * num;
+  const q = prod / denom;
+  const r = prod % denom;
+  return Number(r * 2n >= denom ? q + 1n : q);
+}

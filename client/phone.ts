@@ -1,0 +1,62 @@
+/** Nigerian mobile numbers: normalise to the 11-digit local form, detect the network by prefix. */
+import type { NetworkName } from './types';
+import { VtuInvalidInputError } from './errors';
+
+const PREFIXES: Record<string, NetworkName> = {};
+const add = (net: NetworkName, list: string) => list.split(' ').forEach((p) => (PREFIXES[p] = net));
+add('MTN', '0803 0806 0703 0706 0813 0816 0810 0814 0903 0906 0913 0916 0704 07025 07026');
+add('GLO', '0805 0807 0705 0815 0811 0905 0915');
+add('AIRTEL', '0802 0808 0708 0812 0701 0902 0901 0904 0907 0912');
+add('9MOBILE', '0809 0818 0817 0909 0908');
+
+/**
+ * Accepts 0803…, 803…, 234803…, +234 803 …, 2340803…, with spaces, dashes, dots or brackets.
+ * Returns the 11-digit local form or null when it is not a Nigerian mobile number.
+ */
+export function tryNormalizePhone(input: unknown): string | null {
+  if (typeof input === 'number' && Number.isInteger(input)) input = String(input);
+  if (typeof input !== 'string') return null;
+  let s = input.trim().replace(/[\s\-.()]/g, '');
+  if (s.startsWith('+')) s = s.slice(1);
+  if (!/^\d+$/.test(s)) return null;
+  if (s.startsWith('234')) {
+    const rest = s.slice(3);
+    if (rest.length === 10) s = '0' + rest;
+    else if (rest.length === 11 && rest.startsWith('0')) s = rest;
+    else return null;
+  } else if (s.length === 10 && !s.startsWith('0')) s = '0' + s;
+  if (!/^0[789][01]\d{8}$/.test(s)) return null;
+  return s;
+}
+
+/** Like tryNormalizePhone but throws `invalid_input` with a message that says how to fix it. */
+export function normalizePhone(input: unknown, field = 'phone'): string {
+  const p = tryNormalizePhone(input);
+  if (p === null) {
+    const shown = typeof input === 'string' || typeof input === 'number' ? JSON.stringify(String(input)) : typeof input;
+    throw new VtuInvalidInputError(
+      `${field} ${shown} is not a Nigerian mobile number: use 11 digits like 08031234567 (or +234 803 123 4567).`,
+      { field },
+    );
+  }
+  return p;
+}
+
+/** Network by prefix (5-digit prefixes first), or null when the prefix is unknown. */
+export function detectNetwork(phone: string): NetworkName | null {
+  const p = tryNormalizePhone(phone);
+  if (!p) return null;
+  return PREFIXES[p.slice(0, 5)] ?? PREFIXES[p.slice(0, 4)] ?? null;
+}
+
+/** "08031234567" → "0803 123 4567". Unparseable input is returned unchanged. */
+export function formatPhone(phone: string): string {
+  const p = tryNormalizePhone(phone);
+  if (!p) return phone;
+  return `${p.slice(0, 4)} ${p.slice(4, 7)} ${p.slice(7)}`;
+}
+
+/** International form without "+": 2348031234567. */
+export function toInternational(phone: string): string {
+  return '234' + normalizePhone(phone).slice(1);
+}

@@ -1,0 +1,66 @@
+import type { AirtimePurchase } from '../types';
+import { formatNaira, money, parseNaira, percentOf } from '../money';
+import { tryNormalizePhone } from '../phone';
+import { canonicalNetwork } from '../schemas/catalog';
+import { charged, firstMoney, invalid, parseBase, resolveNetwork, result, text, type ProductModule } from './common';
+import { checkPhoneNetwork } from './data';
+
+export const AIRTIME_MIN_VTU = 5_000; // ₦50
+export const AIRTIME_MIN_SNS = 10_000; // ₦100
+export const AIRTIME_MAX = 5_000_000; // ₦50,000
+
+function airtimeType(t: unknown): 'VTU' | 'Share and Sell' {
+  if (t === undefined || t === null || t === '') return 'VTU';
+  const s = String(t).trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  if (s === 'vtu') return 'VTU';
+  if (s === 'share and sell' || s === 'share & sell' || s === 'sns' || s === 'share n sell') return 'Share and Sell';
+  throw invalid('type', `type ${JSON.stringify(t)} is not an airtime type; use "VTU" or "Share and Sell".`);
+}
+
+export const airtimeProduct: ProductModule<AirtimePurchase> = {
+  product: 'airtime',
+  path: '/api/topup/',
+  hasDetail: true,
+  prepare(req, idx) {
+    const net = resolveNetwork(idx, req.network);
+    const type = airtimeType(req.type);
+    const kobo = parseNaira(req.amount, 'amount');
+    const min = type === 'VTU' ? AIRTIME_MIN_VTU : AIRTIME_MIN_SNS;
+    if (kobo < min) throw invalid('amount', `amount ₦${formatNaira(kobo)} is below the ${type} minimum of ₦${formatNaira(min)}.`);
+    if (kobo > AIRTIME_MAX) throw invalid('amount', `amount ₦${formatNaira(kobo)} is above the maximum of ₦${formatNaira(AIRTIME_MAX, { grouping: true })} per top-up; split it.`);
+    const phone = checkPhoneNetwork(req.phone, net, req.ported === true);
+    const disc = idx.catalog.airtime.find((a) => canonicalNetwork(a.network) === canonicalNetwork(net.name));
+    const pct = disc ? (type === 'VTU' ? disc.vtuPercent : disc.shareAndSellPercent) : '100';
+    const cost = percentOf(kobo, pct);
+    const body = { network: net.id, amount: Number(formatNaira(kobo)), mobile_number: phone, Ported_number: req.ported === true, airtime_type: type };
+    return {
+      product: 'airtime',
+      path: '/api/topup/',
+      body,
+      quote: {
+        product: 'airtime', recipient: phone, amount: money(cost),
+        description: `₦${formatNaira(kobo, { grouping: true })} ${net.name} ${type} airtime to ${phone} (you pay ${pct}%: ₦${formatNaira(cost, { grouping: true })})`,
+        request: body,
+      },
+      match: {
+        recipient: phone,
+        search: phone,
+        test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
+      },
+    };
+  },
+  parse(raw, path) {
+    const b = parseBase(raw, 'airtime');
+    const o = b.o;
+    const before = firstMoney(o.balance_before, o.previous_balance);
+    const after = firstMoney(o.balance_after, o.after_balance);
+    const face = firstMoney(o.amount, o.plan_amount);
+    return result('airtime', b, path, {
+      amount: charged(firstMoney(o.paid_amount), before, after, face),
+      before,
+      after,
+      recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
+      details: { faceValue: face, type: text(o.airtime_type) || 'VTU', network: text(o.plan_network) || o.network, ...(o.customer_name ? { customerName: text(o.customer_name) } : {}) },
+    });
+  },
+};

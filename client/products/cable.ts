@@ -1,0 +1,63 @@
+import type { CablePurchase } from '../types';
+import type { CatalogIndex } from '../catalog';
+import { normalizePhone } from '../phone';
+import { canonicalCable } from '../schemas/catalog';
+import type { CableProvider } from '../types';
+import { charged, firstMoney, invalid, parseBase, requireDigits, requireInt, result, text, type ProductModule } from './common';
+
+export function resolveProvider(idx: CatalogIndex, provider: unknown): CableProvider {
+  let p: CableProvider | undefined;
+  if (typeof provider === 'number' || (typeof provider === 'string' && /^\s*\d+\s*$/.test(provider))) p = idx.cableById.get(Number(provider));
+  else if (typeof provider === 'string') p = idx.cableByName.get(canonicalCable(provider));
+  if (!p) {
+    const list = idx.catalog.cable.map((c) => `${c.name} (${c.id})`).join(', ') || 'none listed by this site';
+    throw invalid('provider', `provider ${JSON.stringify(provider ?? null)} is not a cable TV provider of this site. Use one of: ${list}.`);
+  }
+  return p;
+}
+
+export function checkIuc(v: unknown): string {
+  return requireDigits(v, 'iuc', 'IUC / smart card number', 8, 12);
+}
+
+export const cableProduct: ProductModule<CablePurchase> = {
+  product: 'cable',
+  path: '/api/cablesub/',
+  hasDetail: true,
+  prepare(req, idx) {
+    const prov = resolveProvider(idx, req.provider);
+    const pkgId = requireInt(req.package, 'package', 'a cable package id from client.catalog.cable()');
+    const pkg = idx.packageById.get(pkgId);
+    if (!pkg || pkg.providerId !== prov.id) {
+      throw invalid('package', `package ${pkgId} is not a ${prov.name} package${pkg ? ` (it belongs to ${pkg.provider})` : ''}. Pick one from client.catalog.cable().`);
+    }
+    const iuc = checkIuc(req.iuc);
+    if (req.phone !== undefined && req.phone !== '') normalizePhone(req.phone, 'phone');
+    const body = { cablename: prov.id, cableplan: pkg.id, smart_card_number: iuc };
+    return {
+      product: 'cable',
+      path: '/api/cablesub/',
+      body,
+      quote: { product: 'cable', recipient: iuc, amount: pkg.price, description: `${pkg.label} for IUC ${iuc}`, request: body },
+      match: { recipient: iuc, search: iuc, test: (r) => Number(r.details.package) === pkg.id },
+    };
+  },
+  parse(raw, path) {
+    const b = parseBase(raw, 'cable');
+    const o = b.o;
+    const before = firstMoney(o.balance_before, o.previous_balance);
+    const after = firstMoney(o.balance_after, o.after_balance);
+    return result('cable', b, path, {
+      amount: charged(firstMoney(o.paid_amount, o.plan_amount, o.amount), before, after),
+      before,
+      after,
+      recipient: text(o.smart_card_number) || null,
+      details: {
+        package: typeof o.cableplan === 'number' ? o.cableplan : Number(o.cableplan) || o.cableplan,
+        packageName: text(o.package),
+        provider: o.cablename,
+        customerName: text(o.customer_name),
+      },
+    });
+  },
+};

@@ -1,0 +1,68 @@
+import type { DataPurchase } from '../types';
+import { detectNetwork, normalizePhone, tryNormalizePhone } from '../phone';
+import {
+  charged, firstMoney, invalid, parseBase, requireInt, resolveNetwork, result, text, type ProductModule,
+} from './common';
+import { canonicalNetwork } from '../schemas/catalog';
+import type { CatalogIndex } from '../catalog';
+import type { NetworkInfo } from '../types';
+
+/** Phone ↔ network check shared by data and airtime. */
+export function checkPhoneNetwork(phoneIn: unknown, net: NetworkInfo, ported: boolean | undefined): string {
+  const phone = normalizePhone(phoneIn, 'phone');
+  if (!ported) {
+    const detected = detectNetwork(phone);
+    const want = canonicalNetwork(net.name);
+    if (detected === null) {
+      throw invalid('phone', `phone ${phone} has a prefix (${phone.slice(0, 4)}) that is not on the known ${want} list; if the number was ported to ${want}, set ported: true.`);
+    }
+    if (detected !== want) {
+      throw invalid('phone', `phone ${phone} looks like a ${detected} number, not ${want}. Choose network ${detected}, or set ported: true if the number was ported to ${want}.`);
+    }
+  }
+  return phone;
+}
+
+export const dataProduct: ProductModule<DataPurchase> = {
+  product: 'data',
+  path: '/api/data/',
+  hasDetail: true,
+  prepare(req, idx: CatalogIndex) {
+    const net = resolveNetwork(idx, req.network);
+    const planId = requireInt(req.plan, 'plan', 'a data plan id from client.catalog.dataPlans()');
+    const plan = idx.planById.get(planId);
+    if (!plan || plan.networkId !== net.id) {
+      throw invalid('plan', `plan ${planId} is not a ${net.name} data plan${plan ? ` (it is a ${plan.network} plan)` : ''}. Pick one from client.catalog.dataPlans('${net.name}').`);
+    }
+    if (!plan.available) throw invalid('plan', `plan ${planId} (${plan.label}) is marked not available by the site; pick another plan.`);
+    const ported = req.ported === true;
+    const phone = checkPhoneNetwork(req.phone, net, ported);
+    const body = { network: net.id, plan: plan.id, mobile_number: phone, Ported_number: ported };
+    return {
+      product: 'data',
+      path: '/api/data/',
+      body,
+      quote: { product: 'data', recipient: phone, amount: plan.price, description: `${plan.label} to ${phone}`, request: body },
+      match: { recipient: phone, search: phone, test: (r) => Number(r.details.plan) === plan.id },
+    };
+  },
+  parse(raw, path) {
+    const b = parseBase(raw, 'data');
+    const o = b.o;
+    const before = firstMoney(o.balance_before, o.previous_balance);
+    const after = firstMoney(o.balance_after, o.after_balance);
+    return result('data', b, path, {
+      amount: charged(firstMoney(o.plan_amount, o.paid_amount, o.amount), before, after),
+      before,
+      after,
+      recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
+      details: {
+        plan: typeof o.plan === 'number' ? o.plan : Number(o.plan) || o.plan,
+        planName: text(o.plan_name),
+        network: text(o.plan_network) || o.network,
+        ...(o.plan_type ? { planType: text(o.plan_type) } : {}),
+        ported: o.Ported_number === true || o.Ported_number === 'true',
+      },
+    });
+  },
+};

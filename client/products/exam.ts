@@ -1,0 +1,72 @@
+import type { ExamPinPurchase } from '../types';
+import { money } from '../money';
+import { charged, firstMoney, invalid, parseBase, requireQuantity, result, text, type ProductModule } from './common';
+
+export const EXAM_MAX_QUANTITY = 5;
+const DEFAULT_EXAMS = ['WAEC', 'NECO', 'NABTEB'];
+
+/** pins: list of strings | list of {pin, serial} | one string separated by commas/newlines. */
+export function parsePins(v: unknown): string[] {
+  if (Array.isArray(v)) {
+    return v
+      .map((x) => (typeof x === 'string' || typeof x === 'number' ? String(x) : x && typeof x === 'object' ? text((x as Record<string, unknown>).pin ?? (x as Record<string, unknown>).Pin ?? JSON.stringify(x)) : ''))
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+  if (typeof v === 'string') {
+    const s = v.trim();
+    if (s.startsWith('[')) {
+      try {
+        return parsePins(JSON.parse(s));
+      } catch {
+        /* fall through */
+      }
+    }
+    return s.split(/[,\n;]+|\s{2,}/).map((x) => x.trim()).filter(Boolean);
+  }
+  return [];
+}
+
+export const examProduct: ProductModule<ExamPinPurchase> = {
+  product: 'exam_pin',
+  path: '/api/epin/',
+  hasDetail: true,
+  prepare(req, idx) {
+    const exam = String(req.exam ?? '').trim().toUpperCase();
+    const known = idx.catalog.exams.length ? idx.catalog.exams.map((e) => e.exam.toUpperCase()) : DEFAULT_EXAMS;
+    if (!exam || !known.includes(exam)) {
+      throw invalid('exam', `exam ${JSON.stringify(req.exam ?? null)} is not sold by this site; use one of: ${known.join(', ')}.`);
+    }
+    const quantity = requireQuantity(req.quantity, 'quantity', 1, EXAM_MAX_QUANTITY);
+    const price = idx.catalog.exams.find((e) => e.exam.toUpperCase() === exam)?.price;
+    const body = { exam_name: exam, quantity };
+    return {
+      product: 'exam_pin',
+      path: '/api/epin/',
+      body,
+      quote: {
+        product: 'exam_pin', recipient: exam, amount: money((price?.kobo ?? 0) * quantity),
+        description: `${quantity} × ${exam} result checker PIN${quantity > 1 ? 's' : ''}`, request: body,
+      },
+      match: {
+        recipient: exam,
+        search: null,
+        test: (r) => Number(r.details.quantity) === quantity,
+      },
+    };
+  },
+  parse(raw, path) {
+    const b = parseBase(raw, 'exam_pin');
+    const o = b.o;
+    const before = firstMoney(o.previous_balance, o.balance_before);
+    const after = firstMoney(o.after_balance, o.balance_after);
+    const pins = parsePins(o.pins ?? o.pin);
+    return result('exam_pin', b, path, {
+      amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
+      before,
+      after,
+      recipient: text(o.exam_name).toUpperCase() || null,
+      details: { exam: text(o.exam_name).toUpperCase(), quantity: Number(o.quantity) || 0, pins, ...(o.data !== undefined ? { data: o.data } : {}) },
+    });
+  },
+};

@@ -1,0 +1,46 @@
+/** SMS as a ProductModule: list rows are history entries; purchases are prepared per batch by the client. */
+import { VtuBadResponseError } from '../errors';
+import type { PurchaseResult, SmsPlan, SmsPurchase } from '../types';
+import { money } from '../money';
+import type { PreparedPurchase, ProductModule } from './common';
+import { batchToResult, parseSmsBatch, smsBody } from './sms';
+
+export const smsProduct: ProductModule<SmsPurchase> = {
+  product: 'sms',
+  path: '/api/sendsms/',
+  hasDetail: false,
+  prepare() {
+    throw new Error('SMS purchases are prepared per batch: use prepareSmsBatch');
+  },
+  parse(raw, path): PurchaseResult {
+    const b = parseSmsBatch(raw);
+    if (!b) throw new VtuBadResponseError('An SMS history row has an unexpected shape.');
+    return batchToResult(b, raw, path);
+  },
+};
+
+export function sameSet(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  const s = new Set(a);
+  return b.every((x) => s.has(x));
+}
+
+export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo: number): PreparedPurchase {
+  const body = smsBody(plan, batch);
+  const cost = money(batch.length * plan.pages * ratePerPageKobo);
+  return {
+    product: 'sms',
+    path: '/api/sendsms/',
+    body,
+    quote: {
+      product: 'sms', recipient: batch.join(','), amount: cost,
+      description: `${plan.pages}-page SMS from ${plan.sender} to ${batch.length} number${batch.length > 1 ? 's' : ''}${plan.dnd ? ' (DND route)' : ''}`,
+      request: body,
+    },
+    match: {
+      recipient: null,
+      search: null,
+      test: (r) => r.details.sender === plan.sender && r.details.message === plan.message && sameSet(r.details.recipients as string[], batch),
+    },
+  };
+}

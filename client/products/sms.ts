@@ -1,0 +1,144 @@
+/**
+ * Bulk SMS: planning (normalise, dedupe, pages, cost, batches), the send body (`recetipient`, sic),
+ * the legacy 200 {"error":"Message succesfully sent "} success, and history entries.
+ */
+import type { Money, PurchaseResult, ResultPath, SmsBatch, SmsPlan, SmsPurchase, SmsRates } from '../types';
+import { money } from '../money';
+import { tryNormalizePhone } from '../phone';
+import { normalizeStatus, zId } from '../schemas/common';
+import { VtuBadResponseError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../errors';
+import { firstMoney, invalid, isRec, scrubRaw, text } from './common';
+
+export const SMS_MAX_CHARS = 905;
+const PAGE_LIMITS = [160, 304, 454, 605, 755, 905];
+
+/** 1–160 → 1, 161–304 → 2, 305–454 → 3, 455–605 → 4, 606–755 → 5, 756–905 → 6. */
+export function smsPages(message: string): number {
+  const n = [...message].length;
+  if (n === 0) return 0;
+  for (let i = 0; i < PAGE_LIMITS.length; i++) if (n <= PAGE_LIMITS[i]) return i + 1;
+  return PAGE_LIMITS.length;
+}
+
+export function checkSender(sender: unknown): string {
+  const s = typeof sender === 'string' ? sender.trim() : '';
+  if (!/^[A-Za-z0-9]{1,11}$/.test(s)) {
+    throw invalid('sender', `sender ${JSON.stringify(sender ?? null)} must be 1–11 letters or digits (no spaces or symbols), e.g. "MyShop".`);
+  }
+  return s;
+}
+
+export function checkMessage(message: unknown): string {
+  if (typeof message !== 'string' || message.trim() === '') throw invalid('message', 'message is empty; write the SMS text.');
+  const n = [...message].length;
+  if (n > SMS_MAX_CHARS) {
+    throw invalid('message', `message is ${n} characters; the maximum is ${SMS_MAX_CHARS} (6 pages). Shorten it by ${n - SMS_MAX_CHARS}.`);
+  }
+  return message;
+}
+
+export function splitRecipients(recipients: unknown): string[] {
+  if (Array.isArray(recipients)) return recipients.map((r) => String(r ?? '').trim()).filter(Boolean);
+  if (typeof recipients === 'string') return recipients.split(/[,;\n\r\t]+/).map((r) => r.trim()).filter(Boolean);
+  return [];
+}
+
+export function planSms(req: Omit<SmsPurchase, 'product'> | SmsPurchase, rates: SmsRates, batchSize = 500): SmsPlan {
+  const sender = checkSender(req.sender);
+  const message = checkMessage(req.message);
+  const inputs = splitRecipients(req.recipients);
+  const seen = new Set<string>();
+  const valid: string[] = [];
+  const bad: string[] = [];
+  let duplicates = 0;
+  for (const raw of inputs) {
+    const p = tryNormalizePhone(raw);
+    if (!p) bad.push(raw);
+    else if (seen.has(p)) duplicates++;
+    else {
+      seen.add(p);
+      valid.push(p);
+    }
+  }
+  if (valid.length === 0) {
+    throw invalid('recipients', inputs.length === 0
+      ? 'recipients is empty; give one or more Nigerian mobile numbers separated by commas.'
+      : `none of the ${inputs.length} recipients is a Nigerian mobile number (e.g. ${JSON.stringify(bad[0])}); use 11 digits like 08031234567.`);
+  }
+  const pages = smsPages(message);
+  const dnd = req.dnd === true;
+  const rate = dnd ? rates.dndPerPage : rates.perPage;
+  const size = Math.max(1, Math.floor(batchSize));
+  const batches: string[][] = [];
+  for (let i = 0; i < valid.length; i += size) batches.push(valid.slice(i, i + size));
+  return { sender, message, recipients: valid, invalid: bad, duplicates, pages, dnd, cost: money(valid.length * pages * rate.kobo), batches };
+}
+
+export function smsBody(plan: SmsPlan, batch: string[]): Record<string, unknown> {
+  return { sender: plan.sender, recetipient: batch.join(','), message: plan.message, DND: plan.dnd };
+}
+
+function phones(v: unknown): string[] {
+  return splitRecipients(Array.isArray(v) ? v : text(v)).map((x) => tryNormalizePhone(x) ?? x);
+}
+
+/** History entry {total, unit, sendername, message, page, amount, to, ident, create_date, DND} → SmsBatch. */
+export function parseSmsBatch(o: unknown): SmsBatch | null {
+  if (!isRec(o)) return null;
+  if (o.sendername === undefined && o.sender === undefined && o.to === undefined) return null;
+  const recipients = phones(o.to ?? o.recipients ?? o.recetipient);
+  return {
+    ident: o.ident == null || o.ident === '' ? null : String(o.ident),
+    sender: text(o.sendername ?? o.sender),
+    message: text(o.message),
+    recipients,
+    pages: Number(o.page ?? o.pages) || 0,
+    amount: firstMoney(o.amount, o.total) ?? money(0),
+    dnd: o.DND === true || o.DND === 'true' || o.dnd === true,
+    createdAt: o.create_date == null ? null : String(o.create_date),
+  };
+}
+
+export function batchToResult(b: SmsBatch, raw: unknown, path: ResultPath, extra: Record<string, unknown> = {}): PurchaseResult {
+  const r = isRec(raw) ? raw : {};
+  const id = zId.safeParse(r.id);
+  return {
+    product: 'sms',
+    id: id.success ? id.data : null,
+    ident: b.ident,
+    status: normalizeStatus(r.Status ?? r.status) ?? 'successful',
+    amount: b.amount,
+    balanceBefore: firstMoney(r.balance_before, r.previous_balance),
+    balanceAfter: firstMoney(r.balance_after, r.after_balance),
+    recipient: b.recipients.join(','),
+    details: { pages: b.pages, recipients: b.recipients, invalid: [], sender: b.sender, dnd: b.dnd, message: b.message, ...extra },
+    message: text(r.api_response ?? r.message ?? ''),
+    createdAt: b.createdAt,
+    path,
+    raw: scrubRaw(raw),
+  };
+}
+
+/**
+ * Parse the answer to POST /api/sendsms/ (2xx). Returns a result; `needsEnrichment` when the site gave
+ * only a text (legacy `{"error":"Message succesfully sent "}` or `{"message": ...}`).
+ */
+export function parseSmsSend(raw: unknown, plan: SmsPlan, batch: string[], cost: Money, path: ResultPath): { result: PurchaseResult; needsEnrichment: boolean } {
+  if (!isRec(raw)) throw new VtuBadResponseError('The SMS send answer is not a JSON object.');
+  const asBatch = parseSmsBatch(raw);
+  if (asBatch && (asBatch.ident || raw.id !== undefined)) {
+    return { result: batchToResult({ ...asBatch, recipients: asBatch.recipients.length ? asBatch.recipients : batch }, raw, path, { invalid: plan.invalid }), needsEnrichment: false };
+  }
+  const msg = text(raw.error ?? raw.message ?? raw.msg ?? raw.detail ?? raw.status ?? '');
+  const st = normalizeStatus(raw.Status ?? raw.status);
+  const ok = /succes+ful+y?\s*sent|\bsent\b|success/i.test(msg) || st === 'successful';
+  if (!ok) {
+    if (/insufficien/i.test(msg)) throw new VtuInsufficientBalanceError(`Insufficient wallet balance: "${msg}". Fund the wallet; nothing was sent.`, { serverMessage: msg });
+    if (raw.error !== undefined) throw new VtuInvalidInputError(`The server refused the SMS: "${msg}". Nothing was charged.`, { serverMessage: msg });
+    throw new VtuBadResponseError(`Unrecognised SMS send answer: ${JSON.stringify(raw).slice(0, 160)}`);
+  }
+  const b: SmsBatch = { ident: null, sender: plan.sender, message: plan.message, recipients: batch, pages: plan.pages, amount: cost, dnd: plan.dnd, createdAt: null };
+  const result = batchToResult(b, raw, path, { invalid: plan.invalid });
+  result.message = msg.trim();
+  return { result, needsEnrichment: true };
+}
