@@ -1,0 +1,97 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { IdentityResult } from '../../client/types';
+import { vtuApiTest } from '../shared/credentialTest';
+import { refuse } from '../shared/errors';
+import { stringParam } from '../shared/params';
+import { runEachItem } from '../shared/runner';
+
+function identityJson(r: IdentityResult): IDataObject {
+	return {
+		valid: r.valid,
+		kind: r.kind,
+		number: r.number,
+		firstName: r.firstName,
+		middleName: r.middleName,
+		lastName: r.lastName,
+		fullName: r.fullName,
+		phone: r.phone,
+		provider: r.provider,
+	};
+}
+
+export class VtuIdentity implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'VTU Identity',
+		name: 'vtuIdentity',
+		icon: { light: 'file:vtuIdentity.svg', dark: 'file:vtuIdentity.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": identity"}}',
+		description: 'Validate a BVN or NIN through the identity provider of a VTU merchant API',
+		defaults: { name: 'VTU Identity' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Validate BVN',
+						value: 'validateBvn',
+						description: 'Check an 11-digit Bank Verification Number and get the holder\'s name',
+						action: 'Validate a BVN identity',
+					},
+					{
+						name: 'Validate NIN',
+						value: 'validateNin',
+						description: 'Check an 11-digit National Identification Number and get the holder\'s name',
+						action: 'Validate a NIN identity',
+					},
+				],
+				default: 'validateBvn',
+			},
+			{
+				displayName: 'Number',
+				name: 'number',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'e.g. 22212345678',
+				description: 'The 11-digit BVN or NIN (no date of birth needed)',
+			},
+		],
+	};
+
+	methods = { credentialTest: { vtuApiTest } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const operation = this.getNodeParameter('operation', 0) as string;
+		return [
+			await runEachItem(this, async (i, client) => {
+				const label = operation === 'validateNin' ? 'NIN' : 'BVN';
+				const number = stringParam(this, 'number', i, 'Number').replace(/\s+/g, '');
+				if (!/^\d{11}$/.test(number)) {
+					throw refuse('invalid_input', `The ${label} "${number}" is not 11 digits`, `Enter the ${label} as 11 digits without spaces or dashes.`);
+				}
+				const r =
+					operation === 'validateNin'
+						? await client.identity.validateNin(number)
+						: await client.identity.validateBvn(number);
+				return identityJson(r);
+			}),
+		];
+	}
+}

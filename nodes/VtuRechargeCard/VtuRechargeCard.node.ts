@@ -1,0 +1,248 @@
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { PurchaseRequest } from '../../client';
+import type { PurchaseResult } from '../../client/types';
+import { vtuApiTest } from '../shared/credentialTest';
+import { networkField, purchaseOptions } from '../shared/descriptions';
+import { resultJson } from '../shared/format';
+import { vtuLoadOptions } from '../shared/loadOptions';
+import { idParam, positiveIntParam, stringParam } from '../shared/params';
+import { runPurchases } from '../shared/runner';
+
+interface Card {
+	pin: string;
+	serial: string;
+	loadCode: string;
+	amount: string;
+}
+
+function cardsOf(r: PurchaseResult): Card[] {
+	const raw = (r.details?.cards ?? []) as Array<Record<string, unknown>>;
+	return raw.map((c) => {
+		const amt = c.amount as { naira?: string } | string | number | undefined;
+		return {
+			pin: String(c.pin ?? ''),
+			serial: String(c.serial ?? ''),
+			loadCode: String(c.loadCode ?? ''),
+			amount: typeof amt === 'object' && amt !== null ? String(amt.naira ?? '') : String(amt ?? ''),
+		};
+	});
+}
+
+function csvCell(v: string): string {
+	return /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+export function cardsCsv(cards: Card[], network: string, nameOnCard: string): string {
+	const lines = ['network,amount,pin,serial,load_code,name_on_card'];
+	for (const c of cards) {
+		lines.push([network, c.amount, c.pin, c.serial, c.loadCode, nameOnCard].map(csvCell).join(','));
+	}
+	return lines.join('\n') + '\n';
+}
+
+function esc(s: string): string {
+	return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** A print-ready A4 sheet: a grid of cut-out cards. */
+export function cardsHtml(cards: Card[], network: string, nameOnCard: string): string {
+	const cells = cards
+		.map(
+			(c) => `<div class="card"><div class="top"><b>${esc(network)}</b><span>₦${esc(c.amount)}</span></div>` +
+				`<div class="pin">${esc(c.pin)}</div>` +
+				`<div class="meta">Serial: ${esc(c.serial)}</div>` +
+				(c.loadCode ? `<div class="meta">Dial: ${esc(c.loadCode)}</div>` : '') +
+				(nameOnCard ? `<div class="name">${esc(nameOnCard)}</div>` : '') +
+				'</div>',
+		)
+		.join('\n');
+	return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${esc(network)} recharge cards</title>
+<style>
+@page { size: A4; margin: 8mm; }
+body { font-family: Arial, Helvetica, sans-serif; margin: 0; }
+.grid { display: grid; grid-template-columns: repeat(3, 1fr); gap: 3mm; }
+.card { border: 1px dashed #555; padding: 3mm; page-break-inside: avoid; height: 30mm; box-sizing: border-box; }
+.top { display: flex; justify-content: space-between; font-size: 12pt; }
+.pin { font-family: "Courier New", monospace; font-size: 14pt; letter-spacing: 1px; margin: 2mm 0; font-weight: bold; }
+.meta, .name { font-size: 8pt; color: #333; }
+</style></head>
+<body><div class="grid">
+${cells}
+</div></body></html>
+`;
+}
+
+export class VtuRechargeCard implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'VTU Recharge Card',
+		name: 'vtuRechargeCard',
+		icon: { light: 'file:vtuRechargeCard.svg', dark: 'file:vtuRechargeCard.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": recharge cards"}}',
+		description: 'Order printable recharge card pins from a VTU merchant API (pins as items, CSV or print-ready HTML)',
+		defaults: { name: 'VTU Recharge Card' },
+		// Not offered to AI agents: spends money without a per-call confirmation (set explicitly on purpose).
+		usableAsTool: undefined,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Order',
+						value: 'order',
+						description: 'Order printable recharge cards (debits the wallet)',
+						action: 'Order recharge cards',
+					},
+				],
+				default: 'order',
+			},
+			networkField({ operation: ['order'] }),
+			{
+				displayName: 'Denomination Name or ID',
+				name: 'denomination',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getRechargeDenominations', loadOptionsDependsOn: ['network'] },
+				default: '',
+				required: true,
+				description:
+					'Card value with your price. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				displayOptions: { show: { operation: ['order'] } },
+			},
+			{
+				displayName: 'Quantity',
+				name: 'quantity',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 39 },
+				default: 1,
+				description: 'Number of cards in this order (the site allows up to 39)',
+				displayOptions: { show: { operation: ['order'] } },
+			},
+			{
+				displayName: 'Name on Card',
+				name: 'nameOnCard',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Ade Stores',
+				description: 'Business name printed on the cards',
+				displayOptions: { show: { operation: ['order'] } },
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{ name: 'One Item per Card', value: 'cards', description: 'Each pin is its own item' },
+					{ name: 'One Item per Order', value: 'order', description: 'The order with a list of cards' },
+				],
+				default: 'cards',
+				displayOptions: { show: { operation: ['order'] } },
+			},
+			{
+				displayName: 'Printable File',
+				name: 'printableFile',
+				type: 'options',
+				options: [
+					{ name: 'None', value: 'none' },
+					{ name: 'CSV', value: 'csv' },
+					{ name: 'HTML Print Sheet', value: 'html' },
+					{ name: 'CSV and HTML', value: 'both' },
+				],
+				default: 'none',
+				description: 'Whether to add the cards as a binary file (on the first output item of each order)',
+				displayOptions: { show: { operation: ['order'] } },
+			},
+			purchaseOptions({ operation: ['order'] }),
+		],
+	};
+
+	methods = {
+		loadOptions: {
+			getNetworks: vtuLoadOptions.getNetworks,
+			getRechargeDenominations: vtuLoadOptions.getRechargeDenominations,
+		},
+		credentialTest: { vtuApiTest },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const output = this.getNodeParameter('output', 0, 'cards') as string;
+		const printable = this.getNodeParameter('printableFile', 0, 'none') as string;
+		return [
+			await runPurchases<PurchaseRequest>(this, {
+				build: (i) => {
+					const nameOnCard = stringParam(this, 'nameOnCard', i, 'Name on Card', false);
+					return {
+						product: 'recharge_card',
+						network: idParam(this, 'network', i, 'Network'),
+						denomination: Number(idParam(this, 'denomination', i, 'Denomination')),
+						quantity: positiveIntParam(this, 'quantity', i, 'Quantity'),
+						...(nameOnCard ? { nameOnCard } : {}),
+					};
+				},
+				execute: async (client, req, opts) => {
+					const r = await client.buy(req, opts);
+					const order = resultJson(r);
+					const cards = cardsOf(r);
+					const network = String((r.details?.network as string | undefined) ?? order.network ?? (req as { network: string | number }).network);
+					const nameOnCard = (req as { nameOnCard?: string }).nameOnCard ?? '';
+					const binary: Record<string, IBinaryData> = {};
+					const stem = `recharge-cards-${r.id ?? r.ident ?? 'order'}`;
+					if (cards.length && (printable === 'csv' || printable === 'both')) {
+						binary.csv = await this.helpers.prepareBinaryData(
+							Buffer.from(cardsCsv(cards, network, nameOnCard), 'utf8'),
+							`${stem}.csv`,
+							'text/csv',
+						);
+					}
+					if (cards.length && (printable === 'html' || printable === 'both')) {
+						binary.html = await this.helpers.prepareBinaryData(
+							Buffer.from(cardsHtml(cards, network, nameOnCard), 'utf8'),
+							`${stem}.html`,
+							'text/html',
+						);
+					}
+					const hasBinary = Object.keys(binary).length > 0;
+					const { cards: _omit, ...orderWithoutCards } = order;
+					void _omit;
+					let items: INodeExecutionData[];
+					if (output === 'order' || cards.length === 0) {
+						items = [{ json: { ...orderWithoutCards, cards: cards as unknown as IDataObject[], cardCount: cards.length } }];
+					} else {
+						items = cards.map((c, n) => ({
+							json: {
+								...c,
+								network,
+								cardNumber: n + 1,
+								cardCount: cards.length,
+								orderId: r.id,
+								ident: r.ident,
+								status: r.status,
+								path: r.path,
+								orderAmount: order.amount,
+								balance: order.balance,
+							},
+						}));
+					}
+					if (hasBinary) items[0].binary = binary;
+					return { items, chargedKobo: r.status === 'failed' ? 0 : r.amount.kobo };
+				},
+			}),
+		];
+	}
+}

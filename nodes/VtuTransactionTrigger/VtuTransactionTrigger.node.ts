@@ -1,0 +1,292 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { VtuClient } from '../../client';
+import type { Product, PurchaseResult, TransactionStatus } from '../../client/types';
+import { VtuError } from '../../client/errors';
+import { getClient } from '../shared/client';
+import { vtuApiTest } from '../shared/credentialTest';
+import { PRODUCT_OPTIONS } from '../shared/descriptions';
+import { toNodeError } from '../shared/errors';
+import { resultJson } from '../shared/format';
+
+type StatusChar = 'p' | 's' | 'f';
+const TO_CHAR: Record<TransactionStatus, StatusChar> = { processing: 'p', successful: 's', failed: 'f' };
+const FROM_CHAR: Record<StatusChar, TransactionStatus> = { p: 'processing', s: 'successful', f: 'failed' };
+
+/** Workflow static data of the trigger (kept small: one short entry per tracked transaction). */
+export interface TriggerState {
+	v: 1;
+	/** Product the state belongs to (state resets when the product changes). */
+	product?: string;
+	/** Highest transaction ID seen: newer IDs are new transactions. */
+	maxId?: number;
+	/** key (ident or "#id") → [status char, id]. Insertion order = least recently changed first. */
+	t?: Record<string, [StatusChar, number | null]>;
+}
+
+export type TriggerEvent = 'new' | 'completed' | 'failed' | 'reversed' | 'otherChange';
+
+function keyOf(r: PurchaseResult): string {
+	return r.ident ? r.ident : `#${r.id}`;
+}
+
+function classify(prev: TransactionStatus, next: TransactionStatus): TriggerEvent {
+	if (prev === 'processing' && next === 'successful') return 'completed';
+	if (prev === 'processing' && next === 'failed') return 'failed';
+	if (prev === 'successful' && next === 'failed') return 'reversed';
+	return 'otherChange';
+}
+
+export interface PollSettings {
+	product: Product;
+	watch: 'recent' | 'idents' | 'both';
+	idents: string[];
+	events: TriggerEvent[];
+	pages: number;
+	maxTracked: number;
+	emitExisting: boolean;
+	refreshLimit: number;
+}
+
+async function fetchCurrent(
+	client: VtuClient,
+	s: PollSettings,
+): Promise<{ records: PurchaseResult[]; missing: string[] }> {
+	const records: PurchaseResult[] = [];
+	const missing: string[] = [];
+	if (s.watch !== 'idents') {
+		let page: number | null = 1;
+		for (let n = 0; n < s.pages && page !== null; n++) {
+			const res = await client.transactions.list(s.product, { page });
+			records.push(...res.items);
+			page = res.items.length === 0 ? null : res.next;
+		}
+	}
+	if (s.watch !== 'recent') {
+		const have = new Set(records.map((r) => r.ident).filter(Boolean));
+		for (const ident of s.idents) {
+			if (have.has(ident)) continue;
+			try {
+				records.push(await client.transactions.findByIdent(s.product, ident));
+			} catch (error) {
+				if (error instanceof VtuError && error.code === 'not_found') missing.push(ident);
+				else throw error;
+			}
+		}
+	}
+	return { records, missing };
+}
+
+/**
+ * One poll against the stored state: returns the events to emit and mutates `state`. Emits a
+ * transaction only when it is new (ID above the watermark, or a watched ident seen for the first
+ * time) or when its status differs from the stored one, so re-polls never repeat an event.
+ */
+export async function pollOnce(
+	client: VtuClient,
+	state: TriggerState,
+	s: PollSettings,
+): Promise<IDataObject[]> {
+	if (state.product !== s.product) {
+		state.product = s.product;
+		delete state.maxId;
+		state.t = {};
+	}
+	const tracked = (state.t ??= {});
+	const firstPoll = state.maxId === undefined;
+	const { records } = await fetchCurrent(client, s);
+	const seen = new Set<string>();
+	const out: IDataObject[] = [];
+	const watermark = state.maxId ?? 0;
+	let maxId = watermark;
+
+	const consider = (r: PurchaseResult) => {
+		const key = keyOf(r);
+		if (seen.has(key)) return;
+		seen.add(key);
+		if (typeof r.id === 'number' && r.id > maxId) maxId = r.id;
+		const now = TO_CHAR[r.status] ?? 'p';
+		const prev = tracked[key];
+		if (!prev) {
+			tracked[key] = [now, r.id];
+			const isNew =
+				typeof r.id === 'number' ? r.id > watermark : s.idents.includes(r.ident ?? '');
+			if ((firstPoll && !s.emitExisting) || !isNew) return;
+			if (s.events.includes('new')) out.push({ event: 'new', previousStatus: null, ...resultJson(r) });
+			return;
+		}
+		if (prev[0] === now) return;
+		const event = classify(FROM_CHAR[prev[0]], r.status);
+		delete tracked[key];
+		tracked[key] = [now, r.id ?? prev[1]];
+		if (s.events.includes(event)) {
+			out.push({
+				event,
+				previousStatus: FROM_CHAR[prev[0]],
+				transition: `${FROM_CHAR[prev[0]]} → ${r.status}`,
+				...resultJson(r),
+			});
+		}
+	};
+	for (const r of records) consider(r);
+
+	// Tracked "processing" records that left the watched pages: read them by ID.
+	let refreshed = 0;
+	for (const [key, [st, id]] of Object.entries(tracked)) {
+		if (refreshed >= s.refreshLimit) break;
+		if (st !== 'p' || seen.has(key) || typeof id !== 'number') continue;
+		refreshed++;
+		try {
+			consider(await client.transactions.get(s.product, id));
+		} catch (error) {
+			if (!(error instanceof VtuError && error.code === 'not_found')) throw error;
+		}
+	}
+
+	state.maxId = maxId;
+	// Bound the state: drop the least recently changed entries beyond maxTracked.
+	const keys = Object.keys(tracked);
+	for (let n = 0; n < keys.length - s.maxTracked; n++) delete tracked[keys[n]];
+	return out;
+}
+
+export class VtuTransactionTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'VTU Transaction Trigger',
+		name: 'vtuTransactionTrigger',
+		icon: { light: 'file:vtuTransactionTrigger.svg', dark: 'file:vtuTransactionTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"Watch " + $parameter["product"] + " transactions"}}',
+		description: 'Starts the workflow when a VTU purchase is made or its status changes (processing → successful or failed, successful → failed)',
+		defaults: { name: 'VTU Transaction Trigger' },
+		polling: true,
+		// Triggers are never AI tools.
+		usableAsTool: undefined,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
+		properties: [
+			{
+				displayName: 'Product',
+				name: 'product',
+				type: 'options',
+				options: PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'),
+				default: 'data',
+				description: 'Which kind of purchase to watch',
+			},
+			{
+				displayName: 'Watch',
+				name: 'watch',
+				type: 'options',
+				options: [
+					{ name: 'Recent Transactions', value: 'recent', description: 'The newest transactions of the product' },
+					{ name: 'Given References', value: 'idents', description: 'Only the references (idents) listed below' },
+					{ name: 'Both', value: 'both', description: 'The newest transactions and the references listed below' },
+				],
+				default: 'recent',
+			},
+			{
+				displayName: 'References',
+				name: 'idents',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Data9b8951f68-352, Data19309363031182999583',
+				description: 'Transaction references (idents) to watch, separated by commas',
+				displayOptions: { show: { watch: ['idents', 'both'] } },
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Completed (Processing → Successful)', value: 'completed' },
+					{ name: 'Failed (Processing → Failed)', value: 'failed' },
+					{ name: 'New Transaction', value: 'new' },
+					{ name: 'Other Status Change', value: 'otherChange' },
+					{ name: 'Reversed (Successful → Failed)', value: 'reversed' },
+				],
+				default: ['new', 'completed', 'failed', 'reversed'],
+				description: 'Which events start the workflow',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Emit Existing on First Poll',
+						name: 'emitExisting',
+						type: 'boolean',
+						default: false,
+						description: 'Whether the first poll after activation emits the transactions it finds (otherwise it only remembers them)',
+					},
+					{
+						displayName: 'Max Tracked Transactions',
+						name: 'maxTracked',
+						type: 'number',
+						typeOptions: { minValue: 20, maxValue: 5000 },
+						default: 500,
+						description: 'How many transactions the trigger remembers between polls (bounds the workflow\'s stored data)',
+					},
+					{
+						displayName: 'Pages to Scan',
+						name: 'pages',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 10 },
+						default: 1,
+						description: 'How many pages of recent transactions (15 per page) each poll reads',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { credentialTest: { vtuApiTest } };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const settings: PollSettings = {
+			product: this.getNodeParameter('product', 'data') as Product,
+			watch: this.getNodeParameter('watch', 'recent') as PollSettings['watch'],
+			idents: String(this.getNodeParameter('idents', '') ?? '')
+				.split(/[,\s]+/)
+				.map((s) => s.trim())
+				.filter(Boolean),
+			events: this.getNodeParameter('events', []) as TriggerEvent[],
+			pages: Math.min(10, Math.max(1, Number(options.pages ?? 1) || 1)),
+			maxTracked: Math.min(5000, Math.max(20, Number(options.maxTracked ?? 500) || 500)),
+			emitExisting: options.emitExisting === true,
+			refreshLimit: 20,
+		};
+		try {
+			const client = await getClient(this);
+			if (this.getMode() === 'manual') {
+				// A manual test shows the current transactions instead of nothing (and changes no state).
+				const { records, missing } = await fetchCurrent(client, settings);
+				const items: IDataObject[] = records.map((r) => ({ event: 'current', ...resultJson(r) }));
+				for (const ident of missing) items.push({ event: 'current', ident, status: null, error: 'No transaction with this reference was found' });
+				if (items.length === 0) {
+					items.push({ event: 'current', message: `No ${settings.product} transactions yet` });
+				}
+				return [this.helpers.returnJsonArray(items)];
+			}
+			const state = this.getWorkflowStaticData('node') as unknown as TriggerState;
+			state.v = 1;
+			const events = await pollOnce(client, state, settings);
+			if (events.length === 0) return null;
+			return [this.helpers.returnJsonArray(events)];
+		} catch (error) {
+			throw toNodeError(this.getNode(), error);
+		}
+	}
+}

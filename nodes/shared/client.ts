@@ -1,0 +1,131 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { VtuClient } from '../../client';
+import type { ContextHolder, VtuContext } from './transport';
+import { CREDENTIAL_NAME, createN8nTransport } from './transport';
+
+interface CacheEntry {
+	client: VtuClient;
+	holder: ContextHolder;
+	createdAt: number;
+	/** Kobo spent per node in this execution (for the spend cap). */
+	spent: Map<string, number>;
+}
+
+const cache = new Map<string, CacheEntry>();
+const MAX_ENTRIES = 32;
+const MAX_AGE_MS = 30 * 60 * 1000;
+
+/** FNV-1a: a cache key that does not keep the token itself in a Map key. */
+function fingerprint(s: string): string {
+	let h = 0x811c9dc5;
+	for (let i = 0; i < s.length; i++) {
+		h ^= s.charCodeAt(i);
+		h = Math.imul(h, 0x01000193);
+	}
+	return (h >>> 0).toString(36) + s.length.toString(36);
+}
+
+function prune(now: number): void {
+	for (const [k, v] of cache) {
+		if (now - v.createdAt > MAX_AGE_MS) cache.delete(k);
+	}
+	while (cache.size > MAX_ENTRIES) {
+		const oldest = cache.keys().next().value;
+		if (oldest === undefined) break;
+		cache.delete(oldest);
+	}
+}
+
+function executionKey(ctx: VtuContext): string {
+	const withId = ctx as { getExecutionId?: () => string | undefined };
+	try {
+		const id = typeof withId.getExecutionId === 'function' ? withId.getExecutionId() : undefined;
+		return id ? `exec:${id}` : 'shared';
+	} catch {
+		return 'shared';
+	}
+}
+
+export interface VtuCredentials {
+	baseUrl: string;
+	apiToken: string;
+}
+
+export async function getVtuCredentials(ctx: VtuContext): Promise<VtuCredentials> {
+	let creds: ICredentialDataDecryptedObject;
+	try {
+		creds = await ctx.getCredentials(CREDENTIAL_NAME);
+	} catch (error) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'No VTU API credential is selected. Choose or create a "VTU API" credential in the node.',
+			{ description: (error as Error).message },
+		);
+	}
+	const baseUrl = String(creds.baseUrl ?? '').trim();
+	const apiToken = String(creds.apiToken ?? '').trim();
+	if (!baseUrl || !apiToken) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The VTU API credential is incomplete. Fill in both Base URL and API Token.',
+		);
+	}
+	return { baseUrl, apiToken };
+}
+
+export interface ClientOptions {
+	/** Recipients per sendsms POST; a non-default value gets its own client. */
+	smsBatchSize?: number;
+	timeoutMs?: number;
+}
+
+/**
+ * One client per execution (and credential), so a run of many items and nodes reads the
+ * catalogue once. Requests go through the node that is running now (n8n's auth, proxy, abort).
+ */
+export async function getClient(ctx: VtuContext, opts: ClientOptions = {}): Promise<VtuClient> {
+	return (await getClientEntry(ctx, opts)).client;
+}
+
+async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promise<CacheEntry> {
+	const { baseUrl, apiToken } = await getVtuCredentials(ctx);
+	const now = Date.now();
+	prune(now);
+	const key = [
+		executionKey(ctx),
+		baseUrl,
+		fingerprint(apiToken),
+		opts.smsBatchSize ?? '',
+		opts.timeoutMs ?? '',
+	].join('|');
+	let entry = cache.get(key);
+	if (!entry) {
+		const holder: ContextHolder = { ctx };
+		const client = new VtuClient({
+			baseUrl,
+			token: apiToken,
+			transport: createN8nTransport(holder),
+			...(opts.smsBatchSize ? { smsBatchSize: opts.smsBatchSize } : {}),
+			...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+		});
+		entry = { client, holder, createdAt: now, spent: new Map() };
+		cache.set(key, entry);
+	}
+	entry.holder.ctx = ctx;
+	return entry;
+}
+
+/** Running spend (kobo) of one node in this execution, shared by every run of it (loops). */
+export async function getSpendLedger(ctx: VtuContext): Promise<{
+	get: () => number;
+	add: (kobo: number) => void;
+}> {
+	const entry = await getClientEntry(ctx);
+	const nodeKey = ctx.getNode().name;
+	return {
+		get: () => entry.spent.get(nodeKey) ?? 0,
+		add: (kobo: number) => entry.spent.set(nodeKey, (entry.spent.get(nodeKey) ?? 0) + kobo),
+	};
+}

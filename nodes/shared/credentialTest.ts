@@ -1,0 +1,101 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { VtuClient } from '../../client';
+import { VtuError } from '../../client/errors';
+import type { Transport } from '../../client/transport';
+import { TransportError, buildQuery, classifyErrorCode } from '../../client/transport';
+import { safeOrigin } from './transport';
+
+/** A fetch-based transport: the credential-test context has no authenticated request helper. */
+const fetchTransport: Transport = async (req) => {
+	try {
+		const res = await fetch(req.url + buildQuery(req.query), {
+			method: req.method,
+			headers: req.headers,
+			body: req.body,
+			signal: req.signal ?? AbortSignal.timeout(req.timeoutMs),
+			redirect: 'follow',
+		});
+		const headers: Record<string, string> = {};
+		res.headers.forEach((v, k) => {
+			headers[k] = v;
+		});
+		return { status: res.status, headers, body: await res.text() };
+	} catch (error) {
+		const cause = (error as { cause?: { code?: string } }).cause;
+		const code = cause?.code ?? (error as { code?: string }).code;
+		const timedOut = (error as Error).name === 'TimeoutError';
+		throw new TransportError(classifyErrorCode(code, timedOut), `Could not reach ${safeOrigin(req.url)}${code ? ` (${code})` : ''}`);
+	}
+};
+
+/** Explain a failed credential test: what happened and how to fix it. Never includes the token. */
+export function describeCredentialFailure(error: unknown, baseUrl: string): string {
+	const origin = safeOrigin(baseUrl);
+	if (error instanceof VtuError) {
+		switch (error.code) {
+			case 'auth':
+				return 'The site rejected the API token (HTTP 401). Copy the token again from the site\'s API access page (it changes when it is reset) and paste it without spaces.';
+			case 'forbidden':
+				return `The site refused this token (HTTP 403). Either the IP address of your n8n server is not on the site's IP whitelist (add it on the pricing page, or empty the list), or the account is not of type API (ask the site owner to upgrade it).${error.serverMessage ? ` The site said: ${error.serverMessage}` : ''}`;
+			case 'network':
+				return `Could not reach ${origin}: ${error.message}. Check the Base URL (scheme, host, port) and that the site is online and reachable from the n8n server.`;
+			case 'not_found':
+			case 'bad_response':
+				return `${origin} answered, but not like a VTU API (${error.httpStatus ? `HTTP ${error.httpStatus}` : 'unexpected body'} for /api/user/). Enter the site's home address as Base URL, e.g. https://www.example-vtu.com.ng.`;
+			case 'rate_limited':
+				return 'The site is rate limiting requests (HTTP 429). Wait a minute and test again.';
+			case 'server':
+				return `The site failed to answer (HTTP ${error.httpStatus ?? '5xx'}). Try again later.`;
+			default:
+				return error.message;
+		}
+	}
+	if (error instanceof TransportError) {
+		return `Could not reach ${origin} (${error.kind}). Check the Base URL and that the site is online.`;
+	}
+	return `Could not test the credential: ${(error as Error).message ?? String(error)}`;
+}
+
+/**
+ * `methods.credentialTest.vtuApiTest` (nodes reference it with `testedBy`). Reads the profile with
+ * the real client, so it can also tell a non-API account apart from a working one.
+ */
+export async function vtuApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	const baseUrl = String(data.baseUrl ?? '').trim();
+	const token = String(data.apiToken ?? '').trim();
+	if (!baseUrl) return { status: 'Error', message: 'Enter the Base URL of the VTU site.' };
+	if (!token) return { status: 'Error', message: 'Enter the API token from the site\'s API access page.' };
+	try {
+		new URL(baseUrl);
+	} catch {
+		return {
+			status: 'Error',
+			message: `"${baseUrl}" is not a URL. Enter the site's address with its scheme, e.g. https://www.example-vtu.com.ng.`,
+		};
+	}
+	const client = new VtuClient({ baseUrl, token, transport: fetchTransport, timeoutMs: 15_000 });
+	try {
+		const profile = await client.user.get();
+		if (!profile.isApiUser) {
+			return {
+				status: 'Error',
+				message: `The token works, but account "${profile.username}" is of type "${profile.userType}", not API. Ask the site owner to change the account type to API before buying.`,
+			};
+		}
+		return {
+			status: 'OK',
+			message: `Connected as ${profile.username} (API account), balance ₦${profile.balance.naira}`,
+		};
+	} catch (error) {
+		return { status: 'Error', message: describeCredentialFailure(error, baseUrl) };
+	}
+}

@@ -1,0 +1,141 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './runner';
+
+type Show = Record<string, Array<string | number | boolean>>;
+
+/** Options shared by every purchase operation (runner.ts reads them). */
+export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+				default: DEFAULT_CONCURRENCY,
+				description:
+					'How many items are bought at the same time. Results stay one per input item, in input order.',
+			},
+			{
+				displayName: 'Dry Run',
+				name: 'dryRun',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to only check and price every item without buying anything. Outputs the price of each item and the total.',
+			},
+			{
+				displayName: 'Retry If Not Charged',
+				name: 'retryIfNotCharged',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to send a purchase once more when its first attempt got no answer and the transaction list proves nothing was charged',
+			},
+			{
+				displayName: 'Spend Cap (₦)',
+				name: 'spendCap',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: 0,
+				description:
+					'Most this node may spend in one execution, in naira. Items that would go over it are refused before anything is sent. 0 means no cap.',
+			},
+			{
+				displayName: 'Wait for Final Status',
+				name: 'waitForFinal',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to keep checking a "processing" purchase until it is successful or failed (up to the wait timeout)',
+			},
+			{
+				displayName: 'Wait Timeout (Seconds)',
+				name: 'waitTimeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 120,
+				description: 'How long Wait for Final Status keeps checking',
+			},
+			...extra,
+		],
+	};
+}
+
+export const phoneField = (show: Show, description = 'Mobile number to credit, e.g. 08031234567 or +234 803 123 4567'): INodeProperties => ({
+	displayName: 'Phone Number',
+	name: 'phone',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 08031234567',
+	description,
+	displayOptions: { show },
+});
+
+export const portedField = (show: Show): INodeProperties => ({
+	displayName: 'Ported Number',
+	name: 'ported',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether the number was ported to another network (skips the check that the number belongs to the chosen network)',
+	displayOptions: { show },
+});
+
+export const networkField = (show: Show): INodeProperties => ({
+	displayName: 'Network Name or ID',
+	name: 'network',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getNetworks' },
+	default: '',
+	required: true,
+	description:
+		'Mobile network. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	displayOptions: { show },
+});
+
+/** "Get transaction" fields of one product: by ID or by ident. */
+export function transactionLookupFields(show: Show): INodeProperties[] {
+	return [
+		{
+			displayName: 'Look Up By',
+			name: 'lookupBy',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Transaction ID', value: 'id', description: 'The numeric ID returned by a purchase' },
+				{ name: 'Reference (Ident)', value: 'ident', description: 'The server reference returned by a purchase' },
+			],
+			default: 'id',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Transaction ID or Reference',
+			name: 'transactionId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 1234 or Data9b8951f68-352',
+			description: 'The transaction to read, as returned by the purchase (field "ID" or "ident")',
+			displayOptions: { show },
+		},
+	];
+}
+
+export const PRODUCT_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Airtime', value: 'airtime' },
+	{ name: 'Bulk SMS', value: 'sms' },
+	{ name: 'Cable TV', value: 'cable' },
+	{ name: 'Data', value: 'data' },
+	{ name: 'Electricity', value: 'electricity' },
+	{ name: 'Exam Pin', value: 'exam_pin' },
+	{ name: 'Recharge Card', value: 'recharge_card' },
+];

@@ -1,0 +1,122 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { VtuError, redact, redactValue } from '../../client/errors';
+
+/** What to do next, per client error code (the client's own message says what happened). */
+const HINTS: Record<string, string> = {
+	auth: 'Open the VTU API credential and paste the token again from the site\'s API access page.',
+	forbidden:
+		'Add the public IP address of your n8n server to the site\'s IP whitelist (or empty the list), and make sure the account is of type API.',
+	insufficient_balance: 'Fund the wallet on the VTU site, then run the node again.',
+	invalid_input: 'Correct the value in the node or in the input item.',
+	not_found: 'Check the ID or reference and the product: records are only visible to the account that made them.',
+	rate_limited: 'The site is limiting requests: lower the node\'s Concurrency option or wait a minute.',
+	server: 'The VTU site failed. Try again later; purchases are never re-sent automatically.',
+	bad_response:
+		'The site answered with something that is not the VTU API. Check the Base URL in the credential.',
+	network:
+		'n8n could not reach the site. Check the Base URL in the credential and that the site is online.',
+	not_charged:
+		'The purchase was not charged (verified in the transaction list), so it is safe to run it again.',
+	unknown_outcome:
+		'Do NOT buy again yet: check the transaction list on the site (or use the VTU Transaction node) to see whether it went through.',
+	spend_cap: 'Raise the Spend Cap option or split the input into smaller runs.',
+};
+
+/** A per-item refusal made by the node itself (spend cap, bad parameter). Create with `refuse()`. */
+export class ItemRefusal extends Error {
+	constructor(
+		readonly code: string,
+		message: string,
+		readonly hint?: string,
+	) {
+		super(message);
+		this.name = 'ItemRefusal';
+	}
+}
+
+function withItem(message: string, itemIndex?: number): string {
+	if (itemIndex === undefined || /\[item \d+\]$/.test(message)) return message;
+	return `${message} [item ${itemIndex}]`;
+}
+
+/** Turn anything thrown while handling an item into an n8n error that says what to do. */
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (itemIndex !== undefined && !/\[item \d+\]$/.test(error.message)) {
+			error.message = withItem(error.message, itemIndex);
+		}
+		return error;
+	}
+	if (error instanceof VtuError) {
+		const hint = HINTS[error.code];
+		const parts: string[] = [];
+		if (hint) parts.push(hint);
+		if (error.serverMessage) parts.push(`The site said: ${error.serverMessage}`);
+		const description = parts.join(' ');
+		if (error.code === 'invalid_input') {
+			return new NodeOperationError(node, withItem(error.message, itemIndex), {
+				itemIndex,
+				description,
+			});
+		}
+		return new NodeApiError(node, error.toJSON() as JsonObject, {
+			message: withItem(error.message, itemIndex),
+			description,
+			httpCode: error.httpStatus !== undefined ? String(error.httpStatus) : undefined,
+			itemIndex,
+		});
+	}
+	if (error instanceof ItemRefusal) {
+		return new NodeOperationError(node, withItem(error.message, itemIndex), {
+			itemIndex,
+			description: error.hint ?? HINTS[error.code],
+		});
+	}
+	const message = redact(error instanceof Error ? error.message : String(error));
+	return new NodeOperationError(node, withItem(message, itemIndex), { itemIndex });
+}
+
+/** The JSON of a failed row (continueOnFail): `{ error, code, … }`, never the token. */
+export function errorJson(error: unknown, itemIndex?: number): IDataObject {
+	const out: IDataObject = {};
+	if (error instanceof VtuError) {
+		out.error = withItem(error.message, itemIndex);
+		out.code = error.code;
+		if (error.httpStatus !== undefined) out.httpStatus = error.httpStatus;
+		if (error.field !== undefined) out.field = error.field;
+		if (error.serverMessage !== undefined) out.serverMessage = error.serverMessage;
+		if (error.candidates !== undefined) out.candidates = redactValue(error.candidates) as IDataObject[];
+		const hint = HINTS[error.code];
+		if (hint) out.hint = hint;
+	} else if (error instanceof ItemRefusal) {
+		out.error = withItem(error.message, itemIndex);
+		out.code = error.code;
+		const hint = error.hint ?? HINTS[error.code];
+		if (hint) out.hint = hint;
+	} else if (error instanceof NodeApiError) {
+		out.error = withItem(redact(error.message), itemIndex);
+		out.code = 'api';
+		if (error.httpCode) out.httpStatus = Number(error.httpCode);
+		if (error.description) out.hint = redact(error.description);
+	} else if (error instanceof NodeOperationError) {
+		out.error = withItem(redact(error.message), itemIndex);
+		out.code = 'invalid_input';
+		if (error.description) out.hint = redact(error.description);
+	} else {
+		out.error = withItem(redact(error instanceof Error ? error.message : String(error)), itemIndex);
+		out.code = 'unexpected';
+	}
+	if (itemIndex !== undefined) out.item = itemIndex;
+	return out;
+}
+
+/** A refusal to throw from node code: `throw refuse('invalid_input', 'what happened', 'how to fix')`. */
+export function refuse(code: string, message: string, hint?: string): ItemRefusal {
+	return new ItemRefusal(code, message, hint);
+}

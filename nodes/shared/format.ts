@@ -1,0 +1,71 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Money, PurchaseQuote, PurchaseResult } from '../../client/types';
+
+export function naira(m: Money | null | undefined): string | null {
+	return m ? m.naira : null;
+}
+
+/** Plain JSON of a details bag (Money values become naira strings). */
+function plain(v: unknown): unknown {
+	if (v === null || v === undefined) return v ?? null;
+	if (Array.isArray(v)) return v.map(plain);
+	if (typeof v === 'object') {
+		const o = v as Record<string, unknown>;
+		if (typeof o.kobo === 'number' && typeof o.naira === 'string' && Object.keys(o).length === 2) {
+			return o.naira;
+		}
+		const out: Record<string, unknown> = {};
+		for (const [k, x] of Object.entries(o)) out[k] = plain(x);
+		return out;
+	}
+	return v;
+}
+
+/**
+ * One purchase as an output item: the safe-purchase fields first (status, path, ident, amount,
+ * balance), product details (plan, token, pins…) at the top level.
+ */
+export function resultJson(r: PurchaseResult): IDataObject {
+	const details = (plain(r.details ?? {}) ?? {}) as IDataObject;
+	return {
+		...details,
+		status: r.status,
+		path: r.path,
+		product: r.product,
+		id: r.id,
+		ident: r.ident,
+		amount: naira(r.amount),
+		balanceBefore: naira(r.balanceBefore),
+		balance: naira(r.balanceAfter),
+		recipient: r.recipient,
+		message: r.message,
+		createdAt: r.createdAt,
+	};
+}
+
+export function quoteJson(q: PurchaseQuote): IDataObject {
+	return {
+		product: q.product,
+		recipient: q.recipient,
+		price: q.amount.naira,
+		description: q.description,
+		request: plain(q.request) as IDataObject,
+	};
+}
+
+/** Kobo → "1234.50" without floating point. */
+export function koboToNaira(kobo: number): string {
+	const neg = kobo < 0;
+	const abs = Math.abs(Math.trunc(kobo));
+	const s = `${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+	return neg ? `-${s}` : s;
+}
+
+/** Naira number/string from a node parameter → kobo, exact to two decimals. */
+export function nairaToKobo(value: number | string): number {
+	const s = String(value).replace(/[₦N,\s]/g, '');
+	const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(s);
+	if (!m) return NaN;
+	return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}

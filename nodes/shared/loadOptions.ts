@@ -1,0 +1,114 @@
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import type { DataPlan } from '../../client/types';
+import { getClient } from './client';
+import { toNodeError } from './errors';
+
+/** "1GB SME · ₦250.00 · 30 days" — size, kind, price, validity. */
+export function planLabel(p: DataPlan): string {
+	const parts = [`${p.size} ${p.kind}`.trim(), `₦${p.price.naira}`];
+	if (p.validity) parts.push(p.validity);
+	let label = parts.join(' · ');
+	if (!p.available) label += ' (not available)';
+	return label;
+}
+
+function currentParam(ctx: ILoadOptionsFunctions, name: string): string | number | undefined {
+	const v = ctx.getCurrentNodeParameter(name) as string | number | undefined;
+	if (v === undefined || v === null || v === '') return undefined;
+	if (typeof v === 'string' && v.startsWith('=')) return undefined; // an unresolved expression
+	return v;
+}
+
+async function wrap(
+	ctx: ILoadOptionsFunctions,
+	fn: () => Promise<INodePropertyOptions[]>,
+): Promise<INodePropertyOptions[]> {
+	try {
+		return await fn();
+	} catch (error) {
+		throw toNodeError(ctx.getNode(), error);
+	}
+}
+
+export const vtuLoadOptions = {
+	async getNetworks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		return await wrap(this, async () => {
+			const client = await getClient(this);
+			const networks = await client.catalog.networks();
+			return networks.map((n) => ({ name: String(n.name), value: n.id }));
+		});
+	},
+
+	async getDataPlans(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		return await wrap(this, async () => {
+			const network = currentParam(this, 'network');
+			if (network === undefined) return [];
+			const client = await getClient(this);
+			const plans = await client.catalog.dataPlans(network);
+			return plans.map((p) => ({
+				name: planLabel(p),
+				value: p.id,
+				description: `Plan ${p.id} on ${p.network}`,
+			}));
+		});
+	},
+
+	async getCableProviders(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		return await wrap(this, async () => {
+			const client = await getClient(this);
+			const providers = await client.catalog.cable();
+			return providers.map((p) => ({ name: String(p.name), value: p.id }));
+		});
+	},
+
+	async getCablePackages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		return await wrap(this, async () => {
+			const provider = currentParam(this, 'provider');
+			if (provider === undefined) return [];
+			const client = await getClient(this);
+			const providers = await client.catalog.cable();
+			const p = providers.find(
+				(x) => String(x.id) === String(provider) || String(x.name).toUpperCase() === String(provider).toUpperCase(),
+			);
+			return (p?.packages ?? []).map((k) => ({
+				name: `${k.name} · ₦${k.price.naira}`,
+				value: k.id,
+			}));
+		});
+	},
+
+	async getDiscos(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		return await wrap(this, async () => {
+			const client = await getClient(this);
+			const discos = await client.catalog.discos();
+			return discos.map((d) => ({ name: d.name, value: d.id }));
+		});
+	},
+
+	async getExams(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		return await wrap(this, async () => {
+			const client = await getClient(this);
+			const exams = await client.catalog.exams();
+			return exams.map((e) => ({ name: `${e.exam} · ₦${e.price.naira} per pin`, value: String(e.exam) }));
+		});
+	},
+
+	async getRechargeDenominations(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		return await wrap(this, async () => {
+			const network = currentParam(this, 'network');
+			const client = await getClient(this);
+			const all = await client.catalog.recharge();
+			const rows =
+				network === undefined
+					? all
+					: all.filter(
+							(r) => String(r.networkId) === String(network) || String(r.network).toUpperCase() === String(network).toUpperCase(),
+						);
+			return rows.map((r) => ({
+				name: `${r.network} ₦${r.faceValue.naira} card · you pay ₦${r.price.naira}`,
+				value: r.id,
+			}));
+		});
+	},
+};

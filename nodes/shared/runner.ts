@@ -1,0 +1,293 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPairedItemData,
+} from 'n8n-workflow';
+
+import type { VtuClient } from '../../client';
+import type { BuyOptions, PurchaseRequest } from '../../client';
+import type { PurchaseQuote } from '../../client/types';
+import type { ClientOptions } from './client';
+import { getClient, getSpendLedger } from './client';
+import { errorJson, refuse, toNodeError } from './errors';
+import { koboToNaira, nairaToKobo, quoteJson, resultJson } from './format';
+
+export interface PurchaseRunOptions {
+	waitForFinal: boolean;
+	waitTimeoutSeconds: number;
+	concurrency: number;
+	dryRun: boolean;
+	/** Kobo; 0 = no cap. */
+	spendCapKobo: number;
+	retryIfNotCharged: boolean;
+}
+
+export const DEFAULT_CONCURRENCY = 5;
+export const MAX_CONCURRENCY = 20;
+
+export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions {
+	const o = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const concurrency = Math.min(
+		MAX_CONCURRENCY,
+		Math.max(1, Math.floor(Number(o.concurrency ?? DEFAULT_CONCURRENCY) || DEFAULT_CONCURRENCY)),
+	);
+	const capRaw = o.spendCap ?? 0;
+	const spendCapKobo = capRaw === '' || capRaw === null ? 0 : nairaToKobo(capRaw as number);
+	if (Number.isNaN(spendCapKobo) || spendCapKobo < 0) {
+		throw refuse('invalid_input',
+			`The Spend Cap "${String(capRaw)}" is not an amount in naira`,
+			'Enter a number such as 5000 or 2500.50, or 0 for no cap.',
+		);
+	}
+	return {
+		waitForFinal: o.waitForFinal === true,
+		waitTimeoutSeconds: Math.max(1, Number(o.waitTimeout ?? 120) || 120),
+		concurrency,
+		dryRun: o.dryRun === true,
+		spendCapKobo,
+		retryIfNotCharged: o.retryIfNotCharged === true,
+	};
+}
+
+/** Run `fn` over `indices` with at most `limit` in flight; stops starting new work when told. */
+export async function runPool(
+	indices: number[],
+	limit: number,
+	fn: (index: number) => Promise<void>,
+	shouldStop: () => boolean = () => false,
+): Promise<void> {
+	let next = 0;
+	const worker = async () => {
+		while (next < indices.length && !shouldStop()) {
+			const index = indices[next++];
+			await fn(index);
+		}
+	};
+	const workers: Array<Promise<void>> = [];
+	for (let w = 0; w < Math.min(limit, indices.length); w++) workers.push(worker());
+	await Promise.all(workers);
+}
+
+export interface PurchaseHooks<R> {
+	/** Client settings (e.g. SMS batch size); default: the execution's shared client. */
+	clientOptions?: ClientOptions;
+	/** Number of purchases (default: one per input item). */
+	count?: number;
+	/** pairedItem of purchase i (default: input item i). */
+	paired?: (index: number) => IPairedItemData | IPairedItemData[];
+	/** Build the request of item i from its parameters; throw to refuse the item. */
+	build: (itemIndex: number) => Promise<R> | R;
+	/** Price the request without sending it. Default: `client.quote(req)`. */
+	quote?: (client: VtuClient, req: R, itemIndex: number) => Promise<{ kobo: number; json: IDataObject }>;
+	/** Spend. Default: `client.buy(req, opts)` as one output item. */
+	execute?: (
+		client: VtuClient,
+		req: R,
+		opts: BuyOptions,
+		itemIndex: number,
+	) => Promise<{ items: INodeExecutionData[]; chargedKobo: number | null }>;
+}
+
+/** Codes after which the wallet was provably not charged, so a spend-cap reservation is released. */
+const NOT_CHARGED = new Set([
+	'invalid_input',
+	'insufficient_balance',
+	'auth',
+	'forbidden',
+	'not_charged',
+	'rate_limited',
+	'not_found',
+	'spend_cap',
+]);
+
+function defaultQuote(client: VtuClient, req: unknown): Promise<{ kobo: number; json: IDataObject }> {
+	return client.quote(req as PurchaseRequest).then((q: PurchaseQuote) => ({
+		kobo: q.amount.kobo,
+		json: quoteJson(q),
+	}));
+}
+
+async function defaultExecute(
+	client: VtuClient,
+	req: unknown,
+	opts: BuyOptions,
+): Promise<{ items: INodeExecutionData[]; chargedKobo: number | null }> {
+	const r = await client.buy(req as PurchaseRequest, opts);
+	return {
+		items: [{ json: resultJson(r) }],
+		chargedKobo: r.status === 'failed' ? 0 : r.amount.kobo,
+	};
+}
+
+/**
+ * The one per-item runner of every purchase node: builds and checks every item first (nothing is
+ * sent if one is bad and Continue On Fail is off), prices them for Dry Run / Spend Cap, then buys
+ * with bounded concurrency. Output: one entry per input item (several for multi-item results) in
+ * input order, each with pairedItem; failed rows are `{ error, code, … }` under Continue On Fail.
+ */
+export async function runPurchases<R>(
+	ctx: IExecuteFunctions,
+	hooks: PurchaseHooks<R>,
+): Promise<INodeExecutionData[]> {
+	const node = ctx.getNode();
+	const count = hooks.count ?? ctx.getInputData().length;
+	const paired = hooks.paired ?? ((i: number) => ({ item: i }));
+	const continueOnFail = ctx.continueOnFail();
+	let opts: PurchaseRunOptions;
+	try {
+		opts = readPurchaseOptions(ctx);
+	} catch (error) {
+		throw toNodeError(node, error);
+	}
+	const client = await getClient(ctx, hooks.clientOptions);
+
+	const requests: Array<R | undefined> = new Array(count);
+	const outputs: Array<INodeExecutionData[] | undefined> = new Array(count);
+	const fail = (i: number, error: unknown) => {
+		if (!continueOnFail) throw toNodeError(node, error, i);
+		outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
+	};
+
+	// 1. Build and check every item locally before anything is sent.
+	for (let i = 0; i < count; i++) {
+		try {
+			requests[i] = await hooks.build(i);
+		} catch (error) {
+			fail(i, error);
+		}
+	}
+	let pending = requests.map((r, i) => (r === undefined ? -1 : i)).filter((i) => i >= 0);
+
+	// 2. Price every item (Dry Run, Spend Cap), still without sending.
+	const prices = new Map<number, { kobo: number; json: IDataObject }>();
+	if (opts.dryRun || opts.spendCapKobo > 0) {
+		const quote = hooks.quote ?? (defaultQuote as NonNullable<PurchaseHooks<R>['quote']>);
+		let firstError: { i: number; error: unknown } | undefined;
+		await runPool(pending, opts.concurrency, async (i) => {
+			try {
+				prices.set(i, await quote(client, requests[i] as R, i));
+			} catch (error) {
+				if (!continueOnFail) {
+					if (!firstError || i < firstError.i) firstError = { i, error };
+					return;
+				}
+				outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
+			}
+		});
+		if (firstError) throw toNodeError(node, firstError.error, firstError.i);
+		pending = pending.filter((i) => prices.has(i));
+	}
+
+	if (opts.dryRun) {
+		let totalKobo = 0;
+		for (const i of pending) totalKobo += prices.get(i)!.kobo;
+		const spent = opts.spendCapKobo > 0 ? (await getSpendLedger(ctx)).get() : 0;
+		let running = spent;
+		for (const i of pending) {
+			const p = prices.get(i)!;
+			running += p.kobo;
+			const json: IDataObject = {
+				dryRun: true,
+				...p.json,
+				total: koboToNaira(totalKobo),
+				itemsPriced: pending.length,
+			};
+			if (opts.spendCapKobo > 0) {
+				json.spendCap = koboToNaira(opts.spendCapKobo);
+				json.withinSpendCap = running <= opts.spendCapKobo;
+			}
+			outputs[i] = [{ json, pairedItem: paired(i) }];
+		}
+		return collect(outputs);
+	}
+
+	// 3. Spend cap: reserve each item's price in input order; refuse what would go over.
+	const ledger = opts.spendCapKobo > 0 ? await getSpendLedger(ctx) : undefined;
+	if (ledger) {
+		const allowed: number[] = [];
+		for (const i of pending) {
+			const price = prices.get(i)!.kobo;
+			const after = ledger.get() + price;
+			if (after > opts.spendCapKobo) {
+				fail(
+					i,
+					refuse(
+						'spend_cap',
+						`Not bought: this item costs ₦${koboToNaira(price)} and would take this execution's spending to ₦${koboToNaira(after)}, over the Spend Cap of ₦${koboToNaira(opts.spendCapKobo)}. Nothing was sent for it`,
+					),
+				);
+				continue;
+			}
+			ledger.add(price);
+			allowed.push(i);
+		}
+		pending = allowed;
+	}
+
+	// 4. Buy, with bounded concurrency; results stay in input order.
+	const buyOpts: BuyOptions = {};
+	if (opts.waitForFinal) {
+		buyOpts.waitForFinal = { timeoutMs: opts.waitTimeoutSeconds * 1000 };
+	}
+	if (opts.retryIfNotCharged) buyOpts.retryIfNotCharged = true;
+	const execute = hooks.execute ?? (defaultExecute as NonNullable<PurchaseHooks<R>['execute']>);
+	let stopError: { i: number; error: unknown } | undefined;
+	await runPool(
+		pending,
+		opts.concurrency,
+		async (i) => {
+			const reserved = prices.get(i)?.kobo ?? 0;
+			try {
+				const { items: out, chargedKobo } = await execute(client, requests[i] as R, { ...buyOpts }, i);
+				if (ledger && chargedKobo !== null) ledger.add(chargedKobo - reserved);
+				outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
+			} catch (error) {
+				const code = (error as { code?: string }).code;
+				if (ledger && code && NOT_CHARGED.has(code)) ledger.add(-reserved);
+				if (!continueOnFail) {
+					if (!stopError || i < stopError.i) stopError = { i, error };
+					return;
+				}
+				outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
+			}
+		},
+		() => stopError !== undefined,
+	);
+	if (stopError) throw toNodeError(node, stopError.error, stopError.i);
+	return collect(outputs);
+}
+
+function collect(outputs: Array<INodeExecutionData[] | undefined>): INodeExecutionData[] {
+	const out: INodeExecutionData[] = [];
+	for (const o of outputs) if (o) out.push(...o);
+	return out;
+}
+
+/**
+ * Per-item loop for the read-only operations: pairedItem, continueOnFail, `[item N]` errors.
+ * `fn` returns one or more JSON objects (or full items, e.g. with binary data).
+ */
+export async function runEachItem(
+	ctx: IExecuteFunctions,
+	fn: (itemIndex: number, client: VtuClient) => Promise<IDataObject | IDataObject[]>,
+): Promise<INodeExecutionData[]> {
+	const items = ctx.getInputData();
+	const node = ctx.getNode();
+	const client = await getClient(ctx);
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const res = await fn(i, client);
+			const arr = Array.isArray(res) ? res : [res];
+			for (const json of arr) out.push({ json, pairedItem: { item: i } });
+		} catch (error) {
+			if (ctx.continueOnFail()) {
+				out.push({ json: errorJson(error, i), pairedItem: { item: i } });
+				continue;
+			}
+			throw toNodeError(node, error, i);
+		}
+	}
+	return out;
+}
