@@ -1,0 +1,43 @@
+import type { Api, Context } from 'grammy';
+import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
+import type { Access, Pins } from './access';
+import type { Clock, Journal } from './journal';
+import type { Logger } from './logger';
+import type { OrderService } from './orders';
+import type { PinGate } from './pin-gate';
+import type { VtuClientLike } from './vtu';
+
+/** Context of the outside middleware tree. */
+export type MyContext = ConversationFlavor<Context>;
+/** Context inside conversations (no ConversationFlavor, as v2 requires). */
+export type ConvContext = Context;
+export type MyConversation = Conversation<MyContext, ConvContext>;
+
+export interface RuntimeConfig {
+  maxPurchaseKobo: number;
+  dailyLimitKobo: number;
+  pinRequired: boolean;
+  /** How long a confirm button stays valid. */
+  confirmTtlMs: number;
+  /** Bulk SMS: most recipients per job (one API batch). */
+  smsMaxRecipients: number;
+  /** Largest recipients file accepted, bytes. */
+  smsMaxFileBytes: number;
+}
+
+/** Everything features and conversations need; closed over, never stored in conversation state. */
+export interface Services {
+  cfg: RuntimeConfig;
+  client: VtuClientLike;
+  journal: Journal;
+  access: Access;
+  pins: Pins;
+  pinGate: PinGate;
+  orders: OrderService;
+  logger: Logger;
+  clock: Clock;
+  /** The outer bot.api (with auto-retry), for work inside `conversation.external`. */
+  api: Api;
+  /** Downloads a file the user sent (getFile + file route of the configured API root). */
+  downloadFile(fileId: string, maxBytes: number): Promise<Buffer>;
+}

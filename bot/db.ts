@@ -1,0 +1,77 @@
+/**
+ * The bot's SQLite database (better-sqlite3): order journal, update dedupe, allowlist,
+ * PINs and the key/value store behind conversation storage. One file, WAL mode.
+ */
+import Database from 'better-sqlite3';
+
+export type DB = Database.Database;
+
+const MIGRATIONS: string[] = [
+  // 1: initial schema
+  `
+  CREATE TABLE orders (
+    id            TEXT PRIMARY KEY,
+    user_id       INTEGER NOT NULL,
+    chat_id       INTEGER NOT NULL,
+    product       TEXT NOT NULL,
+    request       TEXT NOT NULL,
+    description   TEXT NOT NULL,
+    recipient     TEXT,
+    amount_kobo   INTEGER NOT NULL,
+    state         TEXT NOT NULL,
+    ident         TEXT,
+    vendor_id     INTEGER,
+    charged_kobo  INTEGER,
+    result        TEXT,
+    error_code    TEXT,
+    error_message TEXT,
+    created_at    INTEGER NOT NULL,
+    sent_at       INTEGER,
+    final_at      INTEGER,
+    updated_at    INTEGER NOT NULL,
+    notified_state TEXT,
+    checked_at    INTEGER
+  );
+  CREATE INDEX orders_user_created ON orders(user_id, created_at);
+  CREATE INDEX orders_state ON orders(state);
+  CREATE INDEX orders_ident ON orders(ident);
+  CREATE TABLE seen_updates (update_id INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+  CREATE INDEX seen_updates_at ON seen_updates(at);
+  CREATE TABLE users (
+    user_id    INTEGER PRIMARY KEY,
+    allowed    INTEGER NOT NULL,
+    changed_by INTEGER,
+    changed_at INTEGER NOT NULL
+  );
+  CREATE TABLE pins (
+    user_id      INTEGER PRIMARY KEY,
+    hash         TEXT NOT NULL,
+    salt         TEXT NOT NULL,
+    failures     INTEGER NOT NULL DEFAULT 0,
+    locked_until INTEGER,
+    updated_at   INTEGER NOT NULL
+  );
+  CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
+  `,
+];
+
+/** Open (creating if needed) and migrate the database. `:memory:` works for tests. */
+export function openDatabase(path: string): DB {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: DB): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,317 @@
+/**
+ * The order journal. Every purchase is written here BEFORE the API call:
+ *
+ *   created ──confirm──► sent ──► successful | processing | failed | unknown | not_charged
+ *      │                           processing ──► successful | failed   (follower)
+ *      └──► cancelled / expired    successful ──► failed (refund, follower)
+ *
+ * `created → sent` is one atomic, limit-checked SQLite transaction: whoever wins it is the
+ * only caller allowed to send the purchase. A double tap, a duplicate update or a replayed
+ * conversation step loses the race and reads the journalled outcome instead.
+ */
+import { randomBytes } from 'node:crypto';
+import type { DB } from './db';
+
+export type OrderState =
+  | 'created'
+  | 'cancelled'
+  | 'expired'
+  | 'sent'
+  | 'successful'
+  | 'processing'
+  | 'failed'
+  | 'unknown'
+  | 'not_charged';
+
+/** States whose money is (or may be) spent: they count toward the daily limit. */
+export const SPENDING_STATES: OrderState[] = ['sent', 'successful', 'processing', 'unknown'];
+export const FINAL_STATES: OrderState[] = ['successful', 'failed', 'not_charged', 'cancelled', 'expired'];
+
+export interface Order {
+  id: string;
+  userId: number;
+  chatId: number;
+  product: string;
+  request: Record<string, unknown>;
+  description: string;
+  recipient: string | null;
+  amountKobo: number;
+  state: OrderState;
+  ident: string | null;
+  vendorId: number | null;
+  chargedKobo: number | null;
+  result: Record<string, unknown> | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: number;
+  sentAt: number | null;
+  finalAt: number | null;
+  updatedAt: number;
+  notifiedState: string | null;
+  checkedAt: number | null;
+}
+
+interface Row {
+  id: string;
+  user_id: number;
+  chat_id: number;
+  product: string;
+  request: string;
+  description: string;
+  recipient: string | null;
+  amount_kobo: number;
+  state: OrderState;
+  ident: string | null;
+  vendor_id: number | null;
+  charged_kobo: number | null;
+  result: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: number;
+  sent_at: number | null;
+  final_at: number | null;
+  updated_at: number;
+  notified_state: string | null;
+  checked_at: number | null;
+}
+
+function toOrder(r: Row | undefined): Order | undefined {
+  if (!r) return undefined;
+  return {
+    id: r.id,
+    userId: r.user_id,
+    chatId: r.chat_id,
+    product: r.product,
+    request: JSON.parse(r.request),
+    description: r.description,
+    recipient: r.recipient,
+    amountKobo: r.amount_kobo,
+    state: r.state,
+    ident: r.ident,
+    vendorId: r.vendor_id,
+    chargedKobo: r.charged_kobo,
+    result: r.result ? JSON.parse(r.result) : null,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    createdAt: r.created_at,
+    sentAt: r.sent_at,
+    finalAt: r.final_at,
+    updatedAt: r.updated_at,
+    notifiedState: r.notified_state,
+    checkedAt: r.checked_at,
+  };
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Start of the calendar day in Africa/Lagos (UTC+1, no DST), as epoch ms. */
+export function lagosDayStart(now: number): number {
+  const offset = 3_600_000;
+  return Math.floor((now + offset) / 86_400_000) * 86_400_000 - offset;
+}
+
+export interface NewOrder {
+  userId: number;
+  chatId: number;
+  product: string;
+  request: Record<string, unknown>;
+  description: string;
+  recipient: string | null;
+  amountKobo: number;
+}
+
+export interface Limits {
+  maxPurchaseKobo: number;
+  dailyLimitKobo: number;
+}
+
+export type BeginSendResult =
+  | { ok: true; order: Order }
+  | { ok: false; reason: 'state'; order: Order }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'max_purchase'; limitKobo: number; order: Order }
+  | { ok: false; reason: 'daily_limit'; limitKobo: number; spentKobo: number; order: Order };
+
+/** What the journal keeps of a purchase result (no raw vendor body). */
+export interface StoredResult {
+  status: 'successful' | 'processing' | 'failed';
+  ident: string | null;
+  id: number | null;
+  amountKobo: number | null;
+  balanceAfterKobo: number | null;
+  message: string;
+  path: string;
+  details: Record<string, unknown>;
+  createdAt: string | null;
+  recipient: string | null;
+}
+
+export class Journal {
+  private readonly stmts;
+
+  constructor(
+    readonly db: DB,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO orders (id, user_id, chat_id, product, request, description, recipient, amount_kobo, state, created_at, updated_at)
+         VALUES (@id, @user_id, @chat_id, @product, @request, @description, @recipient, @amount_kobo, 'created', @now, @now)`,
+      ),
+      get: db.prepare(`SELECT * FROM orders WHERE id = ?`),
+      toSent: db.prepare(`UPDATE orders SET state = 'sent', sent_at = @now, updated_at = @now WHERE id = @id AND state = 'created'`),
+      cancel: db.prepare(`UPDATE orders SET state = @state, final_at = @now, updated_at = @now WHERE id = @id AND state = 'created'`),
+      spent: db.prepare(
+        `SELECT COALESCE(SUM(COALESCE(charged_kobo, amount_kobo)), 0) AS s FROM orders
+         WHERE user_id = ? AND created_at >= ? AND state IN (${SPENDING_STATES.map((s) => `'${s}'`).join(',')})`,
+      ),
+      result: db.prepare(
+        `UPDATE orders SET state = @state, ident = COALESCE(@ident, ident), vendor_id = COALESCE(@vendor_id, vendor_id),
+           charged_kobo = COALESCE(@charged_kobo, charged_kobo), result = @result, error_code = NULL, error_message = NULL,
+           final_at = CASE WHEN @state IN ('successful','failed') THEN @now ELSE final_at END,
+           updated_at = @now, checked_at = @now
+         WHERE id = @id`,
+      ),
+      error: db.prepare(
+        `UPDATE orders SET state = @state, error_code = @code, error_message = @message,
+           final_at = CASE WHEN @state IN ('failed','not_charged') THEN @now ELSE final_at END, updated_at = @now, checked_at = @now
+         WHERE id = @id`,
+      ),
+      checked: db.prepare(`UPDATE orders SET checked_at = @now WHERE id = @id`),
+      notified: db.prepare(`UPDATE orders SET notified_state = @state WHERE id = @id`),
+      byState: db.prepare(`SELECT * FROM orders WHERE state = ? ORDER BY created_at LIMIT ?`),
+      successfulSince: db.prepare(
+        `SELECT * FROM orders WHERE state = 'successful' AND final_at >= ? AND (checked_at IS NULL OR checked_at < ?) ORDER BY checked_at LIMIT ?`,
+      ),
+      forUser: db.prepare(`SELECT * FROM orders WHERE user_id = ? AND state <> 'created' ORDER BY created_at DESC, rowid DESC LIMIT ?`),
+      byIdent: db.prepare(`SELECT * FROM orders WHERE user_id = ? AND (ident = ? OR id = ?) ORDER BY created_at DESC LIMIT 1`),
+      cancelCreatedFor: db.prepare(`UPDATE orders SET state = 'cancelled', final_at = @now, updated_at = @now WHERE user_id = @user_id AND state = 'created'`),
+      expireCreated: db.prepare(`UPDATE orders SET state = 'expired', final_at = @now, updated_at = @now WHERE state = 'created' AND created_at < @before`),
+      seen: db.prepare(`INSERT OR IGNORE INTO seen_updates (update_id, at) VALUES (?, ?)`),
+      pruneSeen: db.prepare(`DELETE FROM seen_updates WHERE at < ?`),
+    };
+  }
+
+  static newId(): string {
+    return randomBytes(8).toString('base64url');
+  }
+
+  create(o: NewOrder, id = Journal.newId()): Order {
+    const now = this.clock.now();
+    this.stmts.insert.run({
+      id,
+      user_id: o.userId,
+      chat_id: o.chatId,
+      product: o.product,
+      request: JSON.stringify(o.request),
+      description: o.description,
+      recipient: o.recipient,
+      amount_kobo: o.amountKobo,
+      now,
+    });
+    return this.get(id)!;
+  }
+
+  get(id: string): Order | undefined {
+    return toOrder(this.stmts.get.get(id) as Row | undefined);
+  }
+
+  /** Kobo spent (or possibly spent) by the user since the start of today (Lagos). */
+  spentToday(userId: number, now = this.clock.now()): number {
+    return (this.stmts.spent.get(userId, lagosDayStart(now)) as { s: number }).s;
+  }
+
+  /**
+   * The single gate to the API: atomically check limits and move `created → sent`.
+   * Only the caller that gets `{ ok: true }` may send the purchase.
+   */
+  beginSend(id: string, limits: Limits): BeginSendResult {
+    const run = this.db.transaction((): BeginSendResult => {
+      const order = this.get(id);
+      if (!order) return { ok: false, reason: 'not_found' };
+      if (order.state !== 'created') return { ok: false, reason: 'state', order };
+      if (order.amountKobo > limits.maxPurchaseKobo) return { ok: false, reason: 'max_purchase', limitKobo: limits.maxPurchaseKobo, order };
+      const now = this.clock.now();
+      const spent = this.spentToday(order.userId, now);
+      if (spent + order.amountKobo > limits.dailyLimitKobo) {
+        return { ok: false, reason: 'daily_limit', limitKobo: limits.dailyLimitKobo, spentKobo: spent, order };
+      }
+      const r = this.stmts.toSent.run({ id, now });
+      if (r.changes !== 1) return { ok: false, reason: 'state', order: this.get(id)! };
+      return { ok: true, order: this.get(id)! };
+    });
+    return run.immediate();
+  }
+
+  /** created → cancelled (or expired). Returns false when the order had already moved on. */
+  cancel(id: string, state: 'cancelled' | 'expired' = 'cancelled'): boolean {
+    return this.stmts.cancel.run({ id, state, now: this.clock.now() }).changes === 1;
+  }
+
+  /** Cancel every unconfirmed order of a user (the flow was abandoned with /cancel or another command). */
+  cancelCreatedFor(userId: number): number {
+    return this.stmts.cancelCreatedFor.run({ user_id: userId, now: this.clock.now() }).changes;
+  }
+
+  recordResult(id: string, r: StoredResult): Order {
+    this.stmts.result.run({
+      id,
+      state: r.status,
+      ident: r.ident,
+      vendor_id: r.id,
+      charged_kobo: r.amountKobo,
+      result: JSON.stringify(r),
+      now: this.clock.now(),
+    });
+    return this.get(id)!;
+  }
+
+  recordError(id: string, state: 'failed' | 'unknown' | 'not_charged', code: string, message: string): Order {
+    this.stmts.error.run({ id, state, code, message, now: this.clock.now() });
+    return this.get(id)!;
+  }
+
+  touchChecked(id: string): void {
+    this.stmts.checked.run({ id, now: this.clock.now() });
+  }
+
+  markNotified(id: string, state: string): void {
+    this.stmts.notified.run({ id, state });
+  }
+
+  listByState(state: OrderState, limit = 1000): Order[] {
+    return (this.stmts.byState.all(state, limit) as Row[]).map((r) => toOrder(r)!);
+  }
+
+  /** Successful orders settled after `since` and not checked since `checkedBefore` (refund watch). */
+  successfulToRecheck(since: number, checkedBefore: number, limit = 200): Order[] {
+    return (this.stmts.successfulSince.all(since, checkedBefore, limit) as Row[]).map((r) => toOrder(r)!);
+  }
+
+  recentForUser(userId: number, limit = 10): Order[] {
+    return (this.stmts.forUser.all(userId, limit) as Row[]).map((r) => toOrder(r)!);
+  }
+
+  findForUser(userId: number, identOrId: string): Order | undefined {
+    return toOrder(this.stmts.byIdent.get(userId, identOrId, identOrId) as Row | undefined);
+  }
+
+  /** Orders never confirmed within `maxAgeMs` become `expired` (their buttons are then stale). */
+  expireStale(maxAgeMs: number): number {
+    const now = this.clock.now();
+    return this.stmts.expireCreated.run({ now, before: now - maxAgeMs }).changes;
+  }
+
+  /** Update dedupe: true the first time an update_id is seen, false for a duplicate. */
+  firstSeen(updateId: number): boolean {
+    return this.stmts.seen.run(updateId, this.clock.now()).changes === 1;
+  }
+
+  pruneSeen(olderThanMs: number): number {
+    return this.stmts.pruneSeen.run(this.clock.now() - olderThanMs).changes;
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Executing journalled orders: the only place the bot spends money.
+ *
+ * `executeOrder` = journal.beginSend (atomic created→sent, limits) → client.buy (the client's safe
+ * purchase: sent once, reconciled when the outcome is ambiguous) → journal the outcome.
+ */
+import type { Journal, Limits, Order, StoredResult } from './journal';
+import type { Logger } from './logger';
+import { maskPhone } from './logger';
+import { errorCode, formatNaira, formatPhone, type BotPurchaseRequest, type PurchaseResult, type VtuClientLike } from './vtu';
+
+export const naira = (kobo: number): string => formatNaira(kobo, { symbol: true, grouping: true });
+
+/** Serializable summary of an order, safe to keep in conversation state. */
+export interface OrderView {
+  id: string;
+  state: string;
+  product: string;
+  description: string;
+  recipient: string | null;
+  amountKobo: number;
+  chargedKobo: number | null;
+  ident: string | null;
+  balanceAfterKobo: number | null;
+  message: string;
+  errorCode: string | null;
+  errorMessage: string | null;
+  path: string | null;
+  details: Record<string, unknown>;
+}
+
+export type ExecuteOutcome =
+  | { kind: 'done'; order: OrderView }
+  | { kind: 'already'; order: OrderView }
+  | { kind: 'refused'; reason: 'max_purchase' | 'daily_limit' | 'expired' | 'not_found'; text: string };
+
+export function viewOf(o: Order): OrderView {
+  const r = o.result as Partial<StoredResult> | null;
+  return {
+    id: o.id,
+    state: o.state,
+    product: o.product,
+    description: o.description,
+    recipient: o.recipient,
+    amountKobo: o.amountKobo,
+    chargedKobo: o.chargedKobo,
+    ident: o.ident,
+    balanceAfterKobo: r?.balanceAfterKobo ?? null,
+    message: r?.message ?? '',
+    errorCode: o.errorCode,
+    errorMessage: o.errorMessage,
+    path: r?.path ?? null,
+    details: r?.details ?? {},
+  };
+}
+
+export function storedOf(r: PurchaseResult): StoredResult {
+  return {
+    status: r.status,
+    ident: r.ident,
+    id: r.id,
+    amountKobo: r.amount ? r.amount.kobo : null,
+    balanceAfterKobo: r.balanceAfter ? r.balanceAfter.kobo : null,
+    message: typeof r.message === 'string' ? r.message.slice(0, 500) : '',
+    path: r.path,
+    details: r.details ?? {},
+    createdAt: r.createdAt,
+    recipient: r.recipient,
+  };
+}
+
+/** Rebuild a PurchaseResult for client.transactions.refresh from what the journal kept. */
+export function resultOf(o: Order): PurchaseResult | null {
+  const s = o.result as StoredResult | null;
+  if (!s) return null;
+  const m = (k: number | null) => (k === null ? null : { kobo: k, naira: formatNaira(k) });
+  return {
+    product: o.product as PurchaseResult['product'],
+    id: s.id,
+    ident: s.ident,
+    status: s.status,
+    amount: m(s.amountKobo ?? o.amountKobo)!,
+    balanceBefore: null,
+    balanceAfter: m(s.balanceAfterKobo),
+    recipient: s.recipient,
+    details: s.details ?? {},
+    message: s.message ?? '',
+    createdAt: s.createdAt,
+    path: (s.path as PurchaseResult['path']) ?? 'direct',
+    raw: null,
+  };
+}
+
+/** Client error codes that prove the purchase was not charged (the server refused it or it never arrived). */
+const NOT_CHARGED_CODES = new Set(['insufficient_balance', 'invalid_input', 'auth', 'forbidden', 'not_found', 'rate_limited', 'network', 'not_charged']);
+
+export interface OrderServiceDeps {
+  client: VtuClientLike;
+  journal: Journal;
+  limits: Limits;
+  logger: Logger;
+  /** Orders not confirmed within this time are refused at confirm (stale). */
+  confirmTtlMs: number;
+  now: () => number;
+}
+
+export class OrderService {
+  constructor(private readonly d: OrderServiceDeps) {}
+
+  async execute(orderId: string): Promise<ExecuteOutcome> {
+    const { journal, client, logger } = this.d;
+    const pre = journal.get(orderId);
+    if (!pre) return { kind: 'refused', reason: 'not_found', text: 'This order no longer exists.' };
+    if (pre.state === 'created' && this.d.now() - pre.createdAt > this.d.confirmTtlMs) {
+      journal.cancel(orderId, 'expired');
+      return { kind: 'refused', reason: 'expired', text: 'This order has expired. Please start again.' };
+    }
+    const begin = journal.beginSend(orderId, this.d.limits);
+    if (!begin.ok) {
+      if (begin.reason === 'state') return { kind: 'already', order: viewOf(begin.order) };
+      if (begin.reason === 'not_found') return { kind: 'refused', reason: 'not_found', text: 'This order no longer exists.' };
+      journal.cancel(orderId, 'cancelled');
+      if (begin.reason === 'max_purchase') {
+        return { kind: 'refused', reason: 'max_purchase', text: `Refused: ${naira(begin.order.amountKobo)} is above your per-purchase limit of ${naira(begin.limitKobo)}.` };
+      }
+      const left = Math.max(0, begin.limitKobo - begin.spentKobo);
+      return {
+        kind: 'refused',
+        reason: 'daily_limit',
+        text: `Refused: this would exceed your daily limit of ${naira(begin.limitKobo)} (${naira(left)} left today).`,
+      };
+    }
+    const order = begin.order;
+    const req = order.request as unknown as BotPurchaseRequest;
+    logger.info('order sent', { order: order.id, user: order.userId, product: order.product, kobo: order.amountKobo, to: maskPhone(order.recipient) });
+    try {
+      const result = await client.buy(req);
+      const after = journal.recordResult(order.id, storedOf(result));
+      logger.info('order result', { order: order.id, status: result.status, ident: result.ident, path: result.path });
+      return { kind: 'done', order: viewOf(after) };
+    } catch (e) {
+      const code = errorCode(e) ?? 'internal';
+      const message = e instanceof Error ? e.message : String(e);
+      const state = NOT_CHARGED_CODES.has(code) ? 'not_charged' : 'unknown';
+      logger.warn('order error', { order: order.id, code, state });
+      const after = journal.recordError(order.id, state, code, message.slice(0, 500));
+      return { kind: 'done', order: viewOf(after) };
+    }
+  }
+}
+
+const PRODUCT_NAME: Record<string, string> = { data: 'Data', airtime: 'Airtime', sms: 'Bulk SMS' };
+
+export function productName(p: string): string {
+  return PRODUCT_NAME[p] ?? p;
+}
+
+/** The message a user gets for an order's current state. Plain text (no parse mode). */
+export function outcomeText(o: OrderView): string {
+  const to = o.recipient ? ` to ${o.product === 'sms' ? o.recipient : formatPhone(o.recipient)}` : '';
+  const ref = o.ident ? `\nReference: ${o.ident}` : '';
+  const charged = naira(o.chargedKobo ?? o.amountKobo);
+  const bal = o.balanceAfterKobo !== null ? `\nWallet balance: ${naira(o.balanceAfterKobo)}` : '';
+  switch (o.state) {
+    case 'successful':
+      return `✅ Successful: ${o.description}${to}.\nCharged: ${charged}${ref}${bal}`;
+    case 'processing':
+      return `⏳ Processing: ${o.description}${to}.\nCharged: ${charged}${ref}\nI will tell you when it settles.`;
+    case 'failed':
+      return `❌ Failed: ${o.description}${to}.${ref}${o.message ? `\nServer said: ${o.message}` : ''}\nA failed order is not charged (or is refunded).`;
+    case 'not_charged':
+      return `❌ Not bought: ${o.description}${to}.\n${userError(o.errorCode, o.errorMessage)}\nYou were not charged.`;
+    case 'unknown':
+      return `⚠️ Outcome unknown: ${o.description}${to}.\nThe server did not answer clearly and I could not find the record yet. Do NOT buy again; I will keep checking and tell you. Order: ${o.id}`;
+    case 'sent':
+      return `⏳ Sending: ${o.description}${to}. Order: ${o.id}`;
+    case 'cancelled':
+      return `Cancelled: ${o.description}${to}.`;
+    case 'expired':
+      return `Expired: ${o.description}${to}.`;
+    default:
+      return `${o.description}${to}: ${o.state}`;
+  }
+}
+
+export function userError(code: string | null, message: string | null): string {
+  switch (code) {
+    case 'insufficient_balance':
+      return 'The wallet balance is too low for this purchase. Fund the wallet and try again.';
+    case 'invalid_input':
+      return `The server refused the request: ${message ?? 'invalid input'}`;
+    case 'auth':
+    case 'forbidden':
+      return 'The merchant API refused the bot\'s credentials. Tell the bot admin.';
+    case 'rate_limited':
+      return 'The merchant API is busy (rate limited). Try again in a minute.';
+    case 'network':
+      return 'The merchant API could not be reached. Try again later.';
+    case 'not_charged':
+      return 'The purchase did not go through.';
+    default:
+      return message ?? 'Something went wrong.';
+  }
+}
+
+/** Refund / settlement notices sent by the follower. */
+export function changeText(o: OrderView, from: string): string {
+  if (from === 'successful' && o.state === 'failed') {
+    const to = o.recipient ? ` to ${formatPhone(o.recipient)}` : '';
+    return `↩️ Refund: your ${o.description}${to} (reference ${o.ident ?? o.id}) was reversed by the provider and marked failed. ${naira(o.chargedKobo ?? o.amountKobo)} goes back to the wallet.`;
+  }
+  return `Update on order ${o.ident ?? o.id}:\n${outcomeText(o)}`;
+}
