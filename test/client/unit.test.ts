@@ -1,0 +1,264 @@
+/** Unit tests: money, phones, schemas of both dialects, error classification, redaction. */
+import { inspect } from 'node:util';
+import {
+  VtuError, classifyResponse, detectNetwork, formatNaira, formatPhone, money, normalizePhone, parseNaira, percentOf,
+  planSms, smsPages, tryNormalizePhone, tryParseKobo,
+} from '../../client';
+import { registerSecret } from '../../client/errors';
+import { parseUserPayload } from '../../client/products/user';
+import { parseAirtime, parseCable, parseDiscos, parseExams, parseNetworks, parseRecharge } from '../../client/schemas/catalog';
+import { PRODUCTS } from '../../client/products';
+import { parseSmsSend } from '../../client/products/sms';
+import { parseCreateDate } from '../../client/purchase';
+
+describe('money', () => {
+  test.each([
+    [250, 25000], ['250', 25000], ['250.5', 25050], ['₦1,250.50', 125050], ['N100', 10000], ['NGN 99.99', 9999],
+    [1234.5, 123450], [0.1, 10], ['0.07', 7], [' 5 ', 500], [1e21, 1e23 > Number.MAX_SAFE_INTEGER ? null : 0],
+  ])('parseNaira(%p) = %p kobo', (input, kobo) => {
+    if (kobo === null) expect(() => parseNaira(input)).toThrow(VtuError);
+    else expect(parseNaira(input)).toBe(kobo);
+  });
+  test.each([['1.234'], ['abc'], [''], [NaN], [Infinity], [-5], ['1,2.3.4'], [{}], [null], [0.1 + 0.2]])('parseNaira(%p) is invalid_input', (input) => {
+    try {
+      parseNaira(input);
+      throw new Error('no throw');
+    } catch (e) {
+      expect((e as VtuError).code).toBe('invalid_input');
+      expect((e as VtuError).field).toBe('amount');
+    }
+  });
+  test('server amounts are lenient and round half up', () => {
+    expect(tryParseKobo('₦239.0')).toBe(23900);
+    expect(tryParseKobo('48.95')).toBe(4895);
+    expect(tryParseKobo(1234.565)).toBe(123457);
+    expect(tryParseKobo('1000.0')).toBe(100000);
+    expect(tryParseKobo(null)).toBeNull();
+    expect(tryParseKobo('n/a')).toBeNull();
+  });
+  test('format', () => {
+    expect(formatNaira(25050)).toBe('250.50');
+    expect(formatNaira(5)).toBe('0.05');
+    expect(formatNaira(-150)).toBe('-1.50');
+    expect(formatNaira(123456789, { symbol: true, grouping: true })).toBe('₦1,234,567.89');
+    expect(money(100)).toEqual({ kobo: 100, naira: '1.00' });
+  });
+  test('airtime percent math is exact (half up)', () => {
+    expect(percentOf(10000, '98')).toBe(9800);
+    expect(percentOf(5500, '97.5')).toBe(5363);
+    expect(percentOf(5000, '96.5')).toBe(4825);
+    expect(percentOf(333, '33.333')).toBe(111);
+    expect(percentOf(5_000_000, 98)).toBe(4_900_000);
+  });
+});
+
+describe('phones', () => {
+  test.each([
+    ['08031234567', '08031234567'], ['8031234567', '08031234567'], ['2348031234567', '08031234567'],
+    ['+234 803 123 4567', '08031234567'], ['0803-123-4567', '08031234567'], ['(0803) 123.4567', '08031234567'],
+    ['+2340803 123 4567', '08031234567'], ['09161234567', '09161234567'],
+  ])('normalise %p', (a, b) => expect(normalizePhone(a)).toBe(b));
+  test.each([['0803123456'], ['080312345678'], ['06031234567'], ['abc'], [''], ['+1 803 123 4567'], ['0203123456']])('reject %p', (a) => {
+    expect(tryNormalizePhone(a)).toBeNull();
+    expect(() => normalizePhone(a)).toThrow(/Nigerian mobile number/);
+  });
+  test.each([
+    ['08031234567', 'MTN'], ['07025123456', 'MTN'], ['07026123456', 'MTN'], ['07041234567', 'MTN'], ['09161234567', 'MTN'],
+    ['08051234567', 'GLO'], ['09151234567', 'GLO'], ['08021234567', 'AIRTEL'], ['09121234567', 'AIRTEL'],
+    ['08091234567', '9MOBILE'], ['09081234567', '9MOBILE'], ['07027123456', null], ['08001234567', null],
+  ])('network of %p is %p', (p, n) => expect(detectNetwork(p)).toBe(n));
+  test('format', () => {
+    expect(formatPhone('+2348031234567')).toBe('0803 123 4567');
+    expect(formatPhone('nope')).toBe('nope');
+  });
+});
+
+describe('sms planning', () => {
+  test('pages follow the family boundaries', () => {
+    expect([1, 160, 161, 304, 305, 454, 455, 605, 606, 755, 756, 905].map((n) => smsPages('x'.repeat(n)))).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]);
+  });
+  test('normalises, dedupes, lists invalid, prices exactly, batches', () => {
+    const rates = { perPage: money(180), dndPerPage: money(350) };
+    const p = planSms({ sender: 'Shop1', message: 'x'.repeat(200), recipients: '08031234567, +2348031234567,0805 123 4567,123, 0909-123-4567' }, rates, 2);
+    expect(p.recipients).toEqual(['08031234567', '08051234567', '09091234567']);
+    expect(p.invalid).toEqual(['123']);
+    expect(p.duplicates).toBe(1);
+    expect(p.pages).toBe(2);
+    expect(p.cost).toEqual(money(3 * 2 * 180));
+    expect(p.batches).toEqual([['08031234567', '08051234567'], ['09091234567']]);
+    expect(planSms({ sender: 'A', message: 'hi', recipients: ['08031234567'], dnd: true }, rates).cost.kobo).toBe(350);
+  });
+});
+
+describe('schemas: profile', () => {
+  test('flat seed profile with string balance', () => {
+    const { profile } = parseUserPayload({ username: 'u', FullName: 'F', Account_Balance: '1234.50', user_type: 'API', Phone: '0803', email: 'e' });
+    expect(profile).toMatchObject({ username: 'u', userType: 'API', isApiUser: true, balance: { kobo: 123450, naira: '1234.50' } });
+  });
+  test('nested family profile with float balance and leaks', () => {
+    const { profile, root } = parseUserPayload({ user: { id: 1, username: 'u', FullName: 'F', Account_Balance: 1234.5, user_type: 'Smart Earner', password: 'pbkdf2$x', pin: '1234' }, Exam: {} });
+    expect(profile.balance.kobo).toBe(123450);
+    expect(profile.isApiUser).toBe(false);
+    expect(root.Exam).toEqual({});
+    expect(JSON.stringify(profile)).not.toMatch(/pbkdf2|1234"/);
+  });
+  test('garbage is bad_response, not a crash', () => {
+    expect(() => parseUserPayload({ nope: 1 })).toThrow(expect.objectContaining({ code: 'bad_response' }));
+    expect(() => parseUserPayload('<html>')).toThrow(expect.objectContaining({ code: 'bad_response' }));
+  });
+});
+
+describe('schemas: catalogue', () => {
+  const familyNet = {
+    MTN: { network_info: { id: 1, name: 'MTN' }, data_plans: [
+      { id: 7, network_id: 1, plan_size: 1.0, plan_Volume: 'GB', plan_amount: 280, Affilliate_price: 265, TopUser_price: 258, api_price: 250, plan_type: 'SME', month_validate: '30 days' },
+      { id: 9, network_id: 1, plan_size: 10.0, plan_Volume: 'GB', plan_amount: 2800, api_price: 2500, plan_type: 'CG', month_validate: '30 days (NOT AVAILABLE)' },
+    ] },
+    '9MOBILE': { network_info: { id: 3, name: '9MOBILE' }, data_plans: [] },
+  };
+  test('family plan rows: price column per user type', () => {
+    const api = parseNetworks(familyNet, 'API');
+    expect(api[0].plans[0]).toMatchObject({ id: 7, size: '1GB', kind: 'SME', price: { kobo: 25000 }, available: true, label: '1GB SME ₦250.00 (30 days)' });
+    expect(api[0].plans[1]).toMatchObject({ kind: 'CORPORATE GIFTING', available: false, validity: '30 days' });
+    expect(parseNetworks(familyNet, 'Affilliate')[0].plans[0].price.kobo).toBe(26500);
+    expect(parseNetworks(familyNet, 'TopUser')[0].plans[0].price.kobo).toBe(25800);
+    expect(parseNetworks(familyNet, 'Smart Earner')[0].plans[0].price.kobo).toBe(28000);
+  });
+  test('seed plan rows: two-decimal strings', () => {
+    const n = parseNetworks({ GLO: { network_info: { id: 2, name: 'GLO' }, data_plans: [{ id: 12, plan_size: '1.35', plan_Volume: 'GB', plan_amount: '460.00', plan_type: 'GIFTING', month_validate: '14 days' }] } }, 'API');
+    expect(n[0].plans[0]).toMatchObject({ size: '1.35GB', price: { kobo: 46000 }, networkId: 2 });
+  });
+  test('cable: get/cable and legacy Cableplan', () => {
+    const a = parseCable({ GOTV: { cable_id: 1, plans: [{ id: 1, cablename_id: 1, package: 'GOtv Smallie', plan_amount: '1560.00' }] } });
+    expect(a[0].packages[0]).toMatchObject({ id: 1, providerId: 1, provider: 'GOTV', price: { kobo: 156000 } });
+    const b = parseCable({ GOTVPLAN: [{ id: 2, cableplan_id: '2', cable: 'GOTV', package: 'Jinja', plan_amount: '₦3280.0' }], STARTIMEPLAN: [], cablename: [{ id: 1, name: 'GOTV' }, { id: 3, name: 'STARTIME' }] });
+    expect(b.find((x) => x.name === 'GOTV')!.packages[0].price.kobo).toBe(328000);
+  });
+  test('discos: plans and disko', () => {
+    expect(parseDiscos({ plans: [{ id: 1, name: 'Ikeja Electric', p_id: 'x', commission: 1 }] })).toEqual([{ id: 1, name: 'Ikeja Electric' }]);
+    expect(parseDiscos({ disko: [{ id: 2, name: 'Eko Electric' }] })).toEqual([{ id: 2, name: 'Eko Electric' }]);
+  });
+  test('exams: newer object and older list', () => {
+    expect(parseExams({ WAEC: { amount: '3300.00' } })[0]).toEqual({ exam: 'WAEC', price: money(330000) });
+    expect(parseExams([{ exam_name: 'NECO', amount: 1150 }])[0]).toEqual({ exam: 'NECO', price: money(115000) });
+  });
+  test('airtime: newer object and older list', () => {
+    expect(parseAirtime({ GLO: { VTU: '97.5', 'Share and Sell': 96 } }, new Map())).toEqual([{ network: 'GLO', vtuPercent: '97.5', shareAndSellPercent: '96' }]);
+    expect(parseAirtime([{ network: 1, percent: 98, percent_s: 97 }], new Map([[1, 'MTN']]))).toEqual([{ network: 'MTN', vtuPercent: '98', shareAndSellPercent: '97' }]);
+  });
+  test('recharge: legacy mtn_pin rows', () => {
+    const r = parseRecharge({ mtn: 500, mtn_pin: [{ id: 1, network_name: 'MTN', amount: '100', amount_to_pay: '98.00' }] }, new Map([['MTN', 1]]));
+    expect(r[0]).toMatchObject({ id: 1, networkId: 1, network: 'MTN', faceValue: { kobo: 10000 }, price: { kobo: 9800 } });
+  });
+});
+
+describe('schemas: purchase records', () => {
+  test('data (family: ₦ prefix, string balances)', () => {
+    const r = PRODUCTS.data.parse({ id: 5, ident: 'Data9b8951f68-352', network: 1, plan: 7, mobile_number: '08031234567', Ported_number: false, Status: 'Successful', balance_before: '1000.0', balance_after: '761.0', plan_network: 'MTN', plan_name: '1.0GB', plan_amount: '₦239.0', create_date: '2026-02-04T17:34:29.451977', api_response: 'ok' }, 'direct');
+    expect(r).toMatchObject({ id: 5, status: 'successful', amount: { kobo: 23900 }, balanceBefore: { kobo: 100000 }, recipient: '08031234567', message: 'ok', details: { plan: 7, planName: '1.0GB' } });
+  });
+  test('airtime charge = paid_amount, face value from amount', () => {
+    const r = PRODUCTS.airtime.parse({ id: 1, ident: 'x', airtime_type: 'VTU', network: 1, paid_amount: '98.0', amount: '100.0', plan_amount: 'N100', mobile_number: '08031234567', Status: 'processing', create_date: '2026-01-01T00:00:00' }, 'direct');
+    expect(r.amount.kobo).toBe(9800);
+    expect((r.details.faceValue as { kobo: number }).kobo).toBe(10000);
+    expect(r.status).toBe('processing');
+  });
+  test('electricity token prefix stripped', () => {
+    const r = PRODUCTS.electricity.parse({ id: 2, ident: 'B1', amount: '1000.0', paid_amount: '990.0', meter_number: '45012345678', token: 'Token : 1234-5678', MeterType: 'Prepaid', Status: 'successful', create_date: null }, 'direct');
+    expect(r.details.token).toBe('1234-5678');
+    expect(r.details.meterType).toBe('prepaid');
+  });
+  test('epin: previous_balance/after_balance, no ident, pins list', () => {
+    const r = PRODUCTS.exam_pin.parse({ id: 3, exam_name: 'WAEC', quantity: 2, Status: 'successful', amount: '6600.0', previous_balance: '10000.0', after_balance: '3400.0', pins: ['1', '2'], data: 'x' }, 'direct');
+    expect(r).toMatchObject({ ident: null, balanceBefore: { kobo: 1_000_000 }, balanceAfter: { kobo: 340_000 }, details: { pins: ['1', '2'], exam: 'WAEC' } });
+  });
+  test('recharge data_pin rows → cards', () => {
+    const r = PRODUCTS.recharge_card.parse({ id: 4, network: 1, network_amount: 1, quantity: 1, amount: '98.0', Status: 'successful', data_pin: [{ model: 'vtuapp.rechargepin', pk: 9, fields: { pin: '555', serial: 'SN1', amount: '100', load_code: '*555*555#', network: 'MTN' } }] }, 'direct');
+    expect(r.details.cards).toEqual([{ pin: '555', serial: 'SN1', loadCode: '*555*555#', amount: money(10000) }]);
+  });
+  test('unknown Status or missing id → bad_response', () => {
+    expect(() => PRODUCTS.data.parse({ id: 1, Status: 'weird' }, 'direct')).toThrow(expect.objectContaining({ code: 'bad_response' }));
+    expect(() => PRODUCTS.data.parse({ Status: 'successful' }, 'direct')).toThrow(expect.objectContaining({ code: 'bad_response' }));
+    expect(() => PRODUCTS.data.parse([], 'direct')).toThrow(expect.objectContaining({ code: 'bad_response' }));
+  });
+  test('raw never carries a user password or pin', () => {
+    const r = PRODUCTS.data.parse({ id: 1, Status: 'successful', user: { username: 'u', password: 'hash', pin: '1234' } }, 'direct');
+    expect(JSON.stringify(r.raw)).not.toMatch(/hash|1234/);
+  });
+  test('legacy bulk SMS 200 {"error":"Message succesfully sent "} is success', () => {
+    const plan = planSms({ sender: 'A', message: 'hi', recipients: '08031234567' }, { perPage: money(180), dndPerPage: money(350) });
+    const { result, needsEnrichment } = parseSmsSend({ error: 'Message succesfully sent ' }, plan, plan.recipients, money(180), 'direct');
+    expect(result.status).toBe('successful');
+    expect(needsEnrichment).toBe(true);
+    expect(() => parseSmsSend({ error: 'insufficient balance, your current balance N1.0' }, plan, plan.recipients, money(180), 'direct')).toThrow(expect.objectContaining({ code: 'insufficient_balance' }));
+  });
+  test('create_date parsing', () => {
+    expect(parseCreateDate('2026-02-04T17:34:29.451977')).toEqual({ ms: Date.UTC(2026, 1, 4, 17, 34, 29, 451), absolute: false });
+    expect(parseCreateDate('2026-02-04T17:34:29+01:00')!.ms).toBe(Date.UTC(2026, 1, 4, 16, 34, 29));
+    expect(parseCreateDate('yesterday')).toBeNull();
+  });
+});
+
+describe('error classification', () => {
+  const c = (status: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => classifyResponse('POST', '/api/data/', status, headers, body);
+  test('401 → auth quoting detail', () => {
+    const e = c(401, '{"detail":"Invalid token."}');
+    expect(e.code).toBe('auth');
+    expect(e.message).toMatch(/Invalid token\./);
+  });
+  test('403 → forbidden explaining both causes', () => {
+    const e = c(403, '{"detail":"Your IP address 1.2.3.4 is not whitelisted"}');
+    expect(e.code).toBe('forbidden');
+    expect(e.message).toMatch(/whitelist/i);
+    expect(e.message).toMatch(/user type API/);
+    expect(e.message).toMatch(/1\.2\.3\.4 is not whitelisted/);
+  });
+  test.each([
+    ['{"error":["invalid plan id 9 for MTN, check here"]}', 'invalid_input', undefined],
+    ['{"error":"Share and sell not available"}', 'invalid_input', undefined],
+    ['{"plan":["Invalid pk \\"9\\" - object does not exist."]}', 'invalid_input', 'plan'],
+    ['{"mobile_number":["This field is required."]}', 'invalid_input', 'phone'],
+    ['{"error":["You can\'t purchase this plan due to insufficient balance N100 Kindly Fund your Wallet"]}', 'insufficient_balance', undefined],
+    ['{"error":"insufficient balance, your current balance N1.0"}', 'insufficient_balance', undefined],
+  ])('400 %s → %s', (body, code, field) => {
+    const e = c(400, body);
+    expect(e.code).toBe(code);
+    expect(e.field).toBe(field);
+    expect(e.serverMessage).toBeTruthy();
+  });
+  test('404 (empty and HTML) → not_found', () => {
+    expect(c(404, '').code).toBe('not_found');
+    expect(c(404, '<!doctype html><h1>Not Found</h1>', { 'content-type': 'text/html' }).code).toBe('not_found');
+  });
+  test('429 → rate_limited with retryAfter', () => {
+    const e = c(429, '{"detail":"Request was throttled. Expected available in 7 seconds."}', { 'retry-after': '7' });
+    expect(e.code).toBe('rate_limited');
+    expect(e.retryAfter).toBe(7);
+  });
+  test('5xx and HTML → server', () => {
+    expect(c(500, '<!doctype html><title>Server Error (500)</title>', { 'content-type': 'text/html' }).code).toBe('server');
+    expect(c(502, 'Bad gateway', {}).code).toBe('server');
+  });
+  test('301 → bad_response explaining the redirect', () => {
+    const e = c(301, '', { location: '/api/data/' });
+    expect(e.code).toBe('bad_response');
+    expect(e.message).toMatch(/redirect/);
+  });
+  test('unparseable 400 → bad_response with status and snippet', () => {
+    const e = c(400, 'garbage{');
+    expect(e.code).toBe('bad_response');
+    expect(e.httpStatus).toBe(400);
+    expect(e.snippet).toBe('garbage{');
+  });
+});
+
+describe('redaction', () => {
+  test('registered secrets and Token headers never survive in an error', () => {
+    const tok = 'deadbeef'.repeat(5);
+    registerSecret(tok);
+    const e = new VtuError('server', `boom ${tok} Authorization: Token abcdefabcdef1234`, { serverMessage: tok, details: { h: { Authorization: `Token ${tok}` } } });
+    const all = [e.message, JSON.stringify(e), inspect(e, { depth: 10 }), String(e.stack)].join('\n');
+    expect(all).not.toContain(tok);
+    expect(all).not.toContain('abcdefabcdef1234');
+  });
+});
