@@ -43,8 +43,10 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
       throw invalid('denomination', `denomination ${denomId} is not a ${net.name} recharge card${d ? ` (it is ${d.network})` : ''}. Pick one from client.catalog.recharge().`);
     }
     const quantity = requireQuantity(req.quantity, 'quantity', 1, RECHARGE_MAX_QUANTITY);
-    const name = req.nameOnCard === undefined || req.nameOnCard === null ? '' : String(req.nameOnCard).trim();
-    if (name.length > 40) throw invalid('nameOnCard', `nameOnCard is ${name.length} characters; keep it to 40 or fewer.`);
+    // name_on_card may not be blank on the family's serializer: default to the account's name.
+    const given = req.nameOnCard === undefined || req.nameOnCard === null ? '' : String(req.nameOnCard).trim();
+    const name = given || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, 50);
+    if (name.length > 50) throw invalid('nameOnCard', `nameOnCard is ${name.length} characters; keep it to 50 or fewer.`);
     const body = { network: net.id, network_amount: d.id, quantity, name_on_card: name };
     return {
       product: 'recharge_card',

@@ -1,0 +1,61 @@
+/** Shared helpers: an in-process sandbox, its admin client, and a VtuClient over a counting transport. */
+import { SandboxAdmin } from '../../sandbox/admin-client';
+import { type Sandbox, startSandbox } from '../../sandbox/server';
+import { VtuClient, type VtuClientOptions, createAxiosTransport, clearCatalogCache, type Transport, type TransportRequest } from '../../client';
+
+export type Dialect = 'seed' | 'family';
+export const DIALECTS: Dialect[] = ['seed', 'family'];
+
+export interface Counting {
+  transport: Transport;
+  requests: TransportRequest[];
+  posts(): TransportRequest[];
+  reset(): void;
+}
+
+export function countingTransport(inner: Transport = createAxiosTransport()): Counting {
+  const requests: TransportRequest[] = [];
+  return {
+    requests,
+    transport: (req) => {
+      requests.push(req);
+      return inner(req);
+    },
+    posts: () => requests.filter((r) => r.method === 'POST'),
+    reset: () => {
+      requests.length = 0;
+    },
+  };
+}
+
+export interface Logs {
+  lines: string[];
+  logger: Required<NonNullable<VtuClientOptions['logger']>>;
+}
+
+export function captureLogs(): Logs {
+  const lines: string[] = [];
+  const rec = (lvl: string) => (msg: string, meta?: Record<string, unknown>) => lines.push(`${lvl} ${msg} ${meta ? JSON.stringify(meta) : ''}`);
+  return { lines, logger: { debug: rec('debug'), info: rec('info'), warn: rec('warn'), error: rec('error') } };
+}
+
+export interface Env {
+  sb: Sandbox;
+  admin: SandboxAdmin;
+  client: VtuClient;
+  counting: Counting;
+  logs: Logs;
+  make(opts?: Partial<VtuClientOptions>): VtuClient;
+  close(): Promise<void>;
+}
+
+export async function startEnv(dialect: Dialect, opts: Partial<VtuClientOptions> = {}): Promise<Env> {
+  clearCatalogCache();
+  const sb = await startSandbox({ port: 0, dialect });
+  const admin = new SandboxAdmin(sb.baseUrl, sb.adminKey);
+  const counting = countingTransport();
+  const logs = captureLogs();
+  const make = (o: Partial<VtuClientOptions> = {}) =>
+    new VtuClient({ baseUrl: sb.baseUrl, token: sb.demo.token, transport: counting.transport, logger: logs.logger, timeoutMs: 5_000, ...opts, ...o });
+  return { sb, admin, client: make(), counting, logs, make, close: () => sb.close() };
+}
