@@ -126,20 +126,24 @@ const EnvSchema = z
       .optional()
       .transform((s) => (s ? s.toLowerCase() : 'info'))
       .refine((s) => ['debug', 'info', 'warn', 'error', 'silent'].includes(s), 'must be debug, info, warn, error or silent'),
-  })
-  .superRefine((env, ctx) => {
-    if (env.BOT_MODE === 'webhook') {
-      if (!env.WEBHOOK_URL || !/^https?:\/\/[^/]/.test(env.WEBHOOK_URL)) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['WEBHOOK_URL'], message: 'is required in webhook mode (the public https URL Telegram posts to)' });
-      }
-      if (!env.WEBHOOK_SECRET || !/^[A-Za-z0-9_-]{16,256}$/.test(env.WEBHOOK_SECRET)) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['WEBHOOK_SECRET'], message: 'is required in webhook mode: 16-256 characters of A-Z, a-z, 0-9, _ and -' });
-      }
-    }
-    if (env.BOT_ADMIN_IDS.length === 0 && env.BOT_ALLOWED_IDS.length === 0) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['BOT_ADMIN_IDS'], message: 'set BOT_ADMIN_IDS or BOT_ALLOWED_IDS: nobody would be allowed to use the bot' });
-    }
   });
+
+/** Rules across variables, checked on the raw input so they are reported with the others. */
+function crossProblems(env: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  if ((env.BOT_MODE ?? '').trim().toLowerCase() === 'webhook') {
+    if (!env.WEBHOOK_URL || !/^https?:\/\/[^/]/.test(env.WEBHOOK_URL.trim())) {
+      out.push('WEBHOOK_URL is required in webhook mode (the public https URL Telegram posts to)');
+    }
+    if (!env.WEBHOOK_SECRET || !/^[A-Za-z0-9_-]{16,256}$/.test(env.WEBHOOK_SECRET.trim())) {
+      out.push('WEBHOOK_SECRET is required in webhook mode: 16-256 characters of A-Z, a-z, 0-9, _ and -');
+    }
+  }
+  if (!/\d/.test(env.BOT_ADMIN_IDS ?? '') && !/\d/.test(env.BOT_ALLOWED_IDS ?? '')) {
+    out.push('BOT_ADMIN_IDS or BOT_ALLOWED_IDS must be set: nobody would be allowed to use the bot');
+  }
+  return out;
+}
 
 export interface BotConfig {
   telegramToken: string;
@@ -178,12 +182,13 @@ export class ConfigError extends Error {
 
 /** Parse the environment. Throws ConfigError listing every problem (names only, never secret values). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
-  const keys = Object.keys(EnvSchema._def.schema.shape) as (keyof typeof EnvSchema._def.schema.shape)[];
+  const keys = Object.keys(EnvSchema.shape) as (keyof typeof EnvSchema.shape)[];
   const input: Record<string, string | undefined> = {};
   for (const k of keys) input[k] = env[k];
   const parsed = EnvSchema.safeParse(input);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => {
+  const cross = crossProblems(input);
+  if (!parsed.success || cross.length) {
+    const problems = (parsed.success ? [] : parsed.error.issues).map((i) => {
       const name = String(i.path[0] ?? 'environment');
       let msg = i.message;
       if (i.code === 'invalid_type' && i.received === 'undefined') msg = msg.startsWith('is required') ? msg : 'is required';
@@ -191,7 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
       if (SECRET_VARS.has(name)) msg = msg.replace(/"[^"]*"/g, '"…"');
       return `${name} ${msg}`;
     });
-    throw new ConfigError(problems);
+    throw new ConfigError([...problems, ...cross]);
   }
   const e = parsed.data;
   return {

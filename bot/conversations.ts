@@ -20,7 +20,7 @@ const EXPIRED = 'This button has expired';
 interface NetView {
   id: number;
   name: string;
-  plans: { id: number; label: string; priceKobo: number }[];
+  plans: { id: number; label: string; name: string; priceKobo: number }[];
 }
 
 type Loaded<T> = { ok: true; value: T } | { ok: false; text: string };
@@ -79,7 +79,9 @@ export function createConversations(s: Services) {
           value: nets.map((n) => ({
             id: n.id,
             name: String(n.name),
-            plans: n.plans.filter((p) => p.available).map((p) => ({ id: p.id, label: p.label, priceKobo: p.price.kobo })),
+            plans: n.plans
+              .filter((p) => p.available)
+              .map((p) => ({ id: p.id, label: p.label, name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}`, priceKobo: p.price.kobo })),
           })),
         };
       } catch (e) {
@@ -251,7 +253,7 @@ export function createConversations(s: Services) {
       conversation,
       ctx,
       { product: 'data', network: net.id, plan: plan.id, phone, ported },
-      { target: `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`, description: `${net.name} data ${plan.label}`, recipient: phone },
+      { target: `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`, description: `${net.name} data ${plan.name}`, recipient: phone },
     );
   }
 

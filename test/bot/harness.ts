@@ -1,0 +1,118 @@
+/**
+ * Bot test harness: the REAL sandbox over HTTP, the REAL client, the bot's SQLite journal in a
+ * temp file, and the fake Bot API on loopback (grammY `client.apiRoot`).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VtuClient } from '../../client';
+import { SandboxAdmin } from '../../sandbox/admin-client';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { createBot, type CreateBotConfig, type VtuBot } from '../../bot/bot';
+import { openDatabase } from '../../bot/db';
+import { createLogger } from '../../bot/logger';
+import { FakeTelegram, makeUser, type FakeUser } from './fake-telegram';
+
+export const BOT_TOKEN = '7000001:AAH-test_secret_token_value_0123456789';
+
+export interface Env {
+  sb: Sandbox;
+  admin: SandboxAdmin;
+  tg: FakeTelegram;
+  dir: string;
+  dbPath: string;
+  logs: string[];
+  client: VtuClient;
+  /** Bots created by makeBot (closed after each test). */
+  bots: VtuBot[];
+  admin1: FakeUser;
+  alice: FakeUser;
+  bob: FakeUser;
+  stranger: FakeUser;
+  makeBot(cfg?: Partial<CreateBotConfig>, dbPath?: string): Promise<VtuBot>;
+  /** Feed one update to a bot (webhook style) and wait until it is handled. */
+  send(app: VtuBot, update: any): Promise<void>;
+  demoLedger(): Promise<{ kind: string; amountKobo: number; ident: string | null }[]>;
+  debits(): Promise<number>;
+}
+
+export function useBotEnv(): Env {
+  const env = { bots: [] as VtuBot[], logs: [] as string[] } as unknown as Env;
+  beforeAll(async () => {
+    env.sb = await startSandbox({ port: 0 });
+    env.admin = new SandboxAdmin(env.sb.baseUrl, env.sb.adminKey);
+  });
+  beforeEach(async () => {
+    await env.admin.reset();
+    env.tg = await new FakeTelegram().start();
+    env.tg.acceptTokens.add(BOT_TOKEN);
+    env.dir = mkdtempSync(join(tmpdir(), 'vtu-bot-'));
+    env.dbPath = join(env.dir, 'bot.sqlite');
+    env.logs.length = 0;
+    env.admin1 = makeUser(undefined, 'Admin');
+    env.alice = makeUser(undefined, 'Alice');
+    env.bob = makeUser(undefined, 'Bob');
+    env.stranger = makeUser(undefined, 'Stranger');
+    env.client = new VtuClient({
+      baseUrl: env.sb.baseUrl,
+      token: env.sb.demo.token,
+      timeoutMs: 1500,
+      catalogTtlMs: 60_000,
+      reconcile: { waitMs: 1500, pollMs: 200 },
+    });
+    env.makeBot = async (cfg = {}, dbPath = env.dbPath) => {
+      // No redaction here: the tests check the raw log lines never contain a secret.
+      const rawLogger = createLogger({ level: 'debug', secrets: [], write: (l) => env.logs.push(l) });
+      const app = createBot(
+        {
+          telegramToken: BOT_TOKEN,
+          vtuToken: env.sb.demo.token,
+          adminIds: [env.admin1.id],
+          allowedIds: [env.alice.id, env.bob.id],
+          maxPurchaseKobo: 500_000,
+          dailyLimitKobo: 2_000_000,
+          followIntervalMs: 60_000,
+          ...cfg,
+        },
+        {
+          client: env.client,
+          db: openDatabase(dbPath),
+          logger: rawLogger,
+          botConfig: { client: { apiRoot: env.tg.apiRoot } },
+          autoRetry: { maxRetryAttempts: 1, maxDelaySeconds: 1 },
+        },
+      );
+      await app.init();
+      env.bots.push(app);
+      return app;
+    };
+    env.send = async (app, update) => {
+      await app.bot.handleUpdate(update);
+    };
+    env.demoLedger = async () => (await env.admin.ledger(env.sb.demo.username)).map((e) => ({ kind: e.kind, amountKobo: e.amountKobo, ident: e.ident }));
+    env.debits = async () => (await env.demoLedger()).filter((e) => e.kind === 'debit').length;
+  });
+  afterEach(async () => {
+    for (const b of env.bots.splice(0)) {
+      if (b.bot.isRunning()) await b.bot.stop();
+      await b.close();
+      b.db.close();
+    }
+    await env.tg.close();
+    rmSync(env.dir, { recursive: true, force: true });
+  });
+  afterAll(async () => {
+    await env.sb.close();
+  });
+  return env;
+}
+
+/** Every text the bot sent or edited, every answer and every log line: none may contain a secret. */
+export function assertNoSecrets(env: Env): void {
+  const secrets = [BOT_TOKEN, BOT_TOKEN.split(':')[1], env.sb.demo.token];
+  const outgoing = env.tg.calls.map((c) => JSON.stringify(c.payload));
+  for (const s of secrets) {
+    for (const o of outgoing) expect(o).not.toContain(s);
+    for (const l of env.logs) expect(l).not.toContain(s);
+  }
+}
