@@ -93,6 +93,8 @@ export function useBotEnv(): Env {
     env.debits = async () => (await env.demoLedger()).filter((e) => e.kind === 'debit').length;
   });
   afterEach(async () => {
+    // Every test: no token in any outgoing Bot API payload or log line.
+    assertNoSecrets(env);
     for (const b of env.bots.splice(0)) {
       if (b.bot.isRunning()) await b.bot.stop();
       await b.close();
@@ -115,4 +117,12 @@ export function assertNoSecrets(env: Env): void {
     for (const o of outgoing) expect(o).not.toContain(s);
     for (const l of env.logs) expect(l).not.toContain(s);
   }
+}
+
+/** Walk /data up to the confirm prompt. */
+export async function dataToConfirm(env: Env, app: VtuBot, u: FakeUser, opts: { network?: string; plan?: RegExp; phone?: string } = {}): Promise<void> {
+  await env.send(app, env.tg.textUpdate(u, '/data'));
+  await env.send(app, env.tg.buttonUpdate(u, opts.network ?? 'MTN'));
+  await env.send(app, env.tg.buttonUpdate(u, opts.plan ?? /^1GB SME /));
+  await env.send(app, env.tg.textUpdate(u, opts.phone ?? '0803 123 4567'));
 }
