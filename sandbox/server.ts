@@ -65,7 +65,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const path = q === -1 ? req.url : req.url.slice(0, q);
     if (!path.endsWith('/')) {
       const slashed = `${path}/`;
-      if (app.hasRoute({ method: 'GET', url: slashed }) || app.hasRoute({ method: 'POST', url: slashed })) return reply.code(301).header('location', slashed + (q === -1 ? '' : req.url.slice(q))).send();
+      if (app.hasRoute({ method: 'GET', url: slashed }) || app.hasRoute({ method: 'POST', url: slashed })) {
+        return reply.code(301).header('location', slashed + (q === -1 ? '' : req.url.slice(q))).send();
+      }
     }
     return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_HTML);
   });
