@@ -17,7 +17,7 @@ import {
 } from './purchase';
 import { canonicalNetwork } from './schemas/catalog';
 import type { Transport } from './transport';
-import { createAxiosTransport } from './transport-axios';
+import { createNodeTransport } from './transport-node';
 import type {
   AirtimePurchase, BuyOptions, CablePurchase, Catalog, DataPlan, DataPurchase, ElectricityPurchase, ExamPinPurchase,
   IdentityResult, Money, Page, Product, PurchaseQuote, PurchaseRequest, PurchaseResult, RechargeCardPurchase,
@@ -29,7 +29,7 @@ export interface VtuClientOptions {
   /** Site root, with or without trailing "/" or "/api". */
   baseUrl: string;
   token: string;
-  /** Default: createAxiosTransport() (keep-alive). */
+  /** Default: createNodeTransport() (node:http keep-alive; ~2× less client CPU than axios). createAxiosTransport() is the alternative. */
   transport?: Transport;
   /** Per request. Default 30 000. */
   timeoutMs?: number;
@@ -102,7 +102,7 @@ export class VtuClient {
     this.http = new HttpCore({
       baseUrl: opts.baseUrl,
       token: opts.token,
-      transport: opts.transport ?? (defaultTransport ??= createAxiosTransport()),
+      transport: opts.transport ?? (defaultTransport ??= createNodeTransport()),
       timeoutMs: opts.timeoutMs ?? 30_000,
       logger: opts.logger,
       retry: opts.retry,

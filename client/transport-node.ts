@@ -10,13 +10,26 @@ export interface NodeTransportOptions {
   maxSockets?: number;
 }
 
+interface Base { protocol: string; hostname: string; port: string; path: string }
+const baseCache = new Map<string, Base>();
+function parseBase(u: string): Base {
+  let b = baseCache.get(u);
+  if (!b) {
+    const url = new URL(u);
+    b = { protocol: url.protocol, hostname: url.hostname, port: url.port, path: url.pathname + url.search };
+    if (baseCache.size > 1000) baseCache.clear();
+    baseCache.set(u, b);
+  }
+  return b;
+}
+
 export function createNodeTransport(opts: NodeTransportOptions = {}): Transport {
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 64 });
   const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 64 });
   return (req) =>
     new Promise((resolve, reject) => {
-      const url = new URL(req.url + buildQuery(req.query));
-      const isHttps = url.protocol === 'https:';
+      const base = parseBase(req.url);
+      const isHttps = base.protocol === 'https:';
       const headers: Record<string, string> = { ...req.headers };
       if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
       let settled = false;
@@ -29,10 +42,10 @@ export function createNodeTransport(opts: NodeTransportOptions = {}): Transport 
       };
       const r = (isHttps ? https : http).request(
         {
-          protocol: url.protocol,
-          hostname: url.hostname,
-          port: url.port,
-          path: url.pathname + url.search,
+          protocol: base.protocol,
+          hostname: base.hostname,
+          port: base.port,
+          path: base.path + buildQuery(req.query),
           method: req.method,
           headers,
           agent: isHttps ? httpsAgent : httpAgent,

@@ -1,17 +1,20 @@
 import { VtuBadResponseError } from '../errors';
 import { money } from '../money';
 import { zodSummary } from '../schemas/common';
-import { zUserPayload } from '../schemas/user';
+import { pickUserFields, zUserFields } from '../schemas/user';
 import type { UserProfile } from '../types';
-import { isRecord } from '../util';
 
 /** Flat (seed) or `user`-nested (family) profile → UserProfile + the root object for legacy catalogue sections. */
 export function parseUserPayload(body: unknown): { profile: UserProfile; root: Record<string, unknown> } {
-  const p = zUserPayload.safeParse(body);
-  if (!p.success) {
-    throw new VtuBadResponseError(`The profile (/api/user/) has an unexpected shape: ${zodSummary(p.error)}`, { path: '/api/user/', httpStatus: 200 });
+  const picked = pickUserFields(body);
+  const p = picked ? zUserFields.safeParse(picked.fields) : null;
+  if (!picked || !p || !p.success) {
+    throw new VtuBadResponseError(
+      `The profile (/api/user/) has an unexpected shape: ${p && !p.success ? zodSummary(p.error) : 'not a JSON object'}`,
+      { path: '/api/user/', httpStatus: 200 },
+    );
   }
-  const u = p.data.user;
+  const u = p.data;
   const userType = u.user_type.trim();
   return {
     profile: {
@@ -23,6 +26,6 @@ export function parseUserPayload(body: unknown): { profile: UserProfile; root: R
       isApiUser: userType.toUpperCase() === 'API',
       balance: money(u.Account_Balance),
     },
-    root: isRecord(p.data.root) ? p.data.root : {},
+    root: picked.root,
   };
 }
