@@ -1,0 +1,234 @@
+/**
+ * Runs our nodes through the REAL n8n engine in-process (n8n-core 2.8.1 WorkflowExecute,
+ * PollContext, LoadOptionsContext) — see shared/docs/n8n-notes.md §5. The only stub is the
+ * credentials helper, which resolves the credential like n8n's CLI does for generic auth.
+ */
+import './setup-env';
+import {
+  ExecutionLifecycleHooks,
+  LoadOptionsContext,
+  PollContext,
+  WorkflowExecute,
+} from 'n8n-core';
+import type {
+  ICredentialDataDecryptedObject,
+  IDataObject,
+  IHttpRequestOptions,
+  INode,
+  INodeExecutionData,
+  INodePropertyOptions,
+  INodeType,
+  IRun,
+  IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { VtuApi } from '../../credentials/VtuApi.credentials';
+
+const credentialType = new VtuApi();
+
+export interface Creds {
+  baseUrl: string;
+  apiToken: string;
+}
+
+/** Resolves `={{$credentials.x}}` in the credential's generic `authenticate`, as n8n's CLI does. */
+function applyGenericAuth(creds: ICredentialDataDecryptedObject, options: IHttpRequestOptions): IHttpRequestOptions {
+  const auth = credentialType.authenticate;
+  const headers: IDataObject = { ...(options.headers ?? {}) };
+  for (const [k, tmpl] of Object.entries(auth.properties.headers ?? {})) {
+    headers[k] = String(tmpl)
+      .replace(/^=/, '')
+      .replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, key: string) => String(creds[key] ?? ''));
+  }
+  return { ...options, headers };
+}
+
+/** A source node that outputs the items in its `items` parameter (JSON string). */
+class InputNode implements INodeType {
+  description = {
+    displayName: 'Input',
+    name: 'testInput',
+    group: ['input'],
+    version: 1,
+    description: 'test input',
+    defaults: { name: 'Input' },
+    inputs: ['main'],
+    outputs: ['main'],
+    properties: [{ displayName: 'Items', name: 'items', type: 'string', default: '[]' }],
+  } as unknown as INodeType['description'];
+
+  async execute(this: import('n8n-workflow').IExecuteFunctions): Promise<INodeExecutionData[][]> {
+    const items = JSON.parse(this.getNodeParameter('items', 0) as string) as IDataObject[];
+    return [items.map((json) => ({ json }))];
+  }
+}
+
+let executionCounter = 0;
+
+function additionalData(creds: Creds, executionId: string, wf: { id: string; nodes: INode[] }): IWorkflowExecuteAdditionalData {
+  const credentialsHelper = {
+    getParentTypes: () => [],
+    authenticate: async (c: ICredentialDataDecryptedObject, _t: string, o: IHttpRequestOptions) => applyGenericAuth(c, o),
+    preAuthentication: async () => undefined,
+    getCredentials: async () => ({}),
+    getDecrypted: async () => ({ ...creds }),
+    updateCredentials: async () => undefined,
+    updateCredentialsOauthTokenData: async () => undefined,
+    getCredentialsProperties: () => credentialType.properties,
+  };
+  return {
+    credentialsHelper,
+    hooks: new ExecutionLifecycleHooks('manual', executionId, {
+      id: wf.id,
+      name: 'test',
+      active: false,
+      nodes: wf.nodes,
+      connections: {},
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    } as never),
+    executionId,
+    currentNodeExecutionIndex: 0,
+    variables: {},
+    restApiUrl: 'http://localhost:5678/rest',
+    instanceBaseUrl: 'http://localhost:5678/',
+    webhookBaseUrl: 'http://localhost:5678/webhook',
+    webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+    webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+    formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+    userId: 'test-user',
+  } as unknown as IWorkflowExecuteAdditionalData;
+}
+
+function nodeTypesFor(types: Record<string, INodeType>) {
+  return {
+    getByName: (name: string) => types[name],
+    getByNameAndVersion: (name: string, version?: number) => NodeHelpers.getVersionedNodeType(types[name], version),
+    getKnownTypes: () => ({}),
+  };
+}
+
+function vtuNode(type: INodeType, parameters: IDataObject, extra: Partial<INode> = {}): INode {
+  return {
+    id: 'vtu-node',
+    name: 'VTU',
+    type: `n8n-nodes-vtu.${type.description.name}`,
+    typeVersion: 1,
+    position: [200, 0],
+    parameters: parameters as INode['parameters'],
+    credentials: { vtuApi: { id: '1', name: 'VTU account' } },
+    ...extra,
+  };
+}
+
+export interface RunResult {
+  /** Output items of the VTU node (first output). */
+  items: INodeExecutionData[];
+  /** Set when the node failed (and Continue On Fail was off). */
+  error?: Error & { description?: string; httpCode?: string | null; node?: unknown };
+  run: IRun;
+  staticData: IDataObject;
+}
+
+export interface RunOptions {
+  parameters: IDataObject;
+  input?: IDataObject[];
+  creds: Creds;
+  continueOnFail?: boolean;
+  /** Reuse an execution id (client cache / spend ledger are per execution). */
+  executionId?: string;
+}
+
+/** Input node → the VTU node, run by WorkflowExecute (manual mode). */
+export async function runNode(type: INodeType, opts: RunOptions): Promise<RunResult> {
+  const executionId = opts.executionId ?? `exec-${++executionCounter}`;
+  const input: INode = {
+    id: 'input',
+    name: 'Input',
+    type: 'test.testInput',
+    typeVersion: 1,
+    position: [0, 0],
+    parameters: { items: JSON.stringify(opts.input ?? [{}]) },
+  };
+  const node = vtuNode(type, opts.parameters, opts.continueOnFail ? { onError: 'continueRegularOutput' } : {});
+  const nodes = [input, node];
+  const workflow = new Workflow({
+    id: 'wf1',
+    nodes,
+    connections: { Input: { main: [[{ node: 'VTU', type: 'main', index: 0 }]] } },
+    nodeTypes: nodeTypesFor({ 'test.testInput': new InputNode(), [node.type]: type }) as never,
+    active: false,
+    staticData: {},
+  });
+  const run = await new WorkflowExecute(additionalData(opts.creds, executionId, { id: 'wf1', nodes }), 'manual').run({
+    workflow,
+    startNode: input,
+  } as never);
+  const taskData = run.data.resultData.runData.VTU?.[0];
+  const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
+  const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
+  return { items, error, run, staticData: workflow.staticData as IDataObject };
+}
+
+/** The trigger as start node of a manual run (what "Test step" does). */
+export async function runTriggerManually(type: INodeType, opts: RunOptions): Promise<RunResult> {
+  const executionId = opts.executionId ?? `exec-${++executionCounter}`;
+  const node = vtuNode(type, opts.parameters);
+  const workflow = new Workflow({
+    id: 'wf2',
+    nodes: [node],
+    connections: {},
+    nodeTypes: nodeTypesFor({ [node.type]: type }) as never,
+    active: false,
+    staticData: {},
+  });
+  const run = await new WorkflowExecute(additionalData(opts.creds, executionId, { id: 'wf2', nodes: [node] }), 'manual').run({
+    workflow,
+    startNode: node,
+  } as never);
+  const taskData = run.data.resultData.runData.VTU?.[0];
+  const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
+  return { items, error: (taskData?.error ?? run.data.resultData.error) as RunResult['error'], run, staticData: workflow.staticData as IDataObject };
+}
+
+/** A long-lived active trigger: each poll() gets a real PollContext in 'trigger' mode, static data persists. */
+export function activeTrigger(type: INodeType, parameters: IDataObject, creds: Creds) {
+  const node = vtuNode(type, parameters);
+  const workflow = new Workflow({
+    id: 'wf3',
+    nodes: [node],
+    connections: {},
+    nodeTypes: nodeTypesFor({ [node.type]: type }) as never,
+    active: true,
+    staticData: {},
+  });
+  let n = 0;
+  return {
+    workflow,
+    async poll(): Promise<INodeExecutionData[][] | null> {
+      const ctx = new PollContext(workflow, node, additionalData(creds, `poll-${++n}`, { id: 'wf3', nodes: [node] }), 'trigger', 'activate');
+      return await type.poll!.call(ctx);
+    },
+    get staticData(): IDataObject {
+      return workflow.staticData as IDataObject;
+    },
+  };
+}
+
+/** Call a loadOptions method with a real LoadOptionsContext and the given current parameters. */
+export async function loadOptions(type: INodeType, method: string, parameters: IDataObject, creds: Creds): Promise<INodePropertyOptions[]> {
+  const node = vtuNode(type, parameters);
+  const workflow = new Workflow({
+    id: 'wf4',
+    nodes: [node],
+    connections: {},
+    nodeTypes: nodeTypesFor({ [node.type]: type }) as never,
+    active: false,
+  });
+  const data = additionalData(creds, `lo-${++executionCounter}`, { id: 'wf4', nodes: [node] });
+  data.currentNodeParameters = parameters as never;
+  const ctx = new LoadOptionsContext(workflow, node, data, 'parameters.x');
+  const fn = type.methods!.loadOptions![method];
+  return await fn.call(ctx);
+}
