@@ -142,10 +142,12 @@ function n8nEnv({ userFolder, port, extra = {} }) {
     EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
     EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
     EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+    // start-up detection waits for the info-level "Editor is now accessible" line: keep >= info
     N8N_LOG_LEVEL: process.env.N8N_E2E_LOG_LEVEL || 'info',
     N8N_LOG_OUTPUT: 'console',
     NODE_ENV: 'production',
     ...extra,
+    ...(extra.N8N_LOG_LEVEL && !['info', 'debug'].includes(extra.N8N_LOG_LEVEL) ? { N8N_LOG_LEVEL: 'info' } : {}),
   };
 }
 
@@ -296,6 +298,19 @@ class N8nInstance {
     const ref = { id: cred.id, name: cred.name, type: cred.type };
     if (makeDefault) this.defaultCredentials[type] = ref;
     return ref;
+  }
+
+  /** Stored credentials ({ id, name, type, ... }), optionally only those with this name. */
+  async listCredentials({ name } = {}) {
+    const all = (await this.request('GET', '/rest/credentials')) || [];
+    return name === undefined ? all : all.filter((c) => c.name === name);
+  }
+
+  /** Stored workflows ({ id, name, active, ... }), optionally only those with this name. */
+  async listWorkflows({ name } = {}) {
+    const res = await this.request('GET', '/rest/workflows');
+    const all = Array.isArray(res) ? res : (res && res.data) || [];
+    return name === undefined ? all : all.filter((w) => w.name === name);
   }
 
   async updateCredential(id, { name, type, data }) {
@@ -580,6 +595,9 @@ function pickStartNode(wf) {
  *   env          extra environment for n8n
  *   timeoutMs    start-up timeout (default 120 s)
  *   echo         pipe n8n's output to stderr (default: env N8N_E2E_ECHO=1)
+ *   logFile      also append n8n's output to this file
+ *   requireNodes fail when n8n loaded no node of the package (default true)
+ *   keepUserFolder  do not delete the user folder on stop()
  */
 async function startN8n(opts = {}) {
   const t0 = Date.now();
@@ -588,6 +606,7 @@ async function startN8n(opts = {}) {
   const port = opts.port || (await freePort());
   const logs = [];
   const echo = opts.echo !== undefined ? opts.echo : process.env.N8N_E2E_ECHO === '1';
+  const logFile = opts.logFile ? fs.createWriteStream(opts.logFile, { flags: 'a' }) : undefined;
   const child = spawn(install.node, [install.bin, 'start'], {
     cwd: userFolder,
     env: n8nEnv({ userFolder, port, extra: opts.env }),
@@ -599,6 +618,7 @@ async function startN8n(opts = {}) {
       logs.push(line);
       if (logs.length > 2000) logs.shift();
       if (echo) process.stderr.write(`[n8n] ${line}\n`);
+      if (logFile) logFile.write(line + '\n');
     }
   };
   child.stdout.on('data', onData);
