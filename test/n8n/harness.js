@@ -383,7 +383,7 @@ class N8nInstance {
       const { json } = await this.request('GET', '/types/nodes.json', undefined, { raw: true });
       const m = new Map();
       for (const d of json || []) {
-        const creds = (d.credentials || []).filter((c) => c.required !== false || true).map((c) => c.name);
+        const creds = (d.credentials || []).map((c) => c.name);
         const versions = Array.isArray(d.version) ? d.version : [d.version];
         for (const v of versions) m.set(`${d.name}@${v}`, creds);
         if (!m.has(d.name)) m.set(d.name, creds);

@@ -31,7 +31,8 @@ const link = (from, to) => ({ [from]: { main: [[{ node: to, type: 'main', index:
 
 test('the community package is loaded', async () => {
   assert.deepEqual(n8n.loadedNodes.sort(), [T('fixtureVtu'), T('fixtureVtuTrigger')]);
-  assert.ok((await n8n.loadedCredentialTypes()).includes('vtuApi'));
+  const credTypes = await n8n.loadedCredentialTypes();
+  assert.ok(credTypes.includes('vtuApi') && credTypes.includes('vtuFnApi'));
   assert.equal(n8n.nodeType('fixtureVtu'), T('fixtureVtu'));
 });
 
@@ -42,6 +43,19 @@ test('credential test: OK, bad token, unreachable host', async () => {
   assert.match(bad.message, /authoriz|401|credentials/i);
   const down = await n8n.testCredential({ data: { baseUrl: 'http://127.0.0.1:9/api', apiToken: 'good' } });
   assert.equal(down.status, 'Error');
+});
+
+test('credential test: declarative responseCode rules do not fire in n8n 1.123.81 (generic message)', async () => {
+  // fixtures/.../VtuApi.credentials.js has a rule { responseCode 401 → 'FIXTURE RULE: ...' }
+  const bad = await n8n.testCredential({ data: { baseUrl: api.baseUrl, apiToken: 'nope' } });
+  assert.deepEqual(bad, { status: 'Error', message: 'Authorization failed - please check your credentials' });
+});
+
+test('credential test: a node testedBy function gives its own messages', async () => {
+  const ok = await n8n.testCredential({ type: 'vtuFnApi', data: { baseUrl: api.baseUrl, apiToken: 'good' } });
+  assert.deepEqual(ok, { status: 'OK', message: 'Token accepted' });
+  const bad = await n8n.testCredential({ type: 'vtuFnApi', data: { baseUrl: api.baseUrl, apiToken: 'nope' } });
+  assert.deepEqual(bad, { status: 'Error', message: 'FIXTURE FN: the site rejected the API token (HTTP 401)' });
 });
 
 test('programmatic node: output items, Token header, pairedItem', async () => {
