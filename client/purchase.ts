@@ -254,7 +254,25 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
   const key = matchKey(prep);
   const why = run.cause ? ` after ${run.cause}` : '';
   for (let attempt = 1; ; attempt++) {
-    const recent = await readRecent(ctx, module, prep, run.signal);
+    let recent: PurchaseResult[];
+    try {
+      recent = await readRecent(ctx, module, prep, run.signal);
+    } catch (e) {
+      // A failed read proves nothing: keep trying until the deadline, then say the outcome is unknown
+      // (never not_charged, never a bare server/network error that reads like "nothing happened").
+      const code = e instanceof VtuError ? e.code : 'aborted';
+      const permanent = !(e instanceof VtuError) || ['auth', 'forbidden', 'not_found', 'invalid_input'].includes(code) || run.signal?.aborted;
+      const left = deadline - Date.now();
+      ctx.logger?.warn?.(`reconcile ${module.product}: reading the records failed (${code})`, { attempt });
+      if (!permanent && left > 0) {
+        await sleep(Math.min(ctx.reconcile.pollMs, left), run.signal).catch(() => undefined);
+        continue;
+      }
+      throw new VtuUnknownOutcomeError(
+        `The outcome of this ${module.product} purchase is unknown${why}: its records could not be read to check (${code}${e instanceof Error ? `: ${e.message}` : ''}). Check the transaction history before buying again.`,
+        { candidates: [], details: { product: module.product, request: prep.body, readError: code } },
+      );
+    }
     const now = Date.now();
     const seen = new Set<string>();
     const candidates = recent.filter((r) => {
