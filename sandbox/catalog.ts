@@ -33,7 +33,7 @@ export interface Network {
 
 /** Default family IDs: MTN 1, GLO 2, 9MOBILE 3, AIRTEL 4. Listed in the order /api/get/network/ prints them. */
 export const NETWORKS: Network[] = [
-  { id: 1, name: 'MTN', prefixes: ['0803', '0806', '0703', '0706', '0813', '0816', '0810', '0814', '0903', '0906', '0913', '0916'] },
+  { id: 1, name: 'MTN', prefixes: ['0803', '0806', '0703', '0706', '0813', '0816', '0810', '0814', '0903', '0906', '0913', '0916', '0704', '07025', '07026'] },
   { id: 2, name: 'GLO', prefixes: ['0805', '0807', '0705', '0815', '0811', '0905', '0915'] },
   { id: 4, name: 'AIRTEL', prefixes: ['0802', '0808', '0708', '0812', '0701', '0902', '0901', '0904', '0907', '0912'] },
   { id: 3, name: '9MOBILE', prefixes: ['0809', '0818', '0817', '0909', '0908'] },

@@ -25,7 +25,7 @@ function walletError(c: Ctx, kobo: number, insufficient: (balance: string) => st
 /** Local 11-digit form only; the prefix must match the network unless the number is ported. */
 function phoneError(phone: string, network: Network, ported: boolean): Out | null {
   if (!/^0\d{10}$/.test(phone)) return ruleError(`invalid mobile number ${phone}`);
-  if (!ported && !network.prefixes.includes(phone.slice(0, 4))) return ruleError(`Please check entered number is not ${network.name} user`);
+  if (!ported && !network.prefixes.some((p) => phone.startsWith(p))) return ruleError(`Please check entered number is not ${network.name} user`);
   return null;
 }
 
