@@ -41,7 +41,7 @@ export type ChaosProduct = (typeof PRODUCTS)[number];
 
 export const FAULT_KINDS = [
   'timeout_after', 'reset_after', 'html_after', 'error_before', 'rate_limit', 'latency', 'processing', 'flip_later', 'refused',
-  'reconcile_read_error',
+  'reconcile_read_error', 'twin',
 ] as const;
 export type ChaosFault = (typeof FAULT_KINDS)[number];
 
@@ -67,6 +67,8 @@ export interface ChaosOptions {
 export interface Intent {
   i: number;
   lane: number;
+  /** 'other': bought by a second client of the same account (another process; its records are unknown to 'main'). */
+  actor: 'main' | 'other';
   product: ChaosProduct;
   req: PurchaseRequest;
   /** Attribution key matched against the sandbox record (product|recipient). */
@@ -124,6 +126,7 @@ function kindsFor(product: ChaosProduct): ChaosFault[] {
 export function makeIntents(n: number, seed: number, lanes: number, faultRate: number): Intent[] {
   const rng = new Rng(seed * 7919 + 17);
   const out: Intent[] = [];
+  let group = 0;
   for (let i = 0; i < n; i++) {
     const product = pick(rng, PRODUCTS);
     let req: PurchaseRequest;
@@ -198,11 +201,19 @@ export function makeIntents(n: number, seed: number, lanes: number, faultRate: n
         default: variant = '';
       }
     }
-    out.push({
-      i, lane: i % lanes, product, req, key, fault, variant,
-      retryIfNotCharged: fault === 'error_before' ? variant === 'retry' : rng.float() < 0.1,
-      startedAt: 0, endedAt: 0,
-    });
+    const retryIfNotCharged = fault === 'error_before' ? variant === 'retry' : rng.float() < 0.1;
+    const lane = group++ % lanes;
+    if (fault === 'twin') {
+      if (i + 1 >= n) fault = null;
+      else {
+        // another process of the same account buys the identical thing first; then this purchase's answer is
+        // lost: reconcile sees two matching records it cannot tell apart → unknown_outcome with both.
+        variant = rng.float() < 0.5 ? 'timeout' : 'html';
+        out.push({ i, lane, actor: 'other', product, req, key, fault: null, variant: '', retryIfNotCharged: false, startedAt: 0, endedAt: 0 });
+        i++;
+      }
+    }
+    out.push({ i, lane, actor: 'main', product, req, key, fault, variant, retryIfNotCharged, startedAt: 0, endedAt: 0 });
   }
   return out;
 }
@@ -259,7 +270,10 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
       reconcile: { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3 },
       retry: { maxAttempts: 3, maxDelayMs: 1500 },
     });
+    // a second process of the same account (own transport, own memory of its records)
+    const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: o.timeoutMs });
     await client.catalog.get();
+    await other.catalog.get();
     const path = (x: Intent) => PATHS[x.product];
 
     let prevEnd = 0;
@@ -289,6 +303,9 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
         case 'refused':
           inj.arm(x.variant === 'dns' ? 'dns' : 'refused', x.variant === 'always' ? 3 : 1);
           break;
+        case 'twin':
+          await rule({ kind: x.variant === 'timeout' ? 'timeout_after' : 'html_after' });
+          break;
         case 'reconcile_read_error':
           await rule({ kind: 'timeout_after' });
           await rule({ kind: 'error_before' }, 'GET');
@@ -301,7 +318,7 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
       while (Date.now() <= prevEnd) await sleep(1);
       x.startedAt = Date.now();
       try {
-        const r = await client.buy(x.req, { waitForFinal: { timeoutMs: TIMING.waitForFinalMs, intervalMs: 40 }, retryIfNotCharged: x.retryIfNotCharged });
+        const r = await (x.actor === 'other' ? other : client).buy(x.req, { waitForFinal: { timeoutMs: TIMING.waitForFinalMs, intervalMs: 40 }, retryIfNotCharged: x.retryIfNotCharged });
         x.outcome = { kind: 'result', first: r, final: r };
       } catch (e) {
         if (!(e instanceof VtuError)) throw e;
@@ -321,10 +338,11 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
     for (const x of intents) {
       if (x.outcome?.kind !== 'result') continue;
       const r = x.outcome.first;
+      const c = x.actor === 'other' ? other : client;
       try {
         x.outcome.final = r.status === 'processing'
-          ? await client.transactions.waitForFinal(r, { timeoutMs: 5_000, intervalMs: 50 })
-          : await client.transactions.refresh(r);
+          ? await c.transactions.waitForFinal(r, { timeoutMs: 5_000, intervalMs: 50 })
+          : await c.transactions.refresh(r);
       } catch (e) {
         x.outcome.followupError = e instanceof VtuError ? `${e.code}: ${e.message}` : String(e);
       }
