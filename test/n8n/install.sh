@@ -23,11 +23,16 @@ N8N_VERSION="1.123.81"
 XLSX_VERSION="0.18.5"
 CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-vtu/n8n-$N8N_VERSION}"
 MARKER="$CACHE/.installed"
-WANT="node=$NODE_VERSION n8n=$N8N_VERSION xlsx=$XLSX_VERSION recipe=2"
+# Committed lockfile of the n8n install (1,700+ packages): reproducible installs that do
+# not drift with the registry. Regenerate: N8N_E2E_RELOCK=1 bash test/n8n/install.sh
+LOCK="$(cd "$(dirname "$0")" && pwd)/n8n-package-lock.json"
+LOCK_SUM="none"
+[[ -f "$LOCK" && -z "${N8N_E2E_RELOCK:-}" ]] && LOCK_SUM="$(sha256sum "$LOCK" | cut -c1-16)"
+WANT="node=$NODE_VERSION n8n=$N8N_VERSION xlsx=$XLSX_VERSION lock=$LOCK_SUM recipe=2"
 
 log() { printf '[n8n-install] %s\n' "$*" >&2; }
 
-if [[ -z "${N8N_E2E_FORCE:-}" && -f "$MARKER" && "$(cat "$MARKER")" == "$WANT" \
+if [[ -z "${N8N_E2E_FORCE:-}" && -z "${N8N_E2E_RELOCK:-}" && -f "$MARKER" && "$(cat "$MARKER")" == "$WANT" \
       && -x "$CACHE/node/bin/node" && -f "$CACHE/app/node_modules/n8n/bin/n8n" ]]; then
   log "already installed in $CACHE ($WANT)"
   cat "$CACHE/env.sh"
@@ -72,9 +77,14 @@ cat >"$APP/package.json" <<JSON
   "allowScripts": {
     "sqlite3": true,
     "isolated-vm": true,
+    "@parcel/watcher": true,
+    "@sentry-internal/node-native-stacktrace": true,
+    "msgpackr-extract": true,
+    "protobufjs": true,
     "@scarf/scarf": false,
     "cpu-features": false,
-    "oracledb": false
+    "oracledb": false,
+    "ssh2": false
   }
 }
 JSON
@@ -91,27 +101,34 @@ export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=f
 export npm_config_jobs="${npm_config_jobs:-max}"  # parallel node-gyp
 export JOBS="${JOBS:-max}"
 
+if [[ "$LOCK_SUM" != none ]]; then
+  cp "$LOCK" "$APP/package-lock.json"
+else
+  rm -f "$APP/package-lock.json"
+fi
+
 log "npm install n8n@$N8N_VERSION (this takes a while on a cold cache)"
 (cd "$APP" && "$NODE22" "$NPM_CLI" install --legacy-peer-deps --no-audit --no-fund \
    --loglevel="${N8N_E2E_NPM_LOGLEVEL:-warn}")
 
+if [[ -n "${N8N_E2E_RELOCK:-}" ]]; then
+  cp "$APP/package-lock.json" "$LOCK"
+  LOCK_SUM="$(sha256sum "$LOCK" | cut -c1-16)"
+  WANT="node=$NODE_VERSION n8n=$N8N_VERSION xlsx=$XLSX_VERSION lock=$LOCK_SUM recipe=2"
+  log "wrote $LOCK"
+fi
+
 # --- 3. check the native modules load under Node 22 --------------------------------------
 log "checking native modules under Node 22"
 (cd "$APP/node_modules/n8n" && "$NODE22" -e '
-  const ok = [];
   const sqlite3 = require("sqlite3");
   new sqlite3.Database(":memory:").close();
-  ok.push("sqlite3");
-  try { require.resolve("isolated-vm"); } catch { console.log("isolated-vm: not installed"); process.exit(0); }
   const ivm = require("isolated-vm");
   const iso = new ivm.Isolate({ memoryLimit: 16 });
-  if (iso.compileScriptSync("6*7").runSync(iso.createContextSync()) !== 42) throw new Error("ivm");
-  ok.push("isolated-vm");
-  console.log("native ok: " + ok.join(", "));
-' ) >&2 || {
-  # isolated-vm may be nested below another package; report and try from the app root.
-  (cd "$APP" && "$NODE22" -e 'const s=require("sqlite3"); new s.Database(":memory:").close(); console.log("sqlite3 ok")') >&2
-}
+  if (iso.compileScriptSync("6*7").runSync(iso.createContextSync()) !== 42) throw new Error("isolated-vm broken");
+  console.log("native modules ok under node " + process.version + ": sqlite3, isolated-vm");
+') >&2 || { log "native module check FAILED (see above)"; exit 1; }
+"$NODE22" "$APP/node_modules/n8n/bin/n8n" --version >/dev/null
 
 cat >"$CACHE/env.sh" <<ENV
 N8N_E2E_CACHE=$CACHE
