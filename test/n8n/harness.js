@@ -453,14 +453,56 @@ class N8nInstance {
       triggerToStartFrom: { name: trigger },
     };
     if (opts.destinationNode) body.destinationNode = opts.destinationNode;
+    const before = opts.webhook ? new Set((await this.listExecutions(stored.id)).map((e) => e.id)) : undefined;
     const res = await this.request('POST', `/rest/workflows/${stored.id}/run`, body);
+    let executionId = res && res.executionId;
+    let webhookResponse;
     if (res && res.waitingForWebhook) {
-      throw new Error(`workflow ${stored.id}: start node "${trigger}" waits for a webhook; use a Manual Trigger or a polling trigger`);
+      if (!opts.webhook) {
+        throw new Error(
+          `workflow ${stored.id}: start node "${trigger}" waits for a webhook; pass { webhook: { path, method, body } }, ` +
+            'pin data on the trigger (workflow.pinData), or start from a Manual Trigger',
+        );
+      }
+      webhookResponse = await this.callWebhook(opts.webhook.path, { ...opts.webhook, test: true });
+      const fresh = await this.#collectNewExecutions(stored.id, before, { settleMs: 100, timeoutMs: opts.timeoutMs || 60000, min: 1 });
+      executionId = fresh[fresh.length - 1].executionId;
     }
-    const execution = await this.waitForExecution(res.executionId, opts);
+    const execution = await this.waitForExecution(executionId, opts);
     const result = new RunResult(execution, { durationMs: Date.now() - t0 });
     result.workflowId = stored.id;
+    if (webhookResponse) result.webhookResponse = webhookResponse;
     return result;
+  }
+
+  /**
+   * Calls a Webhook node: production URL /webhook/<path> (workflow must be active) or, with
+   * test: true, the editor's test URL /webhook-test/<path>. Returns { status, headers, body }.
+   */
+  async callWebhook(webhookPath, { method = 'POST', body, headers = {}, query, test = false } = {}) {
+    const qs = query ? `?${new URLSearchParams(query)}` : '';
+    const url = `${this.baseUrl}/${test ? 'webhook-test' : 'webhook'}/${String(webhookPath).replace(/^\//, '')}${qs}`;
+    const res = await fetch(url, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined || method === 'GET' ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed };
+  }
+
+  /** Waits for executions of a workflow that are not in `beforeIds` (e.g. after callWebhook). */
+  async waitForNewExecutions(workflowId, beforeIds, { min = 1, settleMs = 200, timeoutMs = 30000 } = {}) {
+    return await this.#collectNewExecutions(workflowId, new Set(beforeIds), { settleMs, timeoutMs, min });
+  }
+
+  /** Ids of a workflow's current executions (pass to waitForNewExecutions). */
+  async executionIds(workflowId) {
+    return (await this.listExecutions(workflowId)).map((e) => e.id);
   }
 
   /** Polls GET /rest/executions/:id until the execution has finished; returns it unflattened. */
@@ -529,7 +571,7 @@ class N8nInstance {
     return await this.activateWorkflow(id, opts);
   }
 
-  async #collectNewExecutions(id, before, { settleMs, timeoutMs }) {
+  async #collectNewExecutions(id, before, { settleMs, timeoutMs, min = 0 }) {
     const deadline = Date.now() + timeoutMs;
     let lastCount = -1;
     let stableSince = Date.now();
@@ -539,7 +581,7 @@ class N8nInstance {
       if (fresh.length !== lastCount || running) {
         lastCount = fresh.length;
         stableSince = Date.now();
-      } else if (Date.now() - stableSince >= settleMs) {
+      } else if (fresh.length >= min && Date.now() - stableSince >= settleMs) {
         const out = [];
         for (const e of fresh.sort((a, b) => Number(a.id) - Number(b.id))) {
           out.push(new RunResult(await this.getExecution(e.id)));

@@ -174,3 +174,35 @@ test('NodeOperationError from the package\'s own n8n-workflow copy surfaces in t
   assert.equal(cont.status, 'success');
   assert.deepEqual(cont.nodeOutput('Fail'), [{ error: 'Refusing item 0' }]);
 });
+
+test('webhook-started workflows: pinned data, test webhook, production webhook', async () => {
+  const buy = {
+    id: 'b', name: 'Buy', type: T('fixtureVtu'), typeVersion: 1, position: [200, 0],
+    parameters: { operation: 'buyAirtime', phone: '={{ $json.body.phone }}', amount: 100 },
+  };
+  const hook = (p) => ({
+    id: 'w', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0],
+    parameters: { path: p, httpMethod: 'POST', responseMode: 'lastNode' }, webhookId: `wh-${p}`,
+  });
+  const wf = (p) => ({ name: `webhook ${p}`, nodes: [hook(p), buy], connections: link('Webhook', 'Buy') });
+
+  const pinned = await n8n.runWorkflow({ ...wf('pinned'), pinData: { Webhook: [{ json: { body: { phone: '08031112222' } } }] } });
+  assert.equal(pinned.status, 'success');
+  assert.equal(pinned.nodeOutput('Buy')[0].phone, '08031112222');
+
+  const viaTest = await n8n.runWorkflow(wf('test-url'), { webhook: { path: 'test-url', body: { phone: '08033334444' } } });
+  assert.equal(viaTest.status, 'success');
+  assert.equal(viaTest.webhookResponse.status, 200);
+  assert.equal(viaTest.nodeOutput('Buy')[0].phone, '08033334444');
+
+  const stored = await n8n.importWorkflow(wf('prod'));
+  await n8n.activateWorkflow(stored.id);
+  const before = await n8n.executionIds(stored.id);
+  const res = await n8n.callWebhook('prod', { body: { phone: '08035556666' } });
+  assert.equal(res.status, 200);
+  assert.equal(res.body.phone, '08035556666');
+  const [ex] = await n8n.waitForNewExecutions(stored.id, before);
+  assert.equal(ex.mode, 'webhook');
+  assert.equal(ex.nodeOutput('Buy')[0].phone, '08035556666');
+  await n8n.deactivateWorkflow(stored.id);
+});
