@@ -149,7 +149,7 @@ export async function runPurchases<R>(
 		outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
 	};
 
-	// 1. Build and check every item locally before anything is sent.
+	// 1. Read every item's parameters before anything is sent.
 	for (let i = 0; i < count; i++) {
 		try {
 			requests[i] = await hooks.build(i);
@@ -159,9 +159,11 @@ export async function runPurchases<R>(
 	}
 	let pending = requests.map((r, i) => (r === undefined ? -1 : i)).filter((i) => i >= 0);
 
-	// 2. Price every item (Dry Run, Spend Cap), still without sending.
+	// 2. Check and price every item with the client's quote (local rules + cached catalogue), still
+	// without sending: a bad row stops the run before anything is bought (or fails alone under
+	// Continue On Fail); Dry Run and Spend Cap use the prices.
 	const prices = new Map<number, { kobo: number; json: IDataObject }>();
-	if (opts.dryRun || opts.spendCapKobo > 0) {
+	{
 		const quote = hooks.quote ?? (defaultQuote as NonNullable<PurchaseHooks<R>['quote']>);
 		let firstError: { i: number; error: unknown } | undefined;
 		await runPool(pending, opts.concurrency, async (i) => {

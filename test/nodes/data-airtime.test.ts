@@ -1,0 +1,230 @@
+/** VTU Data and VTU Airtime through the real n8n engine against the sandbox; the shared runner's options. */
+import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
+import { VtuData } from '../../nodes/VtuData/VtuData.node';
+import { loadOptions, runNode } from './engine';
+import { expectNoToken, useVtuSandbox } from './helpers';
+
+const env = useVtuSandbox();
+const data = new VtuData();
+const airtime = new VtuAirtime();
+
+async function mtnPlans() {
+  const nets = await loadOptions(data, 'getNetworks', {}, env.creds());
+  const mtn = nets.find((n) => n.name === 'MTN')!;
+  const plans = await loadOptions(data, 'getDataPlans', { network: mtn.value }, env.creds());
+  return { mtn, plans };
+}
+
+const buy = (extra: Record<string, unknown> = {}) => ({
+  operation: 'buy',
+  network: 1,
+  plan: '={{$json.plan ?? 2}}',
+  phone: '={{$json.phone}}',
+  ...extra,
+});
+
+describe('VTU Data', () => {
+  test('loadOptions: networks, then plans of the network with size, kind, price and validity', async () => {
+    const { mtn, plans } = await mtnPlans();
+    expect(mtn.value).toBe(1);
+    expect(plans.length).toBeGreaterThan(2);
+    expect(plans[1].name).toBe('1GB SME · ₦250.00 · 30 days');
+    for (const p of plans) expect(p.name).toMatch(/^\S+ .+ · ₦\d+\.\d\d( · .+)?/);
+    // no network chosen yet → no plans, no request
+    expect(await loadOptions(data, 'getDataPlans', {}, env.creds())).toEqual([]);
+  });
+
+  test('buy: one item, safe-purchase fields in the output, wallet debited by the plan price', async () => {
+    const before = await env.balance();
+    const r = await runNode(data, { parameters: buy(), input: [{ phone: '0803 123 4567', plan: 2 }], creds: env.creds() });
+    expect(r.error).toBeUndefined();
+    expect(r.items).toHaveLength(1);
+    const j = r.items[0].json;
+    expect(j).toMatchObject({ status: 'successful', path: 'direct', product: 'data', amount: '250.00', recipient: '08031234567' });
+    expect(typeof j.ident).toBe('string');
+    expect(j.balance).toBe(((before - 25000) / 100).toFixed(2));
+    expect(r.items[0].pairedItem).toEqual({ item: 0 });
+    expect(await env.balance()).toBe(before - 25000);
+    const txns = await env.admin.transactions({ username: 'demo', product: 'data' });
+    expect(txns.map((t) => t.ident)).toContain(j.ident);
+    expectNoToken(env.sb.demo.token, r.items);
+  });
+
+  test('list plans and get a transaction by ID and by reference', async () => {
+    const list = await runNode(data, { parameters: { operation: 'listPlans', network: 'MTN' }, creds: env.creds() });
+    expect(list.items.length).toBeGreaterThan(2);
+    expect(list.items[1].json).toMatchObject({ size: '1GB', kind: 'SME', price: '250.00', network: 'MTN' });
+    const bought = await runNode(data, { parameters: buy(), input: [{ phone: '08031234567' }], creds: env.creds() });
+    const { id, ident } = bought.items[0].json;
+    const byId = await runNode(data, { parameters: { operation: 'getTransaction', lookupBy: 'id', transactionId: String(id) }, creds: env.creds() });
+    expect(byId.items[0].json).toMatchObject({ id, ident, status: 'successful', amount: '250.00' });
+    const byIdent = await runNode(data, { parameters: { operation: 'getTransaction', lookupBy: 'ident', transactionId: ident }, creds: env.creds() });
+    expect(byIdent.items[0].json).toMatchObject({ id, ident });
+    const missing = await runNode(data, { parameters: { operation: 'getTransaction', lookupBy: 'id', transactionId: '999999' }, creds: env.creds() });
+    expect(missing.error?.message).toMatch(/\[item 0\]$/);
+  });
+
+  test('continueOnFail: a bad row among good rows → one result per row, the bad one says why, only good rows charged', async () => {
+    const before = await env.balance();
+    const r = await runNode(data, {
+      parameters: buy(),
+      input: [{ phone: '08031234567' }, { phone: '12345' }, { phone: '08039876543' }, { phone: '08031112222', plan: 99999 }],
+      creds: env.creds(),
+      continueOnFail: true,
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items).toHaveLength(4);
+    expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+    expect(r.items[0].json.status).toBe('successful');
+    expect(r.items[1].json).toMatchObject({ code: 'invalid_input', item: 1 });
+    expect(String(r.items[1].json.error)).toMatch(/phone|number/i);
+    expect(String(r.items[1].json.error)).toMatch(/\[item 1\]$/);
+    expect(r.items[2].json.status).toBe('successful');
+    expect(r.items[3].json.code).toBe('invalid_input');
+    expect(String(r.items[3].json.error)).toMatch(/plan/i);
+    expect(await env.balance()).toBe(before - 2 * 25000);
+  });
+
+  test('without continueOnFail a bad row stops the run before anything is bought', async () => {
+    const before = await env.balance();
+    const r = await runNode(data, { parameters: buy(), input: [{ phone: '08031234567' }, { phone: 'abc' }], creds: env.creds() });
+    expect(r.error).toBeDefined();
+    expect(r.error!.message).toMatch(/\[item 1\]$/);
+    expect(r.items).toHaveLength(0);
+    expect(await env.balance()).toBe(before);
+  });
+
+  test('dry run: prices every item, shows the total, spends nothing', async () => {
+    const before = await env.balance();
+    const ledgerBefore = await env.admin.ledger('demo');
+    const r = await runNode(data, {
+      parameters: buy({ options: { dryRun: true } }),
+      input: [{ phone: '08031234567' }, { phone: '08031234568', plan: 1 }, { phone: '08031234569' }],
+      creds: env.creds(),
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items.map((i) => i.json.price)).toEqual(['250.00', '130.00', '250.00']);
+    for (const it of r.items) expect(it.json).toMatchObject({ dryRun: true, total: '630.00', itemsPriced: 3 });
+    expect(await env.balance()).toBe(before);
+    expect(await env.admin.ledger('demo')).toEqual(ledgerBefore);
+    expect(await env.admin.transactions({ username: 'demo', product: 'data' })).toHaveLength(0);
+  });
+
+  test('spend cap: items that would go over the cap are refused before sending', async () => {
+    const before = await env.balance();
+    const r = await runNode(data, {
+      parameters: buy({ options: { spendCap: 600 } }),
+      input: [{ phone: '08031234561' }, { phone: '08031234562' }, { phone: '08031234563' }, { phone: '08031234564', plan: 1 }],
+      creds: env.creds(),
+      continueOnFail: true,
+    });
+    expect(r.items).toHaveLength(4);
+    expect(r.items[0].json.status).toBe('successful');
+    expect(r.items[1].json.status).toBe('successful');
+    expect(r.items[2].json).toMatchObject({ code: 'spend_cap', item: 2 });
+    expect(String(r.items[2].json.error)).toContain('Spend Cap of ₦600.00');
+    expect(r.items[3].json.code).toBe('spend_cap'); // 500 + 130 > 600
+    expect(await env.balance()).toBe(before - 50000);
+    expect(await env.admin.transactions({ username: 'demo', product: 'data' })).toHaveLength(2);
+  });
+
+  test('spend cap without continueOnFail: refuses the whole run before anything is sent', async () => {
+    const before = await env.balance();
+    const r = await runNode(data, {
+      parameters: buy({ options: { spendCap: 300 } }),
+      input: [{ phone: '08031234561' }, { phone: '08031234562' }],
+      creds: env.creds(),
+    });
+    expect(r.error?.message).toMatch(/Spend Cap.*\[item 1\]$/);
+    expect(await env.balance()).toBe(before);
+  });
+
+  test('concurrency: 12 items, 4 at a time → results in input order with pairedItem', async () => {
+    await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'latency', count: 12, latencyMs: 300 });
+    const input = Array.from({ length: 12 }, (_, n) => ({ phone: `080312345${String(n).padStart(2, '0')}`, plan: n % 2 ? 1 : 2 }));
+    const t0 = Date.now();
+    const r = await runNode(data, { parameters: buy({ options: { concurrency: 4 } }), input, creds: env.creds() });
+    const ms = Date.now() - t0;
+    expect(r.error).toBeUndefined();
+    expect(r.items).toHaveLength(12);
+    r.items.forEach((it, n) => {
+      expect(it.pairedItem).toEqual({ item: n });
+      expect(it.json.recipient).toBe(input[n].phone);
+      expect(it.json.amount).toBe(n % 2 ? '130.00' : '250.00');
+    });
+    // 3 rounds of 4 in flight ≈ 0.9 s; one at a time would take 3.6 s.
+    expect(ms).toBeLessThan(2500);
+    expect(await env.admin.transactions({ username: 'demo', product: 'data' })).toHaveLength(12);
+  });
+
+  test('every ID can be set by expression (network by name)', async () => {
+    const r = await runNode(data, {
+      parameters: { operation: 'buy', network: '={{$json.net}}', plan: '={{$json.planId}}', phone: '={{$json.phone}}' },
+      input: [{ net: 'MTN', planId: '2', phone: '08031234567' }],
+      creds: env.creds(),
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items[0].json).toMatchObject({ status: 'successful', amount: '250.00' });
+  });
+
+  test('wait for final status: a processing purchase is followed to successful', async () => {
+    await env.admin.setConfig({ settle: { mode: 'processing', delayMs: 300, finalStatus: 'successful' } });
+    const r = await runNode(data, {
+      parameters: buy({ options: { waitForFinal: true, waitTimeout: 10 } }),
+      input: [{ phone: '08031234567' }],
+      creds: env.creds(),
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items[0].json.status).toBe('successful');
+    const plain = await runNode(data, { parameters: buy(), input: [{ phone: '08031234567' }], creds: env.creds() });
+    expect(plain.items[0].json.status).toBe('processing');
+  });
+
+  test('a bad token: NodeApiError that says how to fix it, never the token', async () => {
+    const bad = 'f'.repeat(40);
+    const r = await runNode(data, { parameters: buy(), input: [{ phone: '08031234567' }], creds: { ...env.creds(), apiToken: bad } });
+    expect(r.error).toBeDefined();
+    expect(r.error!.message).toMatch(/token/i);
+    expect(`${r.error!.message} ${r.error!.description}`).toMatch(/credential/i);
+    expectNoToken(bad, r.error!.message, r.error!.description, JSON.stringify(r.run.data.resultData));
+    const c = await runNode(data, { parameters: buy(), input: [{ phone: '08031234567' }], creds: { ...env.creds(), apiToken: bad }, continueOnFail: true });
+    expect(c.items[0].json).toMatchObject({ code: 'auth', httpStatus: 401 });
+    expectNoToken(bad, c.items);
+  });
+});
+
+describe('VTU Airtime', () => {
+  test('buy VTU and Share and Sell; wallet charged the discounted price', async () => {
+    const before = await env.balance();
+    const r = await runNode(airtime, {
+      parameters: { operation: 'buy', network: 1, airtimeType: '={{$json.type}}', amount: '={{$json.amount}}', phone: '={{$json.phone}}' },
+      input: [
+        { phone: '08031234567', amount: 100, type: 'VTU' },
+        { phone: '08031234568', amount: 200, type: 'Share and Sell' },
+      ],
+      creds: env.creds(),
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items).toHaveLength(2);
+    expect(r.items[0].json).toMatchObject({ status: 'successful', product: 'airtime', recipient: '08031234567' });
+    const charged = r.items.reduce((s, i) => s + Math.round(Number(i.json.amount) * 100), 0);
+    expect(charged).toBeLessThanOrEqual(30000);
+    expect(await env.balance()).toBe(before - charged);
+    const got = await runNode(airtime, {
+      parameters: { operation: 'getTransaction', lookupBy: 'ident', transactionId: r.items[1].json.ident },
+      creds: env.creds(),
+    });
+    expect(got.items[0].json).toMatchObject({ ident: r.items[1].json.ident, product: 'airtime' });
+  });
+
+  test('below the minimum amount → refused locally, nothing sent', async () => {
+    const before = await env.balance();
+    const r = await runNode(airtime, {
+      parameters: { operation: 'buy', network: 1, airtimeType: 'VTU', amount: 10, phone: '08031234567' },
+      creds: env.creds(),
+      continueOnFail: true,
+    });
+    expect(r.items[0].json.code).toBe('invalid_input');
+    expect(await env.balance()).toBe(before);
+  });
+});
