@@ -102,11 +102,16 @@ export function parseSmsBatch(o: unknown): SmsBatch | null {
 export function batchToResult(b: SmsBatch, raw: unknown, path: ResultPath, extra: Record<string, unknown> = {}): PurchaseResult {
   const r = isRec(raw) ? raw : {};
   const id = zId.safeParse(r.id);
+  // History rows carry no Status (SMS is final at once): absent → successful. A Status that is there but
+  // not one we know ("successful?", {…}, "") is not a success.
+  const rawStatus = r.Status ?? r.status;
+  const status = normalizeStatus(rawStatus) ?? (rawStatus === undefined || rawStatus === null ? 'successful' : null);
+  if (!status) throw new VtuBadResponseError(`The SMS record has no known Status (got ${JSON.stringify(rawStatus)?.slice(0, 40)}).`);
   return {
     product: 'sms',
     id: id.success ? id.data : null,
     ident: b.ident,
-    status: normalizeStatus(r.Status ?? r.status) ?? 'successful',
+    status,
     amount: b.amount,
     balanceBefore: firstMoney(r.balance_before, r.previous_balance),
     balanceAfter: firstMoney(r.balance_after, r.after_balance),
@@ -131,7 +136,9 @@ export function parseSmsSend(raw: unknown, plan: SmsPlan, batch: string[], cost:
   }
   const msg = text(raw.error ?? raw.message ?? raw.msg ?? raw.detail ?? raw.status ?? '');
   const st = normalizeStatus(raw.Status ?? raw.status);
-  const ok = /succes+ful+y?\s*sent|\bsent\b|success/i.test(msg) || st === 'successful';
+  // "Message not sent", "unsuccessful", "could not be sent" also contain "sent"/"success": a negation wins.
+  const negated = /\b(?:not|no|never|unable|cannot|can't|couldn't|fail(?:ed|ure)?|error|insufficient|invalid|declined|rejected)\b|unsuccess/i.test(msg);
+  const ok = !negated && (/succes+ful+y?\s*sent|\bsent\b|success/i.test(msg) || st === 'successful');
   if (!ok) {
     if (/insufficien/i.test(msg)) throw new VtuInsufficientBalanceError(`Insufficient wallet balance: "${msg}". Fund the wallet; nothing was sent.`, { serverMessage: msg });
     if (raw.error !== undefined) throw new VtuInvalidInputError(`The server refused the SMS: "${msg}". Nothing was charged.`, { serverMessage: msg });
