@@ -508,7 +508,7 @@ class N8nInstance {
   /** Polls GET /rest/executions/:id until the execution has finished; returns it unflattened. */
   async waitForExecution(executionId, { timeoutMs = 60000 } = {}) {
     const deadline = Date.now() + timeoutMs;
-    let delay = 25;
+    let delay = 10;
     for (;;) {
       const ex = await this.getExecution(executionId).catch((e) => {
         if (e.status === 404 || /not found/i.test(e.message)) return undefined;
@@ -519,7 +519,7 @@ class N8nInstance {
         throw new Error(`execution ${executionId} not finished after ${timeoutMs} ms (status ${ex && ex.status})`);
       }
       await sleep(delay);
-      delay = Math.min(delay * 2, 250);
+      delay = Math.min(delay + 10, 100);
     }
   }
 
