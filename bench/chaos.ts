@@ -135,14 +135,16 @@ export function makeIntents(n: number, seed: number, lanes: number, faultRate: n
       case 'data': {
         const net = pick(rng, NETWORKS);
         const plan = pick(rng, DATA_PLANS.filter((p) => p.networkId === net.id && planAvailable(p)));
-        const phone = pick(rng, net.prefixes) + pad(i, 7);
+        const prefix = pick(rng, net.prefixes);
+        const phone = prefix + pad(i, 11 - prefix.length);
         req = { product, network: net.name, plan: plan.id, phone };
         key = `data|${phone}`;
         break;
       }
       case 'airtime': {
         const net = pick(rng, NETWORKS);
-        const phone = pick(rng, net.prefixes) + pad(i, 7);
+        const prefix = pick(rng, net.prefixes);
+        const phone = prefix + pad(i, 11 - prefix.length);
         const sns = rng.float() < 0.2;
         req = { product, network: net.id, amount: int(rng, sns ? 100 : 50, 2000), phone, ...(sns ? { type: 'Share and Sell' as const } : {}) };
         key = `airtime|${phone}`;

@@ -26,6 +26,8 @@ describe('chaos: 700 purchases, seed 7, seed dialect', () => {
     expect(r.faults / r.purchases).toBeLessThan(0.25);
     for (const k of FAULT_KINDS) expect(r.faultsByKind[k]).toBeGreaterThan(0);
     for (const p of PRODUCTS) expect(r.products[p]).toBeGreaterThan(50);
+    // every generated purchase is valid input (a refusal here means the generator drifted from the catalogue)
+    expect(r.outcomes.invalid_input).toBeUndefined();
     // the sandbox itself logged the faults it applied
     for (const k of ['timeout_after', 'reset_after', 'html_after', 'error_before', 'rate_limit', 'latency', 'flip_later']) {
       expect(r.faultHits[k]).toBeGreaterThan(0);
