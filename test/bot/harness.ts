@@ -29,7 +29,8 @@ export interface Env {
   alice: FakeUser;
   bob: FakeUser;
   stranger: FakeUser;
-  makeBot(cfg?: Partial<CreateBotConfig>, dbPath?: string): Promise<VtuBot>;
+  makeBot(cfg?: Partial<CreateBotConfig>, dbPath?: string, client?: VtuClient): Promise<VtuBot>;
+  clientFor(token: string): VtuClient;
   /** Feed one update to a bot (webhook style) and wait until it is handled. */
   send(app: VtuBot, update: any): Promise<void>;
   demoLedger(): Promise<{ kind: string; amountKobo: number; ident: string | null }[]>;
@@ -60,7 +61,9 @@ export function useBotEnv(): Env {
       catalogTtlMs: 60_000,
       reconcile: { waitMs: 1500, pollMs: 200 },
     });
-    env.makeBot = async (cfg = {}, dbPath = env.dbPath) => {
+    env.clientFor = (token) =>
+      new VtuClient({ baseUrl: env.sb.baseUrl, token, timeoutMs: 1500, reconcile: { waitMs: 1500, pollMs: 200 } });
+    env.makeBot = async (cfg = {}, dbPath = env.dbPath, client = env.client) => {
       // No redaction here: the tests check the raw log lines never contain a secret.
       const rawLogger = createLogger({ level: 'debug', secrets: [], write: (l) => env.logs.push(l) });
       const app = createBot(
@@ -72,10 +75,11 @@ export function useBotEnv(): Env {
           maxPurchaseKobo: 500_000,
           dailyLimitKobo: 2_000_000,
           followIntervalMs: 60_000,
+          rateLimit: 1000,
           ...cfg,
         },
         {
-          client: env.client,
+          client,
           db: openDatabase(dbPath),
           logger: rawLogger,
           botConfig: { client: { apiRoot: env.tg.apiRoot } },

@@ -1,0 +1,264 @@
+/** Who may spend, PIN, limits, duplicates, stale buttons, restarts and faults. */
+import { dataToConfirm, useBotEnv } from './harness';
+
+const env = useBotEnv();
+
+describe('who may spend', () => {
+  test('strangers are told their ID and refused; admins /allow and /deny them (persisted in SQLite)', async () => {
+    const app = await env.makeBot();
+    const s = env.stranger;
+    await env.send(app, env.tg.textUpdate(s, '/data'));
+    expect(env.tg.lastText(s.id)).toBe(`Sorry, this bot is private. Your Telegram user ID is ${s.id}. Ask the bot's admin to allow it.`);
+    await env.send(app, env.tg.callbackUpdate(s, 1, 'net:1'));
+    expect(env.tg.answers()).toEqual(['You are not allowed to use this bot.']);
+    expect(env.tg.textsTo(s.id)).toHaveLength(1);
+
+    await env.send(app, env.tg.textUpdate(env.alice, `/allow ${s.id}`));
+    expect(env.tg.lastText(env.alice.id)).toBe('Only admins can do that.');
+    await env.send(app, env.tg.textUpdate(env.admin1, `/allow ${s.id}`));
+    expect(env.tg.lastText(env.admin1.id)).toBe(`✅ User ${s.id} may now use the bot.`);
+    await env.send(app, env.tg.textUpdate(s, '/balance'));
+    expect(env.tg.lastText(s.id)).toBe('💰 Wallet balance: ₦1,000,000.00');
+
+    // A new instance on the same file keeps the decision.
+    const app2 = await env.makeBot();
+    await env.send(app2, env.tg.textUpdate(s, '/balance'));
+    expect(env.tg.lastText(s.id)).toBe('💰 Wallet balance: ₦1,000,000.00');
+    await env.send(app2, env.tg.textUpdate(env.admin1, `/deny ${s.id}`));
+    await env.send(app2, env.tg.textUpdate(env.admin1, `/deny ${env.alice.id}`)); // listed in BOT_ALLOWED_IDS: /deny overrides
+    await env.send(app2, env.tg.textUpdate(s, '/balance'));
+    expect(env.tg.lastText(s.id)).toMatch(/^Sorry, this bot is private/);
+    await env.send(app2, env.tg.textUpdate(env.alice, '/balance'));
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^Sorry, this bot is private/);
+    await env.send(app2, env.tg.textUpdate(env.admin1, '/users'));
+    expect(env.tg.lastText(env.admin1.id)).toBe(`Allowed users:\n${[env.admin1.id, env.bob.id].sort((a, b) => a - b).join('\n')}`);
+    expect(await env.debits()).toBe(0);
+  });
+
+  test('purchases only in private chats', async () => {
+    const app = await env.makeBot();
+    await env.send(app, env.tg.groupTextUpdate(env.alice, -100123, '/data'));
+    expect(env.tg.lastText(-100123)).toBe('For your safety I only take orders in a private chat. Open a chat with @vtu_test_bot.');
+    expect(env.tg.textsTo(-100123)).toHaveLength(1);
+  });
+});
+
+describe('PIN', () => {
+  test('required: no PIN → refused; /setpin (hashed, messages deleted, never stored in clear); wrong PIN → retry; right PIN → one purchase; lockout', async () => {
+    const app = await env.makeBot({ pinRequired: true, pinMaxFailures: 3 });
+    const u = env.alice;
+    await dataToConfirm(env, app, u);
+    await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
+    expect(env.tg.lastText(u.id)).toBe('A PIN is required for purchases. Set one with /setpin, then try again. Nothing was bought.');
+    expect(app.journal.recentForUser(u.id)[0].state).toBe('cancelled');
+
+    await env.send(app, env.tg.textUpdate(u, '/setpin'));
+    expect(env.tg.lastText(u.id)).toMatch(/^Send a new PIN: 4 to 6 digits/);
+    await env.send(app, env.tg.textUpdate(u, '12'));
+    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('A PIN is 4 to 6 digits.');
+    await env.send(app, env.tg.textUpdate(u, '4321'));
+    expect(env.tg.lastText(u.id)).toBe('Send the same PIN again to confirm.');
+    await env.send(app, env.tg.textUpdate(u, '4321'));
+    expect(env.tg.lastText(u.id)).toBe('✅ PIN set. I will ask for it before every purchase.');
+    expect(env.tg.callsOf('deleteMessage')).toHaveLength(3);
+
+    await dataToConfirm(env, app, u);
+    await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
+    expect(env.tg.lastText(u.id)).toMatch(/^🔒 Send your PIN/);
+    await env.send(app, env.tg.textUpdate(u, '1111'));
+    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('Wrong PIN. 2 attempts left.');
+    expect(await env.debits()).toBe(0);
+    await env.send(app, env.tg.textUpdate(u, '4321'));
+    expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful/);
+    expect(await env.debits()).toBe(1);
+    expect(env.tg.callsOf('deleteMessage')).toHaveLength(5);
+
+    // Three wrong PINs lock purchases.
+    await dataToConfirm(env, app, u);
+    await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
+    for (const pin of ['9090', '9091']) await env.send(app, env.tg.textUpdate(u, pin));
+    await env.send(app, env.tg.textUpdate(u, '9092'));
+    expect(env.tg.lastText(u.id)).toMatch(/^Too many wrong PINs: purchases are locked until .*Nothing was bought\.$/);
+    await dataToConfirm(env, app, u);
+    await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
+    expect(env.tg.lastText(u.id)).toMatch(/^Purchases are locked after too many wrong PINs until/);
+    expect(await env.debits()).toBe(1);
+
+    // The PIN never reached storage or logs in clear text; the hash is scrypt with a salt.
+    const dump = JSON.stringify([
+      app.db.prepare('SELECT * FROM kv').all(),
+      app.db.prepare('SELECT * FROM orders').all(),
+      app.db.prepare('SELECT * FROM pins').all(),
+    ]);
+    for (const pin of ['4321', '1111', '9090', '9091', '9092']) {
+      expect(dump).not.toContain(`"${pin}"`);
+      expect(dump).not.toMatch(new RegExp(`[^0-9a-f]${pin}[^0-9a-f]`));
+      for (const l of env.logs) expect(l).not.toMatch(new RegExp(`\\D${pin}\\D`));
+    }
+    const row = app.db.prepare('SELECT hash, salt FROM pins WHERE user_id = ?').get(u.id) as { hash: string; salt: string };
+    expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.salt).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe('limits', () => {
+  test('incoming rate limit per user (@grammyjs/ratelimiter)', async () => {
+    const app = await env.makeBot({ rateLimit: 3, rateWindowMs: 60_000 });
+    for (let i = 0; i < 5; i++) await env.send(app, env.tg.textUpdate(env.alice, '/help'));
+    expect(env.tg.textsTo(env.alice.id)).toHaveLength(3);
+    await env.send(app, env.tg.textUpdate(env.bob, '/help'));
+    expect(env.tg.textsTo(env.bob.id)).toHaveLength(1);
+  });
+
+  test('per-purchase limit', async () => {
+    const app = await env.makeBot({ maxPurchaseKobo: 20_000 });
+    await dataToConfirm(env, app, env.alice);
+    expect(env.tg.lastText(env.alice.id)).toBe('₦250.00 is above your per-purchase limit of ₦200.00. Nothing was bought.');
+    expect(await env.debits()).toBe(0);
+  });
+
+  test('daily limit from the journal', async () => {
+    const app = await env.makeBot({ dailyLimitKobo: 40_000 });
+    await dataToConfirm(env, app, env.alice);
+    await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Successful/);
+    await dataToConfirm(env, app, env.alice);
+    expect(env.tg.lastText(env.alice.id)).toBe('₦250.00 would exceed your daily limit of ₦400.00 (₦150.00 left today). Nothing was bought.');
+    // Another user has their own allowance.
+    await dataToConfirm(env, app, env.bob);
+    await env.send(app, env.tg.buttonUpdate(env.bob, /^confirm:/));
+    expect(await env.debits()).toBe(2);
+  });
+});
+
+describe('nothing lost, nothing doubled', () => {
+  test('duplicate updates (same update_id) are handled once', async () => {
+    const app = await env.makeBot();
+    const u = env.alice;
+    const start = env.tg.textUpdate(u, '/data');
+    await env.send(app, start);
+    await env.send(app, start);
+    expect(env.tg.textsTo(u.id).filter((t) => t === 'Buy data: choose the network.')).toHaveLength(1);
+    await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
+    await env.send(app, env.tg.buttonUpdate(u, /^1GB SME /));
+    await env.send(app, env.tg.textUpdate(u, '08031234567'));
+    const confirm = env.tg.buttonUpdate(u, /^confirm:/);
+    await Promise.all([env.send(app, confirm), env.send(app, confirm)]);
+    await env.send(app, confirm);
+    expect(await env.debits()).toBe(1);
+    expect(env.tg.textsTo(u.id).filter((t) => t.startsWith('✅ Successful'))).toHaveLength(1);
+  });
+
+  test('double-tapped confirm (two taps, two updates) gives one purchase; the second tap is told the button expired', async () => {
+    const app = await env.makeBot();
+    const u = env.alice;
+    await dataToConfirm(env, app, u);
+    const tap1 = env.tg.buttonUpdate(u, /^confirm:/);
+    const tap2 = env.tg.buttonUpdate(u, /^confirm:/);
+    expect(tap2.update_id).not.toBe(tap1.update_id);
+    await env.send(app, tap1);
+    await env.send(app, tap2);
+    expect(await env.debits()).toBe(1);
+    expect(env.tg.answers().filter(Boolean)).toEqual(['Confirmed', 'This button has expired']);
+  });
+
+  test('double tap handled concurrently (webhook instances racing): one purchase, one result message', async () => {
+    const app = await env.makeBot();
+    const app2 = await env.makeBot(); // a second instance on the same journal
+    const u = env.alice;
+    await dataToConfirm(env, app, u);
+    const tap1 = env.tg.buttonUpdate(u, /^confirm:/);
+    const tap2 = env.tg.buttonUpdate(u, /^confirm:/);
+    await Promise.all([env.send(app, tap1), env.send(app2, tap2), env.send(app, env.tg.buttonUpdate(u, /^confirm:/))]);
+    expect(await env.debits()).toBe(1);
+    expect(env.tg.textsTo(u.id).filter((t) => t.startsWith('✅ Successful'))).toHaveLength(1);
+    expect(app.journal.recentForUser(u.id).filter((o) => o.state === 'successful')).toHaveLength(1);
+  });
+
+  test('stale buttons are refused: after /cancel, and an old order\'s confirm while a new one waits', async () => {
+    const app = await env.makeBot();
+    const u = env.alice;
+    await dataToConfirm(env, app, u);
+    const oldConfirm = env.tg.buttonUpdate(u, /^confirm:/);
+    const oldNetwork = env.tg.callbackUpdate(u, env.tg.botMessages(u.id)[0].message_id, 'net:1'); // its keyboard was edited away, a client may still send it
+    await env.send(app, env.tg.textUpdate(u, '/cancel'));
+    expect(env.tg.lastText(u.id)).toBe('Cancelled. Nothing was bought.');
+    await env.send(app, oldConfirm);
+    await env.send(app, oldNetwork);
+    expect(env.tg.answers().filter(Boolean)).toEqual(['This button has expired', 'This button has expired']);
+
+    await dataToConfirm(env, app, u, { phone: '08061234567' });
+    await env.send(app, env.tg.callbackUpdate(u, oldConfirm.callback_query.message.message_id, oldConfirm.callback_query.data));
+    expect(env.tg.answers().slice(-1)).toEqual(['This button has expired']);
+    expect(await env.debits()).toBe(0);
+    await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
+    expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful: .* to 0806 123 4567/);
+    expect(await env.debits()).toBe(1);
+    const states = app.journal.recentForUser(u.id).map((o) => o.state);
+    expect(states).toEqual(['successful', 'cancelled']);
+  });
+
+  test('a restart mid-conversation resumes it (new bot instance, same SQLite file)', async () => {
+    const app1 = await env.makeBot();
+    const u = env.alice;
+    await env.send(app1, env.tg.textUpdate(u, '/data'));
+    await env.send(app1, env.tg.buttonUpdate(u, 'GLO'));
+    await env.send(app1, env.tg.buttonUpdate(u, /^1GB /));
+    await app1.close();
+    app1.db.close();
+    env.bots.splice(env.bots.indexOf(app1), 1);
+
+    const app2 = await env.makeBot();
+    await env.send(app2, env.tg.textUpdate(u, '0805 123 4567'));
+    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d.,]+ for 0805 123 4567 \(GLO\)\?/);
+    await env.send(app2, env.tg.buttonUpdate(u, /^confirm:/));
+    expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful: GLO data/);
+    expect(await env.debits()).toBe(1);
+  });
+
+  test('insufficient balance: not bought, not charged, told clearly', async () => {
+    const poor = await env.admin.createUser({ username: 'poor', balance: '100' });
+    const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
+    await dataToConfirm(env, app, env.alice);
+    await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
+    expect(env.tg.lastText(env.alice.id)).toBe(
+      '❌ Not bought: MTN data 1GB SME (30 days) to 0803 123 4567.\nThe wallet balance is too low for this purchase. Fund the wallet and try again.\nYou were not charged.',
+    );
+    expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(0);
+    expect(await env.admin.balanceKobo('poor')).toBe(10_000);
+    expect(app.journal.recentForUser(env.alice.id)[0]).toMatchObject({ state: 'not_charged', errorCode: 'insufficient_balance' });
+  });
+
+  test('sandbox timeout_after the debit during the purchase: reconciled, one debit, user told the real outcome', async () => {
+    const app = await env.makeBot();
+    await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
+    await dataToConfirm(env, app, env.alice);
+    await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Successful: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\nCharged: ₦250\.00\nReference: \S+/);
+    const debits = (await env.demoLedger()).filter((e) => e.kind === 'debit');
+    expect(debits).toHaveLength(1);
+    expect(debits[0].amountKobo).toBe(25_000);
+    const o = app.journal.recentForUser(env.alice.id)[0];
+    expect(o.state).toBe('successful');
+    expect((o.result as any).path).toBe('reconciled');
+    expect(o.ident).toBe(debits[0].ident);
+  });
+
+  test.each(['reset_after', 'html_after'] as const)('sandbox %s: reconciled, exactly one debit', async (kind) => {
+    const app = await env.makeBot();
+    await env.admin.addFault({ endpoint: 'POST /api/data/', kind, count: 1 });
+    await dataToConfirm(env, app, env.alice);
+    await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Successful/);
+    expect(await env.debits()).toBe(1);
+  });
+
+  test('sandbox error_before (500 before any debit): not charged, no debit', async () => {
+    const app = await env.makeBot();
+    await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
+    await dataToConfirm(env, app, env.alice);
+    await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^❌ Not bought: .*\nYou were not charged\.$/s);
+    expect(await env.debits()).toBe(0);
+  });
+});
