@@ -1,0 +1,156 @@
+/**
+ * Bot benchmark: `npx tsx bench/bot.ts [--users 500] [--sms 0]`.
+ *
+ * N simulated Telegram users buy data AT ONCE through the whole bot: fake Bot API on loopback
+ * (grammY `client.apiRoot`), webhook-style `bot.handleUpdate` (Telegram serialises per chat, so
+ * each user's five updates are sequential; users run concurrently), SQLite journal + conversation
+ * storage in a temp file, the real client, and the sandbox in a CHILD PROCESS (a real vendor is
+ * another machine). Each user: /data → MTN → 1GB SME → phone → Confirm.
+ *
+ * Checks: every user got a "Successful" message, the journal holds N successful orders, and the
+ * sandbox ledger shows exactly N new debits. Prints p50/p99 handling latency per update and for
+ * the confirm step (which contains the purchase), and a baseline of N direct client.buy() calls at
+ * the same concurrency in the same run, with the ratio.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    child: { type: 'boolean', default: false },
+    users: { type: 'string', default: '500' },
+  },
+});
+
+async function child(): Promise<void> {
+  const { startSandbox } = await import('../sandbox/server');
+  const sb = await startSandbox({ port: 0 });
+  process.stdout.write(JSON.stringify({ baseUrl: sb.baseUrl, adminKey: sb.adminKey, token: sb.demo.token, username: sb.demo.username }) + '\n');
+  process.stdin.resume();
+  process.stdin.on('end', () => sb.close().then(() => process.exit(0)));
+}
+
+function pct(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function stats(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  return { n: s.length, p50: pct(s, 50), p99: pct(s, 99), max: s[s.length - 1] };
+}
+
+const f = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const N = Number(values.users);
+  const proc = spawn(process.execPath, [...process.execArgv, __filename, '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).once('line', resolve);
+    proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`)));
+  });
+  const sbInfo = JSON.parse(first) as { baseUrl: string; adminKey: string; token: string; username: string };
+
+  const { VtuClient } = await import('../client');
+  const { SandboxAdmin } = await import('../sandbox/admin-client');
+  const { FakeTelegram } = await import('../test/bot/fake-telegram');
+  const { createBot } = await import('../bot/bot');
+  const { openDatabase } = await import('../bot/db');
+  const { createLogger } = await import('../bot/logger');
+
+  const admin = new SandboxAdmin(sbInfo.baseUrl, sbInfo.adminKey);
+  await admin.fund(sbInfo.username, 1_000_000);
+  const tg = await new FakeTelegram().start();
+  const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-bench-'));
+  const token = '7000001:AAH-bench_token_value_0123456789abcdef';
+  const users = Array.from({ length: N }, (_, i) => ({ id: 900_000 + i, first_name: `U${i}` }));
+  const errors: string[] = [];
+  const logger = createLogger({ level: 'warn', secrets: [token, sbInfo.token], write: (l) => errors.push(l) });
+  const client = new VtuClient({ baseUrl: sbInfo.baseUrl, token: sbInfo.token });
+  const app = createBot(
+    {
+      telegramToken: token,
+      adminIds: [],
+      allowedIds: users.map((u) => u.id),
+      maxPurchaseKobo: 10_000_00,
+      dailyLimitKobo: 100_000_00,
+      rateLimit: 1000,
+    },
+    { client, db: openDatabase(join(dir, 'bench.sqlite')), logger, botConfig: { client: { apiRoot: tg.apiRoot } } },
+  );
+  await app.init();
+  // Warm the catalogue cache and connections (not measured).
+  await client.catalog.networks();
+
+  const debitsBefore = (await admin.ledger(sbInfo.username)).filter((e) => e.kind === 'debit').length;
+  const all: number[] = [];
+  const confirm: number[] = [];
+  const handle = async (u: (typeof users)[number], make: () => unknown, isConfirm = false) => {
+    const upd = make();
+    const t0 = performance.now();
+    await app.bot.handleUpdate(upd as never);
+    const ms = performance.now() - t0;
+    all.push(ms);
+    if (isConfirm) confirm.push(ms);
+  };
+  const t0 = performance.now();
+  await Promise.all(
+    users.map(async (u) => {
+      await handle(u, () => tg.textUpdate(u, '/data'));
+      await handle(u, () => tg.buttonUpdate(u, 'MTN'));
+      await handle(u, () => tg.buttonUpdate(u, /^1GB SME /));
+      await handle(u, () => tg.textUpdate(u, `0803${String(1_000_000 + (u.id % 1_000_000)).slice(-7)}`));
+      await handle(u, () => tg.buttonUpdate(u, /^confirm:/), true);
+    }),
+  );
+  const wall = performance.now() - t0;
+
+  const ok = users.filter((u) => (tg.lastText(u.id) ?? '').startsWith('✅ Successful')).length;
+  const successful = (app.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful'`).get() as { n: number }).n;
+  const debitsBot = (await admin.ledger(sbInfo.username)).filter((e) => e.kind === 'debit').length - debitsBefore;
+
+  // Baseline: the same N purchases straight through the client, same concurrency, same run.
+  const base: number[] = [];
+  const b0 = performance.now();
+  await Promise.all(
+    users.map(async (u) => {
+      const t = performance.now();
+      await client.buy({ product: 'data', network: 1, plan: 2, phone: `0806${String(1_000_000 + (u.id % 1_000_000)).slice(-7)}` });
+      base.push(performance.now() - t);
+    }),
+  );
+  const baseWall = performance.now() - b0;
+
+  const a = stats(all);
+  const c = stats(confirm);
+  const bs = stats(base);
+  console.log(`bot bench: ${N} users buying data at once (5 updates each, webhook-style handleUpdate)`);
+  console.log(`  completed:        ${ok}/${N} users told "Successful"; journal successful=${successful}; sandbox debits=${debitsBot} (expected ${N})`);
+  console.log(`  wall time:        ${f(wall)}  (${((N * 5) / (wall / 1000)).toFixed(0)} updates/s, ${(N / (wall / 1000)).toFixed(0)} purchases/s)`);
+  console.log(`  per update:       p50 ${f(a.p50)}  p99 ${f(a.p99)}  max ${f(a.max)}  (n=${a.n})`);
+  console.log(`  confirm (buy):    p50 ${f(c.p50)}  p99 ${f(c.p99)}  max ${f(c.max)}`);
+  console.log(`  baseline client.buy x${N} concurrent: wall ${f(baseWall)}  p50 ${f(bs.p50)}  p99 ${f(bs.p99)}`);
+  console.log(`  ratio bot confirm / direct buy:      p50 ${(c.p50 / bs.p50).toFixed(2)}x  p99 ${(c.p99 / bs.p99).toFixed(2)}x; wall ${(wall / baseWall).toFixed(2)}x for 5x the updates`);
+  console.log(`  Bot API calls recorded by the fake:  ${tg.calls.length}; warnings/errors logged: ${errors.length}`);
+  if (errors.length) console.log(errors.slice(0, 5).join('\n'));
+
+  await app.close();
+  app.db.close();
+  await tg.close();
+  proc.stdin!.end();
+  rmSync(dir, { recursive: true, force: true });
+  const pass = ok === N && successful === N && debitsBot === N;
+  console.log(pass ? 'PASS' : 'FAIL');
+  process.exit(pass ? 0 : 1);
+}
+
+if (values.child) void child();
+else
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
