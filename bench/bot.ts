@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const tg = await new FakeTelegram().start();
   const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-bench-'));
   const token = '7000001:AAH-bench_token_value_0123456789abcdef';
-  const users = Array.from({ length: N }, (_, i) => ({ id: 900_000 + i, first_name: `U${i}` }));
+  const users = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
   const errors: string[] = [];
   const logger = createLogger({ level: 'warn', secrets: [token, sbInfo.token], write: (l) => errors.push(l) });
   const client = new VtuClient({ baseUrl: sbInfo.baseUrl, token: sbInfo.token });
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     {
       telegramToken: token,
       adminIds: [],
-      allowedIds: users.map((u) => u.id),
+      allowedIds: [900_000, ...users.map((u) => u.id)],
       maxPurchaseKobo: 10_000_00,
       dailyLimitKobo: 100_000_00,
       rateLimit: 1000,
@@ -86,10 +86,9 @@ async function main(): Promise<void> {
   // Warm the catalogue cache and connections (not measured).
   await client.catalog.networks();
 
-  const debitsBefore = (await admin.ledger(sbInfo.username)).filter((e) => e.kind === 'debit').length;
-  const all: number[] = [];
-  const confirm: number[] = [];
-  const handle = async (u: (typeof users)[number], make: () => unknown, isConfirm = false) => {
+  let all: number[] = [];
+  let confirm: number[] = [];
+  const handle = async (u: { id: number; first_name: string }, make: () => unknown, isConfirm = false) => {
     const upd = make();
     const t0 = performance.now();
     await app.bot.handleUpdate(upd as never);
@@ -97,20 +96,28 @@ async function main(): Promise<void> {
     all.push(ms);
     if (isConfirm) confirm.push(ms);
   };
+  const flow = async (u: { id: number; first_name: string }, prefix: string) => {
+    await handle(u, () => tg.textUpdate(u, '/data'));
+    await handle(u, () => tg.buttonUpdate(u, 'MTN'));
+    await handle(u, () => tg.buttonUpdate(u, /^1GB SME /));
+    await handle(u, () => tg.textUpdate(u, `${prefix}${String(1_000_000 + (u.id % 1_000_000)).slice(-7)}`));
+    await handle(u, () => tg.buttonUpdate(u, /^confirm:/), true);
+  };
+  // Unloaded reference: 20 purchases by one user after another (also warms everything up).
+  const solo = { id: 900_000, first_name: 'Solo' };
+  for (let i = 0; i < 20; i++) await flow(solo, '0703');
+  const idleAll = stats(all);
+  const idleConfirm = stats(confirm);
+  all = [];
+  confirm = [];
+
+  const debitsBefore = (await admin.ledger(sbInfo.username)).filter((e) => e.kind === 'debit').length;
   const t0 = performance.now();
-  await Promise.all(
-    users.map(async (u) => {
-      await handle(u, () => tg.textUpdate(u, '/data'));
-      await handle(u, () => tg.buttonUpdate(u, 'MTN'));
-      await handle(u, () => tg.buttonUpdate(u, /^1GB SME /));
-      await handle(u, () => tg.textUpdate(u, `0803${String(1_000_000 + (u.id % 1_000_000)).slice(-7)}`));
-      await handle(u, () => tg.buttonUpdate(u, /^confirm:/), true);
-    }),
-  );
+  await Promise.all(users.map((u) => flow(u, '0803')));
   const wall = performance.now() - t0;
 
   const ok = users.filter((u) => (tg.lastText(u.id) ?? '').startsWith('✅ Successful')).length;
-  const successful = (app.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful'`).get() as { n: number }).n;
+  const successful = (app.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as { n: number }).n;
   const debitsBot = (await admin.ledger(sbInfo.username)).filter((e) => e.kind === 'debit').length - debitsBefore;
 
   // Baseline: the same N purchases straight through the client, same concurrency, same run.
@@ -133,6 +140,7 @@ async function main(): Promise<void> {
   console.log(`  wall time:        ${f(wall)}  (${((N * 5) / (wall / 1000)).toFixed(0)} updates/s, ${(N / (wall / 1000)).toFixed(0)} purchases/s)`);
   console.log(`  per update:       p50 ${f(a.p50)}  p99 ${f(a.p99)}  max ${f(a.max)}  (n=${a.n})`);
   console.log(`  confirm (buy):    p50 ${f(c.p50)}  p99 ${f(c.p99)}  max ${f(c.max)}`);
+  console.log(`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(idleAll.p50)} p99 ${f(idleAll.p99)}; confirm p50 ${f(idleConfirm.p50)}`);
   console.log(`  baseline client.buy x${N} concurrent: wall ${f(baseWall)}  p50 ${f(bs.p50)}  p99 ${f(bs.p99)}`);
   console.log(`  ratio bot confirm / direct buy:      p50 ${(c.p50 / bs.p50).toFixed(2)}x  p99 ${(c.p99 / bs.p99).toFixed(2)}x; wall ${(wall / baseWall).toFixed(2)}x for 5x the updates`);
   console.log(`  Bot API calls recorded by the fake:  ${tg.calls.length}; warnings/errors logged: ${errors.length}`);

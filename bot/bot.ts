@@ -29,7 +29,7 @@ import { errorCode, formatPhone, type VtuClientLike } from './vtu';
 export type { MyContext } from './context';
 
 /** What createBot needs from the configuration; everything but the token has a default. */
-export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> & Partial<Omit<BotConfig, 'telegramToken'>> & Partial<Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes'>>;
+export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> & Partial<Omit<BotConfig, 'telegramToken'>> & Partial<Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes'>> & { conversationTimeoutMs?: number };
 
 export interface ConversationStorageAdapter {
   read(key: string): Promise<VersionedState<ConversationData> | undefined> | VersionedState<ConversationData> | undefined;
@@ -255,10 +255,13 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
   });
 
   const flows = createConversations(services);
-  b.use(createConversation<MyContext, ConvContext>(flows.data, 'data'));
-  b.use(createConversation<MyContext, ConvContext>(flows.airtime, 'airtime'));
-  b.use(createConversation<MyContext, ConvContext>(flows.sms, 'sms'));
-  b.use(createConversation<MyContext, ConvContext>(flows.setpin, 'setpin'));
+  // An abandoned flow stops swallowing the chat's messages after 30 minutes; its unconfirmed
+  // order is refused at confirm (confirmTtlMs) and expired by the follower.
+  const convOpts = (id: string) => ({ id, maxMillisecondsToWait: config.conversationTimeoutMs ?? 30 * 60_000 });
+  b.use(createConversation<MyContext, ConvContext>(flows.data, convOpts('data')));
+  b.use(createConversation<MyContext, ConvContext>(flows.airtime, convOpts('airtime')));
+  b.use(createConversation<MyContext, ConvContext>(flows.sms, convOpts('sms')));
+  b.use(createConversation<MyContext, ConvContext>(flows.setpin, convOpts('setpin')));
 
   // ------------------------------------------------------------------ features
   const showBalance = async (ctx: MyContext) => {

@@ -198,6 +198,19 @@ describe('nothing lost, nothing doubled', () => {
     expect(states).toEqual(['successful', 'cancelled']);
   });
 
+  test('an abandoned flow times out: later messages are no longer swallowed, its confirm button is stale', async () => {
+    const app = await env.makeBot({ conversationTimeoutMs: 200 });
+    const u = env.alice;
+    await dataToConfirm(env, app, u);
+    const confirm = env.tg.buttonUpdate(u, /^confirm:/);
+    await new Promise((r) => setTimeout(r, 300));
+    await env.send(app, env.tg.textUpdate(u, 'hello'));
+    expect(env.tg.lastText(u.id)).toBe('I did not understand that. Send /start for the menu or /help.');
+    await env.send(app, confirm);
+    expect(env.tg.answers().filter(Boolean)).toEqual(['This button has expired']);
+    expect(await env.debits()).toBe(0);
+  });
+
   test('a restart mid-conversation resumes it (new bot instance, same SQLite file)', async () => {
     const app1 = await env.makeBot();
     const u = env.alice;
