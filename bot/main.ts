@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     config = loadConfig(process.env);
   } catch (e) {
     if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\nVariables are documented in bot/config.ts; no secret values are printed.\n`);
+      process.stderr.write(`${e.message}\nVariables are documented in bot/README.md; no secret values are printed.\n`);
       process.exit(2);
     }
     throw e;

@@ -1,4 +1,7 @@
 /** Units: configuration, journal state machine and limits, allowlist, PIN hashing/lockout, storage, redaction. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Access, Pins } from '../../bot/access';
 import { ConfigError, loadConfig } from '../../bot/config';
 import { openDatabase } from '../../bot/db';
@@ -107,7 +110,7 @@ describe('journal', () => {
   });
 
   test('file database survives reopen (migrations idempotent)', () => {
-    const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'j-'));
+    const dir = mkdtempSync(join(tmpdir(), 'j-'));
     const p = `${dir}/j.sqlite`;
     const db1 = openDatabase(p);
     const id = mk(new Journal(db1, clock)).id;
