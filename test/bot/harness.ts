@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { VtuClient } from '../../client';
 import { SandboxAdmin } from '../../sandbox/admin-client';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { createBot, type CreateBotConfig, type VtuBot } from '../../bot/bot';
+import { createBot, type BotDeps, type CreateBotConfig, type VtuBot } from '../../bot/bot';
 import { openDatabase } from '../../bot/db';
 import { createLogger } from '../../bot/logger';
 import { FakeTelegram, makeUser, type FakeUser } from './fake-telegram';
@@ -29,7 +29,7 @@ export interface Env {
   alice: FakeUser;
   bob: FakeUser;
   stranger: FakeUser;
-  makeBot(cfg?: Partial<CreateBotConfig>, dbPath?: string, client?: VtuClient): Promise<VtuBot>;
+  makeBot(cfg?: Partial<CreateBotConfig>, dbPath?: string, client?: VtuClient, deps?: Partial<BotDeps>): Promise<VtuBot>;
   clientFor(token: string): VtuClient;
   /** Feed one update to a bot (webhook style) and wait until it is handled. */
   send(app: VtuBot, update: any): Promise<void>;
@@ -63,7 +63,7 @@ export function useBotEnv(): Env {
     });
     env.clientFor = (token) =>
       new VtuClient({ baseUrl: env.sb.baseUrl, token, timeoutMs: 1500, reconcile: { waitMs: 1500, pollMs: 200 } });
-    env.makeBot = async (cfg = {}, dbPath = env.dbPath, client = env.client) => {
+    env.makeBot = async (cfg = {}, dbPath = env.dbPath, client = env.client, deps = {}) => {
       // No redaction here: the tests check the raw log lines never contain a secret.
       const rawLogger = createLogger({ level: 'debug', secrets: [], write: (l) => env.logs.push(l) });
       const app = createBot(
@@ -84,6 +84,7 @@ export function useBotEnv(): Env {
           logger: rawLogger,
           botConfig: { client: { apiRoot: env.tg.apiRoot } },
           autoRetry: { maxRetryAttempts: 1, maxDelaySeconds: 1 },
+          ...deps,
         },
       );
       await app.init();

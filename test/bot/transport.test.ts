@@ -67,3 +67,51 @@ test('auto-retry on bot.api and inside conversations: a 429 from the Bot API is 
   expect(env.tg.lastText(env.alice.id)).toBe('Buy data: choose the network.');
   expect(env.tg.callsOf('sendMessage').filter((c) => c.payload.text === 'Buy data: choose the network.')).toHaveLength(2);
 });
+
+/** Just enough of ioredis for @grammyjs/storage-redis and @grammyjs/ratelimiter (no Redis server here). */
+class RedisStub {
+  private m = new Map<string, string>();
+  calls: string[] = [];
+  async get(k: string) {
+    this.calls.push('get');
+    return this.m.get(k) ?? null;
+  }
+  async set(k: string, v: string) {
+    this.calls.push('set');
+    this.m.set(k, v);
+    return 'OK';
+  }
+  async del(k: string) {
+    this.calls.push('del');
+    return this.m.delete(k) ? 1 : 0;
+  }
+  async incr(k: string) {
+    this.calls.push('incr');
+    const n = Number(this.m.get(k) ?? 0) + 1;
+    this.m.set(k, String(n));
+    return n;
+  }
+  async pexpire() {
+    return 1;
+  }
+}
+
+test('two webhook instances sharing Redis (conversations via @grammyjs/storage-redis) continue each other\'s flow', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { RedisAdapter } = require('@grammyjs/storage-redis');
+  const redis = new RedisStub();
+  const shared = () => ({ conversationStorage: new RedisAdapter({ instance: redis, ttl: 3600 }), rateLimitRedis: redis });
+  const a = await env.makeBot({}, env.dbPath, env.client, shared());
+  const b = await env.makeBot({}, env.dbPath, env.client, shared());
+  const u = env.alice;
+  await env.send(a, env.tg.textUpdate(u, '/data'));
+  await env.send(b, env.tg.buttonUpdate(u, 'MTN'));
+  await env.send(a, env.tg.buttonUpdate(u, /^1GB SME /));
+  await env.send(b, env.tg.textUpdate(u, '08031234567'));
+  expect(env.tg.lastText(u.id)).toBe('Confirm ₦250.00 for 0803 123 4567 (MTN)?\nMTN data 1GB SME (30 days)');
+  await env.send(a, env.tg.buttonUpdate(u, /^confirm:/));
+  expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful/);
+  expect(await env.debits()).toBe(1);
+  expect(redis.calls).toEqual(expect.arrayContaining(['get', 'set', 'incr']));
+  expect(a.db.prepare(`SELECT COUNT(*) AS n FROM kv WHERE key LIKE 'conv:%'`).get()).toEqual({ n: 0 });
+});
