@@ -118,6 +118,8 @@ export function useBotEnv(): Env {
 export function assertNoSecrets(env: Env): void {
   const secrets = [BOT_TOKEN, BOT_TOKEN.split(':')[1], env.sb.demo.token];
   const outgoing = env.tg.calls.map((c) => JSON.stringify(c.payload));
+  // Plain text only: no parse mode, so user input (names, numbers, SMS text) cannot inject markup.
+  for (const c of env.tg.calls) expect(c.payload.parse_mode).toBeUndefined();
   for (const s of secrets) {
     for (const o of outgoing) expect(o).not.toContain(s);
     for (const l of env.logs) expect(l).not.toContain(s);

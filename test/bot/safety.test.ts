@@ -275,3 +275,21 @@ describe('nothing lost, nothing doubled', () => {
     expect(await env.debits()).toBe(0);
   });
 });
+
+describe('secrets', () => {
+  test('a refused API token is reported without the token; Bot API errors are logged without the bot token', async () => {
+    const bad = 'b'.repeat(40);
+    const app = await env.makeBot({}, env.dbPath, env.clientFor(bad));
+    await env.send(app, env.tg.textUpdate(env.alice, '/balance'));
+    expect(env.tg.lastText(env.alice.id)).toBe("Could not read the balance: The merchant API refused the bot's credentials. Tell the bot admin.");
+    env.tg.failNext('sendMessage', { error_code: 400, description: 'Bad Request: chat not found' });
+    await env.send(app, env.tg.textUpdate(env.alice, '/help'));
+    const failed = env.logs.filter((l) => l.includes('"update failed"'));
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toContain('chat not found');
+    for (const s of [bad, 'test_secret_token_value']) {
+      for (const l of env.logs) expect(l).not.toContain(s);
+      for (const c of env.tg.calls) expect(JSON.stringify(c.payload)).not.toContain(s);
+    }
+  });
+});
