@@ -1,0 +1,186 @@
+'use strict';
+// examples/*.json in a real n8n 1.123.81: every example imports; the ones that need no outside
+// service run against the sandbox (ledger checked). The AI-agent one needs an LLM: import only,
+// and its tools must be our nodes' tool variants (usableAsTool).
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { startN8n, REPO_ROOT } = require('./harness');
+const { startSandboxProcess, executionText } = require('./sandbox');
+
+const EX_DIR = path.join(REPO_ROOT, 'examples');
+const load = (f) => JSON.parse(fs.readFileSync(path.join(EX_DIR, f), 'utf8'));
+const FILES = fs.readdirSync(EX_DIR).filter((f) => f.endsWith('.json')).sort();
+
+let n8n;
+let sb;
+
+before(async () => {
+  sb = await startSandboxProcess();
+  n8n = await startN8n({ packageDir: REPO_ROOT });
+  await n8n.createCredential({ name: 'VTU API', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
+});
+
+after(async () => {
+  if (n8n) await n8n.stop();
+  if (sb) await sb.stop();
+});
+
+const debits = (ledger) => ledger.map((l) => [l.kind, l.product, l.amountKobo]);
+function clean(run) {
+  assert.ok(!executionText(run).includes(sb.token), 'token in the execution data');
+  return run;
+}
+
+test('at least five examples; each imports with every node type known to n8n', async () => {
+  assert.ok(FILES.length >= 5, FILES.join(', '));
+  const { json: types } = await n8n.request('GET', '/types/nodes.json', undefined, { raw: true });
+  const known = new Set(types.map((t) => t.name));
+  for (const f of FILES) {
+    const wf = load(f);
+    assert.ok(wf.name && wf.nodes && wf.connections, `${f}: not a workflow`);
+    assert.ok(wf.nodes.some((nd) => nd.type.startsWith('n8n-nodes-vtu.')), `${f}: uses none of our nodes`);
+    for (const nd of wf.nodes) assert.ok(known.has(nd.type), `${f}: unknown node type ${nd.type}`);
+    for (const [from, outs] of Object.entries(wf.connections)) {
+      assert.ok(wf.nodes.some((nd) => nd.name === from), `${f}: connection from unknown node ${from}`);
+      for (const list of Object.values(outs)) for (const c of list.flat()) assert.ok(wf.nodes.some((nd) => nd.name === c.node), `${f}: → ${c.node}`);
+    }
+    const stored = await n8n.importWorkflow(wf);
+    assert.ok(stored.id, f);
+    assert.equal(stored.nodes.length, wf.nodes.length, f);
+    for (const nd of stored.nodes.filter((x) => x.type.startsWith('n8n-nodes-vtu.'))) {
+      assert.ok(nd.credentials && nd.credentials.vtuApi && nd.credentials.vtuApi.id, `${f}: ${nd.name} has no VTU credential`);
+    }
+  }
+});
+
+test('csv-dry-run-buy-data: rows priced (total ₦880.00), then bought: exact debits', async () => {
+  const seq = await sb.lastSeq();
+  const run = clean(await n8n.runWorkflow(load('csv-dry-run-buy-data.json')));
+  assert.equal(run.status, 'success', JSON.stringify(run.error));
+  const priced = run.nodeOutput('Price every row (dry run)');
+  assert.deepEqual(priced.map((p) => [p.dryRun, p.price, p.total]), [
+    [true, '250.00', '880.00'], [true, '130.00', '880.00'], [true, '240.00', '880.00'], [true, '260.00', '880.00'],
+  ]);
+  const bought = run.nodeOutput('Buy data');
+  assert.deepEqual(bought.map((b) => [b.status, b.recipient, b.amount]), [
+    ['successful', '08031234567', '250.00'],
+    ['successful', '08061234567', '130.00'],
+    ['successful', '08051234567', '240.00'],
+    ['successful', '08021234567', '260.00'],
+  ]);
+  assert.ok(!run.runData['Over budget']);
+  assert.deepEqual(debits(await sb.since('demo', seq)), [
+    ['debit', 'data', 25000], ['debit', 'data', 13000], ['debit', 'data', 24000], ['debit', 'data', 26000],
+  ]);
+});
+
+test('webhook-electricity-token-sms: POST → token bought, SMSed, returned to the caller', async () => {
+  const seq = await sb.lastSeq();
+  const body = { disco: 'Ikeja Electric', meterType: 'prepaid', meter: '45012345678', amount: 1000, phone: '08031234567' };
+  const run = clean(await n8n.runWorkflow(load('webhook-electricity-token-sms.json'), { trigger: 'Electricity order', webhook: { path: 'vtu-electricity', body } }));
+  assert.equal(run.status, 'success', JSON.stringify(run.error));
+  const [bought] = run.nodeOutput('Buy token');
+  assert.match(bought.token, /^\d{4}(-\d{4}){4}$/);
+  const [sms] = run.nodeOutput('SMS the token');
+  assert.equal(sms.status, 'successful');
+  assert.equal(sms.recipientCount, 1);
+  assert.equal(run.webhookResponse.status, 200);
+  assert.deepEqual(run.webhookResponse.body, {
+    status: 'successful', token: bought.token, customer: 'BOLA AHMED', amount: '1000.00', reference: bought.ident, smsStatus: 'successful',
+  });
+  assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'electricity', 100000], ['debit', 'sms', 180]]);
+
+  // an invalid meter: nothing paid, no SMS
+  const seq2 = await sb.lastSeq();
+  const bad = clean(await n8n.runWorkflow(load('webhook-electricity-token-sms.json'), {
+    trigger: 'Electricity order',
+    webhook: { path: 'vtu-electricity', body: { ...body, meter: '45010000000' } },
+  }));
+  assert.equal(bad.status, 'error');
+  assert.match(bad.nodeError('Buy token').message, /not valid/);
+  assert.deepEqual(await sb.since('demo', seq2), []);
+});
+
+test('schedule-bulk-sms-campaign: one campaign to the 4 opted-in subscribers (₦7.20)', async () => {
+  const seq = await sb.lastSeq();
+  const run = clean(await n8n.runWorkflow(load('schedule-bulk-sms-campaign.json')));
+  assert.equal(run.status, 'success', JSON.stringify(run.error));
+  const out = run.nodeOutput('Send campaign');
+  assert.equal(out.length, 1);
+  assert.deepEqual([out[0].status, out[0].recipientCount, out[0].pages, out[0].amount], ['successful', 4, 1, '7.20']);
+  assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'sms', 720]]);
+});
+
+test('failed-transaction-alert: a failed data purchase → one SMS to the owner, once', async () => {
+  const stored = await n8n.importWorkflow(load('failed-transaction-alert.json'));
+  try {
+    assert.deepEqual(await n8n.activateWorkflow(stored.id), []);
+    await sb.setConfig({ settle: { mode: 'processing', delayMs: 3600000, finalStatus: 'successful' } });
+    const buy = await n8n.runWorkflow({
+      name: 'buy',
+      nodes: [
+        { id: 's', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+        { id: 'd', name: 'Data', type: n8n.nodeType('vtuData'), typeVersion: 1, position: [200, 0], parameters: { operation: 'buy', network: 'MTN', plan: '2', phone: '08031234567' } },
+      ],
+      connections: { Start: { main: [[{ node: 'Data', type: 'main', index: 0 }]] } },
+    });
+    const [txn] = buy.nodeOutput('Data');
+    assert.equal(txn.status, 'processing');
+    assert.deepEqual(await n8n.pollNow(stored.id), [], 'a new purchase is not an alert');
+
+    const seq = await sb.lastSeq();
+    await sb.setStatus('data', txn.id, 'failed');
+    const runs = await n8n.pollNow(stored.id);
+    assert.equal(runs.length, 1);
+    clean(runs[0]);
+    assert.equal(runs[0].status, 'success', JSON.stringify(runs[0].error));
+    const [ev] = runs[0].nodeOutput('Failed data purchases');
+    assert.deepEqual([ev.event, ev.id, ev.transition], ['failed', txn.id, 'processing → failed']);
+    const [sms] = runs[0].nodeOutput('SMS the owner');
+    assert.equal(sms.status, 'successful');
+    assert.deepEqual(sms.batches[0].recipients, ['08030000000']);
+    assert.match(sms.batches[0].message, new RegExp(`ALERT: data N250.00 to 08031234567 went processing → failed \\(ref ${txn.ident}\\)`));
+    assert.deepEqual(debits(await sb.since('demo', seq)), [['refund', 'data', 25000], ['debit', 'sms', 180]]);
+    assert.deepEqual(await n8n.pollNow(stored.id), [], 'no second alert');
+  } finally {
+    await n8n.deactivateWorkflow(stored.id).catch(() => {});
+    await sb.setConfig({ settle: { mode: 'immediate' } });
+  }
+});
+
+test('recharge-cards-print-sheet: balance checked, 12 cards ordered with CSV and HTML', async () => {
+  const seq = await sb.lastSeq();
+  const run = clean(await n8n.runWorkflow(load('recharge-cards-print-sheet.json')));
+  assert.equal(run.status, 'success', JSON.stringify(run.error));
+  const [order] = run.nodeOutput('Order cards');
+  assert.deepEqual([order.status, order.cardCount, order.amount], ['successful', 12, '2352.00']);
+  const bin = run.nodeItems('Order cards')[0].binary;
+  assert.deepEqual(Object.keys(bin).sort(), ['csv', 'html']);
+  assert.equal(Buffer.from(bin.csv.data, 'base64').toString('utf8').trim().split('\n').length, 13);
+  assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'recharge_card', 235200]]);
+});
+
+test('ai-agent-vtu-assistant: imports; its tools are our nodes\' tool variants (usableAsTool), no money-moving extras', async () => {
+  const wf = load('ai-agent-vtu-assistant.json');
+  const stored = await n8n.importWorkflow(wf);
+  assert.ok(stored.id);
+  const { json: types } = await n8n.request('GET', '/types/nodes.json', undefined, { raw: true });
+  const byName = new Map(types.map((t) => [t.name, t]));
+  const toolConns = Object.entries(wf.connections).filter(([, o]) => o.ai_tool).map(([name]) => name);
+  assert.ok(toolConns.length >= 4);
+  for (const name of toolConns) {
+    const node = wf.nodes.find((x) => x.name === name);
+    assert.match(node.type, /^n8n-nodes-vtu\.vtu\w+Tool$/, name);
+    assert.ok(n8n.loadedNodes.includes(node.type), `${node.type} not loaded`);
+    const base = byName.get(node.type.replace(/Tool$/, ''));
+    assert.equal(base.usableAsTool, true, `${base.name} is not usableAsTool`);
+    assert.ok(node.parameters.toolDescription, `${name}: no tool description`);
+  }
+  for (const off of ['vtuCableTv', 'vtuElectricity', 'vtuExamPin', 'vtuRechargeCard', 'vtuBulkSms']) {
+    assert.ok(!n8n.loadedNodes.includes(n8n.nodeType(`${off}Tool`)), `${off} must not be an AI tool`);
+  }
+  const buyTools = wf.nodes.filter((x) => /Tool$/.test(x.type) && x.parameters.operation === 'buy');
+  for (const t of buyTools) assert.ok(t.parameters.options.spendCap > 0, `${t.name} has no Spend Cap`);
+});
