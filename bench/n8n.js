@@ -1,0 +1,181 @@
+'use strict';
+/**
+ * bench/n8n: 2,000 airtime purchases in ONE real n8n (1.123.81, test/n8n harness) against ONE
+ * sandbox, two ways, in one run:
+ *   A. Code (2,000 items) → VTU Airtime (default settings)
+ *   B. Code (2,000 items) → n8n's HTTP Request node doing the same POST /api/topup/ calls with the
+ *      same vtuApi credential (predefined credential type → Authorization: Token …)
+ * Prints each workflow's wall time and the node's own execution time, the ratio, and the ledger
+ * debits of each run (count and kobo; they must be equal).
+ *
+ *   node bench/n8n.js [--items 2000] [--rounds 1] [--concurrency N (VTU Airtime option; default: node default)]
+ *   npm run bench:n8n   (planned script)
+ *
+ * Needs the cached n8n (bash test/n8n/install.sh) and a built package (npm run build).
+ */
+const { parseArgs } = require('node:util');
+const { startN8n, REPO_ROOT } = require('../test/n8n/harness');
+const { startSandboxProcess } = require('../test/n8n/sandbox');
+
+const { values: args } = parseArgs({
+  options: {
+    items: { type: 'string', default: '2000' },
+    rounds: { type: 'string', default: '1' },
+    concurrency: { type: 'string' },
+    amount: { type: 'string', default: '100' },
+  },
+});
+const ITEMS = Number(args.items);
+const ROUNDS = Number(args.rounds);
+const AMOUNT = Number(args.amount);
+
+const PREFIXES = ['0803', '0806', '0703', '0706', '0813', '0816', '0810', '0814', '0903', '0906', '0913', '0916'];
+const genCode = `const out = [];
+const prefixes = ${JSON.stringify(PREFIXES)};
+for (let i = 0; i < ${ITEMS}; i++) {
+  out.push({ json: { phone: prefixes[i % prefixes.length] + String(1000000 + i).slice(-7), amount: ${AMOUNT} } });
+}
+return out;`;
+
+const start = { id: 's', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const gen = { id: 'g', name: 'Customers', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: genCode } };
+const chain = (last) => ({
+  Start: { main: [[{ node: 'Customers', type: 'main', index: 0 }]] },
+  Customers: { main: [[{ node: last, type: 'main', index: 0 }]] },
+});
+
+function oursWorkflow() {
+  const options = args.concurrency ? { concurrency: Number(args.concurrency) } : {};
+  return {
+    name: `bench: VTU Airtime × ${ITEMS}`,
+    nodes: [
+      start,
+      gen,
+      {
+        id: 'v', name: 'VTU Airtime', type: 'n8n-nodes-vtu.vtuAirtime', typeVersion: 1, position: [400, 0],
+        parameters: { operation: 'buy', network: '1', airtimeType: 'VTU', amount: '={{ $json.amount }}', phone: '={{ $json.phone }}', options },
+      },
+    ],
+    connections: chain('VTU Airtime'),
+  };
+}
+
+function httpWorkflow(baseUrl, cred) {
+  return {
+    name: `bench: HTTP Request × ${ITEMS}`,
+    nodes: [
+      start,
+      gen,
+      {
+        id: 'h', name: 'HTTP Request', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [400, 0],
+        credentials: { vtuApi: { id: cred.id, name: cred.name } },
+        parameters: {
+          method: 'POST',
+          url: `${baseUrl}/api/topup/`,
+          authentication: 'predefinedCredentialType',
+          nodeCredentialType: 'vtuApi',
+          sendBody: true,
+          specifyBody: 'json',
+          jsonBody: '={{ JSON.stringify({ network: 1, amount: $json.amount, mobile_number: $json.phone, Ported_number: false, airtime_type: "VTU" }) }}',
+          options: {},
+        },
+      },
+    ],
+    connections: chain('HTTP Request'),
+  };
+}
+
+async function measure(n8n, sb, wf, nodeName) {
+  const seq = await sb.lastSeq();
+  const t0 = process.hrtime.bigint();
+  const run = await n8n.runWorkflow(wf, { timeoutMs: 30 * 60 * 1000 });
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (run.status !== 'success') {
+    throw new Error(`${wf.name}: ${run.status} ${JSON.stringify(run.nodeError(nodeName) || run.error).slice(0, 600)}`);
+  }
+  const out = run.nodeOutput(nodeName);
+  const nodeMs = run.nodeRun(nodeName).executionTime;
+  const rows = (await sb.since('demo', seq)).filter((l) => l.product === 'airtime');
+  const debits = rows.filter((l) => l.kind === 'debit');
+  const refunds = rows.filter((l) => l.kind === 'refund');
+  const ok = out.filter((o) => (o.status || o.Status) === 'successful').length;
+  return {
+    wallMs, nodeMs, items: out.length, successful: ok,
+    debitCount: debits.length,
+    debitKobo: debits.reduce((s, l) => s + l.amountKobo, 0),
+    refundKobo: refunds.reduce((s, l) => s + l.amountKobo, 0),
+    recipients: debits.map((l) => l.txnId),
+  };
+}
+
+const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+async function main() {
+  const sb = await startSandboxProcess();
+  let n8n;
+  try {
+    n8n = await startN8n({ packageDir: REPO_ROOT });
+    const cred = await n8n.createCredential({ name: 'VTU sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
+    // enough money for every round of both workflows
+    const need = Math.ceil((ITEMS * AMOUNT * 2 * ROUNDS + 10000) * 1.0);
+    await sb.admin('POST', '/admin/users/demo/fund', { amount: `${need}.00` });
+    process.stderr.write(`# n8n ready in ${n8n.timings.readyMs} ms; sandbox ${sb.baseUrl}; ${ITEMS} items × ${ROUNDS} round(s)\n`);
+
+    // warm-up (not counted): both paths once with a few items (module loading, catalogue cache, JIT)
+    const small = (wf) => JSON.parse(JSON.stringify(wf).replace(`i < ${ITEMS}`, 'i < 5'));
+    await measure(n8n, sb, small(oursWorkflow()), 'VTU Airtime');
+    await measure(n8n, sb, small(httpWorkflow(sb.baseUrl, cred)), 'HTTP Request');
+
+    const results = { ours: [], http: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      // alternate the order per round (the sandbox's state grows)
+      const order = r % 2 === 0 ? ['ours', 'http'] : ['http', 'ours'];
+      for (const which of order) {
+        const res = which === 'ours'
+          ? await measure(n8n, sb, oursWorkflow(), 'VTU Airtime')
+          : await measure(n8n, sb, httpWorkflow(sb.baseUrl, cred), 'HTTP Request');
+        results[which].push(res);
+        process.stderr.write(`# round ${r + 1} ${which}: wall ${fmt(res.wallMs)}, node ${fmt(res.nodeMs)}, ${res.debitCount} debits\n`);
+      }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const o = results.ours;
+    const h = results.http;
+    const ow = median(o.map((x) => x.wallMs));
+    const hw = median(h.map((x) => x.wallMs));
+    const on = median(o.map((x) => x.nodeMs));
+    const hn = median(h.map((x) => x.nodeMs));
+    const lines = [
+      '',
+      `bench/n8n: ${ITEMS} airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ${require('../test/n8n/harness').N8N_VERSION}, one sandbox, ${ROUNDS} round(s), medians`,
+      `  VTU Airtime (${args.concurrency ? `concurrency ${args.concurrency}` : 'default settings'}): workflow ${fmt(ow)}, node ${fmt(on)}`,
+      `  HTTP Request node (POST /api/topup/):     workflow ${fmt(hw)}, node ${fmt(hn)}`,
+      `  ratio HTTP/ours: workflow ${(hw / ow).toFixed(2)}×, node ${(hn / on).toFixed(2)}× (target: ours ≥ 3× faster)`,
+    ];
+    let equal = true;
+    for (let r = 0; r < ROUNDS; r++) {
+      const a = o[r];
+      const b = h[r];
+      const same = a.debitCount === b.debitCount && a.debitKobo === b.debitKobo && a.refundKobo === b.refundKobo;
+      equal = equal && same && a.debitCount === ITEMS;
+      lines.push(
+        `  round ${r + 1} ledger: ours ${a.debitCount} debits = ${a.debitKobo} kobo (refunds ${a.refundKobo}); ` +
+          `HTTP ${b.debitCount} debits = ${b.debitKobo} kobo (refunds ${b.refundKobo}) → ${same ? 'EQUAL' : 'DIFFERENT'}` +
+          `; outputs: ours ${a.successful}/${a.items} successful, HTTP ${b.successful}/${b.items}`,
+      );
+    }
+    process.stdout.write(lines.join('\n') + '\n');
+    if (!equal) {
+      process.stdout.write('  DEBITS DIFFER (or not every purchase went through)\n');
+      process.exitCode = 1;
+    }
+  } finally {
+    if (n8n) await n8n.stop();
+    await sb.stop();
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench/n8n: ${e.stack || e.message}\n`);
+  process.exit(1);
+});
