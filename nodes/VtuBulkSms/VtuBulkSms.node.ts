@@ -15,8 +15,8 @@ import { koboToNaira, naira } from '../shared/format';
 import { stringParam } from '../shared/params';
 import { runEachItem, runPurchases } from '../shared/runner';
 
+/** A campaign (no `product` key: the client batches only product-less SMS requests). */
 interface SmsRequest {
-	product: 'sms';
 	sender: string;
 	message: string;
 	recipients: string[];
@@ -238,7 +238,6 @@ export class VtuBulkSms implements INodeType {
 				);
 			}
 			return {
-				product: 'sms',
 				sender: stringParam(this, 'sender', i, 'Sender ID'),
 				message: stringParam(this, 'message', i, 'Message'),
 				recipients,

@@ -1,0 +1,220 @@
+/** Wallet, Cable TV, Electricity, Exam Pin, Recharge Card, Bulk SMS, Identity, Transaction nodes. */
+import { VtuBulkSms } from '../../nodes/VtuBulkSms/VtuBulkSms.node';
+import { VtuCableTv } from '../../nodes/VtuCableTv/VtuCableTv.node';
+import { VtuElectricity } from '../../nodes/VtuElectricity/VtuElectricity.node';
+import { VtuExamPin } from '../../nodes/VtuExamPin/VtuExamPin.node';
+import { VtuIdentity } from '../../nodes/VtuIdentity/VtuIdentity.node';
+import { VtuRechargeCard } from '../../nodes/VtuRechargeCard/VtuRechargeCard.node';
+import { VtuTransaction } from '../../nodes/VtuTransaction/VtuTransaction.node';
+import { VtuWallet } from '../../nodes/VtuWallet/VtuWallet.node';
+import { FIXTURES } from '../../sandbox/catalog';
+import { loadOptions, runNode } from './engine';
+import { expectNoToken, useVtuSandbox } from './helpers';
+
+const env = useVtuSandbox();
+
+describe('VTU Wallet', () => {
+  test('profile, balance and price lists', async () => {
+    const w = new VtuWallet();
+    const p = await runNode(w, { parameters: { operation: 'getProfile' }, creds: env.creds() });
+    expect(p.items[0].json).toMatchObject({ username: 'demo', userType: 'API', isApiUser: true, balance: '1000000.00' });
+    const b = await runNode(w, { parameters: { operation: 'getBalance' }, creds: env.creds() });
+    expect(b.items[0].json).toEqual({ balance: '1000000.00', balanceKobo: 100000000 });
+    const all = await runNode(w, { parameters: { operation: 'getPrices', product: 'all' }, creds: env.creds() });
+    const products = new Set(all.items.map((i) => i.json.product));
+    for (const k of ['data', 'airtime', 'cable', 'electricity', 'exam_pin', 'sms']) expect(products).toContain(k);
+    expect(all.items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+    const dataPrices = await runNode(w, { parameters: { operation: 'getPrices', product: 'data' }, creds: env.creds() });
+    expect(dataPrices.items.find((i) => i.json.label === '1GB SME · ₦250.00 · 30 days')).toBeDefined();
+  });
+});
+
+describe('VTU Cable TV', () => {
+  const cable = new VtuCableTv();
+  test('providers and packages with prices; validate IUC; subscribe; get transaction', async () => {
+    const providers = await loadOptions(cable, 'getCableProviders', {}, env.creds());
+    expect(providers.map((p) => p.name)).toEqual(expect.arrayContaining(['GOTV', 'DSTV']));
+    const gotv = providers.find((p) => p.name === 'GOTV')!;
+    const packages = await loadOptions(cable, 'getCablePackages', { provider: gotv.value }, env.creds());
+    expect(packages.length).toBeGreaterThan(0);
+    expect(packages[0].name).toMatch(/· ₦\d+\.\d\d$/);
+
+    const v = await runNode(cable, {
+      parameters: { operation: 'validateIuc', provider: gotv.value, iuc: '={{$json.iuc}}' },
+      input: [{ iuc: FIXTURES.iuc.GOTV }, { iuc: FIXTURES.iuc.invalid }],
+      creds: env.creds(),
+    });
+    expect(v.items[0].json).toMatchObject({ valid: true, customerName: 'ADEBAYO OLUWASEUN' });
+    expect(v.items[1].json.valid).toBe(false);
+
+    const before = await env.balance();
+    const s = await runNode(cable, {
+      parameters: { operation: 'subscribe', provider: gotv.value, package: packages[0].value, iuc: '={{$json.iuc}}' },
+      input: [{ iuc: FIXTURES.iuc.GOTV }, { iuc: FIXTURES.iuc.invalid }],
+      creds: env.creds(),
+      continueOnFail: true,
+    });
+    expect(s.items).toHaveLength(2);
+    expect(s.items[0].json).toMatchObject({ status: 'successful', product: 'cable', recipient: FIXTURES.iuc.GOTV });
+    expect(s.items[1].json.code).toBe('invalid_input');
+    expect(String(s.items[1].json.error)).toMatch(/not valid.*nothing was paid \[item 1\]/);
+    const charged = Math.round(Number(s.items[0].json.amount) * 100);
+    expect(await env.balance()).toBe(before - charged);
+    const g = await runNode(cable, { parameters: { operation: 'getTransaction', lookupBy: 'id', transactionId: String(s.items[0].json.id) }, creds: env.creds() });
+    expect(g.items[0].json.ident).toBe(s.items[0].json.ident);
+  });
+});
+
+describe('VTU Electricity', () => {
+  const el = new VtuElectricity();
+  test('validate meter; buy a prepaid token (token at the top level); dry run', async () => {
+    const discos = await loadOptions(el, 'getDiscos', {}, env.creds());
+    expect(discos.length).toBeGreaterThan(5);
+    const v = await runNode(el, {
+      parameters: { operation: 'validateMeter', disco: discos[0].value, meterType: 'prepaid', meter: FIXTURES.meter.prepaid },
+      creds: env.creds(),
+    });
+    expect(v.items[0].json).toMatchObject({ valid: true, customerName: 'BOLA AHMED' });
+    const before = await env.balance();
+    const dry = await runNode(el, {
+      parameters: { operation: 'buyToken', disco: discos[0].value, meterType: 'prepaid', meter: FIXTURES.meter.prepaid, amount: 1000, options: { dryRun: true } },
+      creds: env.creds(),
+    });
+    expect(dry.items[0].json).toMatchObject({ dryRun: true, total: dry.items[0].json.price });
+    expect(await env.balance()).toBe(before);
+    const r = await runNode(el, {
+      parameters: { operation: 'buyToken', disco: discos[0].value, meterType: 'prepaid', meter: FIXTURES.meter.prepaid, amount: 1000, phone: '08031234567' },
+      creds: env.creds(),
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items[0].json).toMatchObject({ status: 'successful', product: 'electricity' });
+    expect(String(r.items[0].json.token)).toMatch(/\d{4}/);
+    expect(await env.balance()).toBe(before - Math.round(Number(r.items[0].json.amount) * 100));
+    const bad = await runNode(el, {
+      parameters: { operation: 'buyToken', disco: discos[0].value, meterType: 'prepaid', meter: FIXTURES.meter.invalid, amount: 1000 },
+      creds: env.creds(),
+    });
+    expect(bad.error?.message).toMatch(/Meter .* not valid.*\[item 0\]$/);
+  });
+});
+
+describe('VTU Exam Pin', () => {
+  test('exam list with prices; buy 2 WAEC pins; get the order', async () => {
+    const ex = new VtuExamPin();
+    const exams = await loadOptions(ex, 'getExams', {}, env.creds());
+    expect(exams.map((e) => e.value)).toEqual(expect.arrayContaining(['WAEC', 'NECO', 'NABTEB']));
+    expect(exams[0].name).toMatch(/₦\d+\.\d\d per pin/);
+    const before = await env.balance();
+    const r = await runNode(ex, { parameters: { operation: 'buy', exam: 'WAEC', quantity: 2 }, creds: env.creds() });
+    expect(r.error).toBeUndefined();
+    expect(r.items[0].json).toMatchObject({ status: 'successful', product: 'exam_pin' });
+    expect(r.items[0].json.pins).toHaveLength(2);
+    expect(await env.balance()).toBe(before - Math.round(Number(r.items[0].json.amount) * 100));
+    const o = await runNode(ex, { parameters: { operation: 'getOrder', orderId: String(r.items[0].json.id) }, creds: env.creds() });
+    expect(o.items[0].json.pins).toEqual(r.items[0].json.pins);
+    const tooMany = await runNode(ex, { parameters: { operation: 'buy', exam: 'NECO', quantity: 9 }, creds: env.creds(), continueOnFail: true });
+    expect(tooMany.items[0].json.code).toBe('invalid_input');
+  });
+});
+
+describe('VTU Recharge Card', () => {
+  test('denominations; order 3 cards as items with CSV and HTML print sheet', async () => {
+    const rc = new VtuRechargeCard();
+    const dens = await loadOptions(rc, 'getRechargeDenominations', { network: 1 }, env.creds());
+    expect(dens.length).toBeGreaterThan(0);
+    expect(dens[0].name).toMatch(/MTN ₦\d+\.\d\d card · you pay ₦\d+\.\d\d/);
+    const before = await env.balance();
+    const r = await runNode(rc, {
+      parameters: { operation: 'order', network: 1, denomination: dens[0].value, quantity: 3, nameOnCard: 'Ade <Stores>', output: 'cards', printableFile: 'both' },
+      creds: env.creds(),
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items).toHaveLength(3);
+    for (const [n, it] of r.items.entries()) {
+      expect(it.json).toMatchObject({ cardNumber: n + 1, cardCount: 3, status: 'successful' });
+      expect(String(it.json.pin)).toMatch(/^\d{10,}$/);
+      expect(it.pairedItem).toEqual({ item: 0 });
+    }
+    const bin = r.items[0].binary!;
+    expect(bin.csv.mimeType).toBe('text/csv');
+    const csv = Buffer.from(bin.csv.data, 'base64').toString('utf8');
+    expect(csv.split('\n')[0]).toBe('network,amount,pin,serial,load_code,name_on_card');
+    expect(csv).toContain(String(r.items[2].json.pin));
+    const html = Buffer.from(bin.html.data, 'base64').toString('utf8');
+    expect(html).toContain('<!doctype html>');
+    expect(html).toContain('Ade &#60;Stores&#62;');
+    expect(html.match(/class="card"/g)).toHaveLength(3);
+    expect(await env.balance()).toBe(before - Math.round(Number(r.items[0].json.orderAmount) * 100));
+    const order = await runNode(rc, {
+      parameters: { operation: 'order', network: 1, denomination: dens[0].value, quantity: 2, output: 'order' },
+      creds: env.creds(),
+    });
+    expect(order.items).toHaveLength(1);
+    expect(order.items[0].json.cards).toHaveLength(2);
+  });
+});
+
+describe('VTU Bulk SMS', () => {
+  const sms = new VtuBulkSms();
+  test('one campaign per item: pages and cost shown, dnd route, batching', async () => {
+    const before = await env.balance();
+    const dry = await runNode(sms, {
+      parameters: { operation: 'send', sender: 'AdeStores', message: 'x'.repeat(200), recipientsFrom: 'field', recipients: '08031234567, 08031234568, 0803 123 4567, 123', dnd: true, options: { dryRun: true } },
+      creds: env.creds(),
+    });
+    expect(dry.items[0].json).toMatchObject({ dryRun: true, recipientCount: 2, pages: 2, duplicates: 1, dnd: true, invalid: ['123'] });
+    expect(await env.balance()).toBe(before);
+    const r = await runNode(sms, {
+      parameters: { operation: 'send', sender: 'AdeStores', message: 'Hello', recipientsFrom: 'field', recipients: '08031234567,08031234568,08031234569', options: { batchSize: 2 } },
+      creds: env.creds(),
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items[0].json).toMatchObject({ status: 'successful', recipientCount: 3, pages: 1, batchCount: 2 });
+    expect(r.items[0].json.batches).toHaveLength(2);
+    expect(await env.balance()).toBe(before - Math.round(Number(r.items[0].json.amount) * 100));
+    expect(r.items[0].json.amount).toBe(r.items[0].json.cost);
+  });
+
+  test('one campaign from all input items (pairedItem to every item); list batches', async () => {
+    const r = await runNode(sms, {
+      parameters: { operation: 'send', sender: 'Shop', message: 'Promo', recipientsFrom: 'allItems', phoneField: 'phone' },
+      input: [{ phone: '08031234567' }, { phone: '08051234567' }, { phone: ['08061234567', '08071234567'] }],
+      creds: env.creds(),
+    });
+    expect(r.items).toHaveLength(1);
+    expect(r.items[0].json.recipientCount).toBe(4);
+    expect(r.items[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+    const list = await runNode(sms, { parameters: { operation: 'listBatches', returnAll: true }, creds: env.creds() });
+    expect(list.items.length).toBeGreaterThanOrEqual(1);
+    expect(list.items[0].json).toMatchObject({ sender: 'Shop', recipientCount: 4 });
+  });
+});
+
+describe('VTU Identity', () => {
+  test('validate BVN and NIN; malformed number refused locally', async () => {
+    const id = new VtuIdentity();
+    const b = await runNode(id, { parameters: { operation: 'validateBvn', number: FIXTURES.bvn.valid }, creds: env.creds() });
+    expect(b.items[0].json).toMatchObject({ valid: true, kind: 'bvn', firstName: 'Olumide', lastName: 'Bankole' });
+    const n = await runNode(id, { parameters: { operation: 'validateNin', number: FIXTURES.nin.valid }, creds: env.creds() });
+    expect(n.items[0].json).toMatchObject({ valid: true, kind: 'nin', firstName: 'Amina' });
+    const bad = await runNode(id, { parameters: { operation: 'validateBvn', number: '123' }, creds: env.creds(), continueOnFail: true });
+    expect(bad.items[0].json).toMatchObject({ code: 'invalid_input' });
+    expect(String(bad.items[0].json.error)).toMatch(/not 11 digits \[item 0\]$/);
+  });
+});
+
+describe('VTU Transaction', () => {
+  test('get any product by id or ident; get many', async () => {
+    const { VtuData } = await import('../../nodes/VtuData/VtuData.node');
+    const bought = await runNode(new VtuData(), { parameters: { operation: 'buy', network: 1, plan: 2, phone: '08031234567' }, creds: env.creds() });
+    const { id, ident } = bought.items[0].json;
+    const tx = new VtuTransaction();
+    const a = await runNode(tx, { parameters: { operation: 'get', product: 'data', lookupBy: 'ident', transactionId: ident }, creds: env.creds() });
+    expect(a.items[0].json).toMatchObject({ id, ident, status: 'successful' });
+    const m = await runNode(tx, { parameters: { operation: 'getMany', product: 'data', limit: 5 }, creds: env.creds() });
+    expect(m.items.map((i) => i.json.ident)).toContain(ident);
+    const wrong = await runNode(tx, { parameters: { operation: 'get', product: 'airtime', lookupBy: 'id', transactionId: String(id) }, creds: env.creds(), continueOnFail: true });
+    expect(wrong.items[0].json.code).toBe('not_found');
+    expectNoToken(env.sb.demo.token, a.items, m.items, wrong.items);
+  });
+});
