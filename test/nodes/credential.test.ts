@@ -1,0 +1,87 @@
+/** vtuApi credential: generic auth + test request rules; the node-side vtuApiTest function. */
+import type { ICredentialTestFunctions } from 'n8n-workflow';
+import { VtuApi } from '../../credentials/VtuApi.credentials';
+import { VtuData } from '../../nodes/VtuData/VtuData.node';
+import { vtuApiTest } from '../../nodes/shared/credentialTest';
+import { useVtuSandbox } from './helpers';
+
+const env = useVtuSandbox();
+const cred = new VtuApi();
+const test_ = (baseUrl: string, apiToken: string) =>
+  vtuApiTest.call({} as ICredentialTestFunctions, { id: '1', name: 'c', type: 'vtuApi', data: { baseUrl, apiToken } });
+
+describe('credential description', () => {
+  test('generic Token header, password field, GET /api/user/ test with 401/403 rules that say how to fix', () => {
+    expect(cred.name).toBe('vtuApi');
+    expect(cred.authenticate).toEqual({ type: 'generic', properties: { headers: { Authorization: '=Token {{$credentials.apiToken}}' } } });
+    expect(cred.properties.find((p) => p.name === 'apiToken')?.typeOptions?.password).toBe(true);
+    expect(cred.test.request.url).toBe('/api/user/');
+    const rules = Object.fromEntries((cred.test.rules ?? []).map((r) => [r.properties.value, String(r.properties.message)]));
+    expect(rules[401]).toMatch(/token/i);
+    expect(rules[403]).toMatch(/whitelist/i);
+    expect(rules[403]).toMatch(/type API/);
+  });
+
+  test('every node is tested by vtuApiTest', () => {
+    const d = new VtuData();
+    expect(d.description.credentials).toEqual([{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }]);
+    expect(d.methods.credentialTest.vtuApiTest).toBe(vtuApiTest);
+  });
+});
+
+describe('vtuApiTest', () => {
+  test('OK with the demo API user (base URL with /api and trailing slash accepted)', async () => {
+    const r = await test_(`${env.sb.baseUrl}/api/`, env.sb.demo.token);
+    expect(r).toEqual({ status: 'OK', message: expect.stringMatching(/Connected as demo \(API account\)/) });
+  });
+
+  test('bad token → 401 wording; never echoes the token', async () => {
+    const bad = 'a'.repeat(40);
+    const r = await test_(env.sb.baseUrl, bad);
+    expect(r.status).toBe('Error');
+    expect(r.message).toMatch(/rejected the API token \(HTTP 401\)/);
+    expect(r.message).not.toContain(bad);
+  });
+
+  test('IP not whitelisted → 403 wording naming both causes', async () => {
+    const { token } = await env.admin.createUser({ username: 'wl', balance: '100.00', whitelist: ['10.9.9.9'] });
+    const r = await test_(env.sb.baseUrl, token);
+    expect(r.status).toBe('Error');
+    expect(r.message).toMatch(/HTTP 403/);
+    expect(r.message).toMatch(/IP whitelist/);
+    expect(r.message).toMatch(/not of type API/);
+    expect(r.message).not.toContain(token);
+  });
+
+  test('account not of type API: 403 when the site enforces it, a clear message when it does not', async () => {
+    const { token } = await env.admin.createUser({ username: 'retail', user_type: 'Smart Earner', balance: '100.00' });
+    const enforced = await test_(env.sb.baseUrl, token);
+    expect(enforced.message).toMatch(/not of type API/);
+    await env.admin.setConfig({ enforce_user_type: false });
+    const lax = await test_(env.sb.baseUrl, token);
+    expect(lax).toEqual({ status: 'Error', message: expect.stringMatching(/token works, but account "retail" is of type "Smart Earner", not API/) });
+  });
+
+  test('unreachable base URL and a non-URL say what to check', async () => {
+    const r = await test_('http://127.0.0.1:9', env.sb.demo.token);
+    expect(r.status).toBe('Error');
+    expect(r.message).toMatch(/Could not reach http:\/\/127\.0\.0\.1:9/);
+    expect(r.message).toMatch(/Check the Base URL/);
+    const bad = await test_('not a url', env.sb.demo.token);
+    expect(bad.message).toMatch(/is not a URL/);
+  });
+});
+
+describe('node errors for credential problems', () => {
+  test('unreachable base URL: the node says what happened and how to fix it', async () => {
+    const { runNode } = await import('./engine');
+    const r = await runNode(new VtuData(), {
+      parameters: { operation: 'listPlans', network: 1 },
+      creds: { baseUrl: 'http://127.0.0.1:9', apiToken: env.sb.demo.token },
+    });
+    expect(r.error).toBeDefined();
+    expect(`${r.error!.message} ${r.error!.description}`).toMatch(/Base URL/);
+    expect(r.error!.message).toMatch(/\[item 0\]$/);
+    expect(JSON.stringify(r.run.data.resultData)).not.toContain(env.sb.demo.token);
+  });
+});
