@@ -6,32 +6,8 @@ import type {
 
 import { VtuClient } from '../../client';
 import { VtuError } from '../../client/errors';
-import type { Transport } from '../../client/transport';
-import { TransportError, buildQuery, classifyErrorCode } from '../../client/transport';
+import { TransportError } from '../../client/transport';
 import { safeOrigin } from './transport';
-
-/** A fetch-based transport: the credential-test context has no authenticated request helper. */
-const fetchTransport: Transport = async (req) => {
-	try {
-		const res = await fetch(req.url + buildQuery(req.query), {
-			method: req.method,
-			headers: req.headers,
-			body: req.body,
-			signal: req.signal ?? AbortSignal.timeout(req.timeoutMs),
-			redirect: 'follow',
-		});
-		const headers: Record<string, string> = {};
-		res.headers.forEach((v, k) => {
-			headers[k] = v;
-		});
-		return { status: res.status, headers, body: await res.text() };
-	} catch (error) {
-		const cause = (error as { cause?: { code?: string } }).cause;
-		const code = cause?.code ?? (error as { code?: string }).code;
-		const timedOut = (error as Error).name === 'TimeoutError';
-		throw new TransportError(classifyErrorCode(code, timedOut), `Could not reach ${safeOrigin(req.url)}${code ? ` (${code})` : ''}`);
-	}
-};
 
 /** Explain a failed credential test: what happened and how to fix it. Never includes the token. */
 export function describeCredentialFailure(error: unknown, baseUrl: string): string {
@@ -82,7 +58,8 @@ export async function vtuApiTest(
 			message: `"${baseUrl}" is not a URL. Enter the site's address with its scheme, e.g. https://www.example-vtu.com.ng.`,
 		};
 	}
-	const client = new VtuClient({ baseUrl, token, transport: fetchTransport, timeoutMs: 15_000 });
+	// The test context has no authenticated request helper: the client's own keep-alive transport reads the profile.
+	const client = new VtuClient({ baseUrl, token, timeoutMs: 15_000 });
 	try {
 		const profile = await client.user.get();
 		if (!profile.isApiUser) {

@@ -621,7 +621,8 @@ function pickStartNode(wf) {
       for (const list of conns || []) for (const c of list || []) targets.add(c.node);
     }
   }
-  const roots = (wf.nodes || []).filter((n) => !n.disabled && !targets.has(n.name));
+  // Sticky notes are never connected, so they would look like roots.
+  const roots = (wf.nodes || []).filter((n) => !n.disabled && !targets.has(n.name) && n.type !== 'n8n-nodes-base.stickyNote');
   const trig = roots.find((n) => /trigger/i.test(n.type) || /trigger/i.test(n.name));
   const pick = trig || roots[0];
   if (!pick) throw new Error('workflow has no start node');
