@@ -19,7 +19,7 @@ export function describeCredentialFailure(error: unknown, baseUrl: string): stri
 			case 'forbidden':
 				return `The site refused this token (HTTP 403). Either the IP address of your n8n server is not on the site's IP whitelist (add it on the pricing page, or empty the list), or the account is not of type API (ask the site owner to upgrade it).${error.serverMessage ? ` The site said: ${error.serverMessage}` : ''}`;
 			case 'network':
-				return `Could not reach ${origin}: ${error.message}. Check the Base URL (scheme, host, port) and that the site is online and reachable from the n8n server.`;
+				return `Could not reach ${origin}: nothing answered there. Check the Base URL (scheme, host, port) and that the site is online and reachable from the n8n server.`;
 			case 'not_found':
 			case 'bad_response':
 				return `${origin} answered, but not like a VTU API (${error.httpStatus ? `HTTP ${error.httpStatus}` : 'unexpected body'} for /api/user/). Enter the site's home address as Base URL, e.g. https://www.example-vtu.com.ng.`;
