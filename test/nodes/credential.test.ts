@@ -3,6 +3,7 @@ import type { ICredentialTestFunctions } from 'n8n-workflow';
 import { VtuApi } from '../../credentials/VtuApi.credentials';
 import { VtuData } from '../../nodes/VtuData/VtuData.node';
 import { vtuApiTest } from '../../nodes/shared/credentialTest';
+import { runNode } from './engine';
 import { useVtuSandbox } from './helpers';
 
 const env = useVtuSandbox();
@@ -70,7 +71,6 @@ describe('vtuApiTest', () => {
 
 describe('node errors for credential problems', () => {
   test('unreachable base URL: the node says what happened and how to fix it', async () => {
-    const { runNode } = await import('./engine');
     const r = await runNode(new VtuData(), {
       parameters: { operation: 'listPlans', network: 1 },
       creds: { baseUrl: 'http://127.0.0.1:9', apiToken: env.sb.demo.token },

@@ -23,9 +23,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
+import { Container } from '@n8n/di';
+import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
+
 import { VtuApi } from '../../credentials/VtuApi.credentials';
 
 const credentialType = new VtuApi();
+
+// Every node execution context creates n8n's SSH client manager, whose cleanup interval would keep
+// jest alive forever; n8n stops it on shutdown, so do the same once this test file is done.
+afterAll(() => Container.get(SSHClientsManager).onShutdown());
 
 export interface Creds {
   baseUrl: string;
