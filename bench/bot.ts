@@ -1,15 +1,25 @@
 /**
- * Bot benchmark: `npx tsx bench/bot.ts [--users 500] [--sms 0]`.
+ * Bot benchmark: `npx tsx bench/bot.ts [--users 500] [--mode polling|sequential|webhook] [--vendor-ms 0]`.
  *
  * N simulated Telegram users buy data AT ONCE through the whole bot: fake Bot API on loopback
- * (grammY `client.apiRoot`), webhook-style `bot.handleUpdate` (Telegram serialises per chat, so
- * each user's five updates are sequential; users run concurrently), SQLite journal + conversation
- * storage in a temp file, the real client, and the sandbox in a CHILD PROCESS (a real vendor is
- * another machine). Each user: /data → MTN → 1GB SME → phone → Confirm.
+ * (grammY `client.apiRoot`), SQLite journal + conversation storage in a temp file, the real
+ * client, and the sandbox in a CHILD PROCESS (a real vendor is another machine). Each user:
+ * /data → MTN → 1GB SME → phone → Confirm, one step after the other (a user answers what the bot
+ * showed); the users run concurrently.
+ *
+ * Modes (how updates reach the bot):
+ *   polling (default): the production path, bot/polling.ts (@grammyjs/runner + sequentialize).
+ *     Each update is queued on the fake Bot API and fetched by the runner's getUpdates long poll.
+ *   sequential: grammY's bot.start() (one update at a time), for comparison.
+ *   webhook: bot.handleUpdate per update, as webhookCallback does (no HTTP server in between).
+ * Latency of an update = from the moment it is queued (polling) or handed over (webhook) until the
+ * bot has finished handling it (includes the getUpdates round trip and any queueing in the bot).
+ * `--vendor-ms` adds that delay to every purchase (client.buy), like a vendor that takes seconds;
+ * the baseline gets the same delay.
  *
  * Checks: every user got a "Successful" message, the journal holds N successful orders, and the
- * sandbox ledger shows exactly N new debits. Prints p50/p99 handling latency per update and for
- * the confirm step (which contains the purchase), and a baseline of N direct client.buy() calls at
+ * sandbox ledger shows exactly N new debits. Prints p50/p99 latency per update and for the
+ * confirm step (which contains the purchase), and a baseline of N direct client.buy() calls at
  * the same concurrency in the same run, with the ratio.
  */
 import { spawn } from 'node:child_process';
@@ -23,6 +33,8 @@ const { values } = parseArgs({
   options: {
     child: { type: 'boolean', default: false },
     users: { type: 'string', default: '500' },
+    mode: { type: 'string', default: 'polling' },
+    'vendor-ms': { type: 'string', default: '0' },
   },
 });
 
@@ -48,6 +60,9 @@ const f = (ms: number) => `${ms.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
   const N = Number(values.users);
+  const mode = values.mode as 'polling' | 'sequential' | 'webhook';
+  if (!['polling', 'sequential', 'webhook'].includes(mode)) throw new Error('--mode must be polling, sequential or webhook');
+  const vendorMs = Number(values['vendor-ms']);
   const proc = spawn(process.execPath, [...process.execArgv, __filename, '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: proc.stdout! }).once('line', resolve);
@@ -61,6 +76,7 @@ async function main(): Promise<void> {
   const { createBot } = await import('../bot/bot');
   const { openDatabase } = await import('../bot/db');
   const { createLogger } = await import('../bot/logger');
+  const { startPolling } = await import('../bot/polling');
 
   const admin = new SandboxAdmin(sbInfo.baseUrl, sbInfo.adminKey);
   await admin.fund(sbInfo.username, 1_000_000);
@@ -70,7 +86,15 @@ async function main(): Promise<void> {
   const users = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
   const errors: string[] = [];
   const logger = createLogger({ level: 'warn', secrets: [token, sbInfo.token], write: (l) => errors.push(l) });
-  const client = new VtuClient({ baseUrl: sbInfo.baseUrl, token: sbInfo.token });
+  const realClient = new VtuClient({ baseUrl: sbInfo.baseUrl, token: sbInfo.token });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // Same client, purchases delayed by --vendor-ms (a slow vendor); everything else untouched.
+  const client = Object.assign(Object.create(realClient) as typeof realClient, {
+    buy: async (...a: Parameters<typeof realClient.buy>) => {
+      if (vendorMs > 0) await sleep(vendorMs);
+      return realClient.buy(...a);
+    },
+  });
   const app = createBot(
     {
       telegramToken: token,
@@ -86,12 +110,35 @@ async function main(): Promise<void> {
   // Warm the catalogue cache and connections (not measured).
   await client.catalog.networks();
 
+  // Completion of each update, whoever calls handleUpdate (runner, bot.start or the bench itself).
+  const finished = new Map<number, () => void>();
+  const handleUpdate = app.bot.handleUpdate.bind(app.bot);
+  app.bot.handleUpdate = async (update, webhookReplyEnvelope) => {
+    try {
+      return await handleUpdate(update, webhookReplyEnvelope);
+    } finally {
+      finished.get(update.update_id)?.();
+      finished.delete(update.update_id);
+    }
+  };
+  let stopPolling: () => Promise<void> = async () => undefined;
+  if (mode === 'polling') {
+    const poller = await startPolling(app.bot, { timeoutSeconds: 30 });
+    stopPolling = () => poller.stop();
+  } else if (mode === 'sequential') {
+    await new Promise<void>((resolve) => void app.bot.start({ timeout: 30, onStart: () => resolve() }));
+    stopPolling = () => app.bot.stop();
+  }
+
   let all: number[] = [];
   let confirm: number[] = [];
   const handle = async (u: { id: number; first_name: string }, make: () => unknown, isConfirm = false) => {
-    const upd = make();
+    const upd = make() as { update_id: number };
+    const done = new Promise<void>((r) => finished.set(upd.update_id, r));
     const t0 = performance.now();
-    await app.bot.handleUpdate(upd as never);
+    if (mode === 'webhook') await app.bot.handleUpdate(upd as never);
+    else tg.enqueue(upd);
+    await done;
     const ms = performance.now() - t0;
     all.push(ms);
     if (isConfirm) confirm.push(ms);
@@ -135,7 +182,8 @@ async function main(): Promise<void> {
   const a = stats(all);
   const c = stats(confirm);
   const bs = stats(base);
-  console.log(`bot bench: ${N} users buying data at once (5 updates each, webhook-style handleUpdate)`);
+  const how = { polling: 'long polling via @grammyjs/runner (bot/polling.ts)', sequential: "long polling via grammY's sequential bot.start()", webhook: 'webhook-style bot.handleUpdate' }[mode];
+  console.log(`bot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase)`);
   console.log(`  completed:        ${ok}/${N} users told "Successful"; journal successful=${successful}; sandbox debits=${debitsBot} (expected ${N})`);
   console.log(`  wall time:        ${f(wall)}  (${((N * 5) / (wall / 1000)).toFixed(0)} updates/s, ${(N / (wall / 1000)).toFixed(0)} purchases/s)`);
   console.log(`  per update:       p50 ${f(a.p50)}  p99 ${f(a.p99)}  max ${f(a.max)}  (n=${a.n})`);
@@ -146,6 +194,7 @@ async function main(): Promise<void> {
   console.log(`  Bot API calls recorded by the fake:  ${tg.calls.length}; warnings/errors logged: ${errors.length}`);
   if (errors.length) console.log(errors.slice(0, 5).join('\n'));
 
+  await stopPolling();
   await app.close();
   app.db.close();
   await tg.close();

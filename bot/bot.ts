@@ -3,7 +3,9 @@
  * database, the clock, a logger and grammY's `client.apiRoot`/`fetch` (fake Bot API).
  *
  * Middleware order (each line sees only what passed the one above):
- *   error boundary → update dedupe → rate limit → allowlist → private chats only
+ *   sequentialize (per chat and per user: the @grammyjs/runner polls concurrently, so one chat's
+ *   updates must still run one after another before conversations read their state)
+ *   → error boundary → update dedupe → rate limit → allowlist → private chats only
  *   → conversations() → PIN gate → abandon flow on a new command (/cancel) → conversations
  *   → main menu → commands → catch-all callback ("This button has expired") → fallback
  */
@@ -12,6 +14,7 @@ import { conversations, createConversation, type ConversationData, type Versione
 import { Menu } from '@grammyjs/menu';
 import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
 import { limit } from '@grammyjs/ratelimiter';
+import { sequentialize } from '@grammyjs/runner';
 import type { BotConfig } from './config';
 import { secretsOf } from './config';
 import { openDatabase, type DB } from './db';
@@ -37,6 +40,20 @@ export interface ConversationStorageAdapter {
   delete(key: string): Promise<void> | void;
 }
 
+/** Remembers update ids across instances (Redis); the default is the SQLite `seen_updates` table. */
+export interface UpdateDedupe {
+  /** True the first time an update id is seen, false for a duplicate. */
+  firstSeen(updateId: number): Promise<boolean> | boolean;
+}
+
+/** Keys that must not run concurrently: the chat (conversation state) and the user (PIN gate, limits). */
+export function sequentialKey(ctx: { chat?: { id: number }; from?: { id: number } }): string[] {
+  const keys: string[] = [];
+  if (ctx.chat) keys.push(`c${ctx.chat.id}`);
+  if (ctx.from) keys.push(`u${ctx.from.id}`);
+  return keys;
+}
+
 export interface BotDeps {
   client: VtuClientLike;
   /** better-sqlite3 database (default: openDatabase(config.dbPath)). */
@@ -49,6 +66,8 @@ export interface BotDeps {
   conversationStorage?: ConversationStorageAdapter;
   /** Redis client for the rate limiter across instances. */
   rateLimitRedis?: { incr(key: string): Promise<number>; pexpire(key: string, ms: number): Promise<number> };
+  /** Update dedupe shared by instances (redis.ts); falls back to SQLite when it throws. */
+  updateDedupe?: UpdateDedupe;
   /** auto-retry options for Bot API calls, or false to disable (tests). */
   autoRetry?: Partial<AutoRetryOptions> | false;
   /** fetch used to download files users send (default: global fetch). */
@@ -102,7 +121,7 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
   const clock = deps.clock ?? systemClock;
   const logger =
     deps.logger ??
-    createLogger({ level: config.logLevel ?? 'info', secrets: secretsOf({ telegramToken: config.telegramToken, vtuToken: config.vtuToken ?? '', webhookSecret: config.webhookSecret }) });
+    createLogger({ level: config.logLevel ?? 'info', secrets: secretsOf({ telegramToken: config.telegramToken, vtuToken: config.vtuToken ?? '', webhookSecret: config.webhookSecret, redisUrl: config.redisUrl }) });
   const ownDb = !deps.db;
   const db = deps.db ?? openDatabase(config.dbPath ?? './vtu-bot.sqlite');
   const cfg: RuntimeConfig = {
@@ -182,11 +201,24 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
     }
   };
   bot.catch((err) => onError(err));
+  // Polling runs updates concurrently (polling.ts); webhook instances may get overlapping requests.
+  // Same chat or same user → one after another, in arrival order. Different users → in parallel.
+  bot.use(sequentialize<MyContext>(sequentialKey));
   const b = bot.errorBoundary(onError);
 
   // ------------------------------------------------------------------ gates
+  const firstSeen = async (updateId: number): Promise<boolean> => {
+    if (!deps.updateDedupe) return journal.firstSeen(updateId);
+    try {
+      return await deps.updateDedupe.firstSeen(updateId);
+    } catch (e) {
+      // Redis unreachable: the journal file is shared by the instances too, so dedupe there.
+      logger.warn('shared update dedupe failed, using the journal', { update: updateId, err: e });
+      return journal.firstSeen(updateId);
+    }
+  };
   b.use(async (ctx, next) => {
-    if (!journal.firstSeen(ctx.update.update_id)) {
+    if (!(await firstSeen(ctx.update.update_id))) {
       logger.info('duplicate update ignored', { update: ctx.update.update_id });
       return;
     }

@@ -3,6 +3,7 @@
  * Error messages name the variable and the rule; they never echo a secret's value.
  */
 import { z } from 'zod';
+import { parseNaira } from '../client/money';
 
 const SECRET_VARS = new Set(['TELEGRAM_BOT_TOKEN', 'VTU_API_TOKEN', 'WEBHOOK_SECRET', 'REDIS_URL']);
 
@@ -22,18 +23,19 @@ const idList = z
     return out;
   });
 
+/** Naira amount → kobo with the client's exact parser (250, 250.50, "₦1,250"; at most two decimals). */
 const naira = (def: number) =>
   z
     .string()
     .optional()
     .transform((s, ctx) => {
       if (s === undefined || s.trim() === '') return def * 100;
-      const m = /^\s*(\d+)(?:\.(\d{1,2}))?\s*$/.exec(s);
-      if (!m) {
+      try {
+        return parseNaira(s, 'amount');
+      } catch {
         ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an amount in naira, e.g. 5000 or 5000.50' });
         return z.NEVER;
       }
-      return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
     });
 
 const bool = (def: boolean) =>
@@ -227,8 +229,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
 }
 
 /** The secrets of a config, for log/message redaction. */
-export function secretsOf(config: Pick<BotConfig, 'telegramToken' | 'vtuToken' | 'webhookSecret'>): string[] {
-  const out = [config.telegramToken, config.vtuToken, config.webhookSecret].filter((s): s is string => !!s && s.length >= 6);
+export function secretsOf(config: Pick<BotConfig, 'telegramToken' | 'vtuToken' | 'webhookSecret'> & { redisUrl?: string }): string[] {
+  const out = [config.telegramToken, config.vtuToken, config.webhookSecret, config.redisUrl].filter((s): s is string => !!s && s.length >= 6);
+  if (config.redisUrl) {
+    try {
+      const pw = decodeURIComponent(new URL(config.redisUrl).password);
+      if (pw.length >= 6) out.push(pw);
+    } catch {
+      // not a URL: the whole value is redacted above
+    }
+  }
   // The numeric-prefix-less secret half of the bot token, too.
   const half = config.telegramToken.split(':')[1];
   if (half && half.length >= 6) out.push(half);

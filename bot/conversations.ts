@@ -13,7 +13,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import type { ConvContext, MyConversation, Services } from './context';
 import { naira, outcomeText, userError } from './orders';
 import { PIN_PLACEHOLDER } from './pin-gate';
-import { detectNetwork, errorCode, formatPhone, tryNormalizePhone, type BotPurchaseRequest } from './vtu';
+import { checkSender, detectNetwork, errorCode, formatNaira, formatPhone, splitRecipients as splitList, tryParseKobo, tryNormalizePhone, type BotPurchaseRequest } from './vtu';
 
 const EXPIRED = 'This button has expired';
 
@@ -267,13 +267,13 @@ export function createConversations(s: Services) {
     let faceKobo = 0;
     for (;;) {
       const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Send the amount as a number, or /cancel.') });
-      const t = m.message.text.trim().replace(/^(₦|N|NGN)\s*/i, '').replace(/,/g, '');
-      const mm = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(t);
-      if (!mm) {
+      // The client's exact parser: "200", "₦1,500", "150.50"; more than two decimals is refused.
+      const kobo = tryParseKobo(m.message.text, false);
+      if (kobo === null || kobo < 0) {
         await m.reply('Send the amount as a number of naira, e.g. 200 or 150.50.');
         continue;
       }
-      faceKobo = Number(mm[1]) * 100 + Number((mm[2] ?? '').padEnd(2, '0'));
+      faceKobo = kobo;
       if (faceKobo < 5000) {
         await m.reply('The smallest airtime top-up is ₦50.');
         continue;
@@ -285,7 +285,7 @@ export function createConversations(s: Services) {
       break;
     }
     const { phone, ported } = await askPhone(conversation, ctx, net.name);
-    const amount = `${Math.floor(faceKobo / 100)}.${String(faceKobo % 100).padStart(2, '0')}`;
+    const amount = formatNaira(faceKobo);
     await confirmAndBuy(
       conversation,
       ctx,
@@ -295,11 +295,11 @@ export function createConversations(s: Services) {
   }
 
   // ------------------------------------------------------------------ /sms
+  /** The client's list split (commas, semicolons, lines, tabs), then pasted "0803… 0805…" runs split on spaces. */
   function splitRecipients(text: string): string[] {
     const out: string[] = [];
-    for (const piece of text.split(/[\n\r,;\t]+/)) {
-      const p = piece.trim();
-      if (!p || !/\d/.test(p)) continue;
+    for (const p of splitList(text)) {
+      if (!/\d/.test(p)) continue;
       if (tryNormalizePhone(p) || !/\s/.test(p)) out.push(p);
       else out.push(...p.split(/\s+/).filter((x) => /\d/.test(x)));
     }
@@ -316,13 +316,17 @@ export function createConversations(s: Services) {
   }
 
   async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-    await ctx.reply('Bulk SMS. Send the sender ID (3 to 11 letters or digits, e.g. MYSHOP).');
+    await ctx.reply('Bulk SMS. Send the sender ID (up to 11 letters or digits, no spaces, e.g. MYSHOP).');
     let sender = '';
     for (;;) {
       const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Send the sender ID as text, or /cancel.') });
-      sender = m.message.text.trim();
-      if (/^[A-Za-z0-9][A-Za-z0-9 .&-]{1,9}[A-Za-z0-9]$/.test(sender)) break;
-      await m.reply('A sender ID is 3 to 11 characters: letters, digits, spaces, ".", "&" or "-". Try again.');
+      // The client's rule (client.sms.plan applies it again): the vendor refuses anything else.
+      try {
+        sender = checkSender(m.message.text);
+        break;
+      } catch {
+        await m.reply('A sender ID is 1 to 11 letters or digits, with no spaces or symbols (e.g. MYSHOP). Try again.');
+      }
     }
     await ctx.reply('Now the recipients: paste the numbers (one per line or comma-separated), or send a .txt or .csv file.');
     let recipients: string[] = [];

@@ -1,15 +1,18 @@
 /**
  * Entry point: `npm run bot` (tsx bot/main.ts).
- *   BOT_MODE=polling (default): long polling, one instance per bot token.
+ *   BOT_MODE=polling (default): long polling through @grammyjs/runner (users handled
+ *   concurrently, each chat in order; polling.ts), one instance per bot token.
  *   BOT_MODE=webhook: HTTP server on PORT, setWebhook(WEBHOOK_URL, secret_token=WEBHOOK_SECRET);
  *   several instances may run behind a load balancer when they share REDIS_URL (conversations,
- *   rate limits) and a journal they can all reach.
+ *   update dedupe, rate limits; redis.ts) and the journal file (one host).
  * SIGINT/SIGTERM stop taking updates, finish the ones in flight, stop the follower, close the DB.
  */
 import { VtuClient } from '../client';
 import { ConfigError, loadConfig, secretsOf, type BotConfig } from './config';
 import { createBot, type BotDeps } from './bot';
 import { createLogger } from './logger';
+import { startPolling, type Poller } from './polling';
+import { connectRedis, type RedisShared } from './redis';
 import { startWebhookServer, type WebhookServer } from './server';
 
 const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
@@ -29,19 +32,11 @@ async function main(): Promise<void> {
   const client = new VtuClient({ baseUrl: config.vtuBaseUrl, token: config.vtuToken, logger: { ...logger, debug: () => undefined } });
 
   const deps: BotDeps = { client, logger };
-  let redis: { quit(): Promise<unknown> } | undefined;
+  let redis: RedisShared | undefined;
   if (config.redisUrl) {
-    const { default: Redis } = await import('ioredis');
-    // The package's "types" entry points at a file it does not ship for CommonJS resolution.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { RedisAdapter } = require('@grammyjs/storage-redis') as {
-      RedisAdapter: new (o: { instance: unknown; ttl?: number }) => NonNullable<BotDeps['conversationStorage']>;
-    };
-    const r = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    redis = r;
-    deps.conversationStorage = new RedisAdapter({ instance: r, ttl: 7 * 86_400 });
-    deps.rateLimitRedis = r;
-    logger.info('using Redis for conversations and rate limits');
+    redis = await connectRedis(config.redisUrl, { botId: config.telegramToken, rateWindowMs: config.rateWindowMs, logger });
+    Object.assign(deps, redis.deps);
+    logger.info('using Redis for conversations, update dedupe and rate limits', { namespace: redis.namespace });
   }
 
   const app = createBot(config, deps);
@@ -50,6 +45,7 @@ async function main(): Promise<void> {
   logger.info('bot ready', { username: app.bot.botInfo.username, mode: config.mode, db: config.dbPath, apiRoot: config.apiRoot });
 
   let webhook: WebhookServer | undefined;
+  let poller: Poller | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -59,9 +55,9 @@ async function main(): Promise<void> {
     force.unref();
     try {
       if (webhook) await webhook.close();
-      if (app.bot.isRunning()) await app.bot.stop();
+      if (poller) await poller.stop();
       await app.close();
-      await redis?.quit();
+      await redis?.close();
     } catch (e) {
       logger.error('shutdown error', { err: e });
     }
@@ -77,7 +73,13 @@ async function main(): Promise<void> {
     logger.info('webhook listening', { port: webhook.port, path: url.pathname });
   } else {
     await app.bot.api.deleteWebhook();
-    await app.bot.start({ allowed_updates: [...ALLOWED_UPDATES], onStart: () => logger.info('long polling started') });
+    poller = await startPolling(app.bot, { allowedUpdates: ALLOWED_UPDATES, logger, onStart: () => logger.info('long polling started', { runner: true }) });
+    // A fatal getUpdates error (401 revoked token, 409 another poller) ends polling: exit non-zero.
+    await poller.task()?.catch((e) => {
+      if (stopping) return;
+      logger.error('long polling ended', { err: e });
+      void app.close().finally(() => process.exit(1));
+    });
   }
 }
 

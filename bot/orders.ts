@@ -7,7 +7,7 @@
 import type { Journal, Limits, Order, StoredResult } from './journal';
 import type { Logger } from './logger';
 import { maskPhone } from './logger';
-import { errorCode, formatNaira, formatPhone, type BotPurchaseRequest, type PurchaseResult, type VtuClientLike } from './vtu';
+import { errorCode, formatNaira, formatPhone, money, type BotPurchaseRequest, type PurchaseResult, type VtuClientLike } from './vtu';
 
 export const naira = (kobo: number): string => formatNaira(kobo, { symbol: true, grouping: true });
 
@@ -73,7 +73,7 @@ export function storedOf(r: PurchaseResult): StoredResult {
 export function resultOf(o: Order): PurchaseResult | null {
   const s = o.result as StoredResult | null;
   if (!s) return null;
-  const m = (k: number | null) => (k === null ? null : { kobo: k, naira: formatNaira(k) });
+  const m = (k: number | null) => (k === null ? null : money(k));
   return {
     product: o.product as PurchaseResult['product'],
     id: s.id,

@@ -41,4 +41,5 @@ export function errorCode(e: unknown): string | undefined {
 }
 
 export { formatPhone, detectNetwork, normalizePhone, tryNormalizePhone } from '../client/phone';
-export { formatNaira } from '../client/money';
+export { formatNaira, money, parseNaira, tryParseKobo } from '../client/money';
+export { checkSender, splitRecipients } from '../client/products/sms';

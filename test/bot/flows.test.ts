@@ -109,6 +109,12 @@ describe('/airtime', () => {
     expect(env.tg.lastText(u.id)).toMatch(/How much AIRTEL airtime/);
     await env.send(app, env.tg.textUpdate(u, '20'));
     expect(env.tg.lastText(u.id)).toBe('The smallest airtime top-up is ₦50.');
+    for (const bad of ['150.505', '-200', 'two hundred']) {
+      await env.send(app, env.tg.textUpdate(u, bad));
+      expect(env.tg.lastText(u.id)).toBe('Send the amount as a number of naira, e.g. 200 or 150.50.');
+    }
+    await env.send(app, env.tg.textUpdate(u, '₦1,000,000'));
+    expect(env.tg.lastText(u.id)).toMatch(/above your per-purchase limit/);
     await env.send(app, env.tg.textUpdate(u, '₦500'));
     await env.send(app, env.tg.textUpdate(u, '0802 123 4567'));
     const confirm = env.tg.lastText(u.id)!;
@@ -164,8 +170,10 @@ describe('/sms', () => {
     const app = await env.makeBot();
     const u = env.bob;
     await env.send(app, env.tg.textUpdate(u, '/sms'));
-    await env.send(app, env.tg.textUpdate(u, 'AB'));
-    expect(env.tg.lastText(u.id)).toMatch(/^A sender ID is 3 to 11 characters/);
+    // The client's sender rule (letters and digits only): the bot used to accept "MY SHOP", which
+    // the client then refused only after recipients and message had been typed.
+    await env.send(app, env.tg.textUpdate(u, 'MY SHOP'));
+    expect(env.tg.lastText(u.id)).toMatch(/^A sender ID is 1 to 11 letters or digits/);
     await env.send(app, env.tg.textUpdate(u, 'SHOP'));
     await env.send(app, env.tg.documentUpdate(u, 'list.pdf', '%PDF', 'application/pdf'));
     expect(env.tg.lastText(u.id)).toBe('Send a .txt or .csv file (or paste the numbers).');

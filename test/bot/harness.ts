@@ -35,10 +35,14 @@ export interface Env {
   send(app: VtuBot, update: any): Promise<void>;
   demoLedger(): Promise<{ kind: string; amountKobo: number; ident: string | null }[]>;
   debits(): Promise<number>;
+  /** Run `fn` after the test, before the bots are closed (in the order registered). */
+  cleanup(fn: () => unknown): void;
 }
 
 export function useBotEnv(): Env {
   const env = { bots: [] as VtuBot[], logs: [] as string[] } as unknown as Env;
+  const cleanups: (() => unknown)[] = [];
+  env.cleanup = (fn) => void cleanups.push(fn);
   beforeAll(async () => {
     env.sb = await startSandbox({ port: 0 });
     env.admin = new SandboxAdmin(env.sb.baseUrl, env.sb.adminKey);
@@ -98,6 +102,7 @@ export function useBotEnv(): Env {
     env.debits = async () => (await env.demoLedger()).filter((e) => e.kind === 'debit').length;
   });
   afterEach(async () => {
+    for (const fn of cleanups.splice(0)) await fn();
     // Every test: no token in any outgoing Bot API payload or log line.
     assertNoSecrets(env);
     for (const b of env.bots.splice(0)) {

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Access, Pins } from '../../bot/access';
-import { ConfigError, loadConfig } from '../../bot/config';
+import { ConfigError, loadConfig, secretsOf } from '../../bot/config';
 import { openDatabase } from '../../bot/db';
 import { Journal, lagosDayStart } from '../../bot/journal';
 import { createLogger, redactor } from '../../bot/logger';
@@ -29,6 +29,19 @@ describe('config', () => {
       redisUrl: undefined,
     });
     expect(loadConfig({ ...base, TELEGRAM_API_ROOT: 'http://localhost:8081/' }).apiRoot).toBe('http://localhost:8081');
+  });
+
+  test('naira limits use the client\'s exact parser: grouping and ₦ accepted, a third decimal or a negative refused', () => {
+    expect(loadConfig({ ...base, BOT_DAILY_LIMIT_NAIRA: '₦1,250,000.5' }).dailyLimitKobo).toBe(125_000_050);
+    expect(loadConfig({ ...base, BOT_MAX_PURCHASE_NAIRA: '0.1' }).maxPurchaseKobo).toBe(10);
+    for (const bad of ['100.005', '-5', '1e3', 'lots']) {
+      expect(() => loadConfig({ ...base, BOT_MAX_PURCHASE_NAIRA: bad })).toThrow(/BOT_MAX_PURCHASE_NAIRA must be an amount in naira/);
+    }
+  });
+
+  test('the Redis password is among the redacted secrets', () => {
+    const c = loadConfig({ ...base, REDIS_URL: 'redis://default:s3cret-redis-pw@10.0.0.5:6379/0' });
+    expect(secretsOf(c)).toEqual(expect.arrayContaining(['s3cret-redis-pw', 'redis://default:s3cret-redis-pw@10.0.0.5:6379/0']));
   });
 
   test('every problem is listed at once, and no secret value is echoed', () => {
