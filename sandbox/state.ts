@@ -257,6 +257,9 @@ export class SandboxState {
   setStatus(txn: Txn, status: Status): { ok: true } | { ok: false; error: string } {
     if (txn.status === status) return { ok: true };
     if (txn.status === 'failed') return { ok: false, error: 'a failed (refunded) transaction cannot change status' };
+    // Real sites debit bulk SMS only once the upstream says "sent", and their history rows carry no
+    // status, so no client could ever see a later change: refuse it rather than fake one.
+    if (txn.product === 'sms' && txn.status !== 'processing') return { ok: false, error: 'a bulk SMS batch is final once sent; its status cannot change' };
     txn.status = status;
     if (status === 'failed') this.move(this.users.get(txn.username)!, 'refund', txn.amountKobo, txn);
     deliver(txn, this);

@@ -38,6 +38,14 @@ describe('ledger', () => {
     expect(await env.admin.balanceKobo('shop')).toBe(100000 - 9848);
   });
 
+  test('a sent bulk SMS batch is final: its status cannot be flipped (no refund appears)', async () => {
+    const sms = await env.post('/api/sendsms/', { sender: 'MyShop', recetipient: '08031234567', message: 'hi', DND: false });
+    expect(sms.status).toBe(201);
+    const before = await env.admin.balanceKobo('demo');
+    await expect(env.admin.setStatus('sms', sms.json.id, 'failed')).rejects.toMatchObject({ status: 409 });
+    expect(await env.admin.balanceKobo('demo')).toBe(before);
+  });
+
   test('admin transactions list every product with amount and recipient; filters work', async () => {
     await env.post('/api/data/', MTN_1GB_SME);
     await env.post('/api/epin/', { exam_name: 'NECO', quantity: 1 });
