@@ -1,7 +1,7 @@
 /** Every fault kind over real sockets, what it debits, the fault log, matching and determinism. */
 import { request } from 'node:http';
 import { startSandbox } from '../../sandbox/server';
-import { MTN_1GB_SME, sleep, useSandbox } from './helpers';
+import { MTN_1GB_SME, eventually, useSandbox } from './helpers';
 
 const env = useSandbox({ dialect: 'seed', seed: 11 });
 const START = 100000000;
@@ -81,8 +81,7 @@ describe('fault kinds', () => {
     expect(r.status).toBe(201);
     expect(r.json.Status).toBe('successful');
     expect(await env.admin.balanceKobo('demo')).toBe(START - 25000);
-    await sleep(300);
-    expect((await env.get(`/api/data/${r.json.id}`)).json.Status).toBe('failed');
+    await eventually(async () => expect((await env.get(`/api/data/${r.json.id}`)).json.Status).toBe('failed'));
     expect(await env.admin.balanceKobo('demo')).toBe(START);
     const ledger = await env.admin.ledger('demo');
     expect(ledger.map((e) => e.kind)).toEqual(['fund', 'debit', 'refund']);
@@ -151,8 +150,7 @@ test('close() returns promptly while a timeout_after socket is held', async () =
     req.on('error', () => resolve('closed'));
     req.end(JSON.stringify(MTN_1GB_SME));
   });
-  await sleep(150);
-  expect(sb.state.txns.data).toHaveLength(1); // debited before the hold
+  await eventually(() => expect(sb.state.txns.data).toHaveLength(1)); // debited before the hold
   const t0 = Date.now();
   await sb.close();
   expect(Date.now() - t0).toBeLessThan(1000);

@@ -61,3 +61,17 @@ export function useSandbox(opts: SandboxOptions = {}): Env {
 
 export const MTN_1GB_SME = { network: 1, plan: 2, mobile_number: '08031234567', Ported_number: false };
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Retries an assertion until it passes or `ms` elapse: settle timers fire late on a loaded machine. */
+export async function eventually(check: () => unknown, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(50);
+    }
+  }
+}

@@ -1,6 +1,6 @@
 /** Money exactness across purchases, refunds and admin flips; settlement modes; BVN/NIN providers. */
 import { FIXTURES } from '../../sandbox/catalog';
-import { MTN_1GB_SME, sleep, useSandbox } from './helpers';
+import { MTN_1GB_SME, eventually, useSandbox } from './helpers';
 
 const env = useSandbox({ dialect: 'seed', seed: 3 });
 
@@ -72,9 +72,8 @@ describe('settlement modes', () => {
     const r = await env.post('/api/billpayment/', { disco_name: 1, amount: 1000, meter_number: FIXTURES.meter.prepaid, MeterType: 'Prepaid' });
     expect(r.json).toMatchObject({ Status: 'processing', token: '' });
     expect((await env.get(`/api/billpayment/${r.json.id}`)).json.Status).toBe('processing');
-    await sleep(300);
+    await eventually(async () => expect((await env.get(`/api/billpayment/${r.json.id}`)).json.Status).toBe('successful'));
     const after = await env.get(`/api/billpayment/${r.json.id}`);
-    expect(after.json.Status).toBe('successful');
     expect(after.json.token).toMatch(/^\d{4}-/);
     expect(await env.admin.balanceKobo('demo')).toBe(100000000 - 100000);
   });
@@ -84,8 +83,7 @@ describe('settlement modes', () => {
     const r = await env.post('/api/data/', MTN_1GB_SME);
     expect(r.json.Status).toBe('processing');
     expect(await env.admin.balanceKobo('demo')).toBe(100000000 - 25000);
-    await sleep(250);
-    expect((await env.get(`/api/data/${r.json.id}`)).json.Status).toBe('failed');
+    await eventually(async () => expect((await env.get(`/api/data/${r.json.id}`)).json.Status).toBe('failed'));
     expect(await env.admin.balanceKobo('demo')).toBe(100000000);
     const ledger = await expectLedgerConsistent('demo');
     expect(ledger.at(-1)).toMatchObject({ kind: 'refund', amountKobo: 25000, txnId: r.json.id });
