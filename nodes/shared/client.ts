@@ -51,6 +51,8 @@ function executionKey(ctx: VtuContext): string {
 export interface VtuCredentials {
 	baseUrl: string;
 	apiToken: string;
+	/** Everything n8n returned (handed back to httpRequestWithAuthentication). */
+	decrypted: ICredentialDataDecryptedObject;
 }
 
 export async function getVtuCredentials(ctx: VtuContext): Promise<VtuCredentials> {
@@ -72,7 +74,7 @@ export async function getVtuCredentials(ctx: VtuContext): Promise<VtuCredentials
 			'The VTU API credential is incomplete. Fill in both Base URL and API Token.',
 		);
 	}
-	return { baseUrl, apiToken };
+	return { baseUrl, apiToken, decrypted: creds };
 }
 
 export interface ClientOptions {
@@ -90,7 +92,7 @@ export async function getClient(ctx: VtuContext, opts: ClientOptions = {}): Prom
 }
 
 async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promise<CacheEntry> {
-	const { baseUrl, apiToken } = await getVtuCredentials(ctx);
+	const { baseUrl, apiToken, decrypted } = await getVtuCredentials(ctx);
 	const now = Date.now();
 	prune(now);
 	const key = [
@@ -114,6 +116,7 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 		cache.set(key, entry);
 	}
 	entry.holder.ctx = ctx;
+	entry.holder.credentials = decrypted;
 	return entry;
 }
 

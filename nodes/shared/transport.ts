@@ -1,4 +1,6 @@
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -16,6 +18,12 @@ export const CREDENTIAL_NAME = 'vtuApi';
 /** Holds the n8n context the transport currently sends through (the node that runs now). */
 export interface ContextHolder {
 	ctx: VtuContext;
+	/**
+	 * The credential n8n decrypted for that node in this run (`getCredentials`). Handed back to
+	 * `httpRequestWithAuthentication`, which then skips its own database read and decryption per
+	 * request; n8n still applies the credential's `authenticate` (the Authorization header).
+	 */
+	credentials?: ICredentialDataDecryptedObject;
 }
 
 const NETWORK_CODES = [
@@ -86,10 +94,15 @@ export function createN8nTransport(holder: ContextHolder): Transport {
 			timeout: req.timeoutMs,
 		};
 		if (req.body !== undefined) options.body = req.body;
-		const ctx = holder.ctx;
+		const { ctx, credentials } = holder;
 		let res: { body: unknown; headers: Record<string, string | string[] | undefined>; statusCode: number };
 		try {
-			res = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, options);
+			res = await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_NAME,
+				options,
+				credentials ? { credentialsDecrypted: decrypted(ctx, credentials) } : undefined,
+			);
 		} catch (error) {
 			const { code, timedOut } = findErrorCode(error);
 			const kind = classifyErrorCode(code, timedOut);
@@ -108,6 +121,12 @@ export function createN8nTransport(holder: ContextHolder): Transport {
 			body: bodyToString(res.body),
 		};
 	};
+}
+
+/** The node's credential reference with the data n8n decrypted for it. */
+function decrypted(ctx: VtuContext, data: ICredentialDataDecryptedObject): ICredentialsDecrypted {
+	const ref = ctx.getNode().credentials?.[CREDENTIAL_NAME];
+	return { id: ref?.id ?? '', name: ref?.name ?? '', type: CREDENTIAL_NAME, data };
 }
 
 /** Scheme + host of a URL, for messages (never the query string). */
