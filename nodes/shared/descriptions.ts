@@ -21,7 +21,7 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 				default: DEFAULT_CONCURRENCY,
 				description:
-					'How many items are bought at the same time. Results stay one per input item, in input order.',
+					'How many items are bought at the same time. Lower it if the site answers "too many requests" (HTTP 429). Results stay one per input item, in input order.',
 			},
 			{
 				displayName: 'Dry Run',
