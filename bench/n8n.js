@@ -5,14 +5,17 @@
  *   A. Code (2,000 items) → VTU Airtime (default settings)
  *   B. Code (2,000 items) → n8n's HTTP Request node doing the same POST /api/topup/ calls with the
  *      same vtuApi credential (predefined credential type → Authorization: Token …)
- * Prints each workflow's wall time and the node's own execution time, the ratio, and the ledger
- * debits of each run (count and kobo; they must be equal).
+ * Prints each workflow's wall time, the node's own execution time and the CPU time the n8n process
+ * spent on the run (Linux /proc; steadier than wall time on a shared machine), the ratio, and the
+ * ledger debits of each run (count and kobo; they must be equal).
  *
  *   node bench/n8n.js [--items 2000] [--rounds 1] [--concurrency N (VTU Airtime option; default: node default)]
  *   npm run bench:n8n   (planned script)
  *
  * Needs the cached n8n (bash test/n8n/install.sh) and a built package (npm run build).
  */
+const fs = require('node:fs');
+const os = require('node:os');
 const { parseArgs } = require('node:util');
 const { startN8n, REPO_ROOT } = require('../test/n8n/harness');
 const { startSandboxProcess } = require('../test/n8n/sandbox');
@@ -85,11 +88,23 @@ function httpWorkflow(baseUrl, cred) {
   };
 }
 
+/** user + system CPU ms of a process so far (Linux), or NaN. */
+function cpuMs(pid) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+
 async function measure(n8n, sb, wf, nodeName) {
   const seq = await sb.lastSeq();
+  const c0 = cpuMs(n8n.child.pid);
   const t0 = process.hrtime.bigint();
   const run = await n8n.runWorkflow(wf, { timeoutMs: 30 * 60 * 1000 });
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = cpuMs(n8n.child.pid) - c0;
   if (run.status !== 'success') {
     throw new Error(`${wf.name}: ${run.status} ${JSON.stringify(run.nodeError(nodeName) || run.error).slice(0, 600)}`);
   }
@@ -100,7 +115,7 @@ async function measure(n8n, sb, wf, nodeName) {
   const refunds = rows.filter((l) => l.kind === 'refund');
   const ok = out.filter((o) => (o.status || o.Status) === 'successful').length;
   return {
-    wallMs, nodeMs, items: out.length, successful: ok,
+    wallMs, nodeMs, cpuMs: cpu, items: out.length, successful: ok,
     debitCount: debits.length,
     debitKobo: debits.reduce((s, l) => s + l.amountKobo, 0),
     refundKobo: refunds.reduce((s, l) => s + l.amountKobo, 0),
@@ -135,7 +150,10 @@ async function main() {
           ? await measure(n8n, sb, oursWorkflow(), 'VTU Airtime')
           : await measure(n8n, sb, httpWorkflow(sb.baseUrl, cred), 'HTTP Request');
         results[which].push(res);
-        process.stderr.write(`# round ${r + 1} ${which}: wall ${fmt(res.wallMs)}, node ${fmt(res.nodeMs)}, ${res.debitCount} debits\n`);
+        process.stderr.write(
+          `# round ${r + 1} ${which}: wall ${fmt(res.wallMs)}, node ${fmt(res.nodeMs)}, n8n CPU ${fmt(res.cpuMs)}, ` +
+            `${res.debitCount} debits (load ${os.loadavg()[0].toFixed(1)})\n`,
+        );
       }
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -145,12 +163,14 @@ async function main() {
     const hw = median(h.map((x) => x.wallMs));
     const on = median(o.map((x) => x.nodeMs));
     const hn = median(h.map((x) => x.nodeMs));
+    const oc = median(o.map((x) => x.cpuMs));
+    const hc = median(h.map((x) => x.cpuMs));
     const lines = [
       '',
-      `bench/n8n: ${ITEMS} airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ${require('../test/n8n/harness').N8N_VERSION}, one sandbox, ${ROUNDS} round(s), medians`,
-      `  VTU Airtime (${args.concurrency ? `concurrency ${args.concurrency}` : 'default settings'}): workflow ${fmt(ow)}, node ${fmt(on)}`,
-      `  HTTP Request node (POST /api/topup/):     workflow ${fmt(hw)}, node ${fmt(hn)}`,
-      `  ratio HTTP/ours: workflow ${(hw / ow).toFixed(2)}×, node ${(hn / on).toFixed(2)}× (target: ours ≥ 3× faster)`,
+      `bench/n8n: ${ITEMS} airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ${require('../test/n8n/harness').N8N_VERSION}, one sandbox, ${ROUNDS} round(s), medians; ${os.cpus().length} CPUs, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+      `  VTU Airtime (${args.concurrency ? `concurrency ${args.concurrency}` : 'default settings'}): workflow ${fmt(ow)}, node ${fmt(on)}, n8n CPU ${fmt(oc)}`,
+      `  HTTP Request node (POST /api/topup/):     workflow ${fmt(hw)}, node ${fmt(hn)}, n8n CPU ${fmt(hc)}`,
+      `  ratio HTTP/ours: workflow ${(hw / ow).toFixed(2)}×, node ${(hn / on).toFixed(2)}×, n8n CPU ${(hc / oc).toFixed(2)}× (target: ours ≥ 3× faster)`,
     ];
     let equal = true;
     for (let r = 0; r < ROUNDS; r++) {
