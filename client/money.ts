@@ -6,6 +6,8 @@ import type { Money } from './types';
 import { VtuInvalidInputError } from './errors';
 
 const DEC = /^(-)?(\d*)(?:\.(\d*))?$/;
+/** Plain non-negative naira with at most two decimals and at most 13 integer digits. */
+const PLAIN = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
 
 /** Strip currency decorations a site or a user may add: ₦, N, NGN, commas, spaces, "naira". */
 function clean(input: string): string {
@@ -38,6 +40,14 @@ function numberToDecimalString(n: number): string | null {
  * `round`: more than two decimals are rounded half-up (server values); otherwise they are refused (null).
  */
 export function tryParseKobo(value: unknown, round = true): number | null {
+  // Fast path for the usual wire forms ("130.00", "1099870.5", 250): exactly what the general path below
+  // computes for them (nothing to clean, at most two decimals, far below MAX_SAFE_INTEGER).
+  if (typeof value === 'string') {
+    const f = PLAIN.exec(value);
+    if (f) return Number(f[1]) * 100 + (f[2] === undefined ? 0 : f[2].length === 1 ? Number(f[2]) * 10 : Number(f[2]));
+  } else if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 1e13) {
+    return value === 0 ? 0 : value * 100; // -0 → 0, as String(-0) === "0" below
+  }
   let s: string | null;
   if (typeof value === 'number') s = numberToDecimalString(value);
   else if (typeof value === 'string') s = clean(value);
@@ -58,6 +68,11 @@ export function tryParseKobo(value: unknown, round = true): number | null {
     if (rest.charCodeAt(0) >= 53 /* '5' */) carry = 1;
   }
   frac = frac.padEnd(2, '0');
+  if (intPart.length <= 13) {
+    // < 10^13 naira: exact in doubles (≤ 10^15 kobo), no BigInt needed
+    const kobo = Number(intPart) * 100 + Number(frac) + carry;
+    return neg ? -kobo : kobo;
+  }
   const big = BigInt(intPart) * 100n + BigInt(frac) + BigInt(carry);
   if (big > BigInt(Number.MAX_SAFE_INTEGER)) return null;
   const kobo = Number(big);

@@ -13,7 +13,11 @@ add('9MOBILE', '0809 0818 0817 0909 0908');
  * Accepts 0803…, 803…, 234803…, +234 803 …, 2340803…, with spaces, dashes, dots or brackets.
  * Returns the 11-digit local form or null when it is not a Nigerian mobile number.
  */
+const LOCAL = /^0[789][01]\d{8}$/;
+
 export function tryNormalizePhone(input: unknown): string | null {
+  // already in the local 11-digit form (the usual case): nothing to strip or re-prefix
+  if (typeof input === 'string' && input.length === 11 && LOCAL.test(input)) return input;
   if (typeof input === 'number' && Number.isInteger(input)) input = String(input);
   if (typeof input !== 'string') return null;
   let s = input.trim().replace(/[\s\-.()]/g, '');
@@ -25,7 +29,7 @@ export function tryNormalizePhone(input: unknown): string | null {
     else if (rest.length === 11 && rest.startsWith('0')) s = rest;
     else return null;
   } else if (s.length === 10 && !s.startsWith('0')) s = '0' + s;
-  if (!/^0[789][01]\d{8}$/.test(s)) return null;
+  if (!LOCAL.test(s)) return null;
   return s;
 }
 

@@ -45,19 +45,60 @@ export function invalid(field: string, message: string): VtuInvalidInputError {
   return new VtuInvalidInputError(message, { field });
 }
 
-/** Remove `password` anywhere, and `pin` of a user payload (objects having a username or under `user`). */
-export function scrubRaw(v: unknown, depth = 0, parentKey = ''): unknown {
-  if (depth > 6 || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => scrubRaw(x, depth + 1, parentKey));
+/** Keys removed from `raw`: `password` anywhere; `pin`/`transaction_pin`/`token`/`key` of a user payload. */
+const PASSWORD = /^password$/i;
+const USER_SECRET = /^(pin|transaction_pin|token|key)$/i;
+
+function dropKey(k: string, userLike: boolean): boolean {
+  const n = k.length; // length gates first: these tests run for every key of every record
+  if (n === 8 && PASSWORD.test(k)) return true;
+  if (userLike && (n === 3 || n === 5 || n === 15) && USER_SECRET.test(k)) return true;
+  return n === 9 && k === '__proto__'; // an own "__proto__" key (JSON.parse makes one) is never copied
+}
+
+function isUserLike(o: Record<string, unknown>, parentKey: string): boolean {
+  return parentKey === 'user' || 'username' in o || 'Account_Balance' in o;
+}
+
+/** Is there anything `scrubRaw` would remove (same depth limit)? Allocation-free apart from key lists. */
+function needsScrub(v: unknown, depth: number, parentKey: string): boolean {
+  if (depth > 6 || v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (needsScrub(v[i], depth + 1, parentKey)) return true;
+    return false;
+  }
   const o = v as Record<string, unknown>;
-  const userLike = parentKey === 'user' || 'username' in o || 'Account_Balance' in o;
+  const userLike = isUserLike(o, parentKey);
+  for (const k of Object.keys(o)) {
+    if (dropKey(k, userLike)) return true;
+    const x = o[k];
+    if (x !== null && typeof x === 'object' && needsScrub(x, depth + 1, k)) return true;
+  }
+  return false;
+}
+
+function scrubCopy(v: unknown, depth: number, parentKey: string): unknown {
+  if (depth > 6 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => scrubCopy(x, depth + 1, parentKey));
+  const o = v as Record<string, unknown>;
+  const userLike = isUserLike(o, parentKey);
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(o)) {
-    if (/^password$/i.test(k)) continue;
-    if (userLike && /^(pin|transaction_pin|token|key)$/i.test(k)) continue;
-    out[k] = scrubRaw(x, depth + 1, k);
+    if (dropKey(k, userLike)) continue;
+    out[k] = scrubCopy(x, depth + 1, k);
   }
   return out;
+}
+
+/**
+ * Remove `password` anywhere, and `pin` of a user payload (objects having a username or under `user`).
+ * Copy-on-write: the value itself is returned when there is nothing to remove (the usual record), else a
+ * copy without those keys. Callers pass values they own (freshly parsed bodies), so nothing is shared
+ * with anyone else.
+ */
+export function scrubRaw(v: unknown, depth = 0, parentKey = ''): unknown {
+  if (depth > 6 || v === null || typeof v !== 'object') return v;
+  return needsScrub(v, depth, parentKey) ? scrubCopy(v, depth, parentKey) : v;
 }
 
 const zBase = z
@@ -78,17 +119,59 @@ export interface BaseRecord {
   o: Record<string, unknown>;
 }
 
+const ID_STRING = /^\s*\d+\s*$/;
+
+/**
+ * `zBase.safeParse(raw)` for the usual record, without zod: the same checks and the same output object
+ * (shape keys first, then the others; `__proto__` and undefined extras dropped, `id` as a number).
+ * `null` when anything is off: the caller then runs zod for the exact verdict and message.
+ */
+function parseBaseFast(raw: unknown): { id: number; o: Record<string, unknown> } | null {
+  if (typeof raw !== 'object' || raw === null || Object.getPrototypeOf(raw) !== Object.prototype) return null;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.then === 'function' && typeof r.catch === 'function') return null; // zod: a "promise", not an object
+  const rid = r.id;
+  let id: number;
+  if (typeof rid === 'number') {
+    if (!Number.isInteger(rid)) return null;
+    id = rid;
+  } else if (typeof rid === 'string' && ID_STRING.test(rid)) id = Number(rid.trim());
+  else return null;
+  const S = r.Status, s = r.status, ident = r.ident, cd = r.create_date;
+  if (S !== undefined && typeof S !== 'string') return null;
+  if (s !== undefined && typeof s !== 'string') return null;
+  if (ident !== undefined && ident !== null && typeof ident !== 'string' && (typeof ident !== 'number' || Number.isNaN(ident))) return null;
+  if (cd !== undefined && cd !== null && typeof cd !== 'string') return null;
+  const o: Record<string, unknown> = { id };
+  if ('Status' in r) o.Status = S;
+  if ('status' in r) o.status = s;
+  if ('ident' in r) o.ident = ident;
+  if ('create_date' in r) o.create_date = cd;
+  for (const k in r) {
+    if (k === 'id' || k === 'Status' || k === 'status' || k === 'ident' || k === 'create_date' || k === '__proto__') continue;
+    const v = r[k];
+    if (v !== undefined) o[k] = v;
+  }
+  return { id, o };
+}
+
 export function parseBase(raw: unknown, product: Product): BaseRecord {
-  const p = zBase.safeParse(raw);
-  if (!p.success) {
-    throw new VtuBadResponseError(`The ${product} record has an unexpected shape: ${zodSummary(p.error)}`, { details: { product } });
+  let base = parseBaseFast(raw);
+  if (!base) {
+    const p = zBase.safeParse(raw);
+    if (!p.success) {
+      throw new VtuBadResponseError(`The ${product} record has an unexpected shape: ${zodSummary(p.error)}`, { details: { product } });
+    }
+    base = { id: p.data.id, o: p.data as Record<string, unknown> };
   }
-  const st = normalizeStatus(p.data.Status ?? p.data.status);
+  const o = base.o;
+  const rawStatus = (o.Status ?? o.status) as string | undefined;
+  const st = normalizeStatus(rawStatus);
   if (!st) {
-    throw new VtuBadResponseError(`The ${product} record has no known Status (got ${JSON.stringify(p.data.Status ?? p.data.status ?? null)})`, { details: { product } });
+    throw new VtuBadResponseError(`The ${product} record has no known Status (got ${JSON.stringify(rawStatus ?? null)})`, { details: { product } });
   }
-  const ident = p.data.ident == null || p.data.ident === '' ? null : String(p.data.ident);
-  return { id: p.data.id, status: st, ident, createdAt: p.data.create_date ?? null, o: p.data as Record<string, unknown> };
+  const ident = o.ident == null || o.ident === '' ? null : String(o.ident);
+  return { id: base.id, status: st, ident, createdAt: (o.create_date as string | null | undefined) ?? null, o };
 }
 
 export function m(v: unknown): Money | null {

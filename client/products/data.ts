@@ -23,6 +23,15 @@ export function checkPhoneNetwork(phoneIn: unknown, net: NetworkInfo, ported: bo
   return phone;
 }
 
+function dataDetails(o: Record<string, unknown>): Record<string, unknown> {
+  const plan = typeof o.plan === 'number' ? o.plan : Number(o.plan) || o.plan;
+  const planName = text(o.plan_name);
+  const network = text(o.plan_network) || o.network;
+  const ported = o.Ported_number === true || o.Ported_number === 'true';
+  // same keys in the same order as before, without an object spread per record
+  return o.plan_type ? { plan, planName, network, planType: text(o.plan_type), ported } : { plan, planName, network, ported };
+}
+
 export const dataProduct: ProductModule<DataPurchase> = {
   product: 'data',
   path: '/api/data/',
@@ -43,7 +52,8 @@ export const dataProduct: ProductModule<DataPurchase> = {
       path: '/api/data/',
       body,
       quote: { product: 'data', recipient: phone, amount: plan.price, description: `${plan.label} to ${phone}`, request: body },
-      match: { recipient: phone, search: phone, test: (r) => Number(r.details.plan) === plan.id },
+      // a method, not an arrow property: no per-purchase function naming under tsx/esbuild keepNames
+      match: { recipient: phone, search: phone, test(r) { return Number(r.details.plan) === plan.id; } },
     };
   },
   parse(raw, path) {
@@ -56,13 +66,7 @@ export const dataProduct: ProductModule<DataPurchase> = {
       before,
       after,
       recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
-      details: {
-        plan: typeof o.plan === 'number' ? o.plan : Number(o.plan) || o.plan,
-        planName: text(o.plan_name),
-        network: text(o.plan_network) || o.network,
-        ...(o.plan_type ? { planType: text(o.plan_type) } : {}),
-        ported: o.Ported_number === true || o.Ported_number === 'true',
-      },
+      details: dataDetails(o),
     });
   },
 };

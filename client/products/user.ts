@@ -1,20 +1,24 @@
 import { VtuBadResponseError } from '../errors';
 import { money } from '../money';
 import { zodSummary } from '../schemas/common';
-import { pickUserFields, zUserFields } from '../schemas/user';
+import { parseUserFieldsFast, pickUserFields, zUserFields } from '../schemas/user';
 import type { UserProfile } from '../types';
+
+function fail(why: string): VtuBadResponseError {
+  return new VtuBadResponseError(`The profile (/api/user/) has an unexpected shape: ${why}`, { path: '/api/user/', httpStatus: 200 });
+}
 
 /** Flat (seed) or `user`-nested (family) profile → UserProfile + the root object for legacy catalogue sections. */
 export function parseUserPayload(body: unknown): { profile: UserProfile; root: Record<string, unknown> } {
   const picked = pickUserFields(body);
-  const p = picked ? zUserFields.safeParse(picked.fields) : null;
-  if (!picked || !p || !p.success) {
-    throw new VtuBadResponseError(
-      `The profile (/api/user/) has an unexpected shape: ${p && !p.success ? zodSummary(p.error) : 'not a JSON object'}`,
-      { path: '/api/user/', httpStatus: 200 },
-    );
+  if (!picked) throw fail('not a JSON object');
+  let u = parseUserFieldsFast(picked.fields);
+  if (!u) {
+    // rare: zod says exactly what is wrong (or accepts what the fast check was too strict for)
+    const p = zUserFields.safeParse(picked.fields);
+    if (!p.success) throw fail(zodSummary(p.error));
+    u = p.data;
   }
-  const u = p.data;
   const userType = u.user_type.trim();
   return {
     profile: {
