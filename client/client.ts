@@ -13,7 +13,7 @@ import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch, sameSet } from './products/sms-module';
 import {
   DEFAULT_RECONCILE, executePurchase, fetchRecord, listPage, newContextState, parseCreateDate, reconcilePurchase,
-  recordKey, remember, waitForFinal, type PurchaseContext, type ReconcileSettings,
+  knownKey, remember, waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
 import { canonicalNetwork } from './schemas/catalog';
 import type { Transport } from './transport';
@@ -206,7 +206,7 @@ export class VtuClient {
     }
     const { module, prep } = await this.prepare(req);
     const r = await executePurchase(this.ctx, module, prep, { signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
-    return this.maybeWait(module, r, opts);
+    return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
   }
 
   private async maybeWait(module: ProductModule, r: PurchaseResult, opts: BuyOptions): Promise<PurchaseResult> {
@@ -255,8 +255,8 @@ export class VtuClient {
       const page = await listPage(this.ctx, PRODUCTS.sms, {});
       const known = this.ctx.known.get('sms');
       const hit = page.items.find((h) => {
-        const k = recordKey(h);
-        if (k && known?.has(k)) return false;
+        const k = knownKey(h);
+        if (k !== null && known?.has(k)) return false;
         if (h.details.sender !== plan.sender || h.details.message !== plan.message) return false;
         if (!sameSet(h.details.recipients as string[], batch)) return false;
         const d = parseCreateDate(h.createdAt);

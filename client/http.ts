@@ -29,6 +29,8 @@ export interface HttpCoreOptions {
 export interface RequestOptions {
   query?: Record<string, string>;
   body?: unknown;
+  /** `body` already serialised with JSON.stringify (then `body` is not serialised again). */
+  json?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -202,6 +204,8 @@ export class HttpCore {
   readonly maxDelayMs: number;
   /** Observed clock information, shared with purchase reconciliation. */
   lastDateHeaderOffsetMs: number | null = null;
+  private lastDate = '';
+  private lastDateMs = NaN;
 
   constructor(opts: HttpCoreOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
@@ -237,7 +241,7 @@ export class HttpCore {
   async send(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
     const url = this.baseUrl + path;
     const headers = method === 'GET' ? this.headersGet : this.headersPost;
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const body = opts.json ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     let attempt = 0;
     for (;;) {
       attempt++;
@@ -265,10 +269,14 @@ export class HttpCore {
       const receivedAt = Date.now();
       const date = header(res.headers, 'date');
       if (date) {
-        const d = Date.parse(date);
-        if (!Number.isNaN(d)) this.lastDateHeaderOffsetMs = d - receivedAt;
+        // the Date header changes once a second: parse each distinct value once
+        if (date !== this.lastDate) {
+          this.lastDate = date;
+          this.lastDateMs = Date.parse(date);
+        }
+        if (!Number.isNaN(this.lastDateMs)) this.lastDateHeaderOffsetMs = this.lastDateMs - receivedAt;
       }
-      this.log('debug', `${method} ${path} → ${res.status}`, { ms: receivedAt - sentAt, attempt });
+      if (this.logger?.debug) this.log('debug', `${method} ${path} → ${res.status}`, { ms: receivedAt - sentAt, attempt });
       if (res.status === 429 && attempt < this.maxAttempts) {
         const parsed = tryParseJson(res.body);
         const ra = parseRetryAfter(res.headers, parsed.ok ? parsed.value : undefined) ?? Math.min(this.maxDelayMs, 500 * 2 ** (attempt - 1));

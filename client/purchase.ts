@@ -54,8 +54,8 @@ export interface PurchaseContext {
   settings: ClientSettings;
   reconcile: ReconcileSettings;
   logger?: Logger;
-  /** Record keys (id / ident) this client already returned or adopted, per product. */
-  known: Map<Product, Set<string>>;
+  /** Records this client already returned or adopted, per product: ids (numbers) and idents (strings). */
+  known: Map<Product, Set<number | string>>;
   /** `?search=` support per product: true filters, false ignored, undefined unknown. */
   searchSupport: Map<Product, boolean>;
   /** Purchases in flight per match key. */
@@ -68,9 +68,41 @@ export function newContextState(): Pick<PurchaseContext, 'known' | 'searchSuppor
 
 /* ------------------------------------------------------------------ time ---------------- */
 
+/** Two ASCII digits at i → 0..99, or -1. */
+function digits2(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * The usual naive `YYYY-MM-DDTHH:MM:SS[.f{1,9}]` (what every record carries) without the regex below:
+ * the same Date.UTC arguments, or NaN when the string has any other form (then the regex decides).
+ */
+function naiveMs(s: string): number {
+  const n = s.length;
+  if (n !== 19 && (n < 21 || n > 29)) return NaN;
+  const t = s.charCodeAt(10);
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || (t !== 84 && t !== 32) || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return NaN;
+  const y1 = digits2(s, 0), y2 = digits2(s, 2), mo = digits2(s, 5), d = digits2(s, 8), h = digits2(s, 11), mi = digits2(s, 14), sec = digits2(s, 17);
+  if (y1 < 0 || y2 < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0) return NaN;
+  let ms = 0;
+  if (n > 19) {
+    if (s.charCodeAt(19) !== 46) return NaN;
+    for (let i = 20; i < n; i++) {
+      const c = s.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return NaN;
+      if (i < 23) ms += c * (i === 20 ? 100 : i === 21 ? 10 : 1); // first three digits, padded: ".5" → 500
+    }
+  }
+  return Date.UTC(y1 * 100 + y2, mo - 1, d, h, mi, sec, ms);
+}
+
 /** create_date → ms. Naive strings are read as if UTC ("naive ms"); `absolute` tells which. */
 export function parseCreateDate(s: string | null | undefined): { ms: number; absolute: boolean } | null {
   if (!s) return null;
+  const fast = naiveMs(s);
+  if (!Number.isNaN(fast)) return { ms: fast, absolute: false };
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(s.trim());
   if (!m) return null;
   const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0), Number((m[7] ?? '0').slice(0, 3).padEnd(3, '0')));
@@ -114,18 +146,28 @@ export function recordKey(r: PurchaseResult): string | null {
   return null;
 }
 
-function knownSet(ctx: PurchaseContext, product: Product): Set<string> {
+/**
+ * The key `known` stores for a record: its id (a number) or, without an id, its ident (a string) — the
+ * same choice as `recordKey`, without building a string per purchase. Numbers and strings never collide.
+ */
+export function knownKey(r: PurchaseResult): number | string | null {
+  if (r.id !== null) return r.id;
+  if (r.ident) return r.ident;
+  return null;
+}
+
+function knownSet(ctx: PurchaseContext, product: Product): Set<number | string> {
   let s = ctx.known.get(product);
   if (!s) ctx.known.set(product, (s = new Set()));
   return s;
 }
 
 export function remember(ctx: PurchaseContext, r: PurchaseResult): void {
-  const k = recordKey(r);
-  if (!k) return;
+  const k = knownKey(r);
+  if (k === null) return;
   const s = knownSet(ctx, r.product);
   s.add(k);
-  if (r.ident && r.id !== null) s.add(`ident:${r.ident}`);
+  if (r.ident && r.id !== null) s.add(r.ident);
   if (s.size > 100_000) {
     // bounded memory: drop the oldest half (Set keeps insertion order)
     let i = 0;
@@ -139,7 +181,7 @@ export function remember(ctx: PurchaseContext, r: PurchaseResult): void {
 function isKnown(ctx: PurchaseContext, r: PurchaseResult, exclude: Set<number>): boolean {
   if (r.id !== null && exclude.has(r.id)) return true;
   const s = knownSet(ctx, r.product);
-  return (r.id !== null && s.has(`id:${r.id}`)) || (r.ident !== null && s.has(`ident:${r.ident}`));
+  return (r.id !== null && s.has(r.id)) || (r.ident !== null && s.has(r.ident));
 }
 
 /* ------------------------------------------------------------------ lists --------------- */
@@ -232,8 +274,8 @@ async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: Pre
   return out;
 }
 
-function matchKey(prep: PreparedPurchase): string {
-  return `${prep.product}|${JSON.stringify(prep.body)}`;
+function matchKey(prep: PreparedPurchase, json = JSON.stringify(prep.body)): string {
+  return `${prep.product}|${json}`;
 }
 
 /* ------------------------------------------------------------------ reconcile ----------- */
@@ -329,12 +371,14 @@ export interface ExecuteOptions {
   parse?: (json: unknown, path: ResultPath) => Promise<PurchaseResult> | PurchaseResult;
 }
 
-async function attemptOnce(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, opts: ExecuteOptions, path: ResultPath): Promise<PurchaseResult> {
+async function attemptOnce(
+  ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, json: string, opts: ExecuteOptions, path: ResultPath,
+): Promise<PurchaseResult> {
   const sentAt = Date.now();
   let res: RawResponse | undefined;
   let failure: unknown;
   try {
-    res = await ctx.http.send('POST', prep.path, { body: prep.body, signal: opts.signal });
+    res = await ctx.http.send('POST', prep.path, { body: prep.body, json, signal: opts.signal });
   } catch (e) {
     if (e instanceof VtuNetworkError && e.mayHaveReachedServer === false) throw e; // provably never sent
     if (!(e instanceof VtuNetworkError)) throw e;
@@ -372,15 +416,16 @@ async function attemptOnce(ctx: PurchaseContext, module: ProductModule, prep: Pr
 
 /** The ONE safe-purchase entry point. `prep` must come from the product's `prepare` (already validated). */
 export async function executePurchase(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, opts: ExecuteOptions = {}): Promise<PurchaseResult> {
-  const key = matchKey(prep);
+  const json = JSON.stringify(prep.body); // once: the in-flight key and the POST body
+  const key = matchKey(prep, json);
   ctx.inflight.set(key, (ctx.inflight.get(key) ?? 0) + 1);
   try {
     try {
-      return await attemptOnce(ctx, module, prep, opts, 'direct');
+      return await attemptOnce(ctx, module, prep, json, opts, 'direct');
     } catch (e) {
       if (!(e instanceof VtuNotChargedError) || !opts.retryIfNotCharged) throw e;
       ctx.logger?.info?.(`${module.product}: not charged; re-sending once (retryIfNotCharged)`);
-      return await attemptOnce(ctx, module, prep, opts, 'retried');
+      return await attemptOnce(ctx, module, prep, json, opts, 'retried');
     }
   } finally {
     const n = (ctx.inflight.get(key) ?? 1) - 1;

@@ -34,12 +34,21 @@ export function createNodeTransport(opts: NodeTransportOptions = {}): Transport 
       if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
       let settled = false;
       let timedOut = false;
-      const fail = (err: NodeJS.ErrnoException | undefined, forced?: 'timeout' | 'aborted' | 'reset') => {
-        if (settled) return;
-        settled = true;
-        const kind = forced ?? classifyErrorCode(err?.code);
-        reject(new TransportError(kind, `${req.method} request failed: ${kind}${err?.code ? ` (${err.code})` : ''}`));
+      // methods of one object rather than named arrow functions: under tsx (esbuild keepNames) every named
+      // closure costs a defineProperty per request
+      const h = {
+        fail(err: NodeJS.ErrnoException | undefined, forced?: 'timeout' | 'aborted' | 'reset') {
+          if (settled) return;
+          settled = true;
+          const kind = forced ?? classifyErrorCode(err?.code);
+          reject(new TransportError(kind, `${req.method} request failed: ${kind}${err?.code ? ` (${err.code})` : ''}`));
+        },
+        onAbort() {
+          h.fail(undefined, 'aborted');
+          r.destroy();
+        },
       };
+      const fail = h.fail;
       const r = (isHttps ? https : http).request(
         {
           protocol: base.protocol,
@@ -69,10 +78,7 @@ export function createNodeTransport(opts: NodeTransportOptions = {}): Transport 
         fail(undefined, 'timeout');
         r.destroy();
       }, req.timeoutMs);
-      const onAbort = () => {
-        fail(undefined, 'aborted');
-        r.destroy();
-      };
+      const onAbort = h.onAbort;
       if (req.signal) {
         if (req.signal.aborted) return onAbort();
         req.signal.addEventListener('abort', onAbort, { once: true });
