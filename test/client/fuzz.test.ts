@@ -74,7 +74,7 @@ const STATUS_VARIANTS: unknown[] = [
 ];
 
 const JUNK: Array<(g: Gen) => unknown> = [
-  () => null, () => '', () => ' ', () => 0, () => -1, () => 1.5, () => 1e309 as unknown, () => 'NaN', () => 'Infinity', () => true, () => false,
+  () => null, () => '', () => ' ', () => 0, () => -1, () => 1.5, () => Number.POSITIVE_INFINITY as unknown /* 1e309 overflows to Infinity */, () => 'NaN', () => 'Infinity', () => true, () => false,
   () => [], () => ({}), () => [null], () => ({ a: { b: null } }), () => [[[]]], (g) => g.int(0, 1e6), (g) => String(g.int(0, 1e6)),
   (g) => `₦${g.int(0, 99_999)}.${g.int(0, 99)}`, (g) => `N${g.int(0, 9999)}`, (g) => `NGN ${g.int(0, 9999)},000.00`, () => '₦',
   () => '1,2,3', () => '12abc', () => '0x10', () => '-0', () => '1e5', (g) => 'x'.repeat(g.int(0, 3000)), () => '\u0000\uFFFF\uD800',
