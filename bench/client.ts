@@ -1,18 +1,23 @@
 /**
- * Client overhead benchmark: `npx tsx bench/client.ts [--n 2000] [--concurrency 8] [--dialect seed|family]`.
+ * Client overhead benchmark: `npx tsx bench/client.ts [--n 2000] [--concurrency 8] [--rounds 9] [--warmup 300] [--no-gc] [--dialect seed|family]`.
  *
  * The sandbox runs as a CHILD PROCESS (this same file with --child): a real vendor is a separate
  * machine, and sharing one event loop would bill the sandbox's CPU to whichever side is running,
  * blurring the comparison. The same N profile reads and N data purchases then go through
- *   (a) raw node:http with a keep-alive agent (+ JSON.parse), the baseline, and
+ *   (a) raw node:http with a keep-alive agent (+ JSON.stringify of the body, JSON.parse of the answer), the baseline, and
  *   (b) VtuClient with its default node:http transport, and with the optional axios transport,
- * in alternating rounds in one run. Printed: per-phase req/s, overhead ratios (target ≤ 1.15×), and the
- * sandbox's req/s (raw phase throughput).
+ * in rounds in one run. Every round runs every variant once, in a rotated order (the sandbox's state grows
+ * with every purchase and the machine may be shared, so no variant may always go first or last); the heap
+ * is collected before every phase so no variant pays for another's garbage. Each round gives a ratio
+ * (variant time / raw time of the same round); printed are the MEDIAN ratios over the rounds (profile, buy,
+ * total; target ≤ 1.15×), their spread, median req/s, and the sandbox's req/s (raw phase throughput).
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const { values } = parseArgs({
   options: {
@@ -20,7 +25,9 @@ const { values } = parseArgs({
     n: { type: 'string', default: '2000' },
     concurrency: { type: 'string', default: '8' },
     dialect: { type: 'string', default: 'seed' },
-    rounds: { type: 'string', default: '6' },
+    rounds: { type: 'string', default: '9' },
+    warmup: { type: 'string', default: '300' },
+    'no-gc': { type: 'boolean', default: false },
   },
 });
 
@@ -30,6 +37,21 @@ async function child(): Promise<void> {
   process.stdout.write(JSON.stringify({ baseUrl: sb.baseUrl, adminKey: sb.adminKey, token: sb.demo.token }) + '\n');
   process.stdin.resume();
   process.stdin.on('end', () => sb.close().then(() => process.exit(0)));
+}
+
+const noop = (): void => undefined;
+
+/** A full GC between phases (so no variant is billed for another's garbage); a no-op if unavailable. */
+function gcFunction(): () => void {
+  if (typeof global.gc === 'function') return global.gc;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as unknown;
+    if (typeof gc === 'function') return gc as () => void;
+  } catch {
+    /* not available: run without */
+  }
+  return noop;
 }
 
 async function pool(n: number, conc: number, fn: (i: number) => Promise<unknown>): Promise<number> {
@@ -47,6 +69,7 @@ async function main(): Promise<void> {
   const N = Number(values.n);
   const C = Number(values.concurrency);
   const ROUNDS = Number(values.rounds);
+  const WARM = Number(values.warmup);
 
   const proc = spawn(process.execPath, ['--import', 'tsx', __filename, '--child', '--dialect', String(values.dialect)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
@@ -55,8 +78,8 @@ async function main(): Promise<void> {
   });
   const { baseUrl, adminKey, token } = JSON.parse(line) as { baseUrl: string; adminKey: string; token: string };
   const admin = new SandboxAdmin(baseUrl, adminKey);
-  // enough money for every purchase of every round and variant
-  await admin.fund('demo', String(N * ROUNDS * 3 * 130 + 1000));
+  // enough money for every purchase of every round, warm-up included, and variant
+  await admin.fund('demo', String((N * ROUNDS + WARM) * 3 * 130 + 1000));
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const u = new URL(baseUrl);
@@ -79,12 +102,12 @@ async function main(): Promise<void> {
       r.on('error', reject);
       r.end(body);
     });
-  const dataBody = JSON.stringify({ network: 1, plan: 1, mobile_number: '08031234567', Ported_number: false });
 
   const variants = {
     raw: {
       profile: () => raw('GET', '/api/user/'),
-      buy: () => raw('POST', '/api/data/', dataBody),
+      // serialised per request, as any caller (and the client) must do for a purchase
+      buy: () => raw('POST', '/api/data/', JSON.stringify({ network: 1, plan: 1, mobile_number: '08031234567', Ported_number: false })),
     },
     'client/axios': (() => {
       const c = new VtuClient({ baseUrl, token, transport: createAxiosTransport() });
@@ -96,38 +119,54 @@ async function main(): Promise<void> {
     })(),
   };
   type Name = keyof typeof variants;
-  const totals: Record<string, { profile: number; buy: number }> = {};
+  const names = Object.keys(variants) as Name[];
+  const collect = values['no-gc'] ? noop : gcFunction();
   // warm-up (JIT, sockets, catalogue cache)
   for (const v of Object.values(variants)) {
-    await pool(200, C, () => v.profile());
-    await pool(20, C, () => v.buy());
+    await pool(WARM, C, () => v.profile());
+    await pool(WARM, C, () => v.buy());
   }
-  const names = Object.keys(variants) as Name[];
+  const ms: Record<string, { profile: number[]; buy: number[] }> = {};
+  for (const name of names) ms[name] = { profile: [], buy: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    // rotate the order each round: the sandbox's state grows with every purchase, so no variant may
-    // always run against the smallest (or largest) state
     for (const name of names.map((_, i) => names[(i + round) % names.length])) {
       const v = variants[name];
-      const t = (totals[name] ??= { profile: 0, buy: 0 });
-      t.profile += await pool(N, C, () => v.profile());
-      t.buy += await pool(N, C, () => v.buy());
+      collect();
+      ms[name].profile.push(await pool(N, C, () => v.profile()));
+      collect();
+      ms[name].buy.push(await pool(N, C, () => v.buy()));
     }
   }
-  const reqs = N * ROUNDS;
-  const rate = (ms: number) => Math.round(reqs / (ms / 1000));
-  console.log(`\nbench/client: N=${N} × ${ROUNDS} rounds, concurrency ${C}, dialect ${values.dialect}, sandbox in a child process\n`);
-  console.log('variant          profile req/s   buy req/s   overhead profile   overhead buy   overhead total');
-  const base = totals.raw;
-  for (const [name, t] of Object.entries(totals)) {
-    const op = t.profile / base.profile;
-    const ob = t.buy / base.buy;
-    const ot = (t.profile + t.buy) / (base.profile + base.buy);
-    console.log(`${name.padEnd(16)} ${String(rate(t.profile)).padStart(13)} ${String(rate(t.buy)).padStart(11)} ${op.toFixed(3).padStart(17)}× ${ob.toFixed(3).padStart(13)}× ${ot.toFixed(3).padStart(15)}×`);
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const base = ms.raw;
+  /** Per-round ratios of a variant against raw in the same round. */
+  const ratios = (name: string) => ({
+    profile: ms[name].profile.map((t, i) => t / base.profile[i]),
+    buy: ms[name].buy.map((t, i) => t / base.buy[i]),
+    total: ms[name].profile.map((t, i) => (t + ms[name].buy[i]) / (base.profile[i] + base.buy[i])),
+  });
+  const rate = (xs: number[]) => Math.round(N / (median(xs) / 1000));
+  const x = (r: number) => `${r.toFixed(3)}×`;
+  console.log(`\nbench/client: N=${N} × ${ROUNDS} rounds, concurrency ${C}, dialect ${values.dialect}, sandbox in a child process, order rotated per round${collect === noop ? '' : ', GC before each phase'}\n`);
+  console.log('variant          profile req/s   buy req/s   median overhead: profile        buy      total   (total min–max over rounds)');
+  const worst: number[] = [];
+  for (const name of names) {
+    const r = ratios(name);
+    if (name !== 'raw') worst.push(median(r.total));
+    console.log(
+      `${name.padEnd(16)} ${String(rate(ms[name].profile)).padStart(13)} ${String(rate(ms[name].buy)).padStart(11)}` +
+        `${x(median(r.profile)).padStart(26)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   (${x(Math.min(...r.total))}–${x(Math.max(...r.total))})`,
+    );
   }
-  const worst = Math.max(...Object.entries(totals).filter(([k]) => k !== 'raw').map(([, t]) => (t.profile + t.buy) / (base.profile + base.buy)));
-  console.log(`\nsandbox throughput (raw phase): ${rate(base.profile + base.buy) * 2} req/s overall; profile ${rate(base.profile)} req/s, purchases ${rate(base.buy)} req/s`);
-  const ratio = (k: string) => ((totals[k].profile + totals[k].buy) / (base.profile + base.buy)).toFixed(3);
-  console.log(`client overhead ratio, default transport (node:http): ${ratio('client/node')}× (target ≤ 1.15×); with the axios transport: ${ratio('client/axios')}×; worst ${worst.toFixed(3)}×`);
+  const perRound = ratios('client/node').total.map((r) => r.toFixed(3)).join(' ');
+  console.log(`\nclient/node total ratio per round (run order): ${perRound}`);
+  const rawTotal = median(base.profile.map((t, i) => t + base.buy[i]));
+  console.log(`sandbox throughput (raw phase): ${Math.round((2 * N) / (rawTotal / 1000))} req/s overall; profile ${rate(base.profile)} req/s, purchases ${rate(base.buy)} req/s`);
+  const ratio = (k: string) => median(ratios(k).total).toFixed(3);
+  console.log(`client overhead ratio (median of ${ROUNDS} rounds), default transport (node:http): ${ratio('client/node')}× (target ≤ 1.15×); with the axios transport: ${ratio('client/axios')}×; worst ${Math.max(...worst).toFixed(3)}×`);
   agent.destroy();
   proc.stdin!.end();
   await new Promise((r) => proc.once('exit', r));
