@@ -11,7 +11,8 @@ import type { PurchaseResult, SmsPlan } from '../../client/types';
 import { vtuApiTest } from '../shared/credentialTest';
 import { purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
-import { koboToNaira, naira } from '../shared/format';
+import { formatNaira } from '../../client';
+import { naira } from '../shared/format';
 import { stringParam } from '../shared/params';
 import { runEachItem, runPurchases } from '../shared/runner';
 
@@ -283,7 +284,7 @@ export class VtuBulkSms implements INodeType {
 								json: {
 									status: overallStatus(results),
 									...planJson(plan),
-									amount: koboToNaira(charged),
+									amount: formatNaira(charged),
 									balance: last ? naira(last.balanceAfter) : null,
 									batches: results.map((r) => ({
 										status: r.status,

@@ -53,19 +53,3 @@ export function quoteJson(q: PurchaseQuote): IDataObject {
 		request: plain(q.request) as IDataObject,
 	};
 }
-
-/** Kobo → "1234.50" without floating point. */
-export function koboToNaira(kobo: number): string {
-	const neg = kobo < 0;
-	const abs = Math.abs(Math.trunc(kobo));
-	const s = `${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-	return neg ? `-${s}` : s;
-}
-
-/** Naira number/string from a node parameter → kobo, exact to two decimals. */
-export function nairaToKobo(value: number | string): number {
-	const s = String(value).replace(/[₦N,\s]/g, '');
-	const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(s);
-	if (!m) return NaN;
-	return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-}

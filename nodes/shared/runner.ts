@@ -5,13 +5,16 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
+import pLimit from 'p-limit';
+
 import type { VtuClient } from '../../client';
+import { formatNaira, parseNaira } from '../../client';
 import type { BuyOptions, PurchaseRequest } from '../../client';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
 import { getClient, getSpendLedger } from './client';
 import { errorJson, refuse, toNodeError } from './errors';
-import { koboToNaira, nairaToKobo, quoteJson, resultJson } from './format';
+import { quoteJson, resultJson } from './format';
 
 export interface PurchaseRunOptions {
 	waitForFinal: boolean;
@@ -38,8 +41,10 @@ export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions 
 		Math.max(1, Math.floor(Number(o.concurrency ?? DEFAULT_CONCURRENCY) || DEFAULT_CONCURRENCY)),
 	);
 	const capRaw = o.spendCap ?? 0;
-	const spendCapKobo = capRaw === '' || capRaw === null ? 0 : nairaToKobo(capRaw as number);
-	if (Number.isNaN(spendCapKobo) || spendCapKobo < 0) {
+	let spendCapKobo: number;
+	try {
+		spendCapKobo = capRaw === '' || capRaw === null ? 0 : parseNaira(capRaw, 'Spend Cap');
+	} catch {
 		throw refuse('invalid_input',
 			`The Spend Cap "${String(capRaw)}" is not an amount in naira`,
 			'Enter a number such as 5000 or 2500.50, or 0 for no cap.',
@@ -62,16 +67,8 @@ export async function runPool(
 	fn: (index: number) => Promise<void>,
 	shouldStop: () => boolean = () => false,
 ): Promise<void> {
-	let next = 0;
-	const worker = async () => {
-		while (next < indices.length && !shouldStop()) {
-			const index = indices[next++];
-			await fn(index);
-		}
-	};
-	const workers: Array<Promise<void>> = [];
-	for (let w = 0; w < Math.min(limit, indices.length); w++) workers.push(worker());
-	await Promise.all(workers);
+	const run = pLimit(limit);
+	await Promise.all(indices.map((i) => run(() => (shouldStop() ? undefined : fn(i)))));
 }
 
 export interface PurchaseHooks<R> {
@@ -197,11 +194,11 @@ export async function runPurchases<R>(
 			const json: IDataObject = {
 				dryRun: true,
 				...p.json,
-				total: koboToNaira(totalKobo),
+				total: formatNaira(totalKobo),
 				itemsPriced: pending.length,
 			};
 			if (opts.spendCapKobo > 0) {
-				json.spendCap = koboToNaira(opts.spendCapKobo);
+				json.spendCap = formatNaira(opts.spendCapKobo);
 				json.withinSpendCap = running <= opts.spendCapKobo;
 			}
 			outputs[i] = [{ json, pairedItem: paired(i) }];
@@ -221,7 +218,7 @@ export async function runPurchases<R>(
 					i,
 					refuse(
 						'spend_cap',
-						`Not bought: this item costs ₦${koboToNaira(price)} and would take this execution's spending to ₦${koboToNaira(after)}, over the Spend Cap of ₦${koboToNaira(opts.spendCapKobo)}. Nothing was sent for it`,
+						`Not bought: this item costs ₦${formatNaira(price)} and would take this execution's spending to ₦${formatNaira(after)}, over the Spend Cap of ₦${formatNaira(opts.spendCapKobo)}. Nothing was sent for it`,
 					),
 				);
 				continue;
