@@ -8,7 +8,11 @@
  *
  * Every method throws SandboxAdminError (with the HTTP status and body) on a non-2xx answer.
  */
-import type { FaultKind } from './faults';
+import type { Fault, FaultKind, FaultLogEntry, FaultSpec as FaultInput } from './faults';
+import type { LedgerEntry } from './state';
+
+// The admin API answers with the server's own shapes: one definition each, re-exported for callers.
+export type { Fault, FaultInput, FaultLogEntry, LedgerEntry };
 
 export type UserType = 'Smart Earner' | 'Affilliate' | 'TopUser' | 'API';
 export type Product = 'data' | 'airtime' | 'cable' | 'electricity' | 'exam_pin' | 'recharge_card' | 'sms';
@@ -72,58 +76,6 @@ export interface AdminTxn {
   created: string;
 }
 
-export interface LedgerEntry {
-  seq: number;
-  username: string;
-  kind: 'fund' | 'debit' | 'refund';
-  amountKobo: number;
-  balanceAfterKobo: number;
-  /** A Product, "identity" for BVN/NIN fees, or null for funding. */
-  product: string | null;
-  txnId: number | null;
-  ident: string | null;
-  at: string;
-}
-
-export interface FaultInput {
-  /** "POST /api/data/", "GET /api/data/:id", "POST *" or "*". Trailing slashes are ignored. */
-  endpoint: string;
-  kind: FaultKind;
-  /** 0..1, default 1. Rolled on the seeded RNG. */
-  probability?: number;
-  /** Only the next n hits; default unlimited. */
-  count?: number;
-  /** latency: the delay; flip_later: time before the flip to failed. */
-  latencyMs?: number;
-  /** rate_limit: Retry-After seconds. */
-  retryAfterSeconds?: number;
-}
-
-export interface Fault {
-  id: number;
-  endpoint: string;
-  kind: FaultKind;
-  probability: number;
-  remaining: number | null;
-  latencyMs: number;
-  retryAfterSeconds: number;
-  hits: number;
-}
-
-export interface FaultLogEntry {
-  seq: number;
-  at: string;
-  faultId: number;
-  kind: FaultKind;
-  request: string;
-  username: string | null;
-  /** null when no response was sent (timeout_after, reset_after). */
-  httpStatus: number | null;
-  product: string | null;
-  txnId: number | null;
-  ident: string | null;
-  debitedKobo: number;
-}
 
 export class SandboxAdminError extends Error {
   constructor(readonly status: number, readonly body: unknown) {
