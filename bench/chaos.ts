@@ -81,7 +81,7 @@ export interface Intent {
   outcome?: { kind: 'result'; first: PurchaseResult; final: PurchaseResult; followupError?: string } | { kind: 'error'; code: string; candidates: number[]; message: string };
 }
 
-export interface ChaosReport {
+export interface ChaosReport extends LaneAudit {
   seed: number;
   dialect: 'seed' | 'family';
   lanes: number;
@@ -96,15 +96,7 @@ export interface ChaosReport {
   outcomes: Record<string, number>;
   /** fault kind (or "none") → outcome label → count. */
   outcomesByFault: Record<string, Record<string, number>>;
-  records: number;
-  doubleCharges: number;
-  lost: number;
-  refunds: number;
-  refundsMatched: number;
-  flips: number;
-  flipsDetected: number;
   unknownOutcomes: number;
-  problems: string[];
   durationMs: number;
   table: string;
   lastLine: string;

@@ -27,15 +27,9 @@ export type OrderState =
 export const SPENDING_STATES: OrderState[] = ['sent', 'successful', 'processing', 'unknown'];
 export const FINAL_STATES: OrderState[] = ['successful', 'failed', 'not_charged', 'cancelled', 'expired'];
 
-export interface Order {
+/** A journalled order: what was asked (NewOrder) plus where it stands. */
+export interface Order extends NewOrder {
   id: string;
-  userId: number;
-  chatId: number;
-  product: string;
-  request: Record<string, unknown>;
-  description: string;
-  recipient: string | null;
-  amountKobo: number;
   state: OrderState;
   ident: string | null;
   vendorId: number | null;
