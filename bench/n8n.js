@@ -26,6 +26,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     concurrency: { type: 'string' },
     amount: { type: 'string', default: '100' },
+    only: { type: 'string' }, // 'ours' or 'http': run one side only (for profiling n8n with NODE_OPTIONS=--cpu-prof)
   },
 });
 const ITEMS = Number(args.items);
@@ -98,13 +99,27 @@ function cpuMs(pid) {
   }
 }
 
+/** CPU ms of every process in a process group (the sandbox runs as tsx → node, detached). */
+function groupCpuMs(pgid) {
+  let sum = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (Number(f[2]) === pgid) sum += ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+    } catch {}
+  }
+  return sum;
+}
+
 async function measure(n8n, sb, wf, nodeName) {
   const seq = await sb.lastSeq();
+  const s0 = groupCpuMs(sb.child.pid);
   const c0 = cpuMs(n8n.child.pid);
   const t0 = process.hrtime.bigint();
   const run = await n8n.runWorkflow(wf, { timeoutMs: 30 * 60 * 1000 });
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu = cpuMs(n8n.child.pid) - c0;
+  const sandboxCpu = groupCpuMs(sb.child.pid) - s0;
   if (run.status !== 'success') {
     throw new Error(`${wf.name}: ${run.status} ${JSON.stringify(run.nodeError(nodeName) || run.error).slice(0, 600)}`);
   }
@@ -115,7 +130,7 @@ async function measure(n8n, sb, wf, nodeName) {
   const refunds = rows.filter((l) => l.kind === 'refund');
   const ok = out.filter((o) => (o.status || o.Status) === 'successful').length;
   return {
-    wallMs, nodeMs, cpuMs: cpu, items: out.length, successful: ok,
+    wallMs, nodeMs, cpuMs: cpu, sandboxCpuMs: sandboxCpu, items: out.length, successful: ok,
     debitCount: debits.length,
     debitKobo: debits.reduce((s, l) => s + l.amountKobo, 0),
     refundKobo: refunds.reduce((s, l) => s + l.amountKobo, 0),
@@ -145,17 +160,18 @@ async function main() {
     for (let r = 0; r < ROUNDS; r++) {
       // alternate the order per round (the sandbox's state grows)
       const order = r % 2 === 0 ? ['ours', 'http'] : ['http', 'ours'];
-      for (const which of order) {
+      for (const which of order.filter((w) => !args.only || w === args.only)) {
         const res = which === 'ours'
           ? await measure(n8n, sb, oursWorkflow(), 'VTU Airtime')
           : await measure(n8n, sb, httpWorkflow(sb.baseUrl, cred), 'HTTP Request');
         results[which].push(res);
         process.stderr.write(
-          `# round ${r + 1} ${which}: wall ${fmt(res.wallMs)}, node ${fmt(res.nodeMs)}, n8n CPU ${fmt(res.cpuMs)}, ` +
+          `# round ${r + 1} ${which}: wall ${fmt(res.wallMs)}, node ${fmt(res.nodeMs)}, n8n CPU ${fmt(res.cpuMs)}, sandbox CPU ${fmt(res.sandboxCpuMs)}, ` +
             `${res.debitCount} debits (load ${os.loadavg()[0].toFixed(1)})\n`,
         );
       }
     }
+    if (args.only) return; // one side only: the per-round lines above are the result
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const o = results.ours;
     const h = results.http;

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { VtuClient } from '../../client';
 import type { ContextHolder, VtuContext } from './transport';
-import { CREDENTIAL_NAME, createN8nTransport } from './transport';
+import { CREDENTIAL_NAME, createN8nTransport, decryptedCredential } from './transport';
 
 interface CacheEntry {
 	client: VtuClient;
@@ -116,7 +116,7 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 		cache.set(key, entry);
 	}
 	entry.holder.ctx = ctx;
-	entry.holder.credentials = decrypted;
+	entry.holder.credentials = decryptedCredential(ctx, decrypted);
 	return entry;
 }
 

@@ -19,11 +19,12 @@ export const CREDENTIAL_NAME = 'vtuApi';
 export interface ContextHolder {
 	ctx: VtuContext;
 	/**
-	 * The credential n8n decrypted for that node in this run (`getCredentials`). Handed back to
-	 * `httpRequestWithAuthentication`, which then skips its own database read and decryption per
-	 * request; n8n still applies the credential's `authenticate` (the Authorization header).
+	 * The credential n8n decrypted for that node in this run (`getCredentials`, see
+	 * `decryptedCredential`). Handed back to `httpRequestWithAuthentication`, which then skips its
+	 * own database read and decryption per request; n8n still applies the credential's
+	 * `authenticate` (the Authorization header).
 	 */
-	credentials?: ICredentialDataDecryptedObject;
+	credentials?: ICredentialsDecrypted;
 }
 
 const NETWORK_CODES = [
@@ -92,6 +93,9 @@ export function createN8nTransport(holder: ContextHolder): Transport {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: req.timeoutMs,
+			// Same rule as the client's own transports: a redirected POST must never be repeated as
+			// a GET; the client reports the 3xx with its Location instead.
+			disableFollowRedirect: true,
 		};
 		if (req.body !== undefined) options.body = req.body;
 		const { ctx, credentials } = holder;
@@ -101,7 +105,7 @@ export function createN8nTransport(holder: ContextHolder): Transport {
 				ctx,
 				CREDENTIAL_NAME,
 				options,
-				credentials ? { credentialsDecrypted: decrypted(ctx, credentials) } : undefined,
+				credentials ? { credentialsDecrypted: credentials } : undefined,
 			);
 		} catch (error) {
 			const { code, timedOut } = findErrorCode(error);
@@ -124,7 +128,7 @@ export function createN8nTransport(holder: ContextHolder): Transport {
 }
 
 /** The node's credential reference with the data n8n decrypted for it. */
-function decrypted(ctx: VtuContext, data: ICredentialDataDecryptedObject): ICredentialsDecrypted {
+export function decryptedCredential(ctx: VtuContext, data: ICredentialDataDecryptedObject): ICredentialsDecrypted {
 	const ref = ctx.getNode().credentials?.[CREDENTIAL_NAME];
 	return { id: ref?.id ?? '', name: ref?.name ?? '', type: CREDENTIAL_NAME, data };
 }

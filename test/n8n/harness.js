@@ -650,7 +650,9 @@ async function startN8n(opts = {}) {
   const logs = [];
   const echo = opts.echo !== undefined ? opts.echo : process.env.N8N_E2E_ECHO === '1';
   const logFile = opts.logFile ? fs.createWriteStream(opts.logFile, { flags: 'a' }) : undefined;
-  const child = spawn(install.node, [install.bin, 'start'], {
+  // N8N_E2E_NODE_ARGS: extra Node flags for n8n, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
+  const nodeArgs = (process.env.N8N_E2E_NODE_ARGS || '').split(' ').filter(Boolean);
+  const child = spawn(install.node, [...nodeArgs, install.bin, 'start'], {
     cwd: userFolder,
     env: n8nEnv({ userFolder, port, extra: opts.env }),
     stdio: ['ignore', 'pipe', 'pipe'],

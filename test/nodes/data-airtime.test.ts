@@ -217,6 +217,42 @@ describe('VTU Airtime', () => {
     expect(got.items[0].json).toMatchObject({ ident: r.items[1].json.ident, product: 'airtime' });
   });
 
+  test('a field mapped as {{ $json.x }} (read from the item directly) prices exactly as n8n\'s own evaluation', async () => {
+    const input = [
+      { phone: '0803 123 4567', amount: 150, 'Phone Number': '08061234567', 'Amount (₦)': '250.50', net: 'MTN' },
+      { phone: '07031234567', amount: '100', 'Phone Number': '0706 123 4567', 'Amount (₦)': 300, net: 1 },
+    ];
+    const dry = (network: string, amount: string, phone: string) =>
+      runNode(airtime, {
+        parameters: { operation: 'buy', network, airtimeType: 'VTU', amount, phone, options: { dryRun: true } },
+        input,
+        creds: env.creds(),
+        continueOnFail: true,
+      });
+    const before = await env.balance();
+    const forms: Array<[string, string, string]> = [
+      ['={{ $json.net }}', '={{ $json.amount }}', '={{ $json.phone }}'],
+      ['={{$json["net"]}}', '={{ $json["Amount (₦)"] }}', "={{ $json['Phone Number'] }}"],
+      ['={{ $json.net }}', '={{ $json.missing }}', '={{ $json.phone }}'],
+    ];
+    for (const [network, amount, phone] of forms) {
+      const direct = await dry(network, amount, phone);
+      // the same expressions in a form only n8n can evaluate
+      const viaN8n = await dry(...([network, amount, phone].map((e) => e.replace('{{', '{{ (').replace(/\s*\}\}$/, ') }}')) as [string, string, string]));
+      expect(direct.items.map((i) => i.json)).toEqual(viaN8n.items.map((i) => i.json));
+      expect(direct.items).toHaveLength(2);
+    }
+    const ok = await dry(...forms[1]);
+    expect(ok.items.map((i) => [i.json.recipient, i.json.price, i.json.network ?? (i.json.request as { network: number }).network])).toEqual([
+      ['08061234567', '245.49', 1],
+      ['07061234567', '294.00', 1],
+    ]);
+    const missing = await dry(...forms[2]);
+    expect(missing.items[0].json).toMatchObject({ code: 'invalid_input' });
+    expect(String(missing.items[0].json.error)).toMatch(/Amount is empty/);
+    expect(await env.balance()).toBe(before);
+  });
+
   test('below the minimum amount → refused locally, nothing sent', async () => {
     const before = await env.balance();
     const r = await runNode(airtime, {
