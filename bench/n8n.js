@@ -4,13 +4,15 @@
  * sandbox, two ways, in one run:
  *   A. Code (2,000 items) → VTU Airtime (default settings)
  *   B. Code (2,000 items) → n8n's HTTP Request node doing the same POST /api/topup/ calls with the
- *      same vtuApi credential (predefined credential type → Authorization: Token …)
+ *      same vtuApi credential (predefined credential type → Authorization: Token …), once with the
+ *      node's default body ("Using Fields Below") and once with a JSON body from one expression
  * Prints each workflow's wall time, the node's own execution time and the CPU time the n8n process
  * spent on the run (Linux /proc; steadier than wall time on a shared machine), the ratio, and the
  * ledger debits of each run (count and kobo; they must be equal).
  *
  *   node bench/n8n.js [--items 2000] [--rounds 1] [--concurrency N (VTU Airtime option; default: node default)]
- *   npm run bench:n8n   (planned script)
+ *                     [--latency-ms 0 (the site's answer time per purchase)] [--only ours|fields|json] [--http fields,json]
+ *   npm run bench:n8n [-- --rounds 3]
  *
  * Needs the cached n8n (bash test/n8n/install.sh) and a built package (npm run build).
  */
@@ -26,12 +28,19 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     concurrency: { type: 'string' },
     amount: { type: 'string', default: '100' },
-    only: { type: 'string' }, // 'ours' or 'http': run one side only (for profiling n8n with NODE_OPTIONS=--cpu-prof)
+    // which HTTP Request setups to compare with (see HTTP_BODIES)
+    http: { type: 'string', default: 'fields,json' },
+    // 'ours', 'fields' or 'json': run one workflow only (e.g. to profile n8n: N8N_E2E_NODE_ARGS=--cpu-prof)
+    only: { type: 'string' },
+    // the vendor's answer time for every purchase (a sandbox `latency` fault); real sites take
+    // 1–5 s, the default 0 measures n8n's own cost per call
+    'latency-ms': { type: 'string', default: '0' },
   },
 });
 const ITEMS = Number(args.items);
 const ROUNDS = Number(args.rounds);
 const AMOUNT = Number(args.amount);
+const LATENCY_MS = Number(args['latency-ms']);
 
 const PREFIXES = ['0803', '0806', '0703', '0706', '0813', '0816', '0810', '0814', '0903', '0906', '0913', '0916'];
 const genCode = `const out = [];
@@ -64,9 +73,38 @@ function oursWorkflow() {
   };
 }
 
-function httpWorkflow(baseUrl, cred) {
+/**
+ * The same POST /api/topup/ per item through n8n's HTTP Request node, with the vtuApi credential.
+ *   fields: the node's default body mode ("Using Fields Below"), one field per request key
+ *   json:   "Using JSON", the whole body from one expression (fewer expressions: the faster setup)
+ */
+const HTTP_BODIES = {
+  fields: {
+    label: 'HTTP Request (default body: fields)',
+    parameters: {
+      bodyParameters: {
+        parameters: [
+          { name: 'network', value: '1' },
+          { name: 'amount', value: '={{ $json.amount }}' },
+          { name: 'mobile_number', value: '={{ $json.phone }}' },
+          { name: 'Ported_number', value: 'false' },
+          { name: 'airtime_type', value: 'VTU' },
+        ],
+      },
+    },
+  },
+  json: {
+    label: 'HTTP Request (JSON body)',
+    parameters: {
+      specifyBody: 'json',
+      jsonBody: '={{ JSON.stringify({ network: 1, amount: $json.amount, mobile_number: $json.phone, Ported_number: false, airtime_type: "VTU" }) }}',
+    },
+  },
+};
+
+function httpWorkflow(baseUrl, cred, body) {
   return {
-    name: `bench: HTTP Request × ${ITEMS}`,
+    name: `bench: ${HTTP_BODIES[body].label} × ${ITEMS}`,
     nodes: [
       start,
       gen,
@@ -79,8 +117,7 @@ function httpWorkflow(baseUrl, cred) {
           authentication: 'predefinedCredentialType',
           nodeCredentialType: 'vtuApi',
           sendBody: true,
-          specifyBody: 'json',
-          jsonBody: '={{ JSON.stringify({ network: 1, amount: $json.amount, mobile_number: $json.phone, Ported_number: false, airtime_type: "VTU" }) }}',
+          ...HTTP_BODIES[body].parameters,
           options: {},
         },
       },
@@ -146,65 +183,63 @@ async function main() {
   try {
     n8n = await startN8n({ packageDir: REPO_ROOT });
     const cred = await n8n.createCredential({ name: 'VTU sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
-    // enough money for every round of both workflows
-    const need = Math.ceil((ITEMS * AMOUNT * 2 * ROUNDS + 10000) * 1.0);
-    await sb.admin('POST', '/admin/users/demo/fund', { amount: `${need}.00` });
+    const workflows = {
+      ours: { label: `VTU Airtime (${args.concurrency ? `concurrency ${args.concurrency}` : 'default settings'})`, node: 'VTU Airtime', make: oursWorkflow },
+    };
+    for (const b of args.http.split(',').filter((x) => HTTP_BODIES[x])) workflows[b] = { label: HTTP_BODIES[b].label, node: 'HTTP Request', make: () => httpWorkflow(sb.baseUrl, cred, b) };
+    const names = Object.keys(workflows).filter((w) => !args.only || w === args.only);
+    // enough money for every round of every workflow
+    await sb.admin('POST', '/admin/users/demo/fund', { amount: `${ITEMS * AMOUNT * names.length * ROUNDS + 10000}.00` });
     process.stderr.write(`# n8n ready in ${n8n.timings.readyMs} ms; sandbox ${sb.baseUrl}; ${ITEMS} items × ${ROUNDS} round(s)\n`);
 
-    // warm-up (not counted): both paths once with a few items (module loading, catalogue cache, JIT)
+    // warm-up (not counted): every workflow once with a few items (module loading, catalogue cache, JIT)
     const small = (wf) => JSON.parse(JSON.stringify(wf).replace(`i < ${ITEMS}`, 'i < 5'));
-    await measure(n8n, sb, small(oursWorkflow()), 'VTU Airtime');
-    await measure(n8n, sb, small(httpWorkflow(sb.baseUrl, cred)), 'HTTP Request');
+    for (const w of names) await measure(n8n, sb, small(workflows[w].make()), workflows[w].node);
 
-    const results = { ours: [], http: [] };
+    if (LATENCY_MS > 0) {
+      await sb.admin('POST', '/admin/faults', { endpoint: 'POST /api/topup/', kind: 'latency', latencyMs: LATENCY_MS, probability: 1 });
+    }
+    const results = Object.fromEntries(names.map((w) => [w, []]));
     for (let r = 0; r < ROUNDS; r++) {
-      // alternate the order per round (the sandbox's state grows)
-      const order = r % 2 === 0 ? ['ours', 'http'] : ['http', 'ours'];
-      for (const which of order.filter((w) => !args.only || w === args.only)) {
-        const res = which === 'ours'
-          ? await measure(n8n, sb, oursWorkflow(), 'VTU Airtime')
-          : await measure(n8n, sb, httpWorkflow(sb.baseUrl, cred), 'HTTP Request');
-        results[which].push(res);
+      // rotate the order per round (the sandbox's state grows)
+      const order = names.map((_, k) => names[(k + r) % names.length]);
+      for (const w of order) {
+        const res = await measure(n8n, sb, workflows[w].make(), workflows[w].node);
+        results[w].push(res);
         process.stderr.write(
-          `# round ${r + 1} ${which}: wall ${fmt(res.wallMs)}, node ${fmt(res.nodeMs)}, n8n CPU ${fmt(res.cpuMs)}, sandbox CPU ${fmt(res.sandboxCpuMs)}, ` +
+          `# round ${r + 1} ${w}: wall ${fmt(res.wallMs)}, node ${fmt(res.nodeMs)}, n8n CPU ${fmt(res.cpuMs)}, sandbox CPU ${fmt(res.sandboxCpuMs)}, ` +
             `${res.debitCount} debits (load ${os.loadavg()[0].toFixed(1)})\n`,
         );
       }
     }
-    if (args.only) return; // one side only: the per-round lines above are the result
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const o = results.ours;
-    const h = results.http;
-    const ow = median(o.map((x) => x.wallMs));
-    const hw = median(h.map((x) => x.wallMs));
-    const on = median(o.map((x) => x.nodeMs));
-    const hn = median(h.map((x) => x.nodeMs));
-    const oc = median(o.map((x) => x.cpuMs));
-    const hc = median(h.map((x) => x.cpuMs));
+    const med = (w, key) => median(results[w].map((x) => x[key]));
     const lines = [
       '',
-      `bench/n8n: ${ITEMS} airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ${require('../test/n8n/harness').N8N_VERSION}, one sandbox, ${ROUNDS} round(s), medians; ${os.cpus().length} CPUs, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
-      `  VTU Airtime (${args.concurrency ? `concurrency ${args.concurrency}` : 'default settings'}): workflow ${fmt(ow)}, node ${fmt(on)}, n8n CPU ${fmt(oc)}`,
-      `  HTTP Request node (POST /api/topup/):     workflow ${fmt(hw)}, node ${fmt(hn)}, n8n CPU ${fmt(hc)}`,
-      `  ratio HTTP/ours: workflow ${(hw / ow).toFixed(2)}×, node ${(hn / on).toFixed(2)}×, n8n CPU ${(hc / oc).toFixed(2)}× (target: ours ≥ 3× faster)`,
+      `bench/n8n: ${ITEMS} airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ${require('../test/n8n/harness').N8N_VERSION}, one sandbox${LATENCY_MS ? ` answering each purchase after ${LATENCY_MS} ms` : ''}, ${ROUNDS} round(s), medians; ${os.cpus().length} CPUs, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
     ];
+    for (const w of names) {
+      lines.push(`  ${workflows[w].label.padEnd(38)} workflow ${fmt(med(w, 'wallMs'))}, node ${fmt(med(w, 'nodeMs'))}, n8n CPU ${fmt(med(w, 'cpuMs'))}`);
+    }
+    if (names.includes('ours')) {
+      for (const w of names.filter((x) => x !== 'ours')) {
+        const ratio = (key) => `${(med(w, key) / med('ours', key)).toFixed(2)}×`;
+        lines.push(`  ratio ${workflows[w].label} / ours: workflow ${ratio('wallMs')}, node ${ratio('nodeMs')}, n8n CPU ${ratio('cpuMs')} (target: ours ≥ 3× faster)`);
+      }
+    }
     let equal = true;
     for (let r = 0; r < ROUNDS; r++) {
-      const a = o[r];
-      const b = h[r];
-      const same = a.debitCount === b.debitCount && a.debitKobo === b.debitKobo && a.refundKobo === b.refundKobo;
-      equal = equal && same && a.debitCount === ITEMS;
-      lines.push(
-        `  round ${r + 1} ledger: ours ${a.debitCount} debits = ${a.debitKobo} kobo (refunds ${a.refundKobo}); ` +
-          `HTTP ${b.debitCount} debits = ${b.debitKobo} kobo (refunds ${b.refundKobo}) → ${same ? 'EQUAL' : 'DIFFERENT'}` +
-          `; outputs: ours ${a.successful}/${a.items} successful, HTTP ${b.successful}/${b.items}`,
-      );
+      const ledger = names.map((w) => {
+        const x = results[w][r];
+        equal = equal && x.debitCount === ITEMS && x.successful === ITEMS &&
+          x.debitKobo === results[names[0]][r].debitKobo && x.refundKobo === results[names[0]][r].refundKobo;
+        return `${w} ${x.debitCount} debits = ${x.debitKobo} kobo (refunds ${x.refundKobo}, ${x.successful}/${x.items} successful)`;
+      });
+      lines.push(`  round ${r + 1} ledger: ${ledger.join('; ')}`);
     }
+    lines.push(equal ? '  debits: EQUAL in every round' : '  DEBITS DIFFER (or not every purchase went through)');
     process.stdout.write(lines.join('\n') + '\n');
-    if (!equal) {
-      process.stdout.write('  DEBITS DIFFER (or not every purchase went through)\n');
-      process.exitCode = 1;
-    }
+    if (!equal) process.exitCode = 1;
   } finally {
     if (n8n) await n8n.stop();
     await sb.stop();
