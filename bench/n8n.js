@@ -1,6 +1,6 @@
 'use strict';
 /**
- * bench/n8n: 2,000 airtime purchases in ONE real n8n (1.123.81, test/n8n harness) against ONE
+ * bench/n8n: 2,000 airtime purchases in ONE real n8n (test/n8n harness; N8N_E2E_VERSION picks the version) against ONE
  * sandbox, two ways, in one run:
  *   A. Code (2,000 items) → VTU Airtime (default settings)
  *   B. Code (2,000 items) → n8n's HTTP Request node doing the same POST /api/topup/ calls with the

@@ -1,5 +1,5 @@
 'use strict';
-// examples/*.json in a real n8n 1.123.81: every example imports; the ones that need no outside
+// examples/*.json in a real n8n (test/n8n/n8n-versions.json): every example imports; the ones that need no outside
 // service run against the sandbox (ledger checked). The AI-agent one needs an LLM: import only,
 // and its tools must be our nodes' tool variants (usableAsTool).
 const { test, before, after } = require('node:test');
@@ -158,7 +158,7 @@ test('recharge-cards-print-sheet: balance checked, 12 cards ordered with CSV and
   assert.deepEqual([order.status, order.cardCount, order.amount], ['successful', 12, '2352.00']);
   const bin = run.nodeItems('Order cards')[0].binary;
   assert.deepEqual(Object.keys(bin).sort(), ['csv', 'html']);
-  assert.equal(Buffer.from(bin.csv.data, 'base64').toString('utf8').trim().split('\n').length, 13);
+  assert.equal((await n8n.binaryBuffer(bin.csv)).toString('utf8').trim().split('\n').length, 13);
   assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'recharge_card', 235200]]);
 });
 

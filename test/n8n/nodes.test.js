@@ -1,5 +1,5 @@
 'use strict';
-// Every node and operation of n8n-nodes-vtu in a real n8n 1.123.81 against the sandbox:
+// Every node and operation of n8n-nodes-vtu in a real n8n (test/n8n/n8n-versions.json) against the sandbox:
 // output items and the sandbox ledger (exact debits in kobo). Run: npm run test:n8n
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -206,11 +206,11 @@ test('VTU Recharge Card: order 2 × MTN ₦100 (₦196), one item per card with 
   const bin = r.run.nodeItems('Node')[0].binary;
   assert.deepEqual(Object.keys(bin).sort(), ['csv', 'html']);
   assert.equal(bin.csv.mimeType, 'text/csv');
-  const csv = Buffer.from(bin.csv.data, 'base64').toString('utf8').trim().split('\n');
+  const csv = (await n8n.binaryBuffer(bin.csv)).toString('utf8').trim().split('\n');
   assert.equal(csv[0], 'network,amount,pin,serial,load_code,name_on_card');
   assert.equal(csv.length, 3);
   assert.ok(csv[1].includes(cards[0].pin) && csv[1].endsWith('Ade Stores'));
-  assert.match(Buffer.from(bin.html.data, 'base64').toString('utf8'), /<!doctype html>[\s\S]*Ade Stores/);
+  assert.match((await n8n.binaryBuffer(bin.html)).toString('utf8'), /<!doctype html>[\s\S]*Ade Stores/);
 
   const o = await exec('vtuRechargeCard', { operation: 'order', network: 'GLO', denomination: '6', quantity: 3, output: 'order' });
   const [order] = ok(o);

@@ -1,9 +1,9 @@
 'use strict';
 // Credential test, Continue On Fail, Dry Run, Spend Cap and token hygiene of n8n-nodes-vtu in a
-// real n8n 1.123.81 against the sandbox. Run: npm run test:n8n
+// real n8n (test/n8n/n8n-versions.json) against the sandbox. Run: npm run test:n8n
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { startN8n, REPO_ROOT } = require('./harness');
+const { startN8n, REPO_ROOT, N8N_VERSION } = require('./harness');
 const { startSandboxProcess, oneNode, executionText } = require('./sandbox');
 
 let n8n;
@@ -59,7 +59,7 @@ async function credentialCases() {
 
 test('credential test: good token OK; bad token, IP whitelist, non-API account, unreachable URL → Error', async (t) => {
   const cases = await credentialCases();
-  t.diagnostic(`credential test answers in n8n 1.123.81: ${JSON.stringify(cases)}`);
+  t.diagnostic(`credential test answers in n8n ${N8N_VERSION}: ${JSON.stringify(cases)}`);
   assert.equal(cases.good.status, 'OK');
   for (const k of ['badToken', 'whitelist', 'notApi', 'unreachable']) {
     assert.equal(cases[k].status, 'Error', k);

@@ -1,5 +1,5 @@
 'use strict';
-// VTU Transaction Trigger in a real n8n 1.123.81 against the sandbox: manual mode, activation,
+// VTU Transaction Trigger in a real n8n (test/n8n/n8n-versions.json) against the sandbox: manual mode, activation,
 // forced polls (deactivate + activate: state re-read from the DB), every event exactly once.
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
