@@ -66,7 +66,8 @@ export class VtuBulkSms implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": bulk SMS"}}',
 		description: 'Send bulk SMS campaigns from the wallet of a VTU merchant API and list past batches',
 		defaults: { name: 'VTU Bulk SMS' },
-		// Not offered to AI agents: spends money without a per-call confirmation (set explicitly on purpose).
+		// Not an AI-agent tool, on purpose: one call sends a whole campaign to many numbers.
+		// Agents get the small top-ups (VTU Data, VTU Airtime) under a Spend Cap.
 		usableAsTool: undefined,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -28,7 +28,8 @@ export class VtuCableTv implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": cable TV"}}',
 		description: 'Validate IUC numbers and pay GOTV, DSTV and Startimes subscriptions from a VTU merchant API',
 		defaults: { name: 'VTU Cable TV' },
-		// Not offered to AI agents: spends money without a per-call confirmation (set explicitly on purpose).
+		// Not an AI-agent tool, on purpose: a subscription paid to a wrong IUC cannot be reversed.
+		// Agents get the small top-ups (VTU Data, VTU Airtime) under a Spend Cap.
 		usableAsTool: undefined,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

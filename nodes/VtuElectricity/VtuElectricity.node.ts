@@ -30,7 +30,8 @@ export class VtuElectricity implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": electricity"}}',
 		description: 'Validate meters and buy prepaid or postpaid electricity tokens from a VTU merchant API',
 		defaults: { name: 'VTU Electricity' },
-		// Not offered to AI agents: spends money without a per-call confirmation (set explicitly on purpose).
+		// Not an AI-agent tool, on purpose: a token bought for a wrong meter pays someone else's bill and
+		// cannot be reversed. Agents get the small top-ups (VTU Data, VTU Airtime) under a Spend Cap.
 		usableAsTool: undefined,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

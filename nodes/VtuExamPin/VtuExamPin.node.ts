@@ -27,7 +27,8 @@ export class VtuExamPin implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": exam pin"}}',
 		description: 'Buy WAEC, NECO and NABTEB result checker pins from a VTU merchant API',
 		defaults: { name: 'VTU Exam Pin' },
-		// Not offered to AI agents: spends money without a per-call confirmation (set explicitly on purpose).
+		// Not an AI-agent tool, on purpose: exam pins are cash-like and cannot be returned.
+		// Agents get the small top-ups (VTU Data, VTU Airtime) under a Spend Cap.
 		usableAsTool: undefined,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

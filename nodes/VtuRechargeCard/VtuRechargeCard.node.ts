@@ -92,7 +92,8 @@ export class VtuRechargeCard implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": recharge cards"}}',
 		description: 'Order printable recharge card pins from a VTU merchant API (pins as items, CSV or print-ready HTML)',
 		defaults: { name: 'VTU Recharge Card' },
-		// Not offered to AI agents: spends money without a per-call confirmation (set explicitly on purpose).
+		// Not an AI-agent tool, on purpose: one call prints many cash-like cards.
+		// Agents get the small top-ups (VTU Data, VTU Airtime) under a Spend Cap.
 		usableAsTool: undefined,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
