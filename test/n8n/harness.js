@@ -118,11 +118,14 @@ async function prepareUserFolder({ packageDir = REPO_ROOT, userFolder } = {}) {
   return { userFolder: dir, packageName: pkg.name, nodesDir };
 }
 
-function n8nEnv({ userFolder, port, extra = {} }) {
+function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
   return {
     ...process.env,
     N8N_USER_FOLDER: userFolder,
     N8N_PORT: String(port),
+    // n8n 2.x always starts its task broker (Code node runners), by default on 5679: a second n8n
+    // on the machine (the demo, another test) would fail to start
+    N8N_RUNNERS_BROKER_PORT: String(brokerPort),
     N8N_LISTEN_ADDRESS: '127.0.0.1',
     N8N_HOST: '127.0.0.1',
     N8N_PROTOCOL: 'http',
@@ -695,7 +698,7 @@ async function startN8n(opts = {}) {
   const nodeArgs = (process.env.N8N_E2E_NODE_ARGS || '').split(' ').filter(Boolean);
   const child = spawn(install.node, [...nodeArgs, install.bin, 'start'], {
     cwd: userFolder,
-    env: n8nEnv({ userFolder, port, extra: opts.env }),
+    env: n8nEnv({ userFolder, port, brokerPort: await freePort(), extra: opts.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const onData = (buf) => {
