@@ -2,6 +2,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import type { DataPlan } from '../../client/types';
 import { getClient } from './client';
+import { CREDENTIAL_NAME } from './transport';
 import { toNodeError } from './errors';
 
 /** "1GB SME · ₦250.00 · 30 days" — size, kind, price, validity. */
@@ -20,10 +21,18 @@ function currentParam(ctx: ILoadOptionsFunctions, name: string): string | number
 	return v;
 }
 
+/**
+ * Option values are strings (what a sheet or CSV column holds) so that an expression giving "2"
+ * matches the dropdown's "2"; networks are listed by name ("MTN"), the same on every site, where
+ * their IDs are not. (n8n 2.x marks an expression whose value is not among the options.)
+ */
 async function wrap(
 	ctx: ILoadOptionsFunctions,
 	fn: () => Promise<INodePropertyOptions[]>,
 ): Promise<INodePropertyOptions[]> {
+	// n8n 2.x asks for options once before the node's credential is filled in; an empty list (it
+	// asks again when the credential is set) instead of an error shown in the field.
+	if (!ctx.getNode().credentials?.[CREDENTIAL_NAME]) return [];
 	try {
 		return await fn();
 	} catch (error) {
@@ -36,7 +45,7 @@ export const vtuLoadOptions = {
 		return await wrap(this, async () => {
 			const client = await getClient(this);
 			const networks = await client.catalog.networks();
-			return networks.map((n) => ({ name: String(n.name), value: n.id }));
+			return networks.map((n) => ({ name: String(n.name), value: String(n.name) }));
 		});
 	},
 
@@ -48,7 +57,7 @@ export const vtuLoadOptions = {
 			const plans = await client.catalog.dataPlans(network);
 			return plans.map((p) => ({
 				name: planLabel(p),
-				value: p.id,
+				value: String(p.id),
 				description: `Plan ${p.id} on ${p.network}`,
 			}));
 		});
@@ -58,7 +67,7 @@ export const vtuLoadOptions = {
 		return await wrap(this, async () => {
 			const client = await getClient(this);
 			const providers = await client.catalog.cable();
-			return providers.map((p) => ({ name: String(p.name), value: p.id }));
+			return providers.map((p) => ({ name: String(p.name), value: String(p.id) }));
 		});
 	},
 
@@ -73,7 +82,7 @@ export const vtuLoadOptions = {
 			);
 			return (p?.packages ?? []).map((k) => ({
 				name: `${k.name} · ₦${k.price.naira}`,
-				value: k.id,
+				value: String(k.id),
 			}));
 		});
 	},
@@ -82,7 +91,7 @@ export const vtuLoadOptions = {
 		return await wrap(this, async () => {
 			const client = await getClient(this);
 			const discos = await client.catalog.discos();
-			return discos.map((d) => ({ name: d.name, value: d.id }));
+			return discos.map((d) => ({ name: d.name, value: String(d.id) }));
 		});
 	},
 
@@ -107,7 +116,7 @@ export const vtuLoadOptions = {
 						);
 			return rows.map((r) => ({
 				name: `${r.network} ₦${r.faceValue.naira} card · you pay ₦${r.price.naira}`,
-				value: r.id,
+				value: String(r.id),
 			}));
 		});
 	},

@@ -26,12 +26,16 @@ const buy = (extra: Record<string, unknown> = {}) => ({
 describe('VTU Data', () => {
   test('loadOptions: networks, then plans of the network with size, kind, price and validity', async () => {
     const { mtn, plans } = await mtnPlans();
-    expect(mtn.value).toBe(1);
+    // values are strings, networks by name: what a sheet column holds matches the dropdown
+    expect(mtn.value).toBe('MTN');
     expect(plans.length).toBeGreaterThan(2);
+    expect(plans[1].value).toBe('2');
     expect(plans[1].name).toBe('1GB SME · ₦250.00 · 30 days');
     for (const p of plans) expect(p.name).toMatch(/^\S+ .+ · ₦\d+\.\d\d( · .+)?/);
     // no network chosen yet → no plans, no request
     expect(await loadOptions(data, 'getDataPlans', {}, env.creds())).toEqual([]);
+    // no credential yet (n8n 2.x asks once before filling it in) → an empty list, not an error
+    expect(await loadOptions(data, 'getNetworks', {}, undefined)).toEqual([]);
   });
 
   test('buy: one item, safe-purchase fields in the output, wallet debited by the plan price', async () => {
