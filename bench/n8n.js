@@ -192,8 +192,8 @@ async function main() {
     await sb.admin('POST', '/admin/users/demo/fund', { amount: `${ITEMS * AMOUNT * names.length * ROUNDS + 10000}.00` });
     process.stderr.write(`# n8n ready in ${n8n.timings.readyMs} ms; sandbox ${sb.baseUrl}; ${ITEMS} items × ${ROUNDS} round(s)\n`);
 
-    // warm-up (not counted): every workflow once with a few items (module loading, catalogue cache, JIT)
-    const small = (wf) => JSON.parse(JSON.stringify(wf).replace(`i < ${ITEMS}`, 'i < 5'));
+    // warm-up (not counted): every workflow once with 200 items (module loading, catalogue cache, JIT)
+    const small = (wf) => JSON.parse(JSON.stringify(wf).replace(`i < ${ITEMS}`, `i < ${Math.min(ITEMS, 200)}`));
     for (const w of names) await measure(n8n, sb, small(workflows[w].make()), workflows[w].node);
 
     if (LATENCY_MS > 0) {
