@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { PurchaseRequest } from '../../client';
+import type { DataPurchase, PurchaseRequest } from '../../client';
 import { vtuApiTest } from '../shared/credentialTest';
 import {
 	networkField,
@@ -15,7 +15,7 @@ import {
 	purchaseOptions,
 	transactionLookupFields,
 } from '../shared/descriptions';
-import { resultJson } from '../shared/format';
+import { quoteJson, resultJson } from '../shared/format';
 import { getTransaction } from '../shared/operations';
 import { planLabel, vtuLoadOptions } from '../shared/loadOptions';
 import { runEachItem, runPurchases } from '../shared/runner';
@@ -102,6 +102,14 @@ export class VtuData implements INodeType {
 						phone: stringParam(this, 'phone', i, 'Phone Number'),
 						ported: this.getNodeParameter('ported', i, false) as boolean,
 					}),
+					// The priced row also says which network (by name) and plan it was priced for, in the
+					// dropdowns' own values, so a following Buy can map {{ $json.network }} and {{ $json.plan }}.
+					quote: async (client, req) => {
+						const r = req as DataPurchase;
+						const q = await client.quote(r);
+						const [plan] = await client.catalog.dataPlans(r.network);
+						return { kobo: q.amount.kobo, json: { ...quoteJson(q), network: plan?.network ?? String(r.network), plan: String(r.plan) } };
+					},
 				}),
 			];
 		}

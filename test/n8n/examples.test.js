@@ -63,6 +63,8 @@ test('csv-dry-run-buy-data: rows priced (total ₦880.00), then bought: exact de
   assert.deepEqual(priced.map((p) => [p.dryRun, p.price, p.total]), [
     [true, '250.00', '880.00'], [true, '130.00', '880.00'], [true, '240.00', '880.00'], [true, '260.00', '880.00'],
   ]);
+  // in the dropdowns' values, which the Buy step maps
+  assert.deepEqual(priced.map((p) => [p.network, p.plan]), [['MTN', '2'], ['MTN', '1'], ['GLO', '10'], ['AIRTEL', '27']]);
   const bought = run.nodeOutput('Buy data');
   assert.deepEqual(bought.map((b) => [b.status, b.recipient, b.amount]), [
     ['successful', '08031234567', '250.00'],
