@@ -30,8 +30,8 @@ async function wrap(
 	ctx: ILoadOptionsFunctions,
 	fn: () => Promise<INodePropertyOptions[]>,
 ): Promise<INodePropertyOptions[]> {
-	// n8n 2.x asks for options once before the node's credential is filled in; an empty list (it
-	// asks again when the credential is set) instead of an error shown in the field.
+	// The n8n 2.x editor sometimes asks for options before the node's credential is attached: an
+	// empty list then (reopening the node fills it) rather than an error shown in the field.
 	if (!ctx.getNode().credentials?.[CREDENTIAL_NAME]) return [];
 	try {
 		return await fn();
