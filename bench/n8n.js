@@ -126,24 +126,24 @@ function httpWorkflow(baseUrl, cred, body) {
   };
 }
 
-/** user + system CPU ms of a process so far (Linux), or NaN. */
-function cpuMs(pid) {
+/** A process's group and user + system CPU ms so far, from Linux /proc (undefined when gone). */
+function procStat(pid) {
   try {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks (USER_HZ = 100)
+    return { pgrp: Number(f[2]), cpuMs: ((Number(f[11]) + Number(f[12])) * 1000) / 100 }; // USER_HZ = 100
   } catch {
-    return NaN;
+    return undefined;
   }
 }
+
+const cpuMs = (pid) => procStat(pid)?.cpuMs ?? NaN;
 
 /** CPU ms of every process in a process group (the sandbox runs as tsx → node, detached). */
 function groupCpuMs(pgid) {
   let sum = 0;
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      if (Number(f[2]) === pgid) sum += ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-    } catch {}
+    const st = procStat(pid);
+    if (st && st.pgrp === pgid) sum += st.cpuMs;
   }
   return sum;
 }

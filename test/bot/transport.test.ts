@@ -55,7 +55,7 @@ function gatedClient(c: VtuClient) {
   };
 }
 
-async function walkToConfirm(u: typeof env.alice, phone: string): Promise<void> {
+async function walkToConfirm(u: typeof env.alice, phone: string, confirm: RegExp = /^Confirm ₦250\.00/): Promise<void> {
   env.tg.sendText(u, '/data');
   await env.tg.waitForText(u.id, /choose the network/);
   env.tg.press(u, 'MTN');
@@ -63,7 +63,7 @@ async function walkToConfirm(u: typeof env.alice, phone: string): Promise<void> 
   env.tg.press(u, /^1GB SME /);
   await env.tg.waitForText(u.id, /Send the MTN phone number/);
   env.tg.sendText(u, phone);
-  await env.tg.waitForText(u.id, /^Confirm ₦250\.00/);
+  await env.tg.waitForText(u.id, confirm);
 }
 
 test('long polling: getUpdates with offset drives a whole data purchase; stop() confirms the offset', async () => {
@@ -72,14 +72,7 @@ test('long polling: getUpdates with offset drives a whole data purchase; stop() 
   const poller = await poll(app);
   env.tg.sendText(u, '/balance');
   await env.tg.waitForText(u.id, /Wallet balance: ₦1,000,000\.00/);
-  env.tg.sendText(u, '/data');
-  await env.tg.waitForText(u.id, /choose the network/);
-  env.tg.press(u, 'MTN');
-  await env.tg.waitForText(u.id, /choose a plan/);
-  env.tg.press(u, /^1GB SME /);
-  await env.tg.waitForText(u.id, /Send the MTN phone number/);
-  env.tg.sendText(u, '08031234567');
-  await env.tg.waitForText(u.id, /^Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?/);
+  await walkToConfirm(u, '08031234567', /^Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?/);
   const confirm = env.tg.buttonUpdate(u, /^confirm:/);
   env.tg.enqueue(confirm);
   env.tg.enqueue(confirm); // Telegram re-sends an update (same update_id)
