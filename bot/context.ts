@@ -23,6 +23,8 @@ export interface RuntimeConfig {
   smsMaxRecipients: number;
   /** Largest recipients file accepted, bytes. */
   smsMaxFileBytes: number;
+  /** An abandoned flow stops swallowing the chat's messages after this long. */
+  conversationTimeoutMs: number;
 }
 
 /** Everything features and conversations need; closed over, never stored in conversation state. */
@@ -38,6 +40,9 @@ export interface Services {
   clock: Clock;
   /** The outer bot.api (with auto-retry), for work inside `conversation.external`. */
   api: Api;
+  /** createConversation options: an abandoned flow stops swallowing the chat's messages after a while;
+   *  its unconfirmed order is refused at confirm (confirmTtlMs) and expired by the follower. */
+  conversationOptions(id: string): { id: string; maxMillisecondsToWait: number };
   /** Downloads a file the user sent (getFile + file route of the configured API root). */
   downloadFile(fileId: string, maxBytes: number): Promise<Buffer>;
 }

@@ -1,0 +1,59 @@
+/**
+ * Small UI helpers shared by the features: button grids, waiting for a tap on one message,
+ * editing a message without failing on "message is not modified", seller-facing dates.
+ */
+import { InlineKeyboard } from 'grammy';
+import type { ConvContext, MyConversation } from '../context';
+
+export const EXPIRED = 'This button has expired';
+
+/** A result that crossed `conversation.external`: plain JSON, either a value or a seller-facing text. */
+export type Loaded<T> = { ok: true; value: T } | { ok: false; text: string };
+
+/** Answer an update a flow did not expect: stale buttons are told so, text gets a hint. */
+export async function nudge(c: ConvContext, hint: string): Promise<void> {
+  if (c.callbackQuery) await c.answerCallbackQuery({ text: EXPIRED });
+  else if (c.message) await c.reply(hint);
+}
+
+/** Edit the message the tap came from; without `markup` its keyboard is removed. */
+export async function safeEdit(c: ConvContext, text: string, markup?: InlineKeyboard): Promise<void> {
+  try {
+    await c.editMessageText(text, markup ? { reply_markup: markup } : { reply_markup: { inline_keyboard: [] } });
+  } catch {
+    // "message is not modified" or deleted: nothing to do.
+  }
+}
+
+export function grid(kb: InlineKeyboard, items: { text: string; data: string }[], perRow: number): InlineKeyboard {
+  items.forEach((it, i) => {
+    kb.text(it.text, it.data);
+    if ((i + 1) % perRow === 0 || i === items.length - 1) kb.row();
+  });
+  return kb;
+}
+
+/** Wait for a tap on `messageId` whose data matches `pattern` (or the flow's Cancel). Halts on Cancel. */
+export async function choose(conversation: MyConversation, messageId: number, pattern: RegExp, hint: string) {
+  const c = await conversation.waitUntil(
+    (u) => {
+      const d = u.callbackQuery?.data;
+      return !!d && u.callbackQuery?.message?.message_id === messageId && (pattern.test(d) || d === 'x');
+    },
+    { otherwise: (u) => nudge(u, hint) },
+  );
+  await c.answerCallbackQuery();
+  if (c.callbackQuery!.data === 'x') {
+    await safeEdit(c, 'Cancelled. Nothing was bought.');
+    await conversation.halt();
+  }
+  return { c, data: c.callbackQuery!.data! };
+}
+
+export function clockText(ms: number): string {
+  return new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit' }) + ' (Lagos time)';
+}
+
+export function dateText(ms: number): string {
+  return new Date(ms).toLocaleString('en-GB', { timeZone: 'Africa/Lagos', day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit' });
+}
