@@ -28,7 +28,31 @@ export class Access {
          ON CONFLICT(user_id) DO UPDATE SET allowed = excluded.allowed, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
       ),
       list: db.prepare(`SELECT user_id FROM users WHERE allowed = 1 ORDER BY user_id`),
+      remember: db.prepare(
+        `INSERT INTO profiles (user_id, name, username, seen_at) VALUES (@user_id, @name, @username, @now)
+         ON CONFLICT(user_id) DO UPDATE SET name = excluded.name, username = excluded.username, seen_at = excluded.seen_at`,
+      ),
+      profile: db.prepare(`SELECT name, username FROM profiles WHERE user_id = ?`),
     };
+  }
+
+  /** Names already written, so an unchanged name costs no write per update. */
+  private readonly known = new Map<number, string>();
+
+  /** Keep the user's name (first + last name and @username) for the admin's lists. */
+  remember(user: { id: number; first_name: string; last_name?: string; username?: string }): void {
+    const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
+    const key = `${name}\u0000${user.username ?? ''}`;
+    if (this.known.get(user.id) === key) return;
+    this.stmts.remember.run({ user_id: user.id, name, username: user.username ?? null, now: this.clock.now() });
+    this.known.set(user.id, key);
+  }
+
+  /** "Ada Obi (@ada, 5001)", or the bare ID when the user never wrote to the bot. */
+  describe(userId: number): string {
+    const p = this.stmts.profile.get(userId) as { name: string; username: string | null } | undefined;
+    if (!p) return `${userId}`;
+    return `${p.name} (${p.username ? `@${p.username}, ` : ''}${userId})`;
   }
 
   isAdmin(userId: number | undefined): boolean {
@@ -105,6 +129,11 @@ export class Pins {
     if (!isValidPinFormat(pin)) throw new Error('A PIN is 4 to 6 digits.');
     const salt = randomBytes(16);
     this.stmts.set.run({ user_id: userId, hash: hashPin(pin, salt).toString('hex'), salt: salt.toString('hex'), now: this.clock.now() });
+  }
+
+  /** Admin reset of a lockout: failures forgotten, the PIN itself unchanged. False when the user has no PIN. */
+  unlock(userId: number): boolean {
+    return this.stmts.ok.run({ user_id: userId, now: this.clock.now() }).changes === 1;
   }
 
   lockedUntil(userId: number): number | null {

@@ -31,6 +31,7 @@ import type { ConvContext, MyContext, RuntimeConfig, Services } from './context'
 import type { VtuClientLike } from './vtu';
 import { gates, type RateLimitRedis, type UpdateDedupe } from './middlewares/gates';
 import { flowCommands } from './middlewares/flow-commands';
+import { LiveKeyboards } from './flow/live-keyboards';
 import { adminFeature } from './features/admin';
 import { airtimeFeature } from './features/airtime';
 import { balanceFeature } from './features/balance';
@@ -38,13 +39,14 @@ import { dataFeature } from './features/data';
 import { historyFeature } from './features/history';
 import { menuFeature } from './features/menu';
 import { pinFeature } from './features/pin';
+import { repeatFeature } from './features/repeat';
 import { smsFeature } from './features/sms';
 import { unhandledFeature } from './features/unhandled';
 
 export type { MyContext } from './context';
 
 /** What createBot needs from the configuration; everything but the token has a default. */
-export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> & Partial<Omit<BotConfig, 'telegramToken'>> & Partial<Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes'>> & { conversationTimeoutMs?: number };
+export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> & Partial<Omit<BotConfig, 'telegramToken'>> & Partial<Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes' | 'repeatWindowMs' | 'typingEveryMs'>> & { conversationTimeoutMs?: number };
 
 export interface ConversationStorageAdapter {
   read(key: string): Promise<VersionedState<ConversationData> | undefined> | VersionedState<ConversationData> | undefined;
@@ -117,6 +119,7 @@ export const ADMIN_COMMANDS = [
   { command: 'allow', description: 'Allow a user: /allow <telegram id>' },
   { command: 'deny', description: 'Remove a user: /deny <telegram id>' },
   { command: 'users', description: 'List allowed users' },
+  { command: 'unlock', description: 'Lift a PIN lockout: /unlock <telegram id>' },
 ];
 
 interface Core {
@@ -138,6 +141,8 @@ function runtimeConfig(config: CreateBotConfig): RuntimeConfig {
     smsMaxRecipients: config.smsMaxRecipients ?? 500,
     smsMaxFileBytes: config.smsMaxFileBytes ?? 512 * 1024,
     conversationTimeoutMs: config.conversationTimeoutMs ?? 30 * 60_000,
+    repeatWindowMs: config.repeatWindowMs ?? 10 * 60_000,
+    typingEveryMs: config.typingEveryMs ?? 4_000,
   };
 }
 
@@ -173,6 +178,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
     logger,
     clock,
     api: bot.api,
+    keyboards: new LiveKeyboards(db),
     conversationOptions: (id) => ({ id, maxMillisecondsToWait: cfg.conversationTimeoutMs }),
     async downloadFile(fileId, maxBytes) {
       const f = await bot.api.getFile(fileId);
@@ -230,14 +236,14 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
   const storage = deps.conversationStorage ?? sqliteConversationStorage(core.db);
   b.use(conversations<MyContext, ConvContext>({ storage: { type: 'key', version: 1, prefix: 'conv:', adapter: storage }, plugins: [retryInConversation] }));
   b.use(s.pinGate.middleware());
-  b.use(flowCommands(s));
-
+  // Reading commands first: typed during a flow they answer and leave the flow open.
   const balance = balanceFeature(s);
   const history = historyFeature(s);
-  b.use(dataFeature(s), airtimeFeature(s), smsFeature(s), pinFeature(s));
-  b.use(balance.composer, history.composer, adminFeature(s));
-  b.use(menuFeature(s, { balance: balance.showBalance, history: history.showHistory }));
-  b.use(unhandledFeature());
+  b.use(balance.composer, history.composer);
+  b.use(flowCommands(s));
+  b.use(dataFeature(s), airtimeFeature(s), smsFeature(s), pinFeature(s), repeatFeature(s));
+  b.use(adminFeature(s), menuFeature(s, { balance: balance.showBalance, history: history.showHistory }));
+  b.use(unhandledFeature(s));
 }
 
 export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {

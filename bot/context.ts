@@ -1,6 +1,7 @@
 import type { Api, Context } from 'grammy';
 import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
 import type { Access, Pins } from './access';
+import type { LiveKeyboards } from './flow/live-keyboards';
 import type { Clock, Journal } from './journal';
 import type { Logger } from './logger';
 import type { OrderService } from './orders';
@@ -25,6 +26,10 @@ export interface RuntimeConfig {
   smsMaxFileBytes: number;
   /** An abandoned flow stops swallowing the chat's messages after this long. */
   conversationTimeoutMs: number;
+  /** The same purchase again within this time asks "You bought this … ago: buy again?". */
+  repeatWindowMs: number;
+  /** "typing…" is re-sent this often while the vendor works (Telegram shows it for ~5 s). */
+  typingEveryMs: number;
 }
 
 /** Everything features and conversations need; closed over, never stored in conversation state. */
@@ -40,6 +45,8 @@ export interface Services {
   clock: Clock;
   /** The outer bot.api (with auto-retry), for work inside `conversation.external`. */
   api: Api;
+  /** Flow messages whose buttons /cancel takes away. */
+  keyboards: LiveKeyboards;
   /** createConversation options: an abandoned flow stops swallowing the chat's messages after a while;
    *  its unconfirmed order is refused at confirm (confirmTtlMs) and expired by the follower. */
   conversationOptions(id: string): { id: string; maxMillisecondsToWait: number };

@@ -53,6 +53,10 @@ const MIGRATIONS: string[] = [
   );
   CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
   `,
+  // 2: names of the people who wrote to the bot, so admins see names, not bare IDs
+  `
+  CREATE TABLE profiles (user_id INTEGER PRIMARY KEY, name TEXT NOT NULL, username TEXT, seen_at INTEGER NOT NULL);
+  `,
 ];
 
 /** Open (creating if needed) and migrate the database. `:memory:` works for tests. */

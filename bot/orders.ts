@@ -155,59 +155,87 @@ export function productName(p: string): string {
   return PRODUCT_NAME[p] ?? p;
 }
 
-/** The message a user gets for an order's current state. Plain text (no parse mode). */
-export function outcomeText(o: OrderView): string {
-  const to = o.recipient ? ` to ${o.product === 'sms' ? o.recipient : formatPhone(o.recipient)}` : '';
-  const ref = o.ident ? `\nReference: ${o.ident}` : '';
-  const charged = naira(o.chargedKobo ?? o.amountKobo);
-  const bal = o.balanceAfterKobo !== null ? `\nWallet balance: ${naira(o.balanceAfterKobo)}` : '';
+/** Who got it, as the seller reads it: "to 0803 123 4567" or "to 18 numbers". */
+export function recipientText(o: Pick<OrderView, 'product' | 'recipient'>): string {
+  if (!o.recipient) return '';
+  return ` to ${o.product === 'sms' ? o.recipient : formatPhone(o.recipient)}`;
+}
+
+/** The state in seller words: Delivered / Pending / Refunded ₦x / Failed (not charged). */
+export function stateLabel(o: Pick<OrderView, 'state' | 'chargedKobo' | 'amountKobo'>): string {
   switch (o.state) {
     case 'successful':
-      return `✅ Successful: ${o.description}${to}.\nCharged: ${charged}${ref}${bal}`;
-    case 'processing':
-      return `⏳ Processing: ${o.description}${to}.\nCharged: ${charged}${ref}\nI will tell you when it settles.`;
+      return 'Delivered';
     case 'failed':
-      return `❌ Failed: ${o.description}${to}.${ref}${o.message ? `\nServer said: ${o.message}` : ''}\nA failed order is not charged (or is refunded).`;
+      // The vendor reported a charged amount: a failed order's money goes back to the wallet.
+      return o.chargedKobo !== null ? `Refunded ${naira(o.chargedKobo)}` : 'Failed (not charged)';
     case 'not_charged':
-      return `❌ Not bought: ${o.description}${to}.\n${userError(o.errorCode, o.errorMessage)}\nYou were not charged.`;
-    case 'unknown':
-      return `⚠️ Outcome unknown: ${o.description}${to}.\nThe server did not answer clearly and I could not find the record yet. Do NOT buy again; I will keep checking and tell you. Order: ${o.id}`;
-    case 'sent':
-      return `⏳ Sending: ${o.description}${to}. Order: ${o.id}`;
+      return 'Failed (not charged)';
     case 'cancelled':
-      return `Cancelled: ${o.description}${to}.`;
+      return 'Cancelled';
     case 'expired':
-      return `Expired: ${o.description}${to}.`;
+      return 'Expired';
     default:
-      return `${o.description}${to}: ${o.state}`;
+      return 'Pending';
   }
 }
 
+const STATE_ICON: Record<string, string> = { successful: '✅', failed: '↩️', not_charged: '❌', unknown: '⚠️', cancelled: '✖️', expired: '✖️' };
+
+/** The message a user gets for an order's current state. Plain text (no parse mode). */
+export function outcomeText(o: OrderView): string {
+  const what = `${o.description}${recipientText(o)}`;
+  const ref = o.ident ? `\nReference: ${o.ident}` : '';
+  const charged = naira(o.chargedKobo ?? o.amountKobo);
+  const bal = o.balanceAfterKobo !== null ? `\nWallet balance: ${naira(o.balanceAfterKobo)}` : '';
+  const head = `${STATE_ICON[o.state] ?? '⏳'} ${stateLabel(o)}: ${what}.`;
+  switch (o.state) {
+    case 'successful':
+      return `${head}\nCharged: ${charged}${ref}${bal}`;
+    case 'processing':
+    case 'sent':
+      return `${head}\nCharged: ${charged}${ref}\nThe provider is still working on it; I will tell you when it settles. Don't pay again.`;
+    case 'failed':
+      return o.chargedKobo !== null ? `${head}${ref}\nThe provider could not deliver it; the money is back in the wallet.` : `${head}${ref}`;
+    case 'not_charged':
+      return `${head}\n${userError(o.errorCode, o.errorMessage)}\nYou were not charged.`;
+    case 'unknown':
+      return `⚠️ Pending: ${what}.\nThe provider did not answer clearly and I could not find the record yet. Do NOT buy again; I will keep checking and tell you. Order: ${o.id}`;
+    default:
+      return head;
+  }
+}
+
+/** Client messages that are technical (status codes, paths, builds, raw bodies) stay in the log. */
+const TECHNICAL = /HTTP|\/api\/|build|[{}<>]|\b(GET|POST)\b/;
+
+/** A seller-facing reason for a client error code. The client's message is shown only when it is plain. */
 export function userError(code: string | null, message: string | null): string {
   switch (code) {
     case 'insufficient_balance':
       return 'The wallet balance is too low for this purchase. Fund the wallet and try again.';
     case 'invalid_input':
-      return `The server refused the request: ${message ?? 'invalid input'}`;
+      return message && !TECHNICAL.test(message) ? `The details were refused: ${message}` : 'The provider refused these details. Check the number and the plan.';
     case 'auth':
     case 'forbidden':
-      return 'The merchant API refused the bot\'s credentials. Tell the bot admin.';
+      return 'The provider refused the bot\'s login. Tell the bot admin.';
     case 'rate_limited':
-      return 'The merchant API is busy (rate limited). Try again in a minute.';
+      return 'The provider is busy. Try again in a minute.';
     case 'network':
-      return 'The merchant API could not be reached. Try again later.';
+      return 'The provider could not be reached. Try again in a few minutes.';
+    case 'not_found':
+      return 'The provider does not offer this right now.';
     case 'not_charged':
       return 'The purchase did not go through.';
     default:
-      return message ?? 'Something went wrong.';
+      return 'The provider\'s system had a problem. Try again in a few minutes.';
   }
 }
 
 /** Refund / settlement notices sent by the follower. */
 export function changeText(o: OrderView, from: string): string {
   if (from === 'successful' && o.state === 'failed') {
-    const to = o.recipient ? ` to ${formatPhone(o.recipient)}` : '';
-    return `↩️ Refund: your ${o.description}${to} (reference ${o.ident ?? o.id}) was reversed by the provider and marked failed. ${naira(o.chargedKobo ?? o.amountKobo)} goes back to the wallet.`;
+    return `↩️ Refunded ${naira(o.chargedKobo ?? o.amountKobo)}: your ${o.description}${recipientText(o)} (reference ${o.ident ?? o.id}) was reversed by the provider. The money goes back to the wallet.`;
   }
   return `Update on order ${o.ident ?? o.id}:\n${outcomeText(o)}`;
 }

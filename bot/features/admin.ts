@@ -1,18 +1,34 @@
-/** Admin commands: /allow, /deny, /users. */
+/** Admin commands: /allow, /deny, /users, /unlock (PIN lockout). Admins see names, not bare IDs. */
 import { Composer } from 'grammy';
 import type { MyContext, Services } from '../context';
+import { mainMenuKeyboard } from '../flow/keyboards';
 
 const parseId = (s: string) => (/^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : null);
+
+export const ADMIN_ONLY = ['allow', 'deny', 'users', 'unlock'];
 
 export function adminFeature(s: Services): Composer<MyContext> {
   const composer = new Composer<MyContext>();
   const admin = composer.filter((ctx) => s.access.isAdmin(ctx.from?.id));
+
+  /** Tell a user something; they may never have opened the bot (Telegram then refuses). */
+  const tell = async (userId: number, text: string, markup = mainMenuKeyboard()) => {
+    try {
+      await s.api.sendMessage(userId, text, { reply_markup: markup });
+      return true;
+    } catch (e) {
+      s.logger.warn('could not message user', { user: userId, err: e instanceof Error ? e.message : String(e) });
+      return false;
+    }
+  };
+
   admin.command('allow', async (ctx) => {
     const id = parseId(ctx.match);
     if (id === null) return void (await ctx.reply('Usage: /allow <telegram user id> (the number strangers are shown).'));
     s.access.allow(id, ctx.from!.id);
     s.logger.info('user allowed', { user: id, by: ctx.from!.id });
-    await ctx.reply(`✅ User ${id} may now use the bot.`);
+    const told = await tell(id, '✅ You can now use this bot. What would you like to do?');
+    await ctx.reply(`✅ ${s.access.describe(id)} may now use the bot.${told ? ' I told them.' : ' I could not message them yet: they should send /start.'}`);
   });
   admin.command('deny', async (ctx) => {
     const id = parseId(ctx.match);
@@ -20,9 +36,17 @@ export function adminFeature(s: Services): Composer<MyContext> {
     if (!s.access.deny(id, ctx.from!.id)) return void (await ctx.reply('Admins cannot be removed from chat; change BOT_ADMIN_IDS.'));
     s.journal.cancelCreatedFor(id);
     s.logger.info('user denied', { user: id, by: ctx.from!.id });
-    await ctx.reply(`🚫 User ${id} can no longer use the bot.`);
+    await ctx.reply(`🚫 ${s.access.describe(id)} can no longer use the bot.`);
   });
-  admin.command('users', (ctx) => ctx.reply(`Allowed users:\n${s.access.listAllowed().join('\n')}`));
-  composer.command(['allow', 'deny', 'users'], (ctx) => ctx.reply('Only admins can do that.'));
+  admin.command('users', (ctx) => ctx.reply(`Allowed users:\n${s.access.listAllowed().map((id) => s.access.describe(id)).join('\n')}`));
+  admin.command('unlock', async (ctx) => {
+    const id = parseId(ctx.match);
+    if (id === null) return void (await ctx.reply('Usage: /unlock <telegram user id>: lifts a PIN lockout (the PIN stays the same).'));
+    if (!s.pins.unlock(id)) return void (await ctx.reply(`${s.access.describe(id)} has no PIN: nothing to unlock.`));
+    s.logger.info('PIN lockout reset', { user: id, by: ctx.from!.id });
+    await tell(id, '🔓 An admin unlocked your purchases. You can buy again with your PIN.');
+    await ctx.reply(`🔓 ${s.access.describe(id)} is unlocked.`);
+  });
+  composer.command(ADMIN_ONLY, (ctx) => ctx.reply('Only admins can do that.'));
   return composer;
 }

@@ -1,47 +1,80 @@
-/** /airtime: network → amount → phone → confirm → buy. */
-import { Composer } from 'grammy';
+/** /airtime: network → amount (quick buttons or typed) → phone → checks → confirm → buy. */
+import { Composer, InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
-import { naira } from '../orders';
-import { purchaseSteps } from '../flow/purchase';
+import { confirmSteps } from '../flow/confirm';
+import { tryAgainKeyboard } from '../flow/keyboards';
+import { pickers } from '../flow/pickers';
 import { nudge, safeEdit } from '../flow/ui';
+import { naira } from '../orders';
 import { formatNaira, formatPhone, tryParseKobo } from '../vtu';
 
+/** Quick amounts offered as buttons, kobo. */
+export const QUICK_AMOUNTS = [10_000, 20_000, 50_000, 100_000];
+const MIN_KOBO = 5_000;
+
+/** Why a typed amount is refused, or null when it is fine. */
+export function amountProblem(text: string, maxKobo: number): string | null {
+  // The client's exact parser: "200", "₦1,500", "150.50"; more than two decimals is refused.
+  const kobo = tryParseKobo(text, false);
+  if (kobo === null && tryParseKobo(text, true) !== null) return 'Use at most 2 decimals (kobo), e.g. 200.55.';
+  if (kobo === null || kobo < 0) return 'Send the amount as a number of naira, e.g. 200 or 150.50.';
+  if (kobo < MIN_KOBO) return `The smallest airtime top-up is ${naira(MIN_KOBO)}.`;
+  if (kobo > maxKobo) return `That is above your per-purchase limit of ${naira(maxKobo)}. Send a smaller amount.`;
+  return null;
+}
+
 export function airtimeFeature(s: Services): Composer<MyContext> {
-  const { loadNetworks, pickNetwork, askPhone, confirmAndBuy } = purchaseSteps(s);
+  const { loadNetworks, pickNetwork, askPhone, withButtons } = pickers(s);
+  const { confirmAndBuy } = confirmSteps(s);
+
+  async function askAmount(conversation: MyConversation, ctx: ConvContext, netName: string): Promise<number> {
+    const kb = new InlineKeyboard();
+    for (const k of QUICK_AMOUNTS.filter((k) => k <= s.cfg.maxPurchaseKobo)) kb.text(naira(k).replace('.00', ''), `amt:${k}`);
+    const q = await withButtons(conversation, ctx, `How much ${netName} airtime? Tap an amount, or type one in naira (at least ₦50), e.g. 250.`, kb.row().text('Cancel', 'x'));
+    for (;;) {
+      const u = await conversation.waitUntil((x) => !!x.message?.text || (x.callbackQuery?.message?.message_id === q.message_id && /^(amt:\d+|x)$/.test(x.callbackQuery.data ?? '')), {
+        otherwise: (x) => nudge(x, 'Tap an amount or type it, or /cancel.'),
+      });
+      if (u.callbackQuery) {
+        await u.answerCallbackQuery();
+        if (u.callbackQuery.data === 'x') {
+          await safeEdit(u, 'Cancelled. Nothing was bought.');
+          await conversation.halt();
+        }
+        const kobo = Number(u.callbackQuery.data!.slice(4));
+        await safeEdit(u, `${netName} airtime: ${naira(kobo)}`);
+        return kobo;
+      }
+      const problem = amountProblem(u.message!.text!, s.cfg.maxPurchaseKobo);
+      if (problem) {
+        await u.reply(problem);
+        continue;
+      }
+      await ctx.api.editMessageReplyMarkup(q.chat.id, q.message_id, { reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
+      return tryParseKobo(u.message!.text!, false)!;
+    }
+  }
+
   async function airtime(conversation: MyConversation, ctx: ConvContext): Promise<void> {
     const loaded = await loadNetworks(conversation);
-    if (!loaded.ok) return void (await ctx.reply(loaded.text));
+    if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('airtime') }));
     const { c, net } = await pickNetwork(conversation, ctx, 'Buy airtime: choose the network.', loaded.value);
     await safeEdit(c, `${net.name} airtime.`);
-    await ctx.reply(`How much ${net.name} airtime? Send an amount in naira (at least ₦50), e.g. 200.`);
-    let faceKobo = 0;
-    for (;;) {
-      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Send the amount as a number, or /cancel.') });
-      // The client's exact parser: "200", "₦1,500", "150.50"; more than two decimals is refused.
-      const kobo = tryParseKobo(m.message.text, false);
-      if (kobo === null || kobo < 0) {
-        await m.reply('Send the amount as a number of naira, e.g. 200 or 150.50.');
-        continue;
-      }
-      faceKobo = kobo;
-      if (faceKobo < 5000) {
-        await m.reply('The smallest airtime top-up is ₦50.');
-        continue;
-      }
-      if (faceKobo > s.cfg.maxPurchaseKobo) {
-        await m.reply(`That is above your per-purchase limit of ${naira(s.cfg.maxPurchaseKobo)}. Send a smaller amount.`);
-        continue;
-      }
-      break;
-    }
+    const faceKobo = await askAmount(conversation, ctx, net.name);
     const { phone, ported } = await askPhone(conversation, ctx, net.name);
-    const amount = formatNaira(faceKobo);
+    const description = `${net.name} airtime ${naira(faceKobo)}`;
     await confirmAndBuy(
       conversation,
       ctx,
-      { product: 'airtime', network: net.id, amount, phone, type: 'VTU', ported },
-      { target: `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`, description: `${net.name} airtime ${naira(faceKobo)}`, recipient: phone },
+      { product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
+      {
+        gets: `${naira(faceKobo)} ${net.name} airtime on ${formatPhone(phone)}${ported ? ' (ported)' : ''}`,
+        description,
+        recipient: phone,
+        place: 'airtime',
+        payNote: `the site's price for ${naira(faceKobo)} of airtime`,
+      },
     );
   }
 

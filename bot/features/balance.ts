@@ -1,17 +1,22 @@
-/** /balance and the menu's Balance button. */
+/** /balance and the menu's Balance button. Typed during a flow, it answers without ending the flow. */
 import { Composer } from 'grammy';
 import type { MyContext, Services } from '../context';
-import { naira, userError } from '../orders';
-import { errorCode } from '../vtu';
+import { menuButton } from '../flow/keyboards';
+import { failText } from '../flow/pickers';
+import { flowActive, STILL_OPEN } from '../flow/ui';
+import { naira } from '../orders';
 
 export function balanceFeature(s: Services) {
   const showBalance = async (ctx: MyContext) => {
+    let text: string;
     try {
-      const bal = await s.client.user.balance();
-      await ctx.reply(`💰 Wallet balance: ${naira(bal.kobo)}`);
+      text = `💰 Wallet balance: ${naira((await s.client.user.balance()).kobo)}`;
     } catch (e) {
-      await ctx.reply(`Could not read the balance: ${userError(errorCode(e) ?? null, e instanceof Error ? e.message : null)}`);
+      text = failText(s, 'Could not read the balance', e);
     }
+    // During a flow its buttons are the next step; a Menu button would only be swallowed by it.
+    if (flowActive(ctx)) await ctx.reply(text + STILL_OPEN);
+    else await ctx.reply(text, { reply_markup: menuButton() });
   };
   const composer = new Composer<MyContext>();
   composer.command('balance', showBalance);

@@ -1,18 +1,22 @@
-/** /data: network → plan → phone → confirm → buy. */
+/** /data: network → plan → phone → checks → confirm → buy. */
 import { Composer, InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
-import { purchaseSteps } from '../flow/purchase';
+import { confirmSteps } from '../flow/confirm';
+import { tryAgainKeyboard } from '../flow/keyboards';
+import { pickers } from '../flow/pickers';
 import { choose, grid, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
 
 export function dataFeature(s: Services): Composer<MyContext> {
-  const { loadNetworks, pickNetwork, askPhone, confirmAndBuy } = purchaseSteps(s);
+  const { loadNetworks, pickNetwork, askPhone } = pickers(s);
+  const { confirmAndBuy } = confirmSteps(s);
+
   async function data(conversation: MyConversation, ctx: ConvContext): Promise<void> {
     const loaded = await loadNetworks(conversation);
-    if (!loaded.ok) return void (await ctx.reply(loaded.text));
+    if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('data') }));
     const nets = loaded.value.filter((n) => n.plans.length > 0);
-    if (!nets.length) return void (await ctx.reply('No data plans are available right now.'));
+    if (!nets.length) return void (await ctx.reply('No data plans are available right now.', { reply_markup: tryAgainKeyboard('data') }));
     const { c, net, messageId } = await pickNetwork(conversation, ctx, 'Buy data: choose the network.', nets);
     const kb = grid(new InlineKeyboard(), net.plans.map((p) => ({ text: p.label, data: `plan:${p.id}` })), 1).text('Cancel', 'x');
     await safeEdit(c, `${net.name} data: choose a plan.`, kb);
@@ -20,11 +24,12 @@ export function dataFeature(s: Services): Composer<MyContext> {
     const plan = net.plans.find((p) => `plan:${p.id}` === chosen.data)!;
     await safeEdit(chosen.c, `${net.name} data: ${plan.label}`);
     const { phone, ported } = await askPhone(conversation, ctx, net.name);
+    const description = `${net.name} data ${plan.name}`;
     await confirmAndBuy(
       conversation,
       ctx,
       { product: 'data', network: net.id, plan: plan.id, phone, ported },
-      { target: `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`, description: `${net.name} data ${plan.name}`, recipient: phone },
+      { gets: `${description} to ${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`, description, recipient: phone, place: 'data' },
     );
   }
 

@@ -1,41 +1,74 @@
-/** /history and /status <reference>. */
-import { Composer } from 'grammy';
+/**
+ * /history (recent orders, cancelled drafts hidden, a Details button per order), the Details
+ * button itself (`order:<id>`) and /status <reference>. Typed during a flow they answer without
+ * ending it.
+ */
+import { Composer, InlineKeyboard } from 'grammy';
 import type { MyContext, Services } from '../context';
-import { dateText } from '../flow/ui';
-import { naira, outcomeText, productName, resultOf, storedOf, viewOf } from '../orders';
-import { errorCode, formatPhone } from '../vtu';
+import type { Order } from '../journal';
+import { menuButton, nextStepKeyboard } from '../flow/keyboards';
+import { dateText, EXPIRED, flowActive, STILL_OPEN } from '../flow/ui';
+import { naira, outcomeText, productName, recipientText, resultOf, stateLabel, storedOf, viewOf } from '../orders';
+import { errorCode } from '../vtu';
+
+/** Drafts never confirmed are not orders to the seller. */
+const HIDDEN = new Set(['created', 'cancelled', 'expired']);
+
+export function historyLine(o: Order, i: number): string {
+  return `${i + 1}. ${dateText(o.createdAt)} ${o.description}${recipientText(o)}, ${naira(o.chargedKobo ?? o.amountKobo)}: ${stateLabel(o)}${o.ident ? ` (ref ${o.ident})` : ''}`;
+}
 
 export function historyFeature(s: Services) {
   const showHistory = async (ctx: MyContext) => {
-    const list = s.journal.recentForUser(ctx.from!.id, 10);
-    if (!list.length) return void (await ctx.reply('No orders yet. Try /data or /airtime.'));
-    const lines = list.map((o, i) => {
-      const to = o.recipient ? ` → ${o.product === 'sms' ? o.recipient : formatPhone(o.recipient)}` : '';
-      return `${i + 1}. ${dateText(o.createdAt)} ${o.description}${to}, ${naira(o.chargedKobo ?? o.amountKobo)}: ${o.state}${o.ident ? ` (${o.ident})` : ''}`;
+    const list = s.journal.recentForUser(ctx.from!.id, 50).filter((o) => !HIDDEN.has(o.state)).slice(0, 10);
+    const open = flowActive(ctx);
+    if (!list.length) return void (await ctx.reply(`No orders yet. Try /data or /airtime.${open ? STILL_OPEN : ''}`, open ? {} : { reply_markup: menuButton() }));
+    const kb = new InlineKeyboard();
+    list.forEach((o, i) => {
+      kb.text(`🧾 ${i + 1}`, `order:${o.id}`);
+      if (i % 5 === 4) kb.row();
     });
-    await ctx.reply(`🧾 Recent orders\n${lines.join('\n')}\n\nDetails: /status <reference>`);
+    const text = `🧾 Recent orders\n${list.map(historyLine).join('\n')}\n\nTap a number for its details.`;
+    await ctx.reply(open ? text + STILL_OPEN : text, { reply_markup: open ? kb : kb.row().text('🏠 Menu', 'go:menu') });
+  };
+
+  /** The order as it stands now (a pending or delivered order is asked again first). */
+  const current = async (o: Order): Promise<Order> => {
+    const prev = resultOf(o);
+    if (!prev || (o.state !== 'processing' && o.state !== 'successful')) return o;
+    try {
+      const now = await s.client.transactions.refresh(prev);
+      if (now.status === o.state) return o;
+      const after = s.journal.recordResult(o.id, storedOf(now));
+      s.journal.markNotified(o.id, after.state);
+      return after;
+    } catch (e) {
+      s.logger.warn('status refresh failed', { order: o.id, code: errorCode(e) });
+      return o;
+    }
+  };
+
+  const showOrder = async (ctx: MyContext, found: Order) => {
+    const o = await current(found);
+    const text = `${productName(o.product)} order of ${dateText(o.createdAt)}\n${outcomeText(viewOf(o))}`;
+    if (flowActive(ctx)) await ctx.reply(text + STILL_OPEN);
+    else await ctx.reply(text, { reply_markup: nextStepKeyboard(o) });
   };
 
   const composer = new Composer<MyContext>();
   composer.command('history', showHistory);
   composer.command('status', async (ctx) => {
     const ref = ctx.match.trim();
-    if (!ref) return void (await ctx.reply('Usage: /status <reference>, e.g. /status Data123. See /history for references.'));
-    let o = s.journal.findForUser(ctx.from!.id, ref);
-    if (!o) return void (await ctx.reply('No order with that reference in your history.'));
-    const prev = resultOf(o);
-    if (prev && (o.state === 'processing' || o.state === 'successful')) {
-      try {
-        const now = await s.client.transactions.refresh(prev);
-        if (now.status !== o.state) {
-          o = s.journal.recordResult(o.id, storedOf(now));
-          s.journal.markNotified(o.id, o.state);
-        }
-      } catch (e) {
-        s.logger.warn('status refresh failed', { order: o.id, code: errorCode(e) });
-      }
-    }
-    await ctx.reply(`${productName(o.product)} order of ${dateText(o.createdAt)}\n${outcomeText(viewOf(o))}`);
+    if (!ref) return void (await ctx.reply('Usage: /status <reference>, e.g. /status Data123. Or open /history and tap an order.'));
+    const o = s.journal.findForUser(ctx.from!.id, ref);
+    if (!o) return void (await ctx.reply('No order with that reference in your history.', { reply_markup: menuButton() }));
+    await showOrder(ctx, o);
+  });
+  composer.callbackQuery(/^order:([\w-]+)$/, async (ctx) => {
+    const o = s.journal.get(ctx.match[1]);
+    if (!o || o.userId !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: EXPIRED }));
+    await ctx.answerCallbackQuery();
+    await showOrder(ctx, o);
   });
   return { composer, showHistory };
 }

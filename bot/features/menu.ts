@@ -1,9 +1,9 @@
-/** /start (main menu) and /help. */
+/** /start (main menu), /help, and the `go:<place>` buttons that every final message carries. */
 import { Composer } from 'grammy';
-import { Menu } from '@grammyjs/menu';
 import type { MyContext, Services } from '../context';
-import { EXPIRED } from '../flow/ui';
+import { mainMenuKeyboard, type Place } from '../flow/keyboards';
 import { naira } from '../orders';
+import { ADMIN_ONLY } from './admin';
 
 export function menuFeature(s: Services, show: { balance: (ctx: MyContext) => Promise<void>; history: (ctx: MyContext) => Promise<void> }): Composer<MyContext> {
   const helpText = (ctx: MyContext) =>
@@ -21,22 +21,29 @@ export function menuFeature(s: Services, show: { balance: (ctx: MyContext) => Pr
       '',
       `Limits: ${naira(s.cfg.maxPurchaseKobo)} per purchase, ${naira(s.cfg.dailyLimitKobo)} per day (${naira(Math.max(0, s.cfg.dailyLimitKobo - s.journal.spentToday(ctx.from!.id)))} left today).`,
       s.cfg.pinRequired ? 'A PIN is asked before every purchase.' : 'No PIN is required.',
-      ...(s.access.isAdmin(ctx.from?.id) ? ['', 'Admin: /allow <id>, /deny <id>, /users'] : []),
+      ...(s.access.isAdmin(ctx.from?.id) ? ['', `Admin: ${ADMIN_ONLY.map((c) => `/${c}`).join(', ')} (with a user ID)`] : []),
     ].join('\n');
+  const showMenu = (ctx: MyContext) => ctx.reply('What would you like to do?', { reply_markup: mainMenuKeyboard() });
+  const showHelp = (ctx: MyContext) => ctx.reply(helpText(ctx), { reply_markup: mainMenuKeyboard() });
 
-  const mainMenu = new Menu<MyContext>('main', { onMenuOutdated: EXPIRED })
-    .text('📶 Buy data', (ctx) => ctx.conversation.enter('data'))
-    .text('📞 Airtime', (ctx) => ctx.conversation.enter('airtime'))
-    .row()
-    .text('✉️ Bulk SMS', (ctx) => ctx.conversation.enter('sms'))
-    .text('💰 Balance', show.balance)
-    .row()
-    .text('🧾 History', show.history)
-    .text('❓ Help', (ctx) => ctx.reply(helpText(ctx)));
+  const go: Record<Place, (ctx: MyContext) => Promise<unknown>> = {
+    menu: showMenu,
+    help: showHelp,
+    balance: show.balance,
+    history: show.history,
+    data: (ctx) => ctx.conversation.enter('data'),
+    airtime: (ctx) => ctx.conversation.enter('airtime'),
+    sms: (ctx) => ctx.conversation.enter('sms'),
+    setpin: (ctx) => ctx.conversation.enter('setpin'),
+  };
 
   const composer = new Composer<MyContext>();
-  composer.use(mainMenu);
-  composer.command('start', (ctx) => ctx.reply(`Hello ${ctx.from?.first_name ?? ''}! What would you like to do?`, { reply_markup: mainMenu }));
-  composer.command('help', (ctx) => ctx.reply(helpText(ctx)));
+  composer.command('start', (ctx) => ctx.reply(`Hello ${ctx.from?.first_name ?? ''}! What would you like to do?`, { reply_markup: mainMenuKeyboard() }));
+  composer.command('help', showHelp);
+  composer.callbackQuery(/^go:(\w+)$/, async (ctx) => {
+    const action = go[ctx.match[1] as Place];
+    await ctx.answerCallbackQuery();
+    if (action) await action(ctx);
+  });
   return composer;
 }

@@ -2,6 +2,7 @@
 import { Composer } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { clockText, nudge } from '../flow/ui';
 
 export function pinFeature(s: Services): Composer<MyContext> {
@@ -14,13 +15,13 @@ export function pinFeature(s: Services): Composer<MyContext> {
       return conversation.external(() => s.pinGate.takeVerdict(userId, m.update.update_id));
     };
     const st = await conversation.external(() => ({ has: s.pins.has(userId), locked: s.pins.lockedUntil(userId) }));
-    if (st.locked) return void (await ctx.reply(`Your PIN is locked until ${clockText(st.locked)}.`));
+    if (st.locked) return void (await ctx.reply(`Your PIN is locked until ${clockText(st.locked)} (an admin can unlock you sooner).`, { reply_markup: menuButton() }));
     if (st.has) {
       const v = await ask('current', 'Send your current PIN. (I delete PIN messages right away.)');
       if (v.kind !== 'ok') {
         await conversation.external(() => s.pinGate.disarm(userId));
         const why = v.kind === 'wrong' ? `Wrong PIN (${v.attemptsLeft} attempts left).` : v.kind === 'locked' ? `Too many wrong PINs: locked until ${clockText(v.until)}.` : 'PIN not checked.';
-        return void (await ctx.reply(`${why} Your PIN was not changed.`));
+        return void (await ctx.reply(`${why} Your PIN was not changed.`, { reply_markup: menuButton() }));
       }
     }
     for (;;) {
@@ -30,8 +31,8 @@ export function pinFeature(s: Services): Composer<MyContext> {
     }
     const v = await ask('repeat', 'Send the same PIN again to confirm.');
     await conversation.external(() => s.pinGate.disarm(userId));
-    if (v.kind === 'ok') await ctx.reply('✅ PIN set. I will ask for it before every purchase.');
-    else await ctx.reply('The two PINs did not match. Nothing changed; start again with /setpin.');
+    if (v.kind === 'ok') await ctx.reply('✅ PIN set. I will ask for it before every purchase.', { reply_markup: menuButton() });
+    else await ctx.reply('The two PINs did not match. Nothing changed.', { reply_markup: tryAgainKeyboard('setpin') });
   }
 
   const composer = new Composer<MyContext>();

@@ -61,6 +61,7 @@ export function gates(s: Services, o: GateOptions): Composer<MyContext> {
   composer.use(async (ctx, next) => {
     const uid = ctx.from?.id;
     if (uid === undefined) return;
+    access.remember(ctx.from!);
     if (access.isAllowed(uid)) return next();
     logger.info('stranger refused', { user: uid });
     if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: 'You are not allowed to use this bot.' });

@@ -1,0 +1,35 @@
+/** "🔁 Buy again" / "Try again" under an outcome: a new confirm for the same purchase, checks and all. */
+import { Composer } from 'grammy';
+import { createConversation } from '@grammyjs/conversations';
+import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import { confirmSteps } from '../flow/confirm';
+import { menuButton, type Place } from '../flow/keyboards';
+import { recipientText } from '../orders';
+import type { BotPurchaseRequest } from '../vtu';
+
+export function repeatFeature(s: Services): Composer<MyContext> {
+  const { confirmAndBuy } = confirmSteps(s);
+
+  async function again(conversation: MyConversation, ctx: ConvContext, orderId: string): Promise<void> {
+    const userId = ctx.from!.id;
+    const o = await conversation.external(() => {
+      const o = s.journal.get(orderId);
+      return o && o.userId === userId ? { request: o.request, product: o.product, description: o.description, recipient: o.recipient } : null;
+    });
+    if (!o) return void (await ctx.reply('I cannot find that order any more.', { reply_markup: menuButton() }));
+    await confirmAndBuy(conversation, ctx, o.request as unknown as BotPurchaseRequest, {
+      gets: `${o.description}${recipientText(o)}`,
+      description: o.description,
+      recipient: o.recipient,
+      place: o.product as Place,
+    });
+  }
+
+  const composer = new Composer<MyContext>();
+  composer.use(createConversation<MyContext, ConvContext>(again, s.conversationOptions('again')));
+  composer.callbackQuery(/^again:([\w-]+)$/, async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await ctx.conversation.enter('again', ctx.match[1]);
+  });
+  return composer;
+}

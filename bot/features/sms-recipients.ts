@@ -1,0 +1,88 @@
+/**
+ * Bulk SMS recipients as a seller gives them. Phone numbers are judged by the client's
+ * `tryNormalizePhone` (the numbering plan lives there); this file only decides what one entry is.
+ *  - Pasted text or a .txt file: one line is one entry (commas, semicolons or tabs may also
+ *    separate numbers on a line, spaces never do: "call 0803" stays one bad entry).
+ *  - A .csv file: the phone column is found by its header (phone, mobile, number…) or, without
+ *    one, by its content (the column with the most phone numbers); other columns are ignored.
+ * Bad entries keep where they were (line or row number, as a spreadsheet counts rows).
+ */
+import { parse as parseCsv } from 'csv-parse/sync';
+import { splitRecipients, tryNormalizePhone } from '../vtu';
+
+export interface Recipients {
+  numbers: string[];
+  bad: { where: string; value: string }[];
+  /** CSV only: which column the numbers came from. */
+  column?: string;
+}
+
+export function recipientsFromText(text: string): Recipients {
+  const out: Recipients = { numbers: [], bad: [] };
+  text.split(/\r\n|\n|\r/).forEach((line, i) => {
+    for (const entry of splitRecipients(line)) {
+      const p = tryNormalizePhone(entry);
+      if (p) out.numbers.push(p);
+      else out.bad.push({ where: `line ${i + 1}`, value: entry });
+    }
+  });
+  return out;
+}
+
+const PHONE_HEADER = /phone|mobile|msisdn|number|tel|whatsapp|gsm|contact/i;
+
+/** The column holding the most phone numbers, or -1. */
+function columnByContent(rows: string[][]): number {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  let best = -1;
+  let bestCount = 0;
+  for (let c = 0; c < width; c++) {
+    const n = rows.filter((r) => tryNormalizePhone(r[c] ?? '')).length;
+    if (n > bestCount) [best, bestCount] = [c, n];
+  }
+  return best;
+}
+
+export function recipientsFromCsv(text: string): Recipients {
+  const rows = (parseCsv(text, { relax_column_count: true, skip_empty_lines: false, trim: true, bom: true }) as string[][]).map((r) => r.map(String));
+  const header = rows[0] ?? [];
+  let col = header.findIndex((h) => PHONE_HEADER.test(h) && !tryNormalizePhone(h));
+  let hasHeader = col >= 0;
+  if (!hasHeader) {
+    col = columnByContent(rows);
+    if (col < 0) return { numbers: [], bad: [] };
+    // A first row with words where the numbers are is a header the names did not give away.
+    hasHeader = /[A-Za-z]/.test(header[col] ?? '') && !tryNormalizePhone(header[col] ?? '');
+  }
+  const out: Recipients = { numbers: [], bad: [], column: hasHeader ? `"${header[col]}" column` : `column ${col + 1}` };
+  rows.forEach((r, i) => {
+    if ((i === 0 && hasHeader) || r.every((x) => x === '')) return;
+    const cell = r[col] ?? '';
+    const p = tryNormalizePhone(cell);
+    if (p) out.numbers.push(p);
+    else out.bad.push({ where: `row ${i + 1}`, value: cell || '(empty)' });
+  });
+  return out;
+}
+
+/** "Found 3 numbers in the "phone" column.\nNot phone numbers (skipped):\nrow 5: 12345". */
+export function recipientsReport(r: Recipients, max = 20): string {
+  const n = r.numbers.length;
+  const lines = [`Found ${n} number${n === 1 ? '' : 's'}${r.column ? ` in the ${r.column} (other columns ignored)` : ''}.`];
+  if (r.bad.length) {
+    lines.push(`Not phone numbers (${r.bad.length}, skipped):`);
+    for (const b of r.bad.slice(0, max)) lines.push(`${b.where}: ${b.value}`);
+    if (r.bad.length > max) lines.push(`… and ${r.bad.length - max} more`);
+  }
+  return lines.join('\n');
+}
+
+/** GSM 03.38 basic set and extension: anything else makes the message Unicode on the phone network. */
+const GSM = new Set(
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà^{}\\[~]|€',
+);
+
+/** The characters of `message` that are not plain SMS text (each once). */
+export function nonGsmChars(message: string): string[] {
+  return [...new Set([...message].filter((ch) => !GSM.has(ch)))];
+}

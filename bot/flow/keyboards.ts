@@ -1,0 +1,42 @@
+/**
+ * Keyboards every feature shares: the main menu, and the next step under a final message
+ * (🔁 Buy again / Try again / 🏠 Menu), so no message is a dead end.
+ *
+ * Callback data: `go:<place>` opens a feature, `again:<orderId>` starts a new confirm for the
+ * same purchase, `order:<orderId>` shows one order (history.ts). They are handled in menu.ts
+ * and repeat.ts when no flow is waiting for a tap.
+ */
+import { InlineKeyboard } from 'grammy';
+import type { OrderView } from '../orders';
+
+export type Place = 'menu' | 'data' | 'airtime' | 'sms' | 'balance' | 'history' | 'help' | 'setpin';
+
+export function mainMenuKeyboard(): InlineKeyboard {
+  return new InlineKeyboard()
+    .text('📶 Buy data', 'go:data')
+    .text('📞 Airtime', 'go:airtime')
+    .row()
+    .text('✉️ Bulk SMS', 'go:sms')
+    .text('💰 Balance', 'go:balance')
+    .row()
+    .text('🧾 History', 'go:history')
+    .text('❓ Help', 'go:help');
+}
+
+export function menuButton(): InlineKeyboard {
+  return new InlineKeyboard().text('🏠 Menu', 'go:menu');
+}
+
+/** After a refusal before anything was bought: start that flow again, or go to the menu. */
+export function tryAgainKeyboard(place: Place, label = 'Try again'): InlineKeyboard {
+  return new InlineKeyboard().text(label, `go:${place}`).text('🏠 Menu', 'go:menu');
+}
+
+/** Under an order's outcome: buy the same again (or try again when it was not charged). */
+export function nextStepKeyboard(o: Pick<OrderView, 'id' | 'state'>): InlineKeyboard {
+  const kb = new InlineKeyboard();
+  if (o.state === 'successful' || o.state === 'processing') kb.text('🔁 Buy again', `again:${o.id}`);
+  else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired') kb.text('Try again', `again:${o.id}`);
+  else kb.text('🧾 Details', `order:${o.id}`);
+  return kb.text('🏠 Menu', 'go:menu');
+}

@@ -1,0 +1,84 @@
+/**
+ * The steps before the confirm that data and airtime share: the catalogue, the network picker
+ * and the phone question (with the ported-number check). Conversations v2 replay the flow from
+ * the top on every update, so every client or database call is inside `conversation.external`
+ * and returns plain JSON; Bot API calls through `ctx` are recorded and not repeated on replay.
+ */
+import { InlineKeyboard } from 'grammy';
+import type { ConvContext, MyConversation, Services } from '../context';
+import { userError } from '../orders';
+import { detectNetwork, errorCode, formatPhone, tryNormalizePhone } from '../vtu';
+import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
+
+export interface NetView {
+  id: number;
+  name: string;
+  plans: { id: number; label: string; name: string; priceKobo: number }[];
+}
+
+/** "Could not load the catalogue: <seller reason>"; the client's own message goes to the log only. */
+export function failText(s: Services, what: string, e: unknown): string {
+  const code = errorCode(e) ?? null;
+  s.logger.warn(what, { code, err: e instanceof Error ? e.message : String(e) });
+  return `${what}: ${userError(code, e instanceof Error ? e.message : null)}`;
+}
+
+export function pickers(s: Services) {
+  /** Send a message with flow buttons and remember it, so /cancel can take the buttons away. */
+  async function withButtons(conversation: MyConversation, ctx: ConvContext, text: string, kb: InlineKeyboard) {
+    const m = await ctx.reply(text, { reply_markup: kb });
+    await conversation.external(() => s.keyboards.track(m.chat.id, m.message_id));
+    return m;
+  }
+
+  async function loadNetworks(conversation: MyConversation): Promise<Loaded<NetView[]>> {
+    return conversation.external(async (): Promise<Loaded<NetView[]>> => {
+      try {
+        const nets = await s.client.catalog.networks();
+        return {
+          ok: true,
+          value: nets.map((n) => ({
+            id: n.id,
+            name: String(n.name),
+            plans: n.plans
+              .filter((p) => p.available)
+              .map((p) => ({ id: p.id, label: p.label, name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}`, priceKobo: p.price.kobo })),
+          })),
+        };
+      } catch (e) {
+        return { ok: false, text: failText(s, 'Could not load the price list', e) };
+      }
+    });
+  }
+
+  async function pickNetwork(conversation: MyConversation, ctx: ConvContext, title: string, nets: NetView[]) {
+    const kb = grid(new InlineKeyboard(), nets.map((n) => ({ text: n.name, data: `net:${n.id}` })), 2).text('Cancel', 'x');
+    const m = await withButtons(conversation, ctx, title, kb);
+    const { c, data } = await choose(conversation, m.message_id, /^net:\d+$/, 'Please choose with the buttons above, or /cancel.');
+    return { c, net: nets.find((n) => `net:${n.id}` === data)!, messageId: m.message_id };
+  }
+
+  async function askPhone(conversation: MyConversation, ctx: ConvContext, networkName: string): Promise<{ phone: string; ported: boolean }> {
+    await ctx.reply(`Send the ${networkName} phone number (e.g. 0803 123 4567).`);
+    for (;;) {
+      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Please send the phone number as text, or /cancel.') });
+      const phone = tryNormalizePhone(m.message.text);
+      if (!phone) {
+        await m.reply('That is not a Nigerian mobile number. Send 11 digits like 08031234567 (or +234 803 123 4567).');
+        continue;
+      }
+      const detected = detectNetwork(phone);
+      if (detected && detected.toUpperCase() === networkName.toUpperCase()) return { phone, ported: false };
+      const kb = new InlineKeyboard().text(`Yes, it is on ${networkName}`, 'ported:y').row().text('No, use another number', 'ported:n').row().text('Cancel', 'x');
+      const q = await withButtons(conversation, ctx, `${formatPhone(phone)} looks like ${detected ?? 'an unknown network'}, not ${networkName}. Has this number been ported to ${networkName}?`, kb);
+      const { c, data } = await choose(conversation, q.message_id, /^ported:[yn]$/, 'Please use the buttons above, or /cancel.');
+      if (data === 'ported:y') {
+        await safeEdit(c, `${formatPhone(phone)}: ported to ${networkName}.`);
+        return { phone, ported: true };
+      }
+      await safeEdit(c, 'OK, send another phone number.');
+    }
+  }
+
+  return { withButtons, loadNetworks, pickNetwork, askPhone };
+}
