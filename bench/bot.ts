@@ -163,7 +163,7 @@ async function main(): Promise<void> {
   await Promise.all(users.map((u) => flow(u, '0803')));
   const wall = performance.now() - t0;
 
-  const ok = users.filter((u) => (tg.lastText(u.id) ?? '').startsWith('✅ Successful')).length;
+  const ok = users.filter((u) => (tg.lastText(u.id) ?? '').startsWith('✅ Delivered')).length;
   const successful = (app.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as { n: number }).n;
   const debitsBot = (await admin.ledger(sbInfo.username)).filter((e) => e.kind === 'debit').length - debitsBefore;
 

@@ -13,13 +13,13 @@ test('processing → successful: the user is told once when it settles', async (
   await dataToConfirm(env, app, u);
   await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
   const first = env.tg.lastText(u.id)!;
-  expect(first).toMatch(/^⏳ Processing: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\nCharged: ₦250\.00\nReference: (\S+)\nI will tell you when it settles\.$/);
+  expect(first).toMatch(/^⏳ Pending: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\nCharged: ₦250\.00\nReference: (\S+)\nThe provider is still working on it; I will tell you when it settles\. Don't pay again\.$/);
   const ident = /Reference: (\S+)/.exec(first)![1];
   await app.follower.tick(); // still processing: nothing said
   expect(env.tg.lastText(u.id)).toBe(first);
   await sleep(400);
   await app.follower.tick();
-  expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^Update on order ${ident}:\\n✅ Successful: MTN data 1GB SME`));
+  expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^Update on order ${ident}:\\n✅ Delivered: MTN data 1GB SME`));
   const n = env.tg.textsTo(u.id).length;
   await app.follower.tick();
   expect(env.tg.textsTo(u.id)).toHaveLength(n);
@@ -34,7 +34,7 @@ test('processing → failed: told it failed; the sandbox refunded', async () => 
   await env.send(app, env.tg.buttonUpdate(env.bob, /^confirm:/));
   await sleep(300);
   await app.follower.tick();
-  expect(env.tg.lastText(env.bob.id)).toMatch(/^Update on order \S+:\n❌ Failed: MTN data/);
+  expect(env.tg.lastText(env.bob.id)).toMatch(/^Update on order \S+:\n↩️ Refunded ₦250\.00: MTN data .*\nThe provider could not deliver it; the money is back in the wallet\.$/s);
   const kinds = (await env.demoLedger()).map((e) => e.kind);
   expect(kinds.filter((k) => k === 'debit')).toHaveLength(1);
   expect(kinds.filter((k) => k === 'refund')).toHaveLength(1);
@@ -45,15 +45,15 @@ test('successful → failed (refund) is reported', async () => {
   const u = env.alice;
   await dataToConfirm(env, app, u);
   await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-  expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful/);
+  expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
   const o = app.journal.recentForUser(u.id)[0];
   await app.follower.tick();
-  expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful/); // no change, no message
+  expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/); // no change, no message
   await env.admin.setStatus('data', o.vendorId!, 'failed');
   await sleep(10);
   await app.follower.tick();
   expect(env.tg.lastText(u.id)).toBe(
-    `↩️ Refund: your MTN data 1GB SME (30 days) to 0803 123 4567 (reference ${o.ident}) was reversed by the provider and marked failed. ₦250.00 goes back to the wallet.`,
+    `↩️ Refunded ₦250.00: your MTN data 1GB SME (30 days) to 0803 123 4567 (reference ${o.ident}) was reversed by the provider. The money goes back to the wallet.`,
   );
   expect(app.journal.get(o.id)!.state).toBe('failed');
   const ledger = await env.demoLedger();
@@ -80,8 +80,8 @@ test('orders found in `sent` at start-up (crash mid-purchase) are reconciled: ad
   const app = await env.makeBot(); // init() reconciles before taking updates
   expect(app.journal.get(a.id)).toMatchObject({ state: 'successful', ident: bought.ident, notifiedState: 'successful' });
   expect(app.journal.get(b.id)).toMatchObject({ state: 'not_charged' });
-  expect(env.tg.lastText(env.alice.id)).toMatch(/^Update on an order interrupted by a restart:\n✅ Successful: MTN data 1GB SME \(30 days\) to 0803 123 4567\./);
-  expect(env.tg.lastText(env.bob.id)).toMatch(/^Update on an order interrupted by a restart:\n❌ Not bought: .*You were not charged\.$/s);
+  expect(env.tg.lastText(env.alice.id)).toMatch(/^Update on an order interrupted by a restart:\n✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\./);
+  expect(env.tg.lastText(env.bob.id)).toMatch(/^Update on an order interrupted by a restart:\n❌ Failed \(not charged\): .*You were not charged\.$/s);
   expect(await env.debits()).toBe(1);
   // Nothing left to reconcile on the next start.
   expect(await app.follower.recoverSent()).toBe(0);

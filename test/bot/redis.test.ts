@@ -124,7 +124,7 @@ test('a flow started on instance A continues on instance B; a duplicate confirm 
   expect(env.tg.lastText(u.id)).toBe('MTN data: choose a plan.');
   expect(await a.post(env.tg.buttonUpdate(u, /^1GB SME /))).toBe(200);
   expect(await b.post(env.tg.textUpdate(u, '08031234567'))).toBe(200);
-  expect(env.tg.lastText(u.id)).toBe('Confirm ₦250.00 for 0803 123 4567 (MTN)?\nMTN data 1GB SME (30 days)');
+  expect(env.tg.lastText(u.id)).toMatch(/^Please check, then confirm:\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567 \(MTN\)\nYou pay: ₦250\.00 from the wallet\n/);
 
   // The conversation lives in Redis (namespaced per bot), not in the SQLite kv table.
   const ns = `vtubot:${BOT_TOKEN.split(':')[0]}:`;
@@ -136,9 +136,9 @@ test('a flow started on instance A continues on instance B; a duplicate confirm 
   // Telegram re-delivers the confirm (webhook retry) and the two copies reach different instances at once.
   const confirm = env.tg.buttonUpdate(u, /^confirm:/);
   expect(await Promise.all([a.post(confirm), b.post(confirm)])).toEqual([200, 200]);
-  await env.tg.waitForText(u.id, /^✅ Successful/);
+  await env.tg.waitForText(u.id, /^✅ Delivered/);
   expect(await env.debits()).toBe(1);
-  expect(env.tg.textsTo(u.id).filter((t) => t.startsWith('✅ Successful'))).toHaveLength(1);
+  expect(env.tg.textsTo(u.id).filter((t) => t.startsWith('✅ Delivered'))).toHaveLength(1);
   expect(env.logs.filter((l) => l.includes('duplicate update ignored'))).toHaveLength(1);
   expect(await admin.exists(`${ns}upd:${confirm.update_id}`)).toBe(1);
   // Dedupe went through Redis: the journal's own table was not used.
@@ -159,9 +159,9 @@ test('instance A stops mid-flow (restart); instance B finishes it; a duplicate o
   await a.shared.close();
   await b.post(env.tg.textUpdate(u, '200'));
   await b.post(env.tg.textUpdate(u, '0805 123 4567'));
-  expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for 0805 123 4567 \(GLO\)\?\nGLO airtime ₦200\.00$/);
+  expect(env.tg.lastText(u.id)).toMatch(/^Please check, then confirm:\nCustomer gets: ₦200\.00 GLO airtime on 0805 123 4567\nYou pay: ₦[\d,.]+ from the wallet/);
   await b.post(env.tg.buttonUpdate(u, /^confirm:/));
-  expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful: GLO airtime ₦200\.00/);
+  expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: GLO airtime ₦200\.00/);
   expect(await env.debits()).toBe(1);
 
   const c = await instance();

@@ -16,7 +16,8 @@ describe('who may spend', () => {
     await env.send(app, env.tg.textUpdate(env.alice, `/allow ${s.id}`));
     expect(env.tg.lastText(env.alice.id)).toBe('Only admins can do that.');
     await env.send(app, env.tg.textUpdate(env.admin1, `/allow ${s.id}`));
-    expect(env.tg.lastText(env.admin1.id)).toBe(`✅ User ${s.id} may now use the bot.`);
+    expect(env.tg.lastText(env.admin1.id)).toBe(`✅ Stranger (@${s.username}, ${s.id}) may now use the bot. I told them.`);
+    expect(env.tg.textsTo(s.id).slice(-1)).toEqual(['✅ You can now use this bot. What would you like to do?']);
     await env.send(app, env.tg.textUpdate(s, '/balance'));
     expect(env.tg.lastText(s.id)).toBe('💰 Wallet balance: ₦1,000,000.00');
 
@@ -31,7 +32,9 @@ describe('who may spend', () => {
     await env.send(app2, env.tg.textUpdate(env.alice, '/balance'));
     expect(env.tg.lastText(env.alice.id)).toMatch(/^Sorry, this bot is private/);
     await env.send(app2, env.tg.textUpdate(env.admin1, '/users'));
-    expect(env.tg.lastText(env.admin1.id)).toBe(`Allowed users:\n${[env.admin1.id, env.bob.id].sort((a, b) => a - b).join('\n')}`);
+    // Names for those who wrote to the bot; the bare ID for those who never did (Bob).
+    const named = (u: typeof s) => `${u.first_name} (@${u.username}, ${u.id})`;
+    expect(env.tg.lastText(env.admin1.id)).toBe(`Allowed users:\n${[env.admin1, env.bob].sort((a, b) => a.id - b.id).map((u) => (u === env.bob ? `${u.id}` : named(u))).join('\n')}`);
     expect(await env.debits()).toBe(0);
   });
 
@@ -44,13 +47,14 @@ describe('who may spend', () => {
 });
 
 describe('PIN', () => {
-  test('required: no PIN → refused; /setpin (hashed, messages deleted, never stored in clear); wrong PIN → retry; right PIN → one purchase; lockout', async () => {
+  test('required: no PIN → refused BEFORE the confirm; /setpin (hashed, messages deleted, never stored in clear); wrong PIN → retry; right PIN → one purchase; lockout (refused before the confirm); admin /unlock', async () => {
     const app = await env.makeBot({ pinRequired: true, pinMaxFailures: 3 });
     const u = env.alice;
     await dataToConfirm(env, app, u);
-    await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toBe('A PIN is required for purchases. Set one with /setpin, then try again. Nothing was bought.');
-    expect(app.journal.recentForUser(u.id)[0].state).toBe('cancelled');
+    expect(env.tg.lastText(u.id)).toBe('A PIN is required for purchases. Set one first, then try again. Nothing was bought.');
+    expect(env.tg.buttons(u.id).slice(-2).map((b) => [b.text, b.data])).toEqual([['🔒 Set PIN', 'go:setpin'], ['🏠 Menu', 'go:menu']]);
+    expect(env.tg.buttons(u.id).some((b) => b.data.startsWith('confirm:'))).toBe(false);
+    expect(app.journal.recentForUser(u.id)).toHaveLength(0); // no order was even drafted
 
     await env.send(app, env.tg.textUpdate(u, '/setpin'));
     expect(env.tg.lastText(u.id)).toMatch(/^Send a new PIN: 4 to 6 digits/);
@@ -69,20 +73,33 @@ describe('PIN', () => {
     expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('Wrong PIN. 2 attempts left.');
     expect(await env.debits()).toBe(0);
     await env.send(app, env.tg.textUpdate(u, '4321'));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful/);
+    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
     expect(await env.debits()).toBe(1);
     expect(env.tg.callsOf('deleteMessage')).toHaveLength(5);
 
     // Three wrong PINs lock purchases.
-    await dataToConfirm(env, app, u);
+    await dataToConfirm(env, app, u, { phone: '08061234567' });
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
     for (const pin of ['9090', '9091']) await env.send(app, env.tg.textUpdate(u, pin));
     await env.send(app, env.tg.textUpdate(u, '9092'));
     expect(env.tg.lastText(u.id)).toMatch(/^Too many wrong PINs: purchases are locked until .*Nothing was bought\.$/);
-    await dataToConfirm(env, app, u);
-    await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^Purchases are locked after too many wrong PINs until/);
+    await dataToConfirm(env, app, u, { phone: '08061234567' });
+    expect(env.tg.lastText(u.id)).toMatch(/^Purchases are locked after too many wrong PINs until .*\(an admin can unlock you sooner\)\. Nothing was bought\.$/);
+    expect(env.tg.buttons(u.id).some((b) => b.data.startsWith('confirm:'))).toBe(false);
     expect(await env.debits()).toBe(1);
+
+    // An admin lifts the lockout; the user is told and can buy with the same PIN.
+    await env.send(app, env.tg.textUpdate(env.bob, `/unlock ${u.id}`));
+    expect(env.tg.lastText(env.bob.id)).toBe('Only admins can do that.');
+    await env.send(app, env.tg.textUpdate(env.admin1, `/unlock ${u.id}`));
+    expect(env.tg.lastText(env.admin1.id)).toBe(`🔓 Alice (@${u.username}, ${u.id}) is unlocked.`);
+    expect(env.tg.lastText(u.id)).toBe('🔓 An admin unlocked your purchases. You can buy again with your PIN.');
+    await dataToConfirm(env, app, u, { phone: '08061234567' });
+    await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
+    expect(env.tg.lastText(u.id)).toMatch(/^🔒 Send your PIN/);
+    await env.send(app, env.tg.textUpdate(u, '4321'));
+    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: .* to 0806 123 4567/);
+    expect(await env.debits()).toBe(2);
 
     // The PIN never reached storage or logs in clear text; the hash is scrypt with a salt.
     const dump = JSON.stringify([
@@ -121,7 +138,7 @@ describe('limits', () => {
     const app = await env.makeBot({ dailyLimitKobo: 40_000 });
     await dataToConfirm(env, app, env.alice);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Successful/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
     await dataToConfirm(env, app, env.alice);
     expect(env.tg.lastText(env.alice.id)).toBe('₦250.00 would exceed your daily limit of ₦400.00 (₦150.00 left today). Nothing was bought.');
     // Another user has their own allowance.
@@ -146,10 +163,10 @@ describe('nothing lost, nothing doubled', () => {
     await Promise.all([env.send(app, confirm), env.send(app, confirm)]);
     await env.send(app, confirm);
     expect(await env.debits()).toBe(1);
-    expect(env.tg.textsTo(u.id).filter((t) => t.startsWith('✅ Successful'))).toHaveLength(1);
+    expect(env.tg.textsTo(u.id).filter((t) => t.startsWith('✅ Delivered'))).toHaveLength(1);
   });
 
-  test('double-tapped confirm (two taps, two updates) gives one purchase; the second tap is told the button expired', async () => {
+  test('double-tapped confirm (two taps, two updates) gives one purchase; the second tap is told it is already bought', async () => {
     const app = await env.makeBot();
     const u = env.alice;
     await dataToConfirm(env, app, u);
@@ -159,7 +176,8 @@ describe('nothing lost, nothing doubled', () => {
     await env.send(app, tap1);
     await env.send(app, tap2);
     expect(await env.debits()).toBe(1);
-    expect(env.tg.answers().filter(Boolean)).toEqual(['Confirmed', 'This button has expired']);
+    const ref = app.journal.recentForUser(u.id)[0].ident;
+    expect(env.tg.answers().filter(Boolean)).toEqual(['Confirmed', `Already bought (ref ${ref})`]);
   });
 
   test('double tap handled concurrently (webhook instances racing): one purchase, one result message', async () => {
@@ -171,7 +189,7 @@ describe('nothing lost, nothing doubled', () => {
     const tap2 = env.tg.buttonUpdate(u, /^confirm:/);
     await Promise.all([env.send(app, tap1), env.send(app2, tap2), env.send(app, env.tg.buttonUpdate(u, /^confirm:/))]);
     expect(await env.debits()).toBe(1);
-    expect(env.tg.textsTo(u.id).filter((t) => t.startsWith('✅ Successful'))).toHaveLength(1);
+    expect(env.tg.textsTo(u.id).filter((t) => t.startsWith('✅ Delivered'))).toHaveLength(1);
     expect(app.journal.recentForUser(u.id).filter((o) => o.state === 'successful')).toHaveLength(1);
   });
 
@@ -192,7 +210,7 @@ describe('nothing lost, nothing doubled', () => {
     expect(env.tg.answers().slice(-1)).toEqual(['This button has expired']);
     expect(await env.debits()).toBe(0);
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful: .* to 0806 123 4567/);
+    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: .* to 0806 123 4567/);
     expect(await env.debits()).toBe(1);
     const states = app.journal.recentForUser(u.id).map((o) => o.state);
     expect(states).toEqual(['successful', 'cancelled']);
@@ -205,7 +223,7 @@ describe('nothing lost, nothing doubled', () => {
     const confirm = env.tg.buttonUpdate(u, /^confirm:/);
     await new Promise((r) => setTimeout(r, 300));
     await env.send(app, env.tg.textUpdate(u, 'hello'));
-    expect(env.tg.lastText(u.id)).toBe('I did not understand that. Send /start for the menu or /help.');
+    expect(env.tg.lastText(u.id)).toBe('I did not understand that. What would you like to do?');
     await env.send(app, confirm);
     expect(env.tg.answers().filter(Boolean)).toEqual(['This button has expired']);
     expect(await env.debits()).toBe(0);
@@ -223,23 +241,47 @@ describe('nothing lost, nothing doubled', () => {
 
     const app2 = await env.makeBot();
     await env.send(app2, env.tg.textUpdate(u, '0805 123 4567'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d.,]+ for 0805 123 4567 \(GLO\)\?/);
+    expect(env.tg.lastText(u.id)).toMatch(/^Please check, then confirm:\nCustomer gets: GLO data .* to 0805 123 4567 \(GLO\)\n/);
     await env.send(app2, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful: GLO data/);
+    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: GLO data/);
     expect(await env.debits()).toBe(1);
   });
 
-  test('insufficient balance: not bought, not charged, told clearly', async () => {
+  test('low balance is refused BEFORE the confirm, with the shortfall; Try again restarts the flow', async () => {
     const poor = await env.admin.createUser({ username: 'poor', balance: '100' });
     const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
     await dataToConfirm(env, app, env.alice);
+    expect(env.tg.lastText(env.alice.id)).toBe(
+      'Not enough in the wallet: it has ₦100.00, this costs ₦250.00 (₦150.00 short). Fund the wallet, then tap Try again. Nothing was bought.',
+    );
+    expect(env.tg.buttons(env.alice.id).map((b) => [b.text, b.data])).toEqual([['Try again', 'go:data'], ['🏠 Menu', 'go:menu']]);
+    expect(app.journal.recentForUser(env.alice.id)).toHaveLength(0);
+    await env.admin.fund('poor', '200');
+    await env.send(app, env.tg.buttonUpdate(env.alice, 'Try again'));
+    expect(env.tg.lastText(env.alice.id)).toBe('Buy data: choose the network.');
+    expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(0);
+  });
+
+  test('the balance drops between the confirm and the purchase: the vendor refuses, not charged, Try again buys the same', async () => {
+    const poor = await env.admin.createUser({ username: 'poor', balance: '300' });
+    const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
+    await dataToConfirm(env, app, env.alice);
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^Please check, then confirm:/);
+    // Another buyer on the same wallet spends it meanwhile.
+    await env.clientFor(poor.token).buy({ product: 'data', network: 1, plan: 2, phone: '08069999999' });
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
     expect(env.tg.lastText(env.alice.id)).toBe(
-      '❌ Not bought: MTN data 1GB SME (30 days) to 0803 123 4567.\nThe wallet balance is too low for this purchase. Fund the wallet and try again.\nYou were not charged.',
+      '❌ Failed (not charged): MTN data 1GB SME (30 days) to 0803 123 4567.\nThe wallet balance is too low for this purchase. Fund the wallet and try again.\nYou were not charged.',
     );
-    expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(0);
-    expect(await env.admin.balanceKobo('poor')).toBe(10_000);
+    expect(env.tg.buttons(env.alice.id).map((b) => b.text)).toEqual(['Try again', '🏠 Menu']);
+    expect(await env.admin.balanceKobo('poor')).toBe(5_000);
     expect(app.journal.recentForUser(env.alice.id)[0]).toMatchObject({ state: 'not_charged', errorCode: 'insufficient_balance' });
+    await env.admin.fund('poor', '250');
+    await env.send(app, env.tg.buttonUpdate(env.alice, 'Try again'));
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^Please check, then confirm:\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567\nYou pay: ₦250\.00/);
+    await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
+    expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(2);
   });
 
   test('sandbox timeout_after the debit during the purchase: reconciled, one debit, user told the real outcome', async () => {
@@ -247,7 +289,7 @@ describe('nothing lost, nothing doubled', () => {
     await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
     await dataToConfirm(env, app, env.alice);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Successful: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\nCharged: ₦250\.00\nReference: \S+/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\nCharged: ₦250\.00\nReference: \S+/);
     const debits = (await env.demoLedger()).filter((e) => e.kind === 'debit');
     expect(debits).toHaveLength(1);
     expect(debits[0].amountKobo).toBe(25_000);
@@ -262,7 +304,7 @@ describe('nothing lost, nothing doubled', () => {
     await env.admin.addFault({ endpoint: 'POST /api/data/', kind, count: 1 });
     await dataToConfirm(env, app, env.alice);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Successful/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
     expect(await env.debits()).toBe(1);
   });
 
@@ -271,7 +313,7 @@ describe('nothing lost, nothing doubled', () => {
     await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
     await dataToConfirm(env, app, env.alice);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^❌ Not bought: .*\nYou were not charged\.$/s);
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^❌ Failed \(not charged\): .*\nYou were not charged\.$/s);
     expect(await env.debits()).toBe(0);
   });
 });
@@ -281,7 +323,7 @@ describe('secrets', () => {
     const bad = 'b'.repeat(40);
     const app = await env.makeBot({}, env.dbPath, env.clientFor(bad));
     await env.send(app, env.tg.textUpdate(env.alice, '/balance'));
-    expect(env.tg.lastText(env.alice.id)).toBe("Could not read the balance: The merchant API refused the bot's credentials. Tell the bot admin.");
+    expect(env.tg.lastText(env.alice.id)).toBe("Could not read the balance: The provider refused the bot's login. Tell the bot admin.");
     env.tg.failNext('sendMessage', { error_code: 400, description: 'Bad Request: chat not found' });
     await env.send(app, env.tg.textUpdate(env.alice, '/help'));
     const failed = env.logs.filter((l) => l.includes('"update failed"'));

@@ -55,7 +55,7 @@ function gatedClient(c: VtuClient) {
   };
 }
 
-async function walkToConfirm(u: typeof env.alice, phone: string, confirm: RegExp = /^Confirm ₦250\.00/): Promise<void> {
+async function walkToConfirm(u: typeof env.alice, phone: string, confirm: RegExp = /^Please check, then confirm:\n.*\nYou pay: ₦250\.00/): Promise<void> {
   env.tg.sendText(u, '/data');
   await env.tg.waitForText(u.id, /choose the network/);
   env.tg.press(u, 'MTN');
@@ -72,11 +72,11 @@ test('long polling: getUpdates with offset drives a whole data purchase; stop() 
   const poller = await poll(app);
   env.tg.sendText(u, '/balance');
   await env.tg.waitForText(u.id, /Wallet balance: ₦1,000,000\.00/);
-  await walkToConfirm(u, '08031234567', /^Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?/);
+  await walkToConfirm(u, '08031234567', /^Please check, then confirm:\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567 \(MTN\)\nYou pay: ₦250\.00/);
   const confirm = env.tg.buttonUpdate(u, /^confirm:/);
   env.tg.enqueue(confirm);
   env.tg.enqueue(confirm); // Telegram re-sends an update (same update_id)
-  await env.tg.waitForText(u.id, /^✅ Successful/);
+  await env.tg.waitForText(u.id, /^✅ Delivered/);
   await poller.stop();
   expect(poller.isRunning()).toBe(false);
   expect(env.tg.pendingUpdates).toBe(0);
@@ -102,12 +102,12 @@ test('long polling is concurrent across users: one purchase waiting on the vendo
   env.tg.sendText(b, '/balance');
   await env.tg.waitForText(b.id, /^💰 Wallet balance/, 5000, from);
   await walkToConfirm(b, '08061234567');
-  expect(env.tg.textsTo(a.id).slice(-1)[0]).toMatch(/Confirmed\.$/);
+  expect(env.tg.textsTo(a.id).slice(-1)[0]).toMatch(/^⏳ Sending… don't pay again\./);
   g.release();
-  const ok = await env.tg.waitForText(a.id, /^✅ Successful/, 5000, from);
+  const ok = await env.tg.waitForText(a.id, /^✅ Delivered/, 5000, from);
   const history = await env.tg.waitForText(a.id, /^🧾 Recent orders/, 5000, from);
   // The /history update ran after the purchase finished, so it lists it as successful.
-  expect(history).toMatch(/MTN data 1GB SME \(30 days\) → 0803 123 4567, ₦250\.00: successful/);
+  expect(history).toMatch(/MTN data 1GB SME \(30 days\) to 0803 123 4567, ₦250\.00: Delivered/);
   const texts = env.tg.textsTo(a.id);
   expect(texts.lastIndexOf(history)).toBeGreaterThan(texts.lastIndexOf(ok));
   expect(await env.debits()).toBe(1);
@@ -128,7 +128,7 @@ test('stopping the poller waits for a purchase in flight, then confirms the offs
   expect(poller.inFlight()).toBe(1);
   g.release();
   await stopping;
-  expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful/);
+  expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
   expect(await env.debits()).toBe(1);
   // The final getUpdates(offset = last + 1) confirmed every update that was handled.
   expect(env.tg.pendingUpdates).toBe(0);
