@@ -8,6 +8,9 @@ import { openDatabase } from '../../bot/db';
 import { Journal, lagosDayStart } from '../../bot/journal';
 import { createLogger, redactor } from '../../bot/logger';
 import { SqliteStorage } from '../../bot/storage';
+import { nonGsmChars, recipientsFromCsv, recipientsFromText } from '../../bot/features/sms-recipients';
+import { amountProblem } from '../../bot/features/airtime';
+import { stateLabel, userError } from '../../bot/orders';
 
 const TOKEN = '123456789:AAHsecret-part_of_the_token_xyz';
 const API_TOKEN = 'f'.repeat(40);
@@ -193,5 +196,54 @@ describe('storage and logs', () => {
     expect(lines[0]).not.toContain(API_TOKEN);
     expect(lines[0]).toContain('[redacted]');
     expect(redactor(['abcdefgh'])('xxabcdefghxx')).toBe('xx[redacted]xx');
+  });
+});
+
+describe('seller texts and parsing (issue 14)', () => {
+
+  test('text recipients: one line is one entry; commas may separate, spaces never do', () => {
+    expect(recipientsFromText('0803 123 4567\ncall 0803\r\n08051234567, 07012345678;0809-123-4567\n\n  \nx')).toEqual({
+      numbers: ['08031234567', '08051234567', '07012345678', '08091234567'],
+      bad: [
+        { where: 'line 2', value: 'call 0803' },
+        { where: 'line 6', value: 'x' },
+      ],
+    });
+  });
+
+  test('csv recipients: header by name (any position), header by content, no header, quoted cells', () => {
+    expect(recipientsFromCsv('Name,Mobile Number,City\nAda,08031234567,Lagos\n"Obi, Chi",bad,Kano\n')).toEqual({
+      numbers: ['08031234567'],
+      bad: [{ where: 'row 3', value: 'bad' }],
+      column: '"Mobile Number" column',
+    });
+    expect(recipientsFromCsv('who,where,cell\nAda,Lagos,08031234567\nBola,Abuja,+2348051234567\n').column).toBe('"cell" column');
+    expect(recipientsFromCsv('08031234567\n08051234567\n')).toEqual({ numbers: ['08031234567', '08051234567'], bad: [], column: 'column 1' });
+    expect(recipientsFromCsv('name,city\nAda,Lagos\n')).toEqual({ numbers: [], bad: [] });
+  });
+
+  test('non-GSM characters', () => {
+    expect(nonGsmChars('Hello [world] €5 @ 10:00 ü')).toEqual([]);
+    expect(nonGsmChars('Promo 🎉🎉 “now”')).toEqual(['🎉', '“', '”']);
+  });
+
+  test('airtime amounts', () => {
+    expect(amountProblem('200.555', 1_000_000)).toBe('Use at most 2 decimals (kobo), e.g. 200.55.');
+    expect(amountProblem('200.55', 1_000_000)).toBeNull();
+    expect(amountProblem('₦1,500', 1_000_000)).toBeNull();
+    expect(amountProblem('49.99', 1_000_000)).toBe('The smallest airtime top-up is ₦50.00.');
+    expect(amountProblem('abc', 1_000_000)).toBe('Send the amount as a number of naira, e.g. 200 or 150.50.');
+  });
+
+  test('states and errors in seller words: no HTTP codes, paths or builds', () => {
+    expect(stateLabel({ state: 'successful', chargedKobo: 100, amountKobo: 100 })).toBe('Delivered');
+    expect(stateLabel({ state: 'processing', chargedKobo: 100, amountKobo: 100 })).toBe('Pending');
+    expect(stateLabel({ state: 'unknown', chargedKobo: null, amountKobo: 100 })).toBe('Pending');
+    expect(stateLabel({ state: 'failed', chargedKobo: 25_000, amountKobo: 25_000 })).toBe('Refunded ₦250.00');
+    expect(stateLabel({ state: 'failed', chargedKobo: null, amountKobo: 25_000 })).toBe('Failed (not charged)');
+    expect(stateLabel({ state: 'not_charged', chargedKobo: null, amountKobo: 25_000 })).toBe('Failed (not charged)');
+    const raw = 'The server failed (HTTP 500, HTML error page) on GET /api/get/network/. The vendor\'s site may be down or this build may not support the request.';
+    for (const code of ['server', 'bad_response', 'invalid_input', null]) expect(userError(code, raw)).not.toMatch(/HTTP|\/api\/|build/);
+    expect(userError('invalid_input', 'phone "123" is not a Nigerian mobile number.')).toBe('The details were refused: phone "123" is not a Nigerian mobile number.');
   });
 });
