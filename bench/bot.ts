@@ -17,7 +17,7 @@
  * `--vendor-ms` adds that delay to every purchase (client.buy), like a vendor that takes seconds;
  * the baseline gets the same delay.
  *
- * Checks: every user got a "Successful" message, the journal holds N successful orders, and the
+ * Checks: every user got a "Delivered" message, the journal holds N successful orders, and the
  * sandbox ledger shows exactly N new debits. Prints p50/p99 latency per update and for the
  * confirm step (which contains the purchase), and a baseline of N direct client.buy() calls at
  * the same concurrency in the same run, with the ratio.
@@ -58,18 +58,21 @@ function stats(xs: number[]) {
 
 const f = (ms: number) => `${ms.toFixed(1)} ms`;
 
-async function main(): Promise<void> {
-  const N = Number(values.users);
-  const mode = values.mode as 'polling' | 'sequential' | 'webhook';
-  if (!['polling', 'sequential', 'webhook'].includes(mode)) throw new Error('--mode must be polling, sequential or webhook');
-  const vendorMs = Number(values['vendor-ms']);
+type User = { id: number; first_name: string };
+type Bench = Awaited<ReturnType<typeof setup>>;
+
+async function startSandboxChild() {
   const proc = spawn(process.execPath, [...process.execArgv, __filename, '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: proc.stdout! }).once('line', resolve);
     proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`)));
   });
-  const sbInfo = JSON.parse(first) as { baseUrl: string; adminKey: string; token: string; username: string };
+  return { proc, info: JSON.parse(first) as { baseUrl: string; adminKey: string; token: string; username: string } };
+}
 
+/** Sandbox child, fake Bot API, the bot on a temp SQLite file, and a hook that reports when each update is handled. */
+async function setup(N: number, mode: 'polling' | 'sequential' | 'webhook', vendorMs: number) {
+  const { proc, info: sbInfo } = await startSandboxChild();
   const { VtuClient } = await import('../client');
   const { SandboxAdmin } = await import('../sandbox/admin-client');
   const { FakeTelegram } = await import('../test/bot/fake-telegram');
@@ -83,7 +86,7 @@ async function main(): Promise<void> {
   const tg = await new FakeTelegram().start();
   const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-bench-'));
   const token = '7000001:AAH-bench_token_value_0123456789abcdef';
-  const users = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
+  const users: User[] = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
   const errors: string[] = [];
   const logger = createLogger({ level: 'warn', secrets: [token, sbInfo.token], write: (l) => errors.push(l) });
   const realClient = new VtuClient({ baseUrl: sbInfo.baseUrl, token: sbInfo.token });
@@ -96,14 +99,7 @@ async function main(): Promise<void> {
     },
   });
   const app = createBot(
-    {
-      telegramToken: token,
-      adminIds: [],
-      allowedIds: [900_000, ...users.map((u) => u.id)],
-      maxPurchaseKobo: 10_000_00,
-      dailyLimitKobo: 100_000_00,
-      rateLimit: 1000,
-    },
+    { telegramToken: token, adminIds: [], allowedIds: [900_000, ...users.map((u) => u.id)], maxPurchaseKobo: 10_000_00, dailyLimitKobo: 100_000_00, rateLimit: 1000 },
     { client, db: openDatabase(join(dir, 'bench.sqlite')), logger, botConfig: { client: { apiRoot: tg.apiRoot } } },
   );
   await app.init();
@@ -129,77 +125,100 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => void app.bot.start({ timeout: 30, onStart: () => resolve() }));
     stopPolling = () => app.bot.stop();
   }
+  const close = async () => {
+    await stopPolling();
+    await app.close();
+    app.db.close();
+    await tg.close();
+    proc.stdin!.end();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { admin, sbInfo, tg, app, client, users, errors, finished, mode, close };
+}
 
-  let all: number[] = [];
-  let confirm: number[] = [];
-  const handle = async (u: { id: number; first_name: string }, make: () => unknown, isConfirm = false) => {
+/** One user's purchase, update by update (a user answers what the bot showed); latencies into `all` / `confirm`. */
+function flows(b: Bench) {
+  const lat = { all: [] as number[], confirm: [] as number[] };
+  const handle = async (make: () => unknown, isConfirm = false) => {
     const upd = make() as { update_id: number };
-    const done = new Promise<void>((r) => finished.set(upd.update_id, r));
+    const done = new Promise<void>((r) => b.finished.set(upd.update_id, r));
     const t0 = performance.now();
-    if (mode === 'webhook') await app.bot.handleUpdate(upd as never);
-    else tg.enqueue(upd);
+    if (b.mode === 'webhook') await b.app.bot.handleUpdate(upd as never);
+    else b.tg.enqueue(upd);
     await done;
     const ms = performance.now() - t0;
-    all.push(ms);
-    if (isConfirm) confirm.push(ms);
+    lat.all.push(ms);
+    if (isConfirm) lat.confirm.push(ms);
   };
-  const flow = async (u: { id: number; first_name: string }, prefix: string) => {
-    await handle(u, () => tg.textUpdate(u, '/data'));
-    await handle(u, () => tg.buttonUpdate(u, 'MTN'));
-    await handle(u, () => tg.buttonUpdate(u, /^1GB SME /));
-    await handle(u, () => tg.textUpdate(u, `${prefix}${String(1_000_000 + (u.id % 1_000_000)).slice(-7)}`));
-    await handle(u, () => tg.buttonUpdate(u, /^confirm:/), true);
+  const flow = async (u: User, phone: string) => {
+    await handle(() => b.tg.textUpdate(u, '/data'));
+    await handle(() => b.tg.buttonUpdate(u, 'MTN'));
+    await handle(() => b.tg.buttonUpdate(u, /^1GB SME /));
+    await handle(() => b.tg.textUpdate(u, phone));
+    await handle(() => b.tg.buttonUpdate(u, /^confirm:/), true);
   };
-  // Unloaded reference: 20 purchases by one user after another (also warms everything up).
-  const solo = { id: 900_000, first_name: 'Solo' };
-  for (let i = 0; i < 20; i++) await flow(solo, '0703');
-  const idleAll = stats(all);
-  const idleConfirm = stats(confirm);
-  all = [];
-  confirm = [];
+  return { lat, flow };
+}
 
-  const debitsBefore = (await admin.ledger(sbInfo.username)).filter((e) => e.kind === 'debit').length;
-  const t0 = performance.now();
-  await Promise.all(users.map((u) => flow(u, '0803')));
-  const wall = performance.now() - t0;
+const phoneOf = (prefix: string, n: number) => `${prefix}${String(1_000_000 + (n % 1_000_000)).slice(-7)}`;
 
-  const ok = users.filter((u) => (tg.lastText(u.id) ?? '').startsWith('✅ Delivered')).length;
-  const successful = (app.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as { n: number }).n;
-  const debitsBot = (await admin.ledger(sbInfo.username)).filter((e) => e.kind === 'debit').length - debitsBefore;
-
-  // Baseline: the same N purchases straight through the client, same concurrency, same run.
+/** The same N purchases straight through the client, same concurrency, same run. */
+async function baseline(b: Bench) {
   const base: number[] = [];
-  const b0 = performance.now();
+  const t0 = performance.now();
   await Promise.all(
-    users.map(async (u) => {
+    b.users.map(async (u) => {
       const t = performance.now();
-      await client.buy({ product: 'data', network: 1, plan: 2, phone: `0806${String(1_000_000 + (u.id % 1_000_000)).slice(-7)}` });
+      await b.client.buy({ product: 'data', network: 1, plan: 2, phone: phoneOf('0806', u.id) });
       base.push(performance.now() - t);
     }),
   );
-  const baseWall = performance.now() - b0;
+  return { stats: stats(base), wall: performance.now() - t0 };
+}
 
-  const a = stats(all);
-  const c = stats(confirm);
-  const bs = stats(base);
+async function main(): Promise<void> {
+  const N = Number(values.users);
+  const mode = values.mode as 'polling' | 'sequential' | 'webhook';
+  if (!['polling', 'sequential', 'webhook'].includes(mode)) throw new Error('--mode must be polling, sequential or webhook');
+  const vendorMs = Number(values['vendor-ms']);
+  const b = await setup(N, mode, vendorMs);
+
+  // Unloaded reference: 20 purchases by one user after another (also warms everything up).
+  const solo = { id: 900_000, first_name: 'Solo' };
+  const warm = flows(b);
+  for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf('0703', i)); // a new number each time (no repeat prompt)
+
+  const debitsBefore = (await b.admin.ledger(b.sbInfo.username)).filter((e) => e.kind === 'debit').length;
+  const run = flows(b);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(b.users.map((u) => run.flow(u, phoneOf('0803', u.id))));
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+
+  const ok = b.users.filter((u) => (b.tg.lastText(u.id) ?? '').startsWith('✅ Delivered')).length;
+  const successful = (b.app.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as { n: number }).n;
+  const debitsBot = (await b.admin.ledger(b.sbInfo.username)).filter((e) => e.kind === 'debit').length - debitsBefore;
+  const base = await baseline(b);
+
+  const a = stats(run.lat.all);
+  const c = stats(run.lat.confirm);
+  const idle = { all: stats(warm.lat.all), confirm: stats(warm.lat.confirm) };
   const how = { polling: 'long polling via @grammyjs/runner (bot/polling.ts)', sequential: "long polling via grammY's sequential bot.start()", webhook: 'webhook-style bot.handleUpdate' }[mode];
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   console.log(`bot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase)`);
-  console.log(`  completed:        ${ok}/${N} users told "Successful"; journal successful=${successful}; sandbox debits=${debitsBot} (expected ${N})`);
+  console.log(`  completed:        ${ok}/${N} users told "Delivered"; journal successful=${successful}; sandbox debits=${debitsBot} (expected ${N})`);
   console.log(`  wall time:        ${f(wall)}  (${((N * 5) / (wall / 1000)).toFixed(0)} updates/s, ${(N / (wall / 1000)).toFixed(0)} purchases/s)`);
   console.log(`  per update:       p50 ${f(a.p50)}  p99 ${f(a.p99)}  max ${f(a.max)}  (n=${a.n})`);
   console.log(`  confirm (buy):    p50 ${f(c.p50)}  p99 ${f(c.p99)}  max ${f(c.max)}`);
-  console.log(`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(idleAll.p50)} p99 ${f(idleAll.p99)}; confirm p50 ${f(idleConfirm.p50)}`);
-  console.log(`  baseline client.buy x${N} concurrent: wall ${f(baseWall)}  p50 ${f(bs.p50)}  p99 ${f(bs.p99)}`);
-  console.log(`  ratio bot confirm / direct buy:      p50 ${(c.p50 / bs.p50).toFixed(2)}x  p99 ${(c.p99 / bs.p99).toFixed(2)}x; wall ${(wall / baseWall).toFixed(2)}x for 5x the updates`);
-  console.log(`  Bot API calls recorded by the fake:  ${tg.calls.length}; warnings/errors logged: ${errors.length}`);
-  if (errors.length) console.log(errors.slice(0, 5).join('\n'));
+  console.log(`  CPU of this process (bot + fake Bot API; sandbox is a child): ${f(cpuMs)} = ${(cpuMs / (N * 5)).toFixed(2)} ms per update`);
+  console.log(`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(idle.all.p50)} p99 ${f(idle.all.p99)}; confirm p50 ${f(idle.confirm.p50)}`);
+  console.log(`  baseline client.buy x${N} concurrent: wall ${f(base.wall)}  p50 ${f(base.stats.p50)}  p99 ${f(base.stats.p99)}`);
+  console.log(`  ratio bot confirm / direct buy:      p50 ${(c.p50 / base.stats.p50).toFixed(2)}x  p99 ${(c.p99 / base.stats.p99).toFixed(2)}x; wall ${(wall / base.wall).toFixed(2)}x for 5x the updates`);
+  console.log(`  Bot API calls recorded by the fake:  ${b.tg.calls.length}; warnings/errors logged: ${b.errors.length}`);
+  if (b.errors.length) console.log(b.errors.slice(0, 5).join('\n'));
 
-  await stopPolling();
-  await app.close();
-  app.db.close();
-  await tg.close();
-  proc.stdin!.end();
-  rmSync(dir, { recursive: true, force: true });
+  await b.close();
   const pass = ok === N && successful === N && debitsBot === N;
   console.log(pass ? 'PASS' : 'FAIL');
   process.exit(pass ? 0 : 1);

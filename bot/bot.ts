@@ -13,6 +13,8 @@
  *   → conversations() → PIN gate → abandon flow on a new command (/cancel)
  *   → features (flows, history, admin, menu) → unhandled (stale buttons, fallback)
  */
+import http from 'node:http';
+import https from 'node:https';
 import { Bot, BotError, type Api, type BotConfig as GrammyBotConfig, type NextFunction } from 'grammy';
 import { conversations, type ConversationData, type VersionedState } from '@grammyjs/conversations';
 import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
@@ -132,6 +134,15 @@ interface Core {
   retryOpts: Partial<AutoRetryOptions> | false;
 }
 
+/**
+ * grammY's keep-alive agent has no socket cap: 500 Bot API calls at once open 500 connections
+ * (each a TLS handshake to Telegram), which are closed again when idle. A capped pool reuses them.
+ */
+function botApiAgent(apiRoot: string): http.Agent {
+  const opts = { keepAlive: true, maxSockets: 32 };
+  return apiRoot.startsWith('https:') ? new https.Agent(opts) : new http.Agent(opts);
+}
+
 function runtimeConfig(config: CreateBotConfig): RuntimeConfig {
   return {
     maxPurchaseKobo: config.maxPurchaseKobo ?? 1_000_000,
@@ -162,7 +173,8 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
   const orders = new OrderService({ client: deps.client, journal, limits, logger, confirmTtlMs: cfg.confirmTtlMs, now: () => clock.now() });
 
   const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
-  const bot = new Bot<MyContext>(config.telegramToken, { ...deps.botConfig, client: { ...deps.botConfig?.client, apiRoot, sensitiveLogs: false } });
+  const client = { baseFetchConfig: { agent: botApiAgent(apiRoot) }, ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
+  const bot = new Bot<MyContext>(config.telegramToken, { ...deps.botConfig, client });
   const retryOpts: Partial<AutoRetryOptions> | false = deps.autoRetry === undefined ? { maxRetryAttempts: 5, maxDelaySeconds: 60 } : deps.autoRetry;
   if (retryOpts) bot.api.config.use(autoRetry(retryOpts));
 

@@ -9,19 +9,21 @@ import { choose, grid, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
 
 export function dataFeature(s: Services): Composer<MyContext> {
-  const { loadNetworks, pickNetwork, askPhone } = pickers(s);
+  const { loadNetworks, loadPlans, pickNetwork, askPhone } = pickers(s);
   const { confirmAndBuy } = confirmSteps(s);
 
   async function data(conversation: MyConversation, ctx: ConvContext): Promise<void> {
     const loaded = await loadNetworks(conversation);
     if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('data') }));
-    const nets = loaded.value.filter((n) => n.plans.length > 0);
+    const nets = loaded.value.filter((n) => n.planCount > 0);
     if (!nets.length) return void (await ctx.reply('No data plans are available right now.', { reply_markup: tryAgainKeyboard('data') }));
     const { c, net, messageId } = await pickNetwork(conversation, ctx, 'Buy data: choose the network.', nets);
-    const kb = grid(new InlineKeyboard(), net.plans.map((p) => ({ text: p.label, data: `plan:${p.id}` })), 1).text('Cancel', 'x');
+    const plans = await loadPlans(conversation, net.id);
+    if (!plans.ok) return void (await safeEdit(c, plans.text, tryAgainKeyboard('data')));
+    const kb = grid(new InlineKeyboard(), plans.value.map((p) => ({ text: p.label, data: `plan:${p.id}` })), 1).text('Cancel', 'x');
     await safeEdit(c, `${net.name} data: choose a plan.`, kb);
     const chosen = await choose(conversation, messageId, /^plan:\d+$/, 'Please choose a plan with the buttons above, or /cancel.');
-    const plan = net.plans.find((p) => `plan:${p.id}` === chosen.data)!;
+    const plan = plans.value.find((p) => `plan:${p.id}` === chosen.data)!;
     await safeEdit(chosen.c, `${net.name} data: ${plan.label}`);
     const { phone, ported } = await askPhone(conversation, ctx, net.name);
     const description = `${net.name} data ${plan.name}`;

@@ -13,7 +13,15 @@ import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
 export interface NetView {
   id: number;
   name: string;
-  plans: { id: number; label: string; name: string; priceKobo: number }[];
+  planCount: number;
+}
+
+export interface PlanView {
+  id: number;
+  /** Button text with the price, e.g. "1GB SME ₦250.00 (30 days)". */
+  label: string;
+  /** Without the price, for the order's description: "1GB SME (30 days)". */
+  name: string;
 }
 
 /** "Could not load the catalogue: <seller reason>"; the client's own message goes to the log only. */
@@ -31,20 +39,28 @@ export function pickers(s: Services) {
     return m;
   }
 
+  /**
+   * Networks only (with how many plans each has): everything an external returns is kept in the
+   * conversation's state and parsed again on every update, so the plans are loaded separately,
+   * for the chosen network only (the client caches the catalogue, so this is no extra request).
+   */
   async function loadNetworks(conversation: MyConversation): Promise<Loaded<NetView[]>> {
     return conversation.external(async (): Promise<Loaded<NetView[]>> => {
       try {
         const nets = await s.client.catalog.networks();
-        return {
-          ok: true,
-          value: nets.map((n) => ({
-            id: n.id,
-            name: String(n.name),
-            plans: n.plans
-              .filter((p) => p.available)
-              .map((p) => ({ id: p.id, label: p.label, name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}`, priceKobo: p.price.kobo })),
-          })),
-        };
+        return { ok: true, value: nets.map((n) => ({ id: n.id, name: String(n.name), planCount: n.plans.filter((p) => p.available).length })) };
+      } catch (e) {
+        return { ok: false, text: failText(s, 'Could not load the price list', e) };
+      }
+    });
+  }
+
+  async function loadPlans(conversation: MyConversation, networkId: number): Promise<Loaded<PlanView[]>> {
+    return conversation.external(async (): Promise<Loaded<PlanView[]>> => {
+      try {
+        const net = (await s.client.catalog.networks()).find((n) => n.id === networkId);
+        const plans = (net?.plans ?? []).filter((p) => p.available);
+        return { ok: true, value: plans.map((p) => ({ id: p.id, label: p.label, name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}` })) };
       } catch (e) {
         return { ok: false, text: failText(s, 'Could not load the price list', e) };
       }
@@ -80,5 +96,5 @@ export function pickers(s: Services) {
     }
   }
 
-  return { withButtons, loadNetworks, pickNetwork, askPhone };
+  return { withButtons, loadNetworks, loadPlans, pickNetwork, askPhone };
 }
