@@ -3,9 +3,9 @@ import { CatalogCache, cacheKey, type CatalogIndex } from './catalog';
 import { VtuError, VtuInvalidInputError, VtuNotFoundError } from './errors';
 import { HttpCore, type RetryOptions } from './http';
 import { money, tryParseKobo } from './money';
-import { PRODUCTS } from './products';
+import { PRODUCTS, productModule } from './products';
 import type { ClientSettings, PreparedPurchase, ProductModule } from './products/common';
-import { invalid } from './products/common';
+import { invalid, recordId, resolveNetwork } from './products/common';
 import { validateIdentity, validateIuc, validateMeter } from './products/validate';
 import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
@@ -14,7 +14,6 @@ import {
   DEFAULT_RECONCILE, executePurchase, fetchRecord, listPage, newContextState, parseCreateDate, reconcilePurchase,
   knownKey, remember, waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
-import { canonicalNetwork } from './schemas/catalog';
 import type { Transport } from './transport';
 import { createNodeTransport } from './transport-node';
 import type {
@@ -124,12 +123,7 @@ export class VtuClient {
     };
     this.catalog = {
       get: async (o) => (await this.cache.get({ fresh: o?.fresh })).catalog,
-      dataPlans: async (network) => {
-        const i = await idx();
-        const n = typeof network === 'number' || /^\s*\d+\s*$/.test(String(network)) ? i.networkById.get(Number(network)) : i.networkByName.get(canonicalNetwork(network));
-        if (!n) throw invalid('network', `network ${JSON.stringify(network)} is not a network of this site. Use one of: ${i.catalog.networks.map((x) => x.name).join(', ')}.`);
-        return n.plans;
-      },
+      dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
       networks: async () => (await idx()).catalog.networks,
       cable: async () => (await idx()).catalog.cable,
       discos: async () => (await idx()).catalog.discos,
@@ -147,7 +141,7 @@ export class VtuClient {
     this.airtime = sugar<AirtimePurchase>('airtime');
     this.cable = { ...sugar<CablePurchase>('cable'), validate: async (r) => validateIuc(this.http, await idx(), r) };
     this.electricity = { ...sugar<ElectricityPurchase>('electricity'), validate: async (r) => validateMeter(this.http, await idx(), r) };
-    this.examPins = { ...sugar<ExamPinPurchase>('exam_pin'), get: (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, id) };
+    this.examPins = { ...sugar<ExamPinPurchase>('exam_pin'), get: async (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, recordId(id)) };
     this.rechargeCards = sugar<RechargeCardPurchase>('recharge_card');
     this.sms = {
       plan: async (r) => planSms(r, (await idx()).catalog.sms, this.settings.smsBatchSize),
@@ -156,14 +150,15 @@ export class VtuClient {
     };
     this.identity = { validateBvn: (n) => validateIdentity(this.http, 'bvn', n), validateNin: (n) => validateIdentity(this.http, 'nin', n) };
     this.transactions = {
-      get: (product, id) => fetchRecord(this.ctx, this.module(product), id),
+      get: async (product, id) => fetchRecord(this.ctx, this.module(product), recordId(id)),
       findByIdent: (product, ident) => this.findByIdent(product, ident),
       list: async (product, o) => {
         const p = await listPage(this.ctx, this.module(product), { page: o?.page, search: o?.search });
         return { count: p.count, next: p.next, items: p.items };
       },
       refresh: (r) => this.refresh(r),
-      waitForFinal: (r, o) => waitForFinal(this.ctx, this.module(r.product), r, o),
+      // r may come from outside (an n8n item): its id goes into a URL, so it must be a record id
+      waitForFinal: async (r, o) => waitForFinal(this.ctx, this.module(r?.product), r.id === null ? r : { ...r, id: recordId(r.id) }, o),
     };
   }
 
@@ -173,9 +168,7 @@ export class VtuClient {
   }
 
   private module(product: Product): ProductModule {
-    const m = PRODUCTS[product];
-    if (!m) throw invalid('product', `product ${JSON.stringify(product)} is unknown; use one of: ${Object.keys(PRODUCTS).join(', ')}.`);
-    return m;
+    return productModule(product);
   }
 
   private async prepare(req: PurchaseRequest): Promise<{ module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex }> {
@@ -314,7 +307,7 @@ export class VtuClient {
       if (r.ident) return this.findByIdent(r.product, r.ident);
       return r;
     }
-    const fresh = await fetchRecord(this.ctx, this.module(r.product), r.id);
+    const fresh = await fetchRecord(this.ctx, this.module(r.product), recordId(r.id));
     const out: PurchaseResult = { ...fresh, path: r.path };
     if (fresh.status !== r.status) out.details = { ...fresh.details, previousStatus: r.status, statusChanged: true, refunded: r.status === 'successful' && fresh.status === 'failed' };
     return out;
