@@ -84,7 +84,7 @@ function choices<T>(
 /** Exams sold when a site lists none (the family's model choices). */
 const DEFAULT_EXAMS: ExamPrice[] = ['WAEC', 'NECO', 'NABTEB'].map((exam) => ({ exam, price: { kobo: 0, naira: '0.00' } }));
 
-function buildIndex(catalog: Catalog, profile: UserProfile): CatalogIndex {
+export function buildIndex(catalog: Catalog, profile: UserProfile): CatalogIndex {
   const idx: CatalogIndex = {
     catalog, profile, fetchedAt: Date.now(),
     networks: choices(catalog.networks, (n) => n.id, (n) => String(n.name), (n) => NETWORK_GROUPS.get(nameKey(canonicalNetwork(n.name))), NETWORK_GROUPS),

@@ -169,3 +169,53 @@ describe.each(DIALECTS)('bad input (%s dialect)', (dialect) => {
     expect((await env.admin.ledger()).length).toBe(ledgerBefore);
   });
 });
+
+describe('what is accepted: ids, exact names, documented aliases, plain amounts', () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await startEnv('family');
+    await env.client.catalog.get();
+  });
+  afterAll(() => env.close());
+  const elec = (disco: unknown, amount: unknown = 1000) =>
+    env.client.quote({ product: 'electricity', disco, meter: '45012345678', meterType: 'prepaid', amount } as unknown as PurchaseRequest);
+
+  test.each([
+    [1, 'Ikeja Electric'], ['1', 'Ikeja Electric'], ['Ikeja Electric', 'Ikeja Electric'], ['ikeja electric', 'Ikeja Electric'],
+    ['Ikeja', 'Ikeja Electric'], ['IKEDC', 'Ikeja Electric'], ['ikedc', 'Ikeja Electric'], ['EKEDC', 'Eko Electric'],
+    ['AEDC', 'Abuja Electric'], ['port-harcourt', 'Port Harcourt Electric'], ['PHED', 'Port Harcourt Electric'],
+    ['KEDCO', 'Kano Electric'], ['Kano', 'Kano Electric'], ['EEDC', 'Enugu Electric'], ['Aba Power', 'Aba Electric'],
+  ])('disco %p → %s', async (disco, name) => {
+    expect((await elec(disco)).description).toContain(name);
+  });
+
+  test.each([
+    ['9mobile', 3], ['ETISALAT', 3], ['etisalat', 3], ['9 Mobile', 3], ['T2', 3], ['mtn', 1], ['Globacom', 2], [4, 4], ['4', 4],
+  ])('network %p → id %p', async (network, id) => {
+    const phone = { 1: '08031234567', 2: '08051234567', 3: '08091234567', 4: '08021234567' }[id as 1 | 2 | 3 | 4];
+    const q = await env.client.quote({ product: 'airtime', network, amount: 100, phone } as PurchaseRequest);
+    expect(q.request.network).toBe(id);
+  });
+
+  test.each([['startimes', 3], ['StarTimes', 3], ['gotv', 1], ['DStv', 2], ['2', 2]])('cable provider %p → id %p', async (provider, id) => {
+    const pkg = (await env.client.catalog.cable()).find((c) => c.id === id)!.packages[0].id;
+    const q = await env.client.quote({ product: 'cable', provider, package: pkg, iuc: '7012345678' } as PurchaseRequest);
+    expect(q.request.cablename).toBe(id);
+  });
+
+  test.each([['waec', 'WAEC'], [' NECO ', 'NECO'], ['Nabteb', 'NABTEB']])('exam %p → %s', async (exam, name) => {
+    expect((await env.client.quote({ product: 'exam_pin', exam, quantity: 1 })).request.exam_name).toBe(name);
+  });
+
+  test.each([
+    [500, '500.00'], ['600', '600.00'], ['600.50', '600.50'], [' 750.5 ', '750.50'], [1000.25, '1000.25'], ['500000', '500000.00'],
+  ])('amount %p → ₦%s', async (amount, naira) => {
+    expect((await elec('Ikeja', amount)).amount.naira).toBe(naira);
+  });
+
+  test('airtime up to ₦50,000 and a name on card up to 50 characters are accepted', async () => {
+    expect((await env.client.quote({ product: 'airtime', network: 'MTN', amount: '50000', phone: '08031234567' })).request.amount).toBe(50000);
+    const q = await env.client.quote({ product: 'recharge_card', network: 'MTN', denomination: 1, quantity: 1, nameOnCard: ` ${'n'.repeat(50)} ` });
+    expect(q.request.name_on_card).toBe('n'.repeat(50));
+  });
+});
