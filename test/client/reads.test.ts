@@ -23,7 +23,7 @@ describe('reads are retried; purchases and paid lookups are not', () => {
   beforeAll(async () => {
     env = await startEnv('seed');
     // a short timeout so a held socket costs little; attempts enough for a loaded machine
-    client = env.make({ timeoutMs: 1_500, retry: { maxAttempts: 4 } });
+    client = env.make({ timeoutMs: 3_000, retry: { maxAttempts: 4 } });
     await client.catalog.get();
   });
   afterAll(() => env.close());
