@@ -3,7 +3,7 @@
  * numbers are converted through their shortest decimal string (String(1234.5) === "1234.5").
  */
 import type { Money } from './types';
-import { VtuInvalidInputError } from './errors';
+import { VtuInvalidInputError, shown } from './errors';
 
 const DEC = /^(-)?(\d*)(?:\.(\d*))?$/;
 /** Plain non-negative naira with at most two decimals and at most 13 integer digits. */
@@ -92,9 +92,8 @@ export function tryParseKobo(value: unknown, round = true): number | null {
 export function parseNaira(value: unknown, field = 'amount'): number {
   const kobo = tryParseKobo(value, false);
   if (kobo === null) {
-    const shown = typeof value === 'string' || typeof value === 'number' ? JSON.stringify(value) : typeof value;
     throw new VtuInvalidInputError(
-      `${field} ${shown} is not a valid naira amount: use digits with at most two decimals, e.g. 250 or "250.50".`,
+      `${field} ${shown(value)} is not a valid naira amount: use digits with at most two decimals, e.g. 250 or "250.50".`,
       { field },
     );
   }
@@ -115,19 +114,18 @@ const PLAIN_INPUT = /^\d{1,13}(?:\.\d{1,2})?$/;
 export function parsePlainNaira(value: unknown, field = 'amount'): number {
   const fail = (why: string) => new VtuInvalidInputError(`${field} ${why}`, { field });
   if (typeof value !== 'string' && typeof value !== 'number') {
-    const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-    throw fail(`must be a number such as 250 or text such as "250.50", not ${kind}.`);
+    throw fail(`must be a number such as 250 or text such as "250.50", not ${shown(value)}.`);
   }
   const s = typeof value === 'string' ? value.trim() : numberToDecimalString(value);
   if (s !== null && PLAIN_INPUT.test(s)) return tryParseKobo(s, false)!;
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  const typed = shown(value);
   const extra = s === null ? null : /^(\d+\.\d{2})\d+$/.exec(s);
-  if (extra) throw fail(`${shown} has more than two decimals: type at most two decimals, e.g. ${typeof value === 'number' ? value.toFixed(2) : extra[1]}.`);
-  if (s !== null && /^\d{14,}(?:\.\d*)?$/.test(s)) throw fail(`${shown} is far too large for one purchase: type the amount in naira, e.g. 5000.`);
+  if (extra) throw fail(`${typed} has more than two decimals: type at most two decimals, e.g. ${typeof value === 'number' ? value.toFixed(2) : extra[1]}.`);
+  if (s !== null && /^\d{14,}(?:\.\d*)?$/.test(s)) throw fail(`${typed} is far too large for one purchase: type the amount in naira, e.g. 5000.`);
   const meant = typeof value === 'string' ? tryParseKobo(value, false) : s !== null && s.startsWith('-') ? -1 : null;
-  if (meant !== null && meant < 0) throw fail(`${shown} must not be negative: type the amount to pay, e.g. 250.`);
-  if (meant !== null) throw fail(`${shown} must be a plain number: type ${formatNaira(meant).replace(/\.00$/, '')} (digits and at most two decimals; no ₦, commas or spaces).`);
-  throw fail(`${shown} is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.`);
+  if (meant !== null && meant < 0) throw fail(`${typed} must not be negative: type the amount to pay, e.g. 250.`);
+  if (meant !== null) throw fail(`${typed} must be a plain number: type ${formatNaira(meant).replace(/\.00$/, '')} (digits and at most two decimals; no ₦, commas or spaces).`);
+  throw fail(`${typed} is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.`);
 }
 
 /** Two-decimal naira string: 25050 → "250.50". */

@@ -2,7 +2,8 @@ import type { AirtimePurchase } from '../types';
 import { formatNaira, money, parsePlainNaira, percentOf } from '../money';
 import { tryNormalizePhone } from '../phone';
 import { canonicalNetwork } from '../schemas/catalog';
-import { charged, firstMoney, invalid, optionalBoolean, parseBase, resolveNetwork, result, shown, text, type ProductModule } from './common';
+import { charged, firstMoney, invalid, optionalBoolean, parseBase, resolveNetwork, result, text, type ProductModule } from './common';
+import { shown } from '../errors';
 import { checkPhoneNetwork } from './data';
 
 export const AIRTIME_MIN_VTU = 5_000; // ₦50

@@ -1,7 +1,7 @@
 /** Shared pieces of the product modules: record parsing, network resolution, the module interface. */
 import { z } from 'zod';
 import type { CatalogIndex, Choices } from '../catalog';
-import { VtuBadResponseError, VtuInvalidInputError } from '../errors';
+import { VtuBadResponseError, VtuInvalidInputError, shown } from '../errors';
 import { money, tryParseKobo } from '../money';
 import { nameKey } from '../schemas/aliases';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
@@ -222,13 +222,6 @@ export function result(
   };
 }
 
-/** How a value that is neither text nor a number is shown in a message: never "[object Object]". */
-export function shown(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v === null || v === undefined) return String(v);
-  return Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
-
 /**
  * A catalogue entry by id (number or digit string), exact name or documented alias (schemas/aliases.ts),
  * case and punctuation ignored. Anything else, or a name that fits several entries, is invalid_input
@@ -274,11 +267,7 @@ export function optionalBoolean(v: unknown, field: string): boolean {
 
 /** A record id for a detail URL: a positive whole number (never text that could change the path). */
 export function recordId(v: unknown): number {
-  const n = typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
-    throw invalid('id', `id must be the record's numeric id (a positive whole number, e.g. 1234), not ${shown(v)}.`);
-  }
-  return n;
+  return requireInt(v, 'id', "the record's numeric id, e.g. 1234");
 }
 
 export function requireInt(v: unknown, field: string, what: string): number {

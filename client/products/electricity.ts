@@ -2,7 +2,8 @@ import type { ElectricityPurchase, Disco } from '../types';
 import type { CatalogIndex } from '../catalog';
 import { formatNaira, parsePlainNaira } from '../money';
 import { normalizePhone } from '../phone';
-import { charged, firstMoney, invalid, parseBase, requireDigits, resolveChoice, result, shown, text, type ProductModule } from './common';
+import { charged, firstMoney, invalid, parseBase, requireDigits, resolveChoice, result, text, type ProductModule } from './common';
+import { shown } from '../errors';
 
 export const ELECTRICITY_MIN = 50_000; // ₦500
 

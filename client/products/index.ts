@@ -1,5 +1,6 @@
 import type { Product } from '../types';
-import { invalid, shown, type ProductModule } from './common';
+import { shown } from '../errors';
+import { invalid, type ProductModule } from './common';
 import { dataProduct } from './data';
 import { airtimeProduct } from './airtime';
 import { cableProduct } from './cable';

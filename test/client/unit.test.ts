@@ -274,7 +274,7 @@ describe('plain amounts (purchase inputs) and unambiguous decorations (server va
   test.each([
     [' 1 0 0 ', /not a naira amount/], ['₦100', /plain number: type 100 /], ['1,250.50', /plain number: type 1250\.50 /],
     ['1,5', /not a naira amount/], ['100.005', /more than two decimals.*100\.00/], [-1, /negative/], ['1e2', /not a naira amount/],
-    [Infinity, /not a naira amount/], [{ a: 1 }, /not an object/], [[100], /not a list/], [true, /not a boolean/],
+    [Infinity, /not a naira amount/], [{ a: 1 }, /not an object/], [[100], /not a list/], [true, /not true/],
     ['99999999999999', /far too large/],
   ])('parsePlainNaira(%p) is invalid_input', (v, msg) => {
     expect(() => parsePlainNaira(v, 'amount')).toThrow(msg);
