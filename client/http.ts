@@ -266,23 +266,28 @@ export class HttpCore {
     const headers = method === 'GET' ? this.headersGet : this.headersPost;
     const body = opts.json ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     const repeatable = opts.repeatable ?? method === 'GET';
+    // a read that timed out is sent again with twice the time: the server (or this machine) is slower than configured
+    let timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     let attempt = 0;
     for (;;) {
       attempt++;
       const sentAt = Date.now();
       let res: TransportResponse;
       try {
-        res = await this.transport({ method, url, headers, query: opts.query, body, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal: opts.signal });
+        res = await this.transport({ method, url, headers, query: opts.query, body, timeoutMs, signal: opts.signal });
       } catch (e) {
         const te = e instanceof TransportError ? e : new TransportError('other', 'transport failed');
         const never = !te.mayHaveReachedServer;
         this.log('warn', `${method} ${path} failed: ${te.kind}`, { attempt, mayHaveReachedServer: te.mayHaveReachedServer });
-        if ((never || (repeatable && te.kind !== 'aborted')) && attempt < this.maxAttempts && (await this.pause(this.backoffMs(attempt), opts.signal))) continue;
+        if ((never || (repeatable && te.kind !== 'aborted')) && attempt < this.maxAttempts && (await this.pause(this.backoffMs(attempt), opts.signal))) {
+          if (te.kind === 'timeout') timeoutMs *= 2;
+          continue;
+        }
         throw new VtuNetworkError(
           never
             ? `Could not reach ${this.baseUrl} (${te.kind}); the request was never sent. Check the base URL and that the site is up.`
             : te.kind === 'timeout'
-              ? `No answer from ${this.baseUrl} within ${opts.timeoutMs ?? this.timeoutMs} ms for ${method} ${path}${repeatable && attempt > 1 ? ` (${attempt} attempts)` : ''}; the request may have reached the server.`
+              ? `No answer from ${this.baseUrl} within ${timeoutMs} ms for ${method} ${path}${repeatable && attempt > 1 ? ` (${attempt} attempts)` : ''}; the request may have reached the server.`
               : `The connection to ${this.baseUrl} failed (${te.kind}) during ${method} ${path}${repeatable && attempt > 1 ? ` (${attempt} attempts)` : ''}; the request may have reached the server.`,
           { method, path, mayHaveReachedServer: te.mayHaveReachedServer, details: { kind: te.kind, attempts: attempt } },
         );

@@ -41,6 +41,8 @@ describe('reads are retried; purchases and paid lookups are not', () => {
     expect(p.username).toBe('demo');
     expect(sent('GET', '/api/user/')).toBe(2);
     expect(await hits()).toBe(1);
+    // the repeat gets twice the time: the site (or this machine) is slower than configured
+    expect(env.counting.requests.map((r) => r.timeoutMs)).toEqual([3_000, 6_000]);
   });
 
   test('catalogue GETs survive a reset and a 502/503/504 each', async () => {
