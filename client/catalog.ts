@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { VtuBadResponseError, VtuError } from './errors';
 import type { HttpCore } from './http';
-import type { Catalog, CablePackage, CableProvider, DataPlan, Disco, NetworkInfo, RechargeDenomination, UserProfile } from './types';
+import type { Catalog, CablePackage, CableProvider, DataPlan, Disco, ExamPrice, NetworkInfo, RechargeDenomination, UserProfile } from './types';
+import { CABLE_GROUPS, DISCO_GROUPS, NETWORK_GROUPS, discoGroup, nameKey } from './schemas/aliases';
 import {
   CatalogShapeError, DEFAULT_SMS_RATES, canonicalCable, canonicalNetwork, parseAirtime, parseCable, parseDiscos,
   parseExams, parseNetworks, parseRecharge, parseSmsRates,
@@ -13,18 +14,30 @@ import {
 import { parseUserPayload } from './products/user';
 import type { Logger } from './util';
 
+/** Catalogue entries a user names: by id, exact name or documented alias (built once per catalogue). */
+export interface Choices<T> {
+  byId: Map<number, T>;
+  /** nameKey(site's name) → entries (more than one: the name is ambiguous on this site). */
+  byName: Map<string, T[]>;
+  /** alias group → entries of that group. */
+  byGroup: Map<string, T[]>;
+  /** nameKey(alias) → group, for what a user types. */
+  aliases: Map<string, string>;
+  label(t: T): string;
+  /** Every entry's label, for messages: "MTN (1), GLO (2)". */
+  listing: string;
+}
+
 export interface CatalogIndex {
   catalog: Catalog;
   profile: UserProfile;
   fetchedAt: number;
-  networkByName: Map<string, NetworkInfo>;
-  networkById: Map<number, NetworkInfo>;
+  networks: Choices<NetworkInfo>;
   planById: Map<number, DataPlan>;
-  cableByName: Map<string, CableProvider>;
-  cableById: Map<number, CableProvider>;
+  cables: Choices<CableProvider>;
   packageById: Map<number, CablePackage>;
-  discoById: Map<number, Disco>;
-  discoByName: Map<string, Disco>;
+  discos: Choices<Disco>;
+  exams: Choices<ExamPrice>;
   rechargeById: Map<number, RechargeDenomination>;
 }
 
@@ -44,30 +57,46 @@ export function clearCatalogCache(): void {
   cache.clear();
 }
 
-export function discoKey(name: string): string {
-  return name.toLowerCase().replace(/electric(ity)?|distribution|company|disco|plc|\(.*?\)|[^a-z0-9]/g, '');
+const push = <K, T>(m: Map<K, T[]>, k: K, t: T): void => {
+  const l = m.get(k);
+  if (l) l.push(t);
+  else m.set(k, [t]);
+};
+
+function choices<T>(
+  items: readonly T[], id: ((t: T) => number) | null, name: (t: T) => string, group: (t: T) => string | undefined, aliases: Map<string, string>,
+): Choices<T> {
+  const c: Choices<T> = {
+    byId: new Map(), byName: new Map(), byGroup: new Map(), aliases,
+    label: id ? (t) => `${name(t)} (${id(t)})` : name,
+    listing: '',
+  };
+  for (const t of items) {
+    if (id) c.byId.set(id(t), t);
+    push(c.byName, nameKey(name(t)), t);
+    const g = group(t);
+    if (g !== undefined) push(c.byGroup, g, t);
+  }
+  c.listing = items.map(c.label).join(', ');
+  return c;
 }
 
-function buildIndex(catalog: Catalog, profile: UserProfile): CatalogIndex {
+/** Exams sold when a site lists none (the family's model choices). */
+const DEFAULT_EXAMS: ExamPrice[] = ['WAEC', 'NECO', 'NABTEB'].map((exam) => ({ exam, price: { kobo: 0, naira: '0.00' } }));
+
+export function buildIndex(catalog: Catalog, profile: UserProfile): CatalogIndex {
   const idx: CatalogIndex = {
     catalog, profile, fetchedAt: Date.now(),
-    networkByName: new Map(), networkById: new Map(), planById: new Map(), cableByName: new Map(), cableById: new Map(),
-    packageById: new Map(), discoById: new Map(), discoByName: new Map(), rechargeById: new Map(),
+    networks: choices(catalog.networks, (n) => n.id, (n) => String(n.name), (n) => NETWORK_GROUPS.get(nameKey(canonicalNetwork(n.name))), NETWORK_GROUPS),
+    planById: new Map(),
+    cables: choices(catalog.cable, (c) => c.id, (c) => String(c.name), (c) => CABLE_GROUPS.get(nameKey(canonicalCable(c.name))), CABLE_GROUPS),
+    packageById: new Map(),
+    discos: choices(catalog.discos, (d) => d.id, (d) => d.name, (d) => discoGroup(d.name), DISCO_GROUPS),
+    exams: choices(catalog.exams.length ? catalog.exams : DEFAULT_EXAMS, null, (e) => e.exam, () => undefined, new Map()),
+    rechargeById: new Map(),
   };
-  for (const n of catalog.networks) {
-    idx.networkByName.set(canonicalNetwork(n.name), n);
-    idx.networkById.set(n.id, n);
-    for (const p of n.plans) idx.planById.set(p.id, p);
-  }
-  for (const c of catalog.cable) {
-    idx.cableByName.set(canonicalCable(c.name), c);
-    idx.cableById.set(c.id, c);
-    for (const p of c.packages) idx.packageById.set(p.id, p);
-  }
-  for (const d of catalog.discos) {
-    idx.discoById.set(d.id, d);
-    idx.discoByName.set(discoKey(d.name), d);
-  }
+  for (const n of catalog.networks) for (const p of n.plans) idx.planById.set(p.id, p);
+  for (const c of catalog.cable) for (const p of c.packages) idx.packageById.set(p.id, p);
   for (const r of catalog.recharge) idx.rechargeById.set(r.id, r);
   return idx;
 }

@@ -1,13 +1,12 @@
 /** VtuClient: one area per product over one HttpCore, one catalogue cache and one purchase mechanism. */
 import { CatalogCache, cacheKey, type CatalogIndex } from './catalog';
-import { VtuError, VtuInvalidInputError, VtuNotFoundError, VtuServerError } from './errors';
+import { VtuError, VtuInvalidInputError, VtuNotFoundError } from './errors';
 import { HttpCore, type RetryOptions } from './http';
 import { money, tryParseKobo } from './money';
-import { PRODUCTS } from './products';
+import { PRODUCTS, productModule } from './products';
 import type { ClientSettings, PreparedPurchase, ProductModule } from './products/common';
-import { invalid, requireDigits, scrubRaw, text } from './products/common';
-import { checkIuc, resolveProvider } from './products/cable';
-import { checkMeter, meterTypeOf, resolveDisco } from './products/electricity';
+import { invalid, recordId, resolveNetwork } from './products/common';
+import { validateIdentity, validateIuc, validateMeter } from './products/validate';
 import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch, sameSet } from './products/sms-module';
@@ -15,7 +14,6 @@ import {
   DEFAULT_RECONCILE, executePurchase, fetchRecord, listPage, newContextState, parseCreateDate, reconcilePurchase,
   knownKey, remember, waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
-import { canonicalNetwork } from './schemas/catalog';
 import type { Transport } from './transport';
 import { createNodeTransport } from './transport-node';
 import type {
@@ -125,12 +123,7 @@ export class VtuClient {
     };
     this.catalog = {
       get: async (o) => (await this.cache.get({ fresh: o?.fresh })).catalog,
-      dataPlans: async (network) => {
-        const i = await idx();
-        const n = typeof network === 'number' || /^\s*\d+\s*$/.test(String(network)) ? i.networkById.get(Number(network)) : i.networkByName.get(canonicalNetwork(network));
-        if (!n) throw invalid('network', `network ${JSON.stringify(network)} is not a network of this site. Use one of: ${i.catalog.networks.map((x) => x.name).join(', ')}.`);
-        return n.plans;
-      },
+      dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
       networks: async () => (await idx()).catalog.networks,
       cable: async () => (await idx()).catalog.cable,
       discos: async () => (await idx()).catalog.discos,
@@ -146,25 +139,26 @@ export class VtuClient {
     });
     this.data = sugar<DataPurchase>('data');
     this.airtime = sugar<AirtimePurchase>('airtime');
-    this.cable = { ...sugar<CablePurchase>('cable'), validate: (r) => this.validateIuc(r) };
-    this.electricity = { ...sugar<ElectricityPurchase>('electricity'), validate: (r) => this.validateMeter(r) };
-    this.examPins = { ...sugar<ExamPinPurchase>('exam_pin'), get: (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, id) };
+    this.cable = { ...sugar<CablePurchase>('cable'), validate: async (r) => validateIuc(this.http, await idx(), r) };
+    this.electricity = { ...sugar<ElectricityPurchase>('electricity'), validate: async (r) => validateMeter(this.http, await idx(), r) };
+    this.examPins = { ...sugar<ExamPinPurchase>('exam_pin'), get: async (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, recordId(id)) };
     this.rechargeCards = sugar<RechargeCardPurchase>('recharge_card');
     this.sms = {
       plan: async (r) => planSms(r, (await idx()).catalog.sms, this.settings.smsBatchSize),
       send: (r, o) => this.sendSms(r, o),
       history: (o) => this.smsHistory(o?.page),
     };
-    this.identity = { validateBvn: (n) => this.validateIdentity('bvn', n), validateNin: (n) => this.validateIdentity('nin', n) };
+    this.identity = { validateBvn: (n) => validateIdentity(this.http, 'bvn', n), validateNin: (n) => validateIdentity(this.http, 'nin', n) };
     this.transactions = {
-      get: (product, id) => fetchRecord(this.ctx, this.module(product), id),
+      get: async (product, id) => fetchRecord(this.ctx, this.module(product), recordId(id)),
       findByIdent: (product, ident) => this.findByIdent(product, ident),
       list: async (product, o) => {
         const p = await listPage(this.ctx, this.module(product), { page: o?.page, search: o?.search });
         return { count: p.count, next: p.next, items: p.items };
       },
       refresh: (r) => this.refresh(r),
-      waitForFinal: (r, o) => waitForFinal(this.ctx, this.module(r.product), r, o),
+      // r may come from outside (an n8n item): its id goes into a URL, so it must be a record id
+      waitForFinal: async (r, o) => waitForFinal(this.ctx, this.module(r?.product), r.id === null ? r : { ...r, id: recordId(r.id) }, o),
     };
   }
 
@@ -174,9 +168,7 @@ export class VtuClient {
   }
 
   private module(product: Product): ProductModule {
-    const m = PRODUCTS[product];
-    if (!m) throw invalid('product', `product ${JSON.stringify(product)} is unknown; use one of: ${Object.keys(PRODUCTS).join(', ')}.`);
-    return m;
+    return productModule(product);
   }
 
   private async prepare(req: PurchaseRequest): Promise<{ module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex }> {
@@ -293,61 +285,6 @@ export class VtuClient {
     return { count: isRecord(body) && typeof body.count === 'number' ? body.count : null, next: Number.isFinite(next) ? next : null, items };
   }
 
-  /* ------------------------------------------------------------ validation ----------- */
-
-  private async validateIuc(r: { provider: string | number; iuc: string }): Promise<ValidationResult> {
-    const idx = await this.cache.get();
-    const prov = resolveProvider(idx, r?.provider);
-    const iuc = checkIuc(r?.iuc);
-    let body: unknown;
-    try {
-      body = await this.http.get('/api/validateiuc/', { query: { smart_card_number: iuc, cablename: String(prov.name) } });
-    } catch (e) {
-      if (!(e instanceof VtuServerError)) throw e;
-      // a build that wants the id answers a name with 500 (and vice versa): try the other form once
-      body = await this.http.get('/api/validateiuc/', { query: { smart_card_number: iuc, cablename: String(prov.id) } });
-    }
-    return toValidation(body);
-  }
-
-  private async validateMeter(r: { disco: string | number; meter: string; meterType: 'prepaid' | 'postpaid' }): Promise<ValidationResult> {
-    const idx = await this.cache.get();
-    const disco = resolveDisco(idx, r?.disco);
-    const meter = checkMeter(r?.meter);
-    const mt = meterTypeOf(r?.meterType) === 'prepaid' ? 'Prepaid' : 'Postpaid';
-    let body: unknown;
-    try {
-      body = await this.http.get('/api/validatemeter/', { query: { meternumber: meter, disconame: disco.name, mtype: mt } });
-    } catch (e) {
-      if (!(e instanceof VtuServerError)) throw e;
-      body = await this.http.get('/api/validatemeter/', { query: { meternumber: meter, disconame: String(disco.id), mtype: mt } });
-    }
-    return toValidation(body);
-  }
-
-  private async validateIdentity(kind: 'bvn' | 'nin', number: string): Promise<IdentityResult> {
-    const n = requireDigits(number, kind, kind === 'bvn' ? 'BVN (Bank Verification Number)' : 'NIN (National Identification Number)', 11, 11);
-    const body = await this.http.get(`/api/validate${kind}/`, { query: { [kind]: n } });
-    if (!isRecord(body)) throw new VtuInvalidInputError('unreachable');
-    const first = text(body.first_name ?? body.firstName);
-    const last = text(body.last_name ?? body.lastName);
-    const middle = text(body.middle_name ?? body.middleName);
-    const full = text(body.name ?? body.full_name) || [first, middle, last].filter(Boolean).join(' ');
-    const invalidFlag = body.invalid === true || body.invalid === 'true' || body.valid === false || /INVALID|NOT FOUND|NO RECORD/i.test(full);
-    return {
-      valid: !invalidFlag,
-      kind,
-      number: n,
-      firstName: first,
-      lastName: last,
-      middleName: middle,
-      fullName: full,
-      phone: text(body.phone ?? body.phone_number),
-      provider: text(body.provider),
-      raw: scrubRaw(body),
-    };
-  }
-
   /* ------------------------------------------------------------ transactions --------- */
 
   private async findByIdent(product: Product, ident: string): Promise<PurchaseResult> {
@@ -370,22 +307,11 @@ export class VtuClient {
       if (r.ident) return this.findByIdent(r.product, r.ident);
       return r;
     }
-    const fresh = await fetchRecord(this.ctx, this.module(r.product), r.id);
+    const fresh = await fetchRecord(this.ctx, this.module(r.product), recordId(r.id));
     const out: PurchaseResult = { ...fresh, path: r.path };
     if (fresh.status !== r.status) out.details = { ...fresh.details, previousStatus: r.status, statusChanged: true, refunded: r.status === 'successful' && fresh.status === 'failed' };
     return out;
   }
-}
-
-function toValidation(body: unknown): ValidationResult {
-  if (!isRecord(body)) return { valid: false, name: '', raw: body };
-  const content = isRecord(body.content) ? body.content : {};
-  const name = text(body.name ?? body.Customer_Name ?? body.customer_name ?? content.Customer_Name ?? '').trim();
-  const inv = body.invalid === true || body.invalid === 'true' || /INVALID|NO NAME RETURN/i.test(name) || name === '';
-  const addr = body.address ?? body.Address ?? content.Address;
-  const out: ValidationResult = { valid: !inv, name, raw: scrubRaw(body) };
-  if (addr !== undefined && addr !== null && addr !== '') out.address = text(addr);
-  return out;
 }
 
 export { money, tryParseKobo };

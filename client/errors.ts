@@ -131,6 +131,13 @@ export class VtuNetworkError extends VtuError { constructor(m: string, o?: Opts)
 export class VtuNotChargedError extends VtuError { constructor(m: string, o?: Opts) { super('not_charged', m, o); } }
 export class VtuUnknownOutcomeError extends VtuError { constructor(m: string, o?: Opts) { super('unknown_outcome', m, o); } }
 
+/** A caller's value as a message shows it: text quoted, numbers as typed, never "[object Object]". */
+export function shown(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v === null || v === undefined) return String(v);
+  return Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
 export function isVtuError(e: unknown, code?: VtuErrorCode): e is VtuError {
   return e instanceof VtuError && (code === undefined || e.code === code);
 }

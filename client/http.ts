@@ -1,6 +1,7 @@
 /**
- * HTTP core: headers, URL rules, retries for never-sent requests and 429, JSON parsing and error
- * classification from status + body. Everything the token touches stays in this file's closure.
+ * HTTP core: headers, URL rules, retries (never-sent requests and 429 always; timeouts, resets and
+ * 502/503/504 for reads that are safe to repeat), JSON parsing and error classification from status +
+ * body. Everything the token touches stays in this file's closure.
  */
 import {
   VtuAuthError, VtuBadResponseError, VtuError, VtuForbiddenError, VtuInsufficientBalanceError,
@@ -11,11 +12,20 @@ import { TransportError, type HttpMethod, type Transport, type TransportResponse
 import { isRecord, sleep, snippet, type Logger } from './util';
 
 export interface RetryOptions {
-  /** Total attempts including the first (never-sent and 429 only). Default 3. */
+  /**
+   * Total attempts including the first. Every request retries when it provably never left (refused, DNS)
+   * and on 429; a repeatable read (`RequestOptions.repeatable`, default: GET) also on timeout, reset and
+   * 502/503/504. Default 3.
+   */
   maxAttempts?: number;
   /** Largest wait honoured for Retry-After / backoff. A longer Retry-After → rate_limited. Default 10000. */
   maxDelayMs?: number;
 }
+
+/** Gateway answers that say "try again": the request did nothing (a proxy or a restarting app). */
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+/** First backoff step; doubled per attempt, capped at maxDelayMs. */
+const BACKOFF_BASE_MS = 200;
 
 export interface HttpCoreOptions {
   baseUrl: string;
@@ -33,6 +43,11 @@ export interface RequestOptions {
   json?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * Safe to send again after a timeout, a reset or a 502/503/504 (default: true for GET, false
+   * otherwise). A GET that costs money (BVN/NIN lookups) passes false: a repeat is a second charge.
+   */
+  repeatable?: boolean;
 }
 
 export interface RawResponse {
@@ -233,37 +248,48 @@ export class HttpCore {
     }
   }
 
+  /** Capped exponential backoff with jitter, so retrying clients do not return in lockstep. */
+  private backoffMs(attempt: number): number {
+    const cap = Math.min(this.maxDelayMs, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    return Math.round(cap / 2 + Math.random() * (cap / 2));
+  }
+
   /**
-   * Send a request. Retries automatically ONLY when the request provably never reached the server
-   * (connection refused, DNS) or on 429 (honouring Retry-After, capped). Returns the raw response
-   * whatever its status; throws VtuNetworkError (with mayHaveReachedServer) on transport failure.
+   * Send a request. Retries automatically when the request provably never reached the server
+   * (connection refused, DNS), on 429 (honouring Retry-After, capped), and for a repeatable request
+   * (`opts.repeatable`, default GET) on timeout, reset and 502/503/504. A purchase POST is never
+   * repeated after it may have left. Returns the raw response whatever its status; throws
+   * VtuNetworkError (with mayHaveReachedServer) on transport failure.
    */
   async send(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
     const url = this.baseUrl + path;
     const headers = method === 'GET' ? this.headersGet : this.headersPost;
     const body = opts.json ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    const repeatable = opts.repeatable ?? method === 'GET';
+    // a read that timed out is sent again with twice the time: the server (or this machine) is slower than configured
+    let timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     let attempt = 0;
     for (;;) {
       attempt++;
       const sentAt = Date.now();
       let res: TransportResponse;
       try {
-        res = await this.transport({ method, url, headers, query: opts.query, body, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal: opts.signal });
+        res = await this.transport({ method, url, headers, query: opts.query, body, timeoutMs, signal: opts.signal });
       } catch (e) {
         const te = e instanceof TransportError ? e : new TransportError('other', 'transport failed');
         const never = !te.mayHaveReachedServer;
         this.log('warn', `${method} ${path} failed: ${te.kind}`, { attempt, mayHaveReachedServer: te.mayHaveReachedServer });
-        if (never && attempt < this.maxAttempts && !opts.signal?.aborted) {
-          await sleep(Math.min(this.maxDelayMs, 200 * 2 ** (attempt - 1)), opts.signal).catch(() => undefined);
+        if ((never || (repeatable && te.kind !== 'aborted')) && attempt < this.maxAttempts && (await this.pause(this.backoffMs(attempt), opts.signal))) {
+          if (te.kind === 'timeout') timeoutMs *= 2;
           continue;
         }
         throw new VtuNetworkError(
           never
             ? `Could not reach ${this.baseUrl} (${te.kind}); the request was never sent. Check the base URL and that the site is up.`
             : te.kind === 'timeout'
-              ? `No answer from ${this.baseUrl} within ${opts.timeoutMs ?? this.timeoutMs} ms for ${method} ${path}; the request may have reached the server.`
-              : `The connection to ${this.baseUrl} failed (${te.kind}) during ${method} ${path}; the request may have reached the server.`,
-          { method, path, mayHaveReachedServer: te.mayHaveReachedServer, details: { kind: te.kind } },
+              ? `No answer from ${this.baseUrl} within ${timeoutMs} ms for ${method} ${path}${repeatable && attempt > 1 ? ` (${attempt} attempts)` : ''}; the request may have reached the server.`
+              : `The connection to ${this.baseUrl} failed (${te.kind}) during ${method} ${path}${repeatable && attempt > 1 ? ` (${attempt} attempts)` : ''}; the request may have reached the server.`,
+          { method, path, mayHaveReachedServer: te.mayHaveReachedServer, details: { kind: te.kind, attempts: attempt } },
         );
       }
       const receivedAt = Date.now();
@@ -280,17 +306,27 @@ export class HttpCore {
       if (res.status === 429 && attempt < this.maxAttempts) {
         const parsed = tryParseJson(res.body);
         const ra = parseRetryAfter(res.headers, parsed.ok ? parsed.value : undefined) ?? Math.min(this.maxDelayMs, 500 * 2 ** (attempt - 1));
-        if (ra <= this.maxDelayMs && !opts.signal?.aborted) {
+        if (ra <= this.maxDelayMs) {
           this.log('warn', `${method} ${path} rate limited; retrying in ${ra} ms`, { attempt });
-          try {
-            await sleep(ra, opts.signal);
-            continue;
-          } catch {
-            /* aborted: fall through and return the 429 */
-          }
+          if (await this.pause(ra, opts.signal)) continue;
+          /* aborted: return the 429 */
         }
+      } else if (repeatable && RETRYABLE_STATUS.has(res.status) && attempt < this.maxAttempts) {
+        this.log('warn', `${method} ${path} → ${res.status}; retrying`, { attempt });
+        if (await this.pause(this.backoffMs(attempt), opts.signal)) continue;
       }
       return { status: res.status, headers: res.headers, body: res.body, sentAt, receivedAt };
+    }
+  }
+
+  /** Wait before a retry; false when the caller aborted (then no retry). */
+  private async pause(ms: number, signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return false;
+    try {
+      await sleep(ms, signal);
+      return true;
+    } catch {
+      return false;
     }
   }
 

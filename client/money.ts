@@ -3,19 +3,25 @@
  * numbers are converted through their shortest decimal string (String(1234.5) === "1234.5").
  */
 import type { Money } from './types';
-import { VtuInvalidInputError } from './errors';
+import { VtuInvalidInputError, shown } from './errors';
 
 const DEC = /^(-)?(\d*)(?:\.(\d*))?$/;
 /** Plain non-negative naira with at most two decimals and at most 13 integer digits. */
 const PLAIN = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
 
-/** Strip currency decorations a site or a user may add: ₦, N, NGN, commas, spaces, "naira". */
+/** Comma thousands grouping, exactly: "1,250" and "1,250,000.50", never "1,2" or "12,50". */
+const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
+
+/**
+ * Strip the currency decorations a site (or a person) adds: ₦, N, NGN, "naira", comma thousands grouping.
+ * Only unambiguous forms: spaces inside the number (" 1 0 0 ") or commas in other places ("1,5") are left in,
+ * so the result is not a number.
+ */
 function clean(input: string): string {
   let s = input.trim();
   s = s.replace(/^(?:NGN|₦|N)\s*/i, '');
   s = s.replace(/\s*(?:naira|NGN)$/i, '');
-  s = s.replace(/[,\s_]/g, '');
-  return s;
+  return GROUPED.test(s) ? s.replace(/,/g, '') : s;
 }
 
 function numberToDecimalString(n: number): string | null {
@@ -86,9 +92,8 @@ export function tryParseKobo(value: unknown, round = true): number | null {
 export function parseNaira(value: unknown, field = 'amount'): number {
   const kobo = tryParseKobo(value, false);
   if (kobo === null) {
-    const shown = typeof value === 'string' || typeof value === 'number' ? JSON.stringify(value) : typeof value;
     throw new VtuInvalidInputError(
-      `${field} ${shown} is not a valid naira amount: use digits with at most two decimals, e.g. 250 or "250.50".`,
+      `${field} ${shown(value)} is not a valid naira amount: use digits with at most two decimals, e.g. 250 or "250.50".`,
       { field },
     );
   }
@@ -96,6 +101,31 @@ export function parseNaira(value: unknown, field = 'amount'): number {
     throw new VtuInvalidInputError(`${field} must not be negative.`, { field });
   }
   return kobo;
+}
+
+/** A plain amount as a caller sends it: digits (up to 13: far above any cap) and at most two decimals. */
+const PLAIN_INPUT = /^\d{1,13}(?:\.\d{1,2})?$/;
+
+/**
+ * A purchase amount: a plain number (250, 250.5) or a plain numeric string ("250", "250.50"), surrounding
+ * spaces allowed. Currency signs, grouping, inner spaces, exponents, more than two decimals → `invalid_input`
+ * saying what to type (e.g. "₦1,250" → "type 1250"), so what is bought is exactly what was typed.
+ */
+export function parsePlainNaira(value: unknown, field = 'amount'): number {
+  const fail = (why: string) => new VtuInvalidInputError(`${field} ${why}`, { field });
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    throw fail(`must be a number such as 250 or text such as "250.50", not ${shown(value)}.`);
+  }
+  const s = typeof value === 'string' ? value.trim() : numberToDecimalString(value);
+  if (s !== null && PLAIN_INPUT.test(s)) return tryParseKobo(s, false)!;
+  const typed = shown(value);
+  const extra = s === null ? null : /^(\d+\.\d{2})\d+$/.exec(s);
+  if (extra) throw fail(`${typed} has more than two decimals: type at most two decimals, e.g. ${typeof value === 'number' ? value.toFixed(2) : extra[1]}.`);
+  if (s !== null && /^\d{14,}(?:\.\d*)?$/.test(s)) throw fail(`${typed} is far too large for one purchase: type the amount in naira, e.g. 5000.`);
+  const meant = typeof value === 'string' ? tryParseKobo(value, false) : s !== null && s.startsWith('-') ? -1 : null;
+  if (meant !== null && meant < 0) throw fail(`${typed} must not be negative: type the amount to pay, e.g. 250.`);
+  if (meant !== null) throw fail(`${typed} must be a plain number: type ${formatNaira(meant).replace(/\.00$/, '')} (digits and at most two decimals; no ₦, commas or spaces).`);
+  throw fail(`${typed} is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.`);
 }
 
 /** Two-decimal naira string: 25050 → "250.50". */

@@ -58,6 +58,8 @@ export interface SandboxConfig {
   /** 403 for tokens of non-API accounts (default: true in seed dialect, false in family). */
   enforce_user_type: boolean;
   settle: { mode: 'immediate' | 'processing'; delayMs: number; finalStatus: 'successful' | 'failed' };
+  /** Which IUC/meter validation routes answer (the other form is a 404): default "both". */
+  validation_routes: 'both' | 'api' | 'ajax';
 }
 
 export type ConfigPatch = Partial<Omit<SandboxConfig, 'settle'>> & { settle?: Partial<SandboxConfig['settle']> };

@@ -38,6 +38,7 @@ const PatchConfig = z.object({
     delayMs: z.number().int().min(0).max(3_600_000).optional(),
     finalStatus: z.enum(['successful', 'failed']).optional(),
   }).optional(),
+  validation_routes: z.enum(['both', 'api', 'ajax']).optional(),
 });
 const PatchTxn = z.object({ Status: z.enum(['successful', 'processing', 'failed']) });
 const NewFault = z.object({
@@ -47,6 +48,7 @@ const NewFault = z.object({
   count: z.number().int().min(1).optional(),
   latencyMs: z.number().int().min(0).max(600_000).optional(),
   retryAfterSeconds: z.number().int().min(0).optional(),
+  httpStatus: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
 });
 
 export function userView(u: User) {
@@ -137,6 +139,7 @@ export function adminRoutes(app: FastifyInstance, state: SandboxState, adminKey:
       if (b.identity_fee) c.identity_fee = naira2(parseNaira(b.identity_fee)!);
       if (b.enforce_user_type !== undefined) c.enforce_user_type = b.enforce_user_type;
       if (b.settle) c.settle = { ...c.settle, ...b.settle };
+      if (b.validation_routes) c.validation_routes = b.validation_routes;
       return c;
     });
 

@@ -19,6 +19,8 @@ export interface FaultSpec {
   latencyMs?: number;
   /** rate_limit: value of Retry-After and of the message. Default 1. */
   retryAfterSeconds?: number;
+  /** error_before: 500 (Django's page, default) or a gateway's 502/503/504 page (proxy in front of a restarting app). */
+  httpStatus?: 500 | 502 | 503 | 504;
 }
 
 export interface Fault extends Required<Omit<FaultSpec, 'count'>> {
@@ -84,6 +86,7 @@ export class FaultBook {
       remaining: spec.count ?? null,
       latencyMs: spec.latencyMs ?? (spec.kind === 'latency' ? 1000 : 500),
       retryAfterSeconds: spec.retryAfterSeconds ?? 1,
+      httpStatus: spec.httpStatus ?? 500,
       hits: 0,
       m: parseEndpoint(spec.endpoint),
     };

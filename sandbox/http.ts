@@ -46,6 +46,14 @@ export const NOT_FOUND_HTML =
   '<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n';
 
 export const html500 = (): Out => ({ status: 500, html: SERVER_ERROR_HTML });
+const GATEWAY_TITLES: Record<number, string> = { 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable', 504: 'Gateway Time-out' };
+/** Django's 500 page, or the nginx page a proxy sends for 502/503/504 while the app behind it is down. */
+export const errorPage = (status: number): Out =>
+  GATEWAY_TITLES[status]
+    ? { status, html: `<html>\r\n<head><title>${status} ${GATEWAY_TITLES[status]}</title></head>\r\n<body>\r\n<center><h1>${status} ${GATEWAY_TITLES[status]}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n` }
+    : html500();
+/** Django's 404 page: a route this site does not have. */
+export const notFoundPage = (): Out => ({ status: 404, html: NOT_FOUND_HTML });
 /** Someone else's or unknown id. */
 export const notFoundEmpty = (): Out => ({ status: 404, empty: true });
 /** Business rule failed in serializer.validate(): the message comes in a list. */
@@ -113,7 +121,7 @@ async function handle(rt: Runtime, req: FastifyRequest, reply: FastifyReply, han
     else if (fault.kind === 'rate_limit') {
       const s = fault.retryAfterSeconds;
       return send(reply, detail(429, `Request was throttled. Expected available in ${s} seconds.`, { 'retry-after': String(s) }), hit!.entry);
-    } else if (fault.kind === 'error_before') return send(reply, html500(), hit!.entry);
+    } else if (fault.kind === 'error_before') return send(reply, errorPage(fault.httpStatus), hit!.entry);
   }
 
   const auth = authenticate(state, req, optional);

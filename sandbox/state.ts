@@ -111,7 +111,15 @@ export interface Config {
   /** 403 for tokens of accounts whose user_type is not API. Default: on in seed dialect, off in family (no such check there). */
   enforce_user_type: boolean;
   settle: SettleConfig;
+  /**
+   * Which IUC/meter validation routes answer: `/api/validateiuc/` + `/api/validatemeter/` ("api"), the
+   * website's `/ajax/validate_iuc/` + `/ajax/validate_meter_number/` ("ajax"), or both (default). The
+   * other form answers Django's 404 page, as on a site that lacks it (api-family §2.11).
+   */
+  validation_routes: ValidationRoutes;
 }
+
+export type ValidationRoutes = 'both' | 'api' | 'ajax';
 
 const IDENT_PREFIX: Record<Product, string> = {
   data: 'Data', airtime: 'Airtime', cable: 'Cable', electricity: 'Bill', exam_pin: 'Exam', recharge_card: 'Recharge', sms: 'Sms',
@@ -168,6 +176,7 @@ export class SandboxState {
       dialect: this.dialect,
       enforce_user_type: this.dialect === 'seed',
       settle: { mode: 'immediate', delayMs: 2000, finalStatus: 'successful' },
+      validation_routes: 'both',
     };
     this.createUser({
       username: this.demo.username, token: this.demo.token, userType: 'API', balanceKobo: 1_000_000_00,

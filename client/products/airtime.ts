@@ -1,20 +1,22 @@
 import type { AirtimePurchase } from '../types';
-import { formatNaira, money, parseNaira, percentOf } from '../money';
+import { formatNaira, money, parsePlainNaira, percentOf } from '../money';
 import { tryNormalizePhone } from '../phone';
 import { canonicalNetwork } from '../schemas/catalog';
-import { charged, firstMoney, invalid, parseBase, resolveNetwork, result, text, type ProductModule } from './common';
+import { charged, firstMoney, invalid, optionalBoolean, parseBase, resolveNetwork, result, text, type ProductModule } from './common';
+import { shown } from '../errors';
 import { checkPhoneNetwork } from './data';
 
 export const AIRTIME_MIN_VTU = 5_000; // ₦50
 export const AIRTIME_MIN_SNS = 10_000; // ₦100
-export const AIRTIME_MAX = 5_000_000; // ₦50,000
+/** ₦50,000 per top-up: a cap of ours (the family's server states none); typical of the upstream VTU gateways' single top-up limit. */
+export const AIRTIME_MAX = 5_000_000;
 
 function airtimeType(t: unknown): 'VTU' | 'Share and Sell' {
   if (t === undefined || t === null || t === '') return 'VTU';
-  const s = String(t).trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  const s = typeof t === 'string' ? t.trim().toLowerCase().replace(/[\s_-]+/g, ' ') : null;
   if (s === 'vtu') return 'VTU';
   if (s === 'share and sell' || s === 'share & sell' || s === 'sns' || s === 'share n sell') return 'Share and Sell';
-  throw invalid('type', `type ${JSON.stringify(t)} is not an airtime type; use "VTU" or "Share and Sell".`);
+  throw invalid('type', `type must be "VTU" or "Share and Sell"; got ${shown(t)}.`);
 }
 
 export const airtimeProduct: ProductModule<AirtimePurchase> = {
@@ -24,15 +26,16 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
   prepare(req, idx) {
     const net = resolveNetwork(idx, req.network);
     const type = airtimeType(req.type);
-    const kobo = parseNaira(req.amount, 'amount');
+    const kobo = parsePlainNaira(req.amount, 'amount');
     const min = type === 'VTU' ? AIRTIME_MIN_VTU : AIRTIME_MIN_SNS;
     if (kobo < min) throw invalid('amount', `amount ₦${formatNaira(kobo)} is below the ${type} minimum of ₦${formatNaira(min)}.`);
     if (kobo > AIRTIME_MAX) throw invalid('amount', `amount ₦${formatNaira(kobo)} is above the maximum of ₦${formatNaira(AIRTIME_MAX, { grouping: true })} per top-up; split it.`);
-    const phone = checkPhoneNetwork(req.phone, net, req.ported === true);
+    const ported = optionalBoolean(req.ported, 'ported');
+    const phone = checkPhoneNetwork(req.phone, net, ported);
     const disc = idx.catalog.airtime.find((a) => canonicalNetwork(a.network) === canonicalNetwork(net.name));
     const pct = disc ? (type === 'VTU' ? disc.vtuPercent : disc.shareAndSellPercent) : '100';
     const cost = percentOf(kobo, pct);
-    const body = { network: net.id, amount: Number(formatNaira(kobo)), mobile_number: phone, Ported_number: req.ported === true, airtime_type: type };
+    const body = { network: net.id, amount: Number(formatNaira(kobo)), mobile_number: phone, Ported_number: ported, airtime_type: type };
     return {
       product: 'airtime',
       path: '/api/topup/',

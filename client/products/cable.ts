@@ -1,19 +1,11 @@
 import type { CablePurchase } from '../types';
 import type { CatalogIndex } from '../catalog';
 import { normalizePhone } from '../phone';
-import { canonicalCable } from '../schemas/catalog';
 import type { CableProvider } from '../types';
-import { charged, firstMoney, invalid, parseBase, requireDigits, requireInt, result, text, type ProductModule } from './common';
+import { charged, firstMoney, invalid, parseBase, requireDigits, requireInt, resolveChoice, result, text, type ProductModule } from './common';
 
 export function resolveProvider(idx: CatalogIndex, provider: unknown): CableProvider {
-  let p: CableProvider | undefined;
-  if (typeof provider === 'number' || (typeof provider === 'string' && /^\s*\d+\s*$/.test(provider))) p = idx.cableById.get(Number(provider));
-  else if (typeof provider === 'string') p = idx.cableByName.get(canonicalCable(provider));
-  if (!p) {
-    const list = idx.catalog.cable.map((c) => `${c.name} (${c.id})`).join(', ') || 'none listed by this site';
-    throw invalid('provider', `provider ${JSON.stringify(provider ?? null)} is not a cable TV provider of this site. Use one of: ${list}.`);
-  }
-  return p;
+  return resolveChoice(idx.cables, provider, 'provider', 'a cable TV provider');
 }
 
 export function checkIuc(v: unknown): string {

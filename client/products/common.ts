@@ -1,9 +1,9 @@
 /** Shared pieces of the product modules: record parsing, network resolution, the module interface. */
 import { z } from 'zod';
-import type { CatalogIndex } from '../catalog';
-import { VtuBadResponseError, VtuInvalidInputError } from '../errors';
+import type { CatalogIndex, Choices } from '../catalog';
+import { VtuBadResponseError, VtuInvalidInputError, shown } from '../errors';
 import { money, tryParseKobo } from '../money';
-import { canonicalNetwork } from '../schemas/catalog';
+import { nameKey } from '../schemas/aliases';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
 import type { Money, NetworkInfo, Product, PurchaseQuote, PurchaseResult, ResultPath, TransactionStatus } from '../types';
 import { isRecord } from '../util';
@@ -222,29 +222,66 @@ export function result(
   };
 }
 
-export function resolveNetwork(idx: CatalogIndex, network: unknown, field = 'network'): NetworkInfo {
-  let n: NetworkInfo | undefined;
-  if (typeof network === 'number' || (typeof network === 'string' && /^\s*\d+\s*$/.test(network))) n = idx.networkById.get(Number(network));
-  else if (typeof network === 'string') n = idx.networkByName.get(canonicalNetwork(network));
-  if (!n) {
-    const list = idx.catalog.networks.map((x) => `${x.name} (${x.id})`).join(', ');
-    throw invalid(field, `${field} ${JSON.stringify(network ?? null)} is not a network of this site. Use one of: ${list}.`);
+/**
+ * A catalogue entry by id (number or digit string), exact name or documented alias (schemas/aliases.ts),
+ * case and punctuation ignored. Anything else, or a name that fits several entries, is invalid_input
+ * listing the choices: never a guess.
+ */
+export function resolveChoice<T>(c: Choices<T>, input: unknown, field: string, what: string): T {
+  const choices = `Type one of: ${c.listing || 'none listed by this site'}`;
+  let hits: T[] | undefined;
+  if (typeof input === 'number' || (typeof input === 'string' && c.byId.size > 0 && /^\s*\d+\s*$/.test(input))) {
+    const t = c.byId.get(Number(input));
+    if (t) return t;
+    throw invalid(field, `${field} ${shown(input)} is not the id of ${what} on this site. ${choices}.`);
   }
-  return n;
+  if (typeof input !== 'string') throw invalid(field, `${field} must be a name or an id (text or a number), not ${shown(input)}. ${choices}.`);
+  const k = nameKey(input);
+  if (k) hits = c.byName.get(k) ?? c.byGroup.get(c.aliases.get(k) ?? '');
+  if (hits?.length === 1) return hits[0];
+  if (hits) {
+    throw invalid(field, `${field} ${shown(input)} fits several entries on this site: ${hits.map(c.label).join(', ')}. Type the id of the one you mean.`);
+  }
+  throw invalid(field, `${field} ${shown(input)} is not ${what} of this site (an id, the exact name or a listed alias is needed). ${choices}.`);
+}
+
+export function resolveNetwork(idx: CatalogIndex, network: unknown, field = 'network'): NetworkInfo {
+  return resolveChoice(idx.networks, network, field, 'a network');
+}
+
+/** An optional text field: a string (trimmed) or nothing; never String({a:1}). */
+export function optionalText(v: unknown, field: string, what: string, max: number): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') throw invalid(field, `${field} must be text (${what}), not ${shown(v)}.`);
+  const s = v.trim();
+  if (s.length > max) throw invalid(field, `${field} is ${s.length} characters; keep it to ${max} or fewer.`);
+  return s;
+}
+
+/** An optional yes/no field: true, false or absent. A string such as "yes" is refused, not read as false. */
+export function optionalBoolean(v: unknown, field: string): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw invalid(field, `${field} must be true or false (a boolean), not ${shown(v)}.`);
+  return v;
+}
+
+/** A record id for a detail URL: a positive whole number (never text that could change the path). */
+export function recordId(v: unknown): number {
+  return requireInt(v, 'id', "the record's numeric id, e.g. 1234");
 }
 
 export function requireInt(v: unknown, field: string, what: string): number {
-  const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0) {
-    throw invalid(field, `${field} must be a positive whole number (${what}); got ${JSON.stringify(v ?? null)}.`);
+  const n = typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
+    throw invalid(field, `${field} must be a positive whole number (${what}); got ${shown(v)}.`);
   }
   return n;
 }
 
 export function requireQuantity(v: unknown, field: string, min: number, max: number): number {
-  const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+  const n = typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
-    throw invalid(field, `${field} must be a whole number from ${min} to ${max}; got ${JSON.stringify(v ?? null)}.`);
+    throw invalid(field, `${field} must be a whole number from ${min} to ${max}; got ${shown(v)}.`);
   }
   return n;
 }
@@ -252,7 +289,7 @@ export function requireQuantity(v: unknown, field: string, min: number, max: num
 export function requireDigits(v: unknown, field: string, what: string, min: number, max: number): string {
   const s = typeof v === 'number' && Number.isInteger(v) ? String(v) : typeof v === 'string' ? v.replace(/[\s-]/g, '') : '';
   if (!/^\d+$/.test(s) || s.length < min || s.length > max) {
-    throw invalid(field, `${field} must be the ${what}: ${min === max ? min : `${min}–${max}`} digits, no letters; got ${JSON.stringify(v ?? null)}.`);
+    throw invalid(field, `${field} must be the ${what}: ${min === max ? min : `${min}–${max}`} digits, no letters; got ${shown(v)}.`);
   }
   return s;
 }

@@ -1,7 +1,7 @@
 import type { DataPurchase } from '../types';
 import { detectNetwork, normalizePhone, tryNormalizePhone } from '../phone';
 import {
-  charged, firstMoney, invalid, parseBase, requireInt, resolveNetwork, result, text, type ProductModule,
+  charged, firstMoney, invalid, optionalBoolean, parseBase, requireInt, resolveNetwork, result, text, type ProductModule,
 } from './common';
 import { canonicalNetwork } from '../schemas/catalog';
 import type { CatalogIndex } from '../catalog';
@@ -44,7 +44,7 @@ export const dataProduct: ProductModule<DataPurchase> = {
       throw invalid('plan', `plan ${planId} is not a ${net.name} data plan${plan ? ` (it is a ${plan.network} plan)` : ''}. Pick one from client.catalog.dataPlans('${net.name}').`);
     }
     if (!plan.available) throw invalid('plan', `plan ${planId} (${plan.label}) is marked not available by the site; pick another plan.`);
-    const ported = req.ported === true;
+    const ported = optionalBoolean(req.ported, 'ported');
     const phone = checkPhoneNetwork(req.phone, net, ported);
     const body = { network: net.id, plan: plan.id, mobile_number: phone, Ported_number: ported };
     return {

@@ -1,30 +1,28 @@
 import type { ElectricityPurchase, Disco } from '../types';
-import { discoKey, type CatalogIndex } from '../catalog';
-import { formatNaira, parseNaira } from '../money';
+import type { CatalogIndex } from '../catalog';
+import { formatNaira, parsePlainNaira } from '../money';
 import { normalizePhone } from '../phone';
-import { charged, firstMoney, invalid, parseBase, requireDigits, result, text, type ProductModule } from './common';
+import { charged, firstMoney, invalid, parseBase, requireDigits, resolveChoice, result, text, type ProductModule } from './common';
+import { shown } from '../errors';
 
 export const ELECTRICITY_MIN = 50_000; // ₦500
 
+/**
+ * ₦500,000 per token: a cap of ours. The family's server and api-family.md state no maximum (only the ₦500
+ * minimum); the cap stops a typo (an extra zero or five) from spending the wallet on one meter.
+ */
+export const ELECTRICITY_MAX = 50_000_000;
+
+/** By id, exact name or alias ("Ikeja", "IKEDC" → Ikeja Electric). A city a disco serves ("Abakaliki") is not an alias: refused with the list. */
 export function resolveDisco(idx: CatalogIndex, disco: unknown): Disco {
-  let d: Disco | undefined;
-  if (typeof disco === 'number' || (typeof disco === 'string' && /^\s*\d+\s*$/.test(disco))) d = idx.discoById.get(Number(disco));
-  else if (typeof disco === 'string') {
-    const k = discoKey(disco);
-    d = idx.discoByName.get(k) ?? (k ? idx.catalog.discos.find((x) => discoKey(x.name).startsWith(k) || k.startsWith(discoKey(x.name))) : undefined);
-  }
-  if (!d) {
-    const list = idx.catalog.discos.map((x) => `${x.name} (${x.id})`).join(', ') || 'none listed by this site';
-    throw invalid('disco', `disco ${JSON.stringify(disco ?? null)} is not an electricity company of this site. Use one of: ${list}.`);
-  }
-  return d;
+  return resolveChoice(idx.discos, disco, 'disco', 'an electricity company');
 }
 
 export function meterTypeOf(v: unknown): 'prepaid' | 'postpaid' {
-  const s = String(v ?? '').trim().toLowerCase();
+  const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim().toLowerCase() : null;
   if (s === 'prepaid' || s === '1') return 'prepaid';
   if (s === 'postpaid' || s === '2') return 'postpaid';
-  throw invalid('meterType', `meterType ${JSON.stringify(v ?? null)} must be "prepaid" or "postpaid".`);
+  throw invalid('meterType', `meterType ${shown(v)} must be "prepaid" or "postpaid".`);
 }
 
 export function checkMeter(v: unknown): string {
@@ -44,8 +42,11 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
     const disco = resolveDisco(idx, req.disco);
     const meter = checkMeter(req.meter);
     const mt = meterTypeOf(req.meterType);
-    const kobo = parseNaira(req.amount, 'amount');
+    const kobo = parsePlainNaira(req.amount, 'amount');
     if (kobo < ELECTRICITY_MIN) throw invalid('amount', `amount ₦${formatNaira(kobo)} is below the electricity minimum of ₦${formatNaira(ELECTRICITY_MIN)}.`);
+    if (kobo > ELECTRICITY_MAX) {
+      throw invalid('amount', `amount ₦${formatNaira(kobo, { grouping: true })} is above the maximum of ₦${formatNaira(ELECTRICITY_MAX, { grouping: true })} per token; type a smaller amount or split it.`);
+    }
     const phone = req.phone !== undefined && req.phone !== '' ? normalizePhone(req.phone, 'phone') : undefined;
     const body: Record<string, unknown> = {
       disco_name: disco.id,

@@ -1,9 +1,8 @@
 import type { ExamPinPurchase } from '../types';
 import { money } from '../money';
-import { charged, firstMoney, invalid, parseBase, requireQuantity, result, text, type ProductModule } from './common';
+import { charged, firstMoney, parseBase, requireQuantity, resolveChoice, result, text, type ProductModule } from './common';
 
 export const EXAM_MAX_QUANTITY = 5;
-const DEFAULT_EXAMS = ['WAEC', 'NECO', 'NABTEB'];
 
 /** pins: list of strings | list of {pin, serial} | one string separated by commas/newlines. */
 export function parsePins(v: unknown): string[] {
@@ -32,20 +31,16 @@ export const examProduct: ProductModule<ExamPinPurchase> = {
   path: '/api/epin/',
   hasDetail: true,
   prepare(req, idx) {
-    const exam = String(req.exam ?? '').trim().toUpperCase();
-    const known = idx.catalog.exams.length ? idx.catalog.exams.map((e) => e.exam.toUpperCase()) : DEFAULT_EXAMS;
-    if (!exam || !known.includes(exam)) {
-      throw invalid('exam', `exam ${JSON.stringify(req.exam ?? null)} is not sold by this site; use one of: ${known.join(', ')}.`);
-    }
+    const { exam: name, price } = resolveChoice(idx.exams, req.exam, 'exam', 'an exam');
+    const exam = name.toUpperCase();
     const quantity = requireQuantity(req.quantity, 'quantity', 1, EXAM_MAX_QUANTITY);
-    const price = idx.catalog.exams.find((e) => e.exam.toUpperCase() === exam)?.price;
     const body = { exam_name: exam, quantity };
     return {
       product: 'exam_pin',
       path: '/api/epin/',
       body,
       quote: {
-        product: 'exam_pin', recipient: exam, amount: money((price?.kobo ?? 0) * quantity),
+        product: 'exam_pin', recipient: exam, amount: money(price.kobo * quantity),
         description: `${quantity} × ${exam} result checker PIN${quantity > 1 ? 's' : ''}`, request: body,
       },
       match: {

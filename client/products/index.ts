@@ -1,5 +1,6 @@
 import type { Product } from '../types';
-import type { ProductModule } from './common';
+import { shown } from '../errors';
+import { invalid, type ProductModule } from './common';
 import { dataProduct } from './data';
 import { airtimeProduct } from './airtime';
 import { cableProduct } from './cable';
@@ -17,3 +18,9 @@ export const PRODUCTS: Record<Product, ProductModule<any>> = {
   recharge_card: rechargeProduct,
   sms: smsProduct,
 };
+
+/** The module of a product name: own keys only, so "__proto__" or "constructor" is invalid_input, never Object's. */
+export function productModule(product: unknown): ProductModule {
+  if (typeof product === 'string' && Object.prototype.hasOwnProperty.call(PRODUCTS, product)) return PRODUCTS[product as Product];
+  throw invalid('product', `product ${shown(product)} is unknown; use one of: ${Object.keys(PRODUCTS).join(', ')}.`);
+}

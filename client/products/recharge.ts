@@ -1,7 +1,7 @@
 import type { RechargeCardPurchase } from '../types';
 import { money } from '../money';
 import { canonicalNetwork } from '../schemas/catalog';
-import { charged, firstMoney, invalid, isRec, parseBase, requireInt, requireQuantity, resolveNetwork, result, text, type ProductModule } from './common';
+import { charged, firstMoney, invalid, isRec, optionalText, parseBase, requireInt, requireQuantity, resolveNetwork, result, text, type ProductModule } from './common';
 
 export const RECHARGE_MAX_QUANTITY = 39;
 
@@ -44,9 +44,8 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
     }
     const quantity = requireQuantity(req.quantity, 'quantity', 1, RECHARGE_MAX_QUANTITY);
     // name_on_card may not be blank on the family's serializer: default to the account's name.
-    const given = req.nameOnCard === undefined || req.nameOnCard === null ? '' : String(req.nameOnCard).trim();
+    const given = optionalText(req.nameOnCard, 'nameOnCard', 'the name printed on the cards, e.g. "Ade Stores"', 50);
     const name = given || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, 50);
-    if (name.length > 50) throw invalid('nameOnCard', `nameOnCard is ${name.length} characters; keep it to 50 or fewer.`);
     const body = { network: net.id, network_amount: d.id, quantity, name_on_card: name };
     return {
       product: 'recharge_card',

@@ -4,10 +4,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { cableById, cableByName, discoByNameOrId, lookupIdentity, lookupIuc, lookupMeter, type Person } from '../catalog';
-import { apiRoute, apiRouteOptionalAuth, type Ctx, html500, type Out, type Runtime, viewError } from '../http';
+import { apiRoute, apiRouteOptionalAuth, type Ctx, type Handler, html500, notFoundPage, type Out, type Runtime, viewError } from '../http';
 import { parseNaira } from '../money';
 import { moneyOf } from '../render';
-import type { IdentityProvider, User } from '../state';
+import type { IdentityProvider, User, ValidationRoutes } from '../state';
 
 function validateIuc(c: Ctx<User | null>): Out {
   const name = c.query.cablename ?? '';
@@ -72,9 +72,17 @@ function identity(kind: Kind) {
   };
 }
 
+/** The handler when this form of the route is served (admin config `validation_routes`), else Django's 404 page. */
+function servedAs(form: Exclude<ValidationRoutes, 'both'>, handler: Handler<User | null>): Handler<User | null> {
+  return (c) => (c.state.config.validation_routes === 'both' || c.state.config.validation_routes === form ? handler(c) : notFoundPage());
+}
+
 export function validateRoutes(app: FastifyInstance, rt: Runtime): void {
-  apiRouteOptionalAuth(app, rt, '/api/validateiuc/', validateIuc);
-  apiRouteOptionalAuth(app, rt, '/api/validatemeter/', validateMeter);
+  apiRouteOptionalAuth(app, rt, '/api/validateiuc/', servedAs('api', validateIuc));
+  apiRouteOptionalAuth(app, rt, '/api/validatemeter/', servedAs('api', validateMeter));
+  // the website's AJAX views: same parameters and answers, no DRF (api-family §2.11)
+  apiRouteOptionalAuth(app, rt, '/ajax/validate_iuc/', servedAs('ajax', validateIuc));
+  apiRouteOptionalAuth(app, rt, '/ajax/validate_meter_number/', servedAs('ajax', validateMeter));
   apiRoute(app, rt, 'GET', '/api/validatebvn/', identity('bvn'));
   apiRoute(app, rt, 'GET', '/api/validatenin/', identity('nin'));
 }

@@ -55,7 +55,8 @@ describe.each([
       return env.make({ token: TOKEN, transport: mk(), logger: l.logger }).user.get();
     }],
     ['timeout', 'network', async (l) => {
-      await env.admin.addFault({ endpoint: 'GET /api/user/', kind: 'timeout_after', count: 1 });
+      // a read is retried after a timeout: every attempt (3 by default) times out, each logged
+      await env.admin.addFault({ endpoint: 'GET /api/user/', kind: 'timeout_after', count: 3 });
       return env.make({ token: TOKEN, transport: mk(), logger: l.logger, timeoutMs: 200 }).user.get();
     }],
     ['refused', 'network', (l) => env.make({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, transport: mk(), logger: l.logger, retry: { maxAttempts: 1 } }).user.get()],

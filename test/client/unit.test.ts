@@ -7,7 +7,11 @@ import {
 import { registerSecret } from '../../client/errors';
 import { parseUserPayload } from '../../client/products/user';
 import { parseAirtime, parseCable, parseDiscos, parseExams, parseNetworks, parseRecharge } from '../../client/schemas/catalog';
-import { PRODUCTS } from '../../client/products';
+import { PRODUCTS, productModule } from '../../client/products';
+import { buildIndex } from '../../client/catalog';
+import { parsePlainNaira } from '../../client/money';
+import { resolveNetwork } from '../../client/products/common';
+import { resolveDisco } from '../../client/products/electricity';
 import { parseSmsSend } from '../../client/products/sms';
 import { parseCreateDate } from '../../client/purchase';
 
@@ -260,5 +264,66 @@ describe('redaction', () => {
     const all = [e.message, JSON.stringify(e), inspect(e, { depth: 10 }), String(e.stack)].join('\n');
     expect(all).not.toContain(tok);
     expect(all).not.toContain('abcdefabcdef1234');
+  });
+});
+
+describe('plain amounts (purchase inputs) and unambiguous decorations (server values)', () => {
+  test.each([
+    [100, 10000], ['100', 10000], ['100.50', 10050], [' 100 ', 10000], [0.5, 50], ['0.05', 5], [1234.5, 123450],
+  ])('parsePlainNaira(%p) = %p kobo', (v, k) => expect(parsePlainNaira(v)).toBe(k));
+  test.each([
+    [' 1 0 0 ', /not a naira amount/], ['₦100', /plain number: type 100 /], ['1,250.50', /plain number: type 1250\.50 /],
+    ['1,5', /not a naira amount/], ['100.005', /more than two decimals.*100\.00/], [-1, /negative/], ['1e2', /not a naira amount/],
+    [Infinity, /not a naira amount/], [{ a: 1 }, /not an object/], [[100], /not a list/], [true, /not true/],
+    ['99999999999999', /far too large/],
+  ])('parsePlainNaira(%p) is invalid_input', (v, msg) => {
+    expect(() => parsePlainNaira(v, 'amount')).toThrow(msg);
+    expect(() => parsePlainNaira(v, 'amount')).toThrow(expect.objectContaining({ code: 'invalid_input', field: 'amount' }));
+  });
+  test('server-side money keeps the site decorations but never guesses', () => {
+    expect(tryParseKobo('₦1,250,000.5')).toBe(125_000_050);
+    expect(tryParseKobo('N100')).toBe(10000);
+    expect(tryParseKobo(' 1 0 0 ')).toBeNull();
+    expect(tryParseKobo('1,5')).toBeNull();
+    expect(tryParseKobo('12,50')).toBeNull();
+  });
+});
+
+describe('names: a site that spells discos its own way', () => {
+  const profile = { username: 'u', fullName: '', email: '', phone: '', userType: 'API', isApiUser: true, balance: money(0) };
+  const idx = buildIndex({
+    networks: [{ id: 1, name: 'MTN', plans: [] }, { id: 6, name: 'T2', plans: [] }],
+    cable: [],
+    discos: [
+      { id: 10, name: 'IKEDC' }, { id: 11, name: 'Abuja Electricity Distribution Company (AEDC)' },
+      { id: 12, name: 'Eko Electric Prepaid' }, { id: 13, name: 'Eko Electric Postpaid' }, { id: 14, name: 'Kano' }, { id: 15, name: 'KEDCO' },
+    ],
+    exams: [], airtime: [], sms: { perPage: money(180), dndPerPage: money(350) }, recharge: [],
+  }, profile);
+  const disco = (v: unknown) => resolveDisco(idx, v);
+  test('aliases reach the site\'s own names', () => {
+    expect(disco('Ikeja Electric').id).toBe(10);
+    expect(disco('ikeja').id).toBe(10);
+    expect(disco('AEDC').id).toBe(11);
+    expect(disco('Abuja').id).toBe(11);
+    expect(disco('eko electric prepaid').id).toBe(12);
+    expect(resolveNetwork(idx, '9mobile').id).toBe(6);
+    expect(resolveNetwork(idx, 'Etisalat').id).toBe(6);
+  });
+  test('an exact name wins over an alias; two entries for one alias are ambiguous', () => {
+    expect(disco('Kano').id).toBe(14);
+    expect(disco('KEDCO').id).toBe(15);
+    expect(() => disco('Kano Electric')).toThrow(/fits several entries on this site: Kano \(14\), KEDCO \(15\)\. Type the id/);
+  });
+  test('no prefixes, no cities that are not aliases', () => {
+    expect(() => disco('Eko')).toThrow(/disco "Eko" is not an electricity company/);
+    expect(() => disco('Ik')).toThrow(/Type one of: IKEDC \(10\)/);
+    expect(() => disco('Abakaliki')).toThrow(expect.objectContaining({ code: 'invalid_input', field: 'disco' }));
+  });
+  test('product names are own keys only', () => {
+    for (const p of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '', undefined, 7]) {
+      expect(() => productModule(p)).toThrow(expect.objectContaining({ code: 'invalid_input', field: 'product' }));
+    }
+    expect(productModule('data').path).toBe('/api/data/');
   });
 });
