@@ -278,6 +278,19 @@ describe('VTU Bulk SMS', () => {
     expect(list.items.length).toBeGreaterThanOrEqual(1);
     expect(list.items[0].json).toMatchObject({ sender: 'Shop', recipientCount: 4 });
   });
+
+  test('List Batches: Return All reads every page (15 a page here); by campaign, the batches of one send are one row', async () => {
+    const numbers = Array.from({ length: 40 }, (_, i) => `0803${String(1000000 + i)}`);
+    const sent = await runNode(sms, {
+      parameters: { operation: 'send', sender: 'Bulk', message: 'Sale', recipients: numbers.join(','), options: { batchSize: 1 } }, creds: env.creds(),
+    });
+    expect(sent.items[0].json).toMatchObject({ sent: 40, requests: 40 });
+    const all = await runNode(sms, { parameters: { operation: 'listBatches', returnAll: true }, creds: env.creds() });
+    expect(all.items.filter((i) => i.json.sender === 'Bulk')).toHaveLength(40);
+    const campaigns = await runNode(sms, { parameters: { operation: 'listBatches', groupBy: 'campaign', limit: 1 }, creds: env.creds() });
+    expect(campaigns.items).toHaveLength(1);
+    expect(campaigns.items[0].json).toMatchObject({ campaignId: sent.items[0].json.campaignId, sender: 'Bulk', batches: 40, recipients: 40, messages: 1, message: 'Sale' });
+  });
 });
 
 describe('VTU Identity', () => {
