@@ -87,7 +87,7 @@ test('webhook-electricity-token-sms: POST → token bought, SMSed, returned to t
   assert.match(bought.token, /^\d{4}(-\d{4}){4}$/);
   const [sms] = run.nodeOutput('SMS the token');
   assert.equal(sms.status, 'successful');
-  assert.equal(sms.recipientCount, 1);
+  assert.equal(sms.sent, 1);
   assert.equal(run.webhookResponse.status, 200);
   assert.deepEqual(run.webhookResponse.body, {
     status: 'successful', token: bought.token, customer: 'BOLA AHMED', amount: '1000.00', reference: bought.ident, smsStatus: 'successful',
@@ -105,13 +105,17 @@ test('webhook-electricity-token-sms: POST → token bought, SMSed, returned to t
   assert.deepEqual(await sb.since('demo', seq2), []);
 });
 
-test('schedule-bulk-sms-campaign: one campaign to the 4 opted-in subscribers (₦7.20)', async () => {
+test('schedule-bulk-sms-campaign: priced, then one campaign to the 4 subscribers not on the STOP list (₦7.20)', async () => {
   const seq = await sb.lastSeq();
   const run = clean(await n8n.runWorkflow(load('schedule-bulk-sms-campaign.json')));
   assert.equal(run.status, 'success', JSON.stringify(run.error));
+  const [price] = run.nodeOutput('Price campaign (dry run)');
+  assert.deepEqual([price.dryRun, price.toSend, price.optedOut, price.cost, price.costKobo], [true, 4, 1, '₦7.20', 720]);
+  assert.ok(!run.runData['Not sent']);
   const out = run.nodeOutput('Send campaign');
   assert.equal(out.length, 1);
-  assert.deepEqual([out[0].status, out[0].recipientCount, out[0].pages, out[0].amount], ['successful', 4, 1, '7.20']);
+  assert.deepEqual([out[0].status, out[0].sent, out[0].pages, out[0].charged, out[0].chargedKobo], ['successful', 4, 1, '₦7.20', 720]);
+  assert.equal(out[0].summary, '4 sent + 0 duplicates + 0 invalid + 1 opted out = 5 rows; charged ₦7.20');
   assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'sms', 720]]);
 });
 
@@ -142,8 +146,12 @@ test('failed-transaction-alert: a failed data purchase → one SMS to the owner,
     assert.deepEqual([ev.event, ev.id, ev.transition], ['failed', txn.id, 'processing → failed']);
     const [sms] = runs[0].nodeOutput('SMS the owner');
     assert.equal(sms.status, 'successful');
-    assert.deepEqual(sms.batches[0].recipients, ['08030000000']);
-    assert.match(sms.batches[0].message, new RegExp(`ALERT: data N250.00 to 08031234567 went processing → failed \\(ref ${txn.ident}\\)`));
+    assert.equal(sms.sent, 1);
+    // the batch as the site recorded it (the summary carries counts, not the numbers)
+    const hist = await (await fetch(`${sb.baseUrl}/api/sendsms/`, { headers: { Authorization: `Token ${sb.token}` } })).json();
+    const [batch] = hist.results || hist;
+    assert.equal(batch.to, '2348030000000');
+    assert.match(batch.message, new RegExp(`ALERT: data N250.00 to 08031234567 went processing → failed \\(ref ${txn.ident}\\)`));
     assert.deepEqual(debits(await sb.since('demo', seq)), [['refund', 'data', 25000], ['debit', 'sms', 180]]);
     assert.deepEqual(await n8n.pollNow(stored.id), [], 'no second alert');
   } finally {
