@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { VtuClient } from '../../client';
+import { formatNaira } from '../../client';
 import type { BuyOptions } from '../../client/types';
 import { checkSender } from '../../client/products/sms';
 import { sleep } from '../../client/util';
@@ -403,6 +404,11 @@ async function sendCampaign(
 			b.status = r.status === 'successful' ? 'successful' : r.status === 'failed' ? 'failed' : 'unknown outcome';
 			b.chargedKobo = r.status === 'failed' ? 0 : r.amount.kobo;
 			if (r.status !== 'successful') b.error = r.message || `the site says ${r.status}`;
+			// A site that counts pages differently (e.g. UTF-16 units) charges more than quoted: stop there
+			// so the campaign cannot run past its quote and the Spend Cap by more than this one request.
+			if (b.chargedKobo > b.costKobo) {
+				stop = `the site charged ${formatNaira(b.chargedKobo, { symbol: true })} for a request quoted ${formatNaira(b.costKobo, { symbol: true })}`;
+			}
 			if (r.balanceAfter && Number(r.id) > lastId) [lastId, balance] = [Number(r.id), naira(r.balanceAfter)];
 		} catch (e) {
 			const code = (e as { code?: string }).code ?? 'error';
