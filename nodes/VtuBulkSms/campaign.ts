@@ -6,7 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { classifyPhone, formatNaira, SMS_MAX_CHARS, smsPages, unicodeChars } from '../../client';
+import { classifyPhone, formatNaira, smsPages, unicodeChars } from '../../client';
+import { checkMessage } from '../../client/products/sms';
 import type { SmsBatch } from '../../client/types';
 import { parseCreateDate } from '../../client/purchase';
 
@@ -87,11 +88,14 @@ export function optOutSet(value: unknown): Set<string> {
 	return out;
 }
 
-/** Why a message cannot be sent, or null. Same limits as the client's checkMessage. */
+/** Why a message cannot be sent (the client's own check, e.g. empty or over 905 characters), or null. */
 export function messageProblem(message: unknown): string | null {
-	if (typeof message !== 'string' || message.trim() === '') return 'message is empty';
-	const n = [...message].length;
-	return n > SMS_MAX_CHARS ? `message is ${n} characters (at most ${SMS_MAX_CHARS})` : null;
+	try {
+		checkMessage(message);
+		return null;
+	} catch (e) {
+		return (e as Error).message;
+	}
 }
 
 /**
