@@ -202,6 +202,22 @@ describe('VTU Bulk SMS', () => {
     expect(await env.balance()).toBe(before);
   });
 
+  test('dry run lists every bad row (empty or too long message, bad number) with its row and prices the rest', async () => {
+    const input = [{ text: 'Hi Ada', phone: '08031234567' }, { text: '', phone: '08061234567' }, { text: 'x'.repeat(906), phone: '08051234567' }, { text: 'Hi Bayo', phone: '0803' }];
+    const dry = await runNode(sms, {
+      parameters: { operation: 'send', sender: 'Shop', message: '={{ $json.text }}', recipientsFrom: 'allItems', phoneField: 'phone', output: 'recipients', options: { dryRun: true } },
+      input,
+      creds: env.creds(),
+    });
+    expect(dry.error).toBeUndefined();
+    expect(dry.items.map((i) => [i.json.row, i.json.status, i.json.reason])).toEqual([
+      [1, 'would send', null],
+      [2, 'invalid', 'message is empty; write the SMS text.'],
+      [3, 'invalid', expect.stringMatching(/^message is 906 characters; the maximum is 905/)],
+      [4, 'invalid', 'wrong length'],
+    ]);
+  });
+
   test('a personalised campaign is one campaign: de-duplicated across items, charged exactly the quote, one item per recipient on request', async () => {
     const input = [
       { first: 'Ada', phone: '08031234567' },
@@ -257,7 +273,7 @@ describe('VTU Bulk SMS', () => {
     expect(none.items[0].json).toMatchObject({ code: 'invalid_input' });
     const h = (new Date().getUTCHours() + 1) % 24; // Lagos hour now
     const closed = await runNode(sms, {
-      parameters: { operation: 'send', sender: 'Shop', message: 'Hi', recipients: '08031234567', options: { sendWindowStart: (h + 1) % 24, sendWindowEnd: (h + 2) % 24 } },
+      parameters: { operation: 'send', sender: 'Shop', message: 'Hi', recipients: '08031234567', options: { sendWindowStart: (h + 2) % 24, sendWindowEnd: (h + 3) % 24 } }, // closed now and in the next hour
       creds: env.creds(), continueOnFail: true,
     });
     expect(closed.items[0].json).toMatchObject({ code: 'not_charged' });
