@@ -2,6 +2,14 @@
 import type { NetworkName } from './types';
 import { VtuInvalidInputError } from './errors';
 
+/**
+ * Mobile prefixes of the four GSM networks, from the NCC's National Numbering Plan allocations
+ * (ncc.gov.ng, "Numbering" / allocated number ranges), as also shipped by the family's apps
+ * (api-family.md sources: bukkydatasup `common/enums/Network.kt`). 07025/07026 and 0704 are the
+ * ex-Visafone ranges MTN holds. Anything else is not a mobile number we can text or top up:
+ * 0800 is toll-free, 0700 premium/personal, 0701x not listed, 0711 and friends are fixed-line or
+ * unallocated. A ported number keeps its original prefix, so it is still in this table.
+ */
 const PREFIXES: Record<string, NetworkName> = {};
 const add = (net: NetworkName, list: string) => list.split(' ').forEach((p) => (PREFIXES[p] = net));
 add('MTN', '0803 0806 0703 0706 0813 0816 0810 0814 0903 0906 0913 0916 0704 07025 07026');
@@ -31,6 +39,31 @@ export function tryNormalizePhone(input: unknown): string | null {
   } else if (s.length === 10 && !s.startsWith('0')) s = '0' + s;
   if (!LOCAL.test(s)) return null;
   return s;
+}
+
+/** Why an entry is not a Nigerian mobile number, in the words a campaign summary shows. */
+export type PhoneProblem = 'blank' | 'letters' | 'wrong length' | 'not a Nigerian mobile prefix';
+
+/**
+ * One recipient entry checked against the numbering plan: the 11-digit local form and its network,
+ * or why it cannot be texted. Stricter than tryNormalizePhone (which keeps unknown prefixes for
+ * ported numbers): a bulk SMS goes only to known mobile prefixes (detectNetwork's table).
+ */
+export function classifyPhone(input: unknown): { phone: string; network: NetworkName } | { problem: PhoneProblem } {
+  const raw = typeof input === 'number' && Number.isInteger(input) ? String(input) : typeof input === 'string' ? input : '';
+  const compact = raw.trim().replace(/[\s\-.()]/g, '').replace(/^\+/, '');
+  if (compact === '') return { problem: 'blank' };
+  if (!/^\d+$/.test(compact)) return { problem: 'letters' };
+  const phone = tryNormalizePhone(compact);
+  if (!phone) return { problem: /^(?:0[789][01]|[789][01]|2340?[789][01])/.test(compact) ? 'wrong length' : lengthOrPrefix(compact) };
+  const network = detectNetwork(phone);
+  return network ? { phone, network } : { problem: 'not a Nigerian mobile prefix' };
+}
+
+/** Digits of a plausible length (10, 11, 13 or 14 with 234) but no 07x/08x/09x mobile start: the prefix is wrong. */
+function lengthOrPrefix(digits: string): PhoneProblem {
+  const local = digits.startsWith('234') ? digits.slice(3).replace(/^0/, '') : digits.replace(/^0/, '');
+  return local.length === 10 ? 'not a Nigerian mobile prefix' : 'wrong length';
 }
 
 /** Like tryNormalizePhone but throws `invalid_input` with a message that says how to fix it. */

@@ -183,7 +183,12 @@ export interface SmsPlan {
   recipients: string[];
   /** Inputs that are not Nigerian mobile numbers, as given. */
   invalid: string[];
+  /** The same inputs with why each was refused ("blank", "letters", "wrong length", "not a Nigerian mobile prefix"). */
+  rejected: Array<{ input: string; reason: string }>;
   duplicates: number;
+  /** Characters (each listed once) that are outside the GSM 7-bit alphabet: networks bill such a message as Unicode. */
+  unicode: string[];
+  /** Pages as the site counts them: characters (code points, Python `len`), see smsPages. */
   pages: number;
   dnd: boolean;
   /** recipients × pages × rate */

@@ -4,7 +4,7 @@
  */
 import type { Money, PurchaseResult, ResultPath, SmsBatch, SmsPlan, SmsPurchase, SmsRates } from '../types';
 import { money } from '../money';
-import { tryNormalizePhone } from '../phone';
+import { classifyPhone, tryNormalizePhone } from '../phone';
 import { normalizeStatus, zId } from '../schemas/common';
 import { VtuBadResponseError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../errors';
 import { firstMoney, invalid, isRec, scrubRaw, text } from './common';
@@ -12,12 +12,23 @@ import { firstMoney, invalid, isRec, scrubRaw, text } from './common';
 export const SMS_MAX_CHARS = 905;
 const PAGE_LIMITS = [160, 304, 454, 605, 755, 905];
 
-/** 1–160 → 1, 161–304 → 2, 305–454 → 3, 455–605 → 4, 606–755 → 5, 756–905 → 6. */
+/**
+ * Pages by characters as the site counts them: the family's server takes Python `len(message)`, i.e.
+ * code points (an emoji is 1, not the 2 UTF-16 units of JS `.length`); the sandbox counts the same.
+ * 1–160 → 1, 161–304 → 2, 305–454 → 3, 455–605 → 4, 606–755 → 5, 756–905 → 6. */
 export function smsPages(message: string): number {
   const n = [...message].length;
   if (n === 0) return 0;
   for (let i = 0; i < PAGE_LIMITS.length; i++) if (n <= PAGE_LIMITS[i]) return i + 1;
   return PAGE_LIMITS.length;
+}
+
+/** GSM 03.38 7-bit alphabet, basic set and extension table: a message outside it travels as Unicode (UCS-2). */
+const GSM7 = new Set([..."@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà^{}\\[~]|€\f"]);
+
+/** The characters of `message` (each once) that networks bill as Unicode, e.g. ₦ and emoji. */
+export function unicodeChars(message: string): string[] {
+  return [...new Set([...message].filter((c) => !GSM7.has(c)))];
 }
 
 export function checkSender(sender: unknown): string {
@@ -50,14 +61,17 @@ export function planSms(req: Omit<SmsPurchase, 'product'> | SmsPurchase, rates: 
   const seen = new Set<string>();
   const valid: string[] = [];
   const bad: string[] = [];
+  const rejected: SmsPlan['rejected'] = [];
   let duplicates = 0;
   for (const raw of inputs) {
-    const p = tryNormalizePhone(raw);
-    if (!p) bad.push(raw);
-    else if (seen.has(p)) duplicates++;
+    const c = classifyPhone(raw);
+    if ('problem' in c) {
+      bad.push(raw);
+      rejected.push({ input: raw, reason: c.problem });
+    } else if (seen.has(c.phone)) duplicates++;
     else {
-      seen.add(p);
-      valid.push(p);
+      seen.add(c.phone);
+      valid.push(c.phone);
     }
   }
   if (valid.length === 0) {
@@ -71,7 +85,10 @@ export function planSms(req: Omit<SmsPurchase, 'product'> | SmsPurchase, rates: 
   const size = Math.max(1, Math.floor(batchSize));
   const batches: string[][] = [];
   for (let i = 0; i < valid.length; i += size) batches.push(valid.slice(i, i + size));
-  return { sender, message, recipients: valid, invalid: bad, duplicates, pages, dnd, cost: money(valid.length * pages * rate.kobo), batches };
+  return {
+    sender, message, recipients: valid, invalid: bad, rejected, duplicates, unicode: unicodeChars(message), pages, dnd,
+    cost: money(valid.length * pages * rate.kobo), batches,
+  };
 }
 
 export function smsBody(plan: SmsPlan, batch: string[]): Record<string, unknown> {

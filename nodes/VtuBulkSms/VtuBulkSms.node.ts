@@ -7,54 +7,61 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { PurchaseResult, SmsPlan } from '../../client/types';
+import type { VtuClient } from '../../client';
+import { formatNaira } from '../../client';
+import type { BuyOptions } from '../../client/types';
+import { checkSender } from '../../client/products/sms';
+import { sleep } from '../../client/util';
 import { vtuApiTest } from '../shared/credentialTest';
 import { purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
-import { formatNaira } from '../../client';
 import { naira } from '../shared/format';
-import { stringParam } from '../shared/params';
-import { runEachItem, runPurchases } from '../shared/runner';
+import { itemParam, stringParam } from '../shared/params';
+import { readPurchaseOptions, runEachItem, runPool, runPurchases } from '../shared/runner';
+import {
+	batchNumbers,
+	type Campaign,
+	campaignIdOf,
+	type CampaignRow,
+	groupCampaigns,
+	inSendWindow,
+	messageProblem,
+	optOutSet,
+	planCampaign,
+	recipientJson,
+	rejectedCsv,
+	settle,
+	splitRecipients,
+	summaryJson,
+} from './campaign';
 
-/** A campaign (no `product` key: the client batches only product-less SMS requests). */
-interface SmsRequest {
+export { splitRecipients };
+
+/** What the runner prices and sends: the whole input as one campaign. */
+interface CampaignRequest {
+	rows: CampaignRow[];
 	sender: string;
-	message: string;
-	recipients: string[];
 	dnd: boolean;
+	optOut: Set<string>;
+	batchSize: number;
 }
 
-/** Split "0803…, 0805…\n0807…" into numbers (spaces inside a number are kept for the client). */
-export function splitRecipients(value: unknown): string[] {
-	if (value === undefined || value === null) return [];
-	if (Array.isArray(value)) return value.flatMap((v) => splitRecipients(v));
-	if (typeof value === 'object') return [];
-	return String(value)
-		.split(/[,;\n\r]+/)
-		.map((s) => s.trim())
-		.filter((s) => s.length > 0);
-}
+/** After these the site will refuse every further batch too: stop instead of failing them one by one. */
+const STOP_CODES = new Set(['insufficient_balance', 'auth', 'forbidden']);
 
-function planJson(p: SmsPlan): IDataObject {
-	return {
-		sender: p.sender,
-		recipientCount: p.recipients.length,
-		invalid: p.invalid,
-		duplicates: p.duplicates,
-		pages: p.pages,
-		dnd: p.dnd,
-		cost: p.cost.naira,
-		batchCount: p.batches.length,
+/** Waits so that at most `perSecond` messages (numbers) leave per second, across concurrent batches. */
+function pacer(perSecond: number): (messages: number) => Promise<void> {
+	const start = Date.now();
+	let scheduled = 0;
+	return async (messages) => {
+		const due = start + (scheduled / perSecond) * 1000;
+		scheduled += messages;
+		const wait = due - Date.now();
+		if (wait > 0) await sleep(wait);
 	};
 }
 
-function overallStatus(results: PurchaseResult[]): string {
-	if (results.length === 0) return 'failed';
-	const st = new Set(results.map((r) => r.status));
-	if (st.size === 1) return results[0].status;
-	if (st.has('processing')) return 'processing';
-	return 'partial';
-}
+const hourLabel = (h: number): string => `${String(h % 24).padStart(2, '0')}:00`;
 
 export class VtuBulkSms implements INodeType {
 	description: INodeTypeDescription = {
@@ -120,17 +127,18 @@ export class VtuBulkSms implements INodeType {
 				type: 'options',
 				options: [
 					{
-						name: 'A Field (One Campaign per Item)',
+						name: 'Recipients Parameter',
 						value: 'field',
-						description: 'Each input item is a campaign to the numbers in Recipients',
+						description: 'Each input item sends Message to the numbers in Recipients; all items together are one campaign',
 					},
 					{
-						name: 'All Input Items (One Campaign)',
+						name: 'A Field of Every Input Item',
 						value: 'allItems',
-						description: 'One campaign to the numbers found in a field of every input item',
+						description: 'Each input item (e.g. a CSV row) sends Message to the number(s) in Phone Field; all items together are one campaign',
 					},
 				],
 				default: 'field',
+				description: 'Every input item is a row of ONE campaign: a personalised Message (an expression such as Hi {{ $JSON.name }}) is worked out per row, the same number with the same message is sent once, and the campaign is priced once',
 				displayOptions: { show: { operation: ['send'] } },
 			},
 			{
@@ -161,6 +169,25 @@ export class VtuBulkSms implements INodeType {
 				description: 'Whether to send through the DND route, which reaches numbers on Do-Not-Disturb at a higher rate',
 				displayOptions: { show: { operation: ['send'] } },
 			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{
+						name: 'Campaign Summary',
+						value: 'summary',
+						description: 'One item: counts and cost first, with the numbers not sent attached as rejected.csv',
+					},
+					{
+						name: 'One Item per Recipient',
+						value: 'recipients',
+						description: 'One item per number of the input (status, reason, batch, campaign ID), paired to its input row',
+					},
+				],
+				default: 'summary',
+				displayOptions: { show: { operation: ['send'] } },
+			},
 			purchaseOptions({ operation: ['send'] }, [
 				{
 					displayName: 'Batch Size',
@@ -168,9 +195,65 @@ export class VtuBulkSms implements INodeType {
 					type: 'number',
 					typeOptions: { minValue: 1, maxValue: 10000 },
 					default: 500,
-					description: 'Recipients per request to the site; a large campaign is sent in several batches',
+					description: 'Numbers per request to the site; a large campaign is sent in several batches',
+				},
+				{
+					displayName: 'Name Field',
+					name: 'nameField',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. name',
+					description: 'Field of the input items with the customer\'s name, shown next to each number in rejected.csv and per-recipient items',
+				},
+				{
+					displayName: 'Opt-Out Numbers',
+					name: 'optOut',
+					type: 'string',
+					typeOptions: { rows: 3 },
+					default: '',
+					placeholder: 'e.g. 08031234567, 08051234567',
+					description: 'Numbers that replied STOP (separated by commas or new lines, or a list from an expression). They are left out before the campaign is priced.',
+				},
+				{
+					displayName: 'Send Rate (Messages per Second)',
+					name: 'sendRate',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 0,
+					description: 'Most numbers texted per second across all requests; 0 means as fast as the site answers',
+				},
+				{
+					displayName: 'Send Window Start (Hour, Lagos Time)',
+					name: 'sendWindowStart',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 23 },
+					default: 0,
+					description: 'First hour (0–23, Lagos time) in which messages may go out. With the end hour equal to it, any time.',
+				},
+				{
+					displayName: 'Send Window End (Hour, Lagos Time)',
+					name: 'sendWindowEnd',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 24 },
+					default: 0,
+					description: 'Hour (1–24, Lagos time) at which sending stops; batches not sent by then are reported as not sent',
 				},
 			]),
+			{
+				displayName: 'Group By',
+				name: 'groupBy',
+				type: 'options',
+				options: [
+					{ name: 'Batch', value: 'batch', description: 'One item per request the site recorded' },
+					{
+						name: 'Campaign',
+						value: 'campaign',
+						description: 'One item per campaign: batches from one sender sent at most 10 minutes apart, with the campaign ID the Send operation reports',
+					},
+				],
+				default: 'batch',
+				displayOptions: { show: { operation: ['listBatches'] } },
+			},
 			{
 				displayName: 'Return All',
 				name: 'returnAll',
@@ -195,115 +278,183 @@ export class VtuBulkSms implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
-		if (operation === 'listBatches') {
-			return [
-				await runEachItem(this, async (i, client) => {
-					const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-					const limit = returnAll ? Infinity : (this.getNodeParameter('limit', i, 50) as number);
-					const out: IDataObject[] = [];
-					let page: number | null = 1;
-					for (let guard = 0; page !== null && out.length < limit && guard < 1000; guard++) {
-						const res = await client.sms.history({ page });
-						for (const b of res.items) {
-							if (out.length >= limit) break;
-							out.push({
-								ident: b.ident,
-								sender: b.sender,
-								message: b.message,
-								recipients: b.recipients,
-								recipientCount: b.recipients.length,
-								pages: b.pages,
-								amount: b.amount.naira,
-								dnd: b.dnd,
-								createdAt: b.createdAt,
-							});
-						}
-						page = res.items.length === 0 ? null : res.next;
-					}
-					return out;
-				}),
-			];
-		}
+		if (operation === 'listBatches') return [await runEachItem(this, (i, client) => listBatches(this, i, client))];
 
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		const batchSize = Math.max(1, Number(options.batchSize ?? 500) || 500);
-		const from = this.getNodeParameter('recipientsFrom', 0, 'field') as string;
+		const batchSize = Math.max(1, Math.floor(Number(options.batchSize ?? 500) || 500));
 		const inputCount = this.getInputData().length;
+		const output = this.getNodeParameter('output', 0, 'summary') as string;
+		let campaign: Campaign | undefined;
 
-		const buildAt = (i: number, recipients: string[]): SmsRequest => {
-			if (recipients.length === 0) {
-				throw refuse('invalid_input',
-					'No recipients were given',
-					from === 'allItems'
-						? 'Check Phone Field: it must name a field of the input items that holds phone numbers.'
-						: 'Fill in Recipients with numbers separated by commas.',
-				);
-			}
-			return {
-				sender: stringParam(this, 'sender', i, 'Sender ID'),
-				message: stringParam(this, 'message', i, 'Message'),
-				recipients,
-				dnd: this.getNodeParameter('dnd', i, false) as boolean,
+		const items = await runPurchases<CampaignRequest>(this, {
+			clientOptions: batchSize === 500 ? {} : { smsBatchSize: batchSize },
+			count: inputCount > 0 ? 1 : 0,
+			paired: () => Array.from({ length: inputCount }, (_, item) => ({ item })),
+			build: () => readCampaign(this, batchSize),
+			quote: async (c, req) => {
+				const rates = await c.catalog.sms();
+				campaign = planCampaign(req.rows, { ...req, rateKobo: (req.dnd ? rates.dndPerPage : rates.perPage).kobo });
+				return { kobo: campaign.costKobo, json: { product: 'sms', ...summaryJson(campaign, false) } };
+			},
+			execute: async (c, _req, opts) => {
+				const charged = await sendCampaign(this, c, campaign!, opts);
+				return { items: [{ json: { status: campaignStatus(campaign!), ...summaryJson(campaign!, true), ...charged.extra } }], chargedKobo: charged.kobo };
+			},
+		});
+
+		// An error item (Continue On Fail) or a refusal is passed on as it is.
+		if (!campaign || items.length !== 1 || items[0].json.error !== undefined) return [items];
+		if (output === 'recipients') {
+			const c = campaign;
+			return [c.recipients.map((r) => ({ json: recipientJson(c, r), pairedItem: { item: r.item } }))];
+		}
+		const rejected = rejectedCsv(campaign);
+		if (rejected.count > 0) {
+			items[0].binary = {
+				rejected: await this.helpers.prepareBinaryData(Buffer.from(rejected.csv, 'utf8'), 'rejected.csv', 'text/csv'),
 			};
-		};
-
-		return [
-			await runPurchases<SmsRequest>(this, {
-				clientOptions: batchSize === 500 ? {} : { smsBatchSize: batchSize },
-				count: from === 'allItems' ? (inputCount > 0 ? 1 : 0) : inputCount,
-				paired:
-					from === 'allItems'
-						? () => Array.from({ length: inputCount }, (_, item) => ({ item }))
-						: (i) => ({ item: i }),
-				build: (i) => {
-					if (from === 'allItems') {
-						const field = stringParam(this, 'phoneField', 0, 'Phone Field');
-						const all = this.getInputData().flatMap((item) => splitRecipients(item.json[field]));
-						return buildAt(0, all);
-					}
-					return buildAt(i, splitRecipients(this.getNodeParameter('recipients', i, '')));
-				},
-				quote: async (c, req) => {
-					const plan = await c.sms.plan(req);
-					if (plan.recipients.length === 0) {
-						throw refuse('invalid_input', `None of the ${plan.invalid.length} recipients is a Nigerian mobile number`);
-					}
-					return { kobo: plan.cost.kobo, json: { product: 'sms', price: plan.cost.naira, ...planJson(plan) } };
-				},
-				execute: async (c, req, opts) => {
-					const plan = await c.sms.plan(req);
-					if (plan.recipients.length === 0) {
-						throw refuse('invalid_input', `None of the ${plan.invalid.length} recipients is a Nigerian mobile number`);
-					}
-					const results = await c.sms.send(req, opts);
-					let charged = 0;
-					for (const r of results) if (r.status !== 'failed') charged += r.amount.kobo;
-					const last = results[results.length - 1];
-					return {
-						items: [
-							{
-								json: {
-									status: overallStatus(results),
-									...planJson(plan),
-									amount: formatNaira(charged),
-									balance: last ? naira(last.balanceAfter) : null,
-									batches: results.map((r) => ({
-										status: r.status,
-										path: r.path,
-										ident: r.ident,
-										id: r.id,
-										amount: r.amount.naira,
-										recipients: (r.details?.recipients as number | undefined) ?? null,
-										pages: (r.details?.pages as number | undefined) ?? null,
-										message: r.message,
-									})),
-								},
-							},
-						],
-						chargedKobo: charged,
-					};
-				},
-			}),
-		];
+			items[0].json.rejectedFile = `rejected.csv: ${rejected.count} numbers not sent, with row, name, number, status and reason`;
+		}
+		return [items];
 	}
+}
+
+/** Every input item as a row of the one campaign; a row's problems are kept for the summary, never thrown. */
+function readCampaign(ctx: IExecuteFunctions, batchSize: number): CampaignRequest {
+	const from = ctx.getNodeParameter('recipientsFrom', 0, 'field') as string;
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const phoneField = from === 'allItems' ? stringParam(ctx, 'phoneField', 0, 'Phone Field') : '';
+	const nameField = typeof options.nameField === 'string' ? options.nameField.trim() : '';
+	let sender: string;
+	try {
+		sender = checkSender(ctx.getNodeParameter('sender', 0, ''));
+	} catch (e) {
+		throw refuse('invalid_input', (e as Error).message, 'Set Sender ID to the name the message comes from, e.g. AdeStores.');
+	}
+	const rows = ctx.getInputData().map((item, i): CampaignRow => {
+		let message: CampaignRow['message'];
+		try {
+			const m = itemParam(ctx, 'message', i, '');
+			message = messageProblem(m) === null ? (m as string) : { problem: messageProblem(m)! };
+		} catch (e) {
+			message = { problem: `message could not be worked out: ${(e as Error).message}` };
+		}
+		const numbers = splitRecipients(from === 'allItems' ? item.json[phoneField] : itemParam(ctx, 'recipients', i, ''));
+		const name = nameField ? item.json[nameField] : undefined;
+		return { numbers, message, name: name === undefined || name === null ? null : String(name) };
+	});
+	return {
+		rows,
+		sender,
+		dnd: ctx.getNodeParameter('dnd', 0, false) as boolean,
+		optOut: optOutSet(options.optOut ?? ''),
+		batchSize,
+	};
+}
+
+function campaignStatus(c: Campaign): string {
+	const st = new Set(c.batches.map((b) => b.status));
+	if (st.size === 1 && st.has('successful')) return 'successful';
+	return st.has('successful') ? 'partial' : 'failed';
+}
+
+/**
+ * Send every batch as its own safe purchase (client.sms.send: one request, reconciled on an unclear
+ * answer), with bounded concurrency, the send rate and the send window. A batch that fails is
+ * recorded and the rest go on, except after an error every later batch would meet too.
+ */
+async function sendCampaign(
+	ctx: IExecuteFunctions,
+	client: VtuClient,
+	c: Campaign,
+	opts: BuyOptions,
+): Promise<{ kobo: number; extra: IDataObject }> {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const toSend = c.batches.reduce((n, b) => n + b.recipients.length, 0);
+	if (toSend === 0) {
+		throw refuse('invalid_input',
+			`Nothing to send: none of the ${c.recipients.length} numbers is a new, valid Nigerian mobile number that has not opted out`,
+			'Run with Dry Run on to see every number and why it was left out.',
+		);
+	}
+	const start = Math.floor(Number(options.sendWindowStart ?? 0) || 0);
+	const end = Math.floor(Number(options.sendWindowEnd ?? 0) || 0);
+	const window = `${hourLabel(start)}–${hourLabel(end)} Lagos time`;
+	if (!inSendWindow(new Date(), start, end)) {
+		throw refuse('not_charged', `Outside the send window (${window}): nothing was sent`, 'Run the workflow inside the window, or widen Send Window Start/End.');
+	}
+	const rate = Number(options.sendRate ?? 0) || 0;
+	const pace = rate > 0 ? pacer(rate) : null;
+	const { concurrency } = readPurchaseOptions(ctx);
+	let stop: string | null = null;
+	let balance: IDataObject[string] = null;
+	let lastId = -Infinity;
+	await runPool(c.batches.map((_, i) => i), concurrency, async (i) => {
+		const b = c.batches[i];
+		if (pace) await pace(b.recipients.length);
+		if (stop === null && !inSendWindow(new Date(), start, end)) stop = `the send window (${window}) closed`;
+		if (stop !== null) {
+			[b.status, b.error] = ['not sent', `not sent: ${stop}`];
+			return;
+		}
+		try {
+			const [r] = await client.sms.send({ sender: c.sender, message: b.message, recipients: batchNumbers(c, b), dnd: c.dnd }, opts);
+			b.ident = r.ident;
+			b.id = r.id;
+			b.status = r.status === 'successful' ? 'successful' : r.status === 'failed' ? 'failed' : 'unknown outcome';
+			b.chargedKobo = r.status === 'failed' ? 0 : r.amount.kobo;
+			if (r.status !== 'successful') b.error = r.message || `the site says ${r.status}`;
+			// A site that counts pages differently (e.g. UTF-16 units) charges more than quoted: stop there
+			// so the campaign cannot run past its quote and the Spend Cap by more than this one request.
+			if (b.chargedKobo > b.costKobo) {
+				stop = `the site charged ${formatNaira(b.chargedKobo, { symbol: true })} for a request quoted ${formatNaira(b.costKobo, { symbol: true })}`;
+			}
+			if (r.balanceAfter && Number(r.id) > lastId) [lastId, balance] = [Number(r.id), naira(r.balanceAfter)];
+		} catch (e) {
+			const code = (e as { code?: string }).code ?? 'error';
+			b.status = code === 'unknown_outcome' ? 'unknown outcome' : 'failed';
+			b.error = `${code}: ${(e as Error).message}`;
+			// An unknown outcome may have been charged: count it until reconciled.
+			b.chargedKobo = b.status === 'unknown outcome' ? b.costKobo : 0;
+			if (STOP_CODES.has(code)) stop = `an earlier batch failed with ${code}`;
+		}
+	}, () => false);
+	settle(c);
+	c.campaignId = campaignIdOf(c);
+	return { kobo: c.batches.reduce((s, b) => s + b.chargedKobo, 0), extra: { balance } };
+}
+
+/** List Batches: one item per batch or per campaign; Return All reads every page or says where it stopped. */
+async function listBatches(ctx: IExecuteFunctions, i: number, client: VtuClient): Promise<IDataObject[]> {
+	const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
+	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', i, 50) as number);
+	const byCampaign = ctx.getNodeParameter('groupBy', i, 'batch') === 'campaign';
+	const batches: Awaited<ReturnType<VtuClient['sms']['history']>>['items'] = [];
+	let page: number | null = 1;
+	// By campaign, read one batch past the limit's last campaign so that campaign is complete.
+	const enough = () => (byCampaign ? groupCampaigns(batches).length > limit : batches.length >= limit);
+	while (page !== null && !enough()) {
+		const res = await client.sms.history({ page });
+		batches.push(...res.items);
+		if (res.items.length === 0 || res.next === null) break;
+		if (res.next <= page) {
+			throw refuse('bad_response',
+				`Stopped after page ${page} (${batches.length} batches read): the site's next page is ${res.next}, which does not move forward, so reading on would loop`,
+				'Turn off Return All and use Limit, or report the site\'s paging to its support.',
+			);
+		}
+		page = res.next;
+	}
+	if (byCampaign) return groupCampaigns(batches).slice(0, limit);
+	return batches.slice(0, limit).map((b) => ({
+		ident: b.ident,
+		sender: b.sender,
+		message: b.message,
+		recipients: b.recipients,
+		recipientCount: b.recipients.length,
+		pages: b.pages,
+		amount: b.amount.naira,
+		dnd: b.dnd,
+		createdAt: b.createdAt,
+	}));
 }

@@ -149,8 +149,11 @@ function sendsms(c: Ctx): Out {
   if (!f.ok) return fieldErrors(f);
   const { valid, invalid } = splitRecipients(to!);
   if (valid.length === 0) return viewError('No valid Number found');
-  const text = message!.slice(0, SMS_MAX_CHARS);
-  const pages = smsPages(text.length);
+  // Characters as the family's Python counts them (len = code points): an emoji is one, not two
+  // UTF-16 units; the truncation to 905 cuts between characters, never inside one.
+  const chars = [...message!];
+  const text = chars.slice(0, SMS_MAX_CHARS).join('');
+  const pages = smsPages(Math.min(chars.length, SMS_MAX_CHARS));
   const rates = c.dialect === 'family' ? FAMILY_SMS_RATES : SMS_RATES[c.user.tier];
   const rateKobo = dnd ? rates.dnd : rates.rate;
   const charge = valid.length * rateKobo * pages;

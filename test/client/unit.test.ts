@@ -2,7 +2,7 @@
 import { inspect } from 'node:util';
 import {
   VtuError, classifyResponse, detectNetwork, formatNaira, formatPhone, money, normalizePhone, parseNaira, percentOf,
-  planSms, smsPages, tryNormalizePhone, tryParseKobo,
+  planSms, smsPages, tryNormalizePhone, tryParseKobo, classifyPhone,
 } from '../../client';
 import { registerSecret } from '../../client/errors';
 import { parseUserPayload } from '../../client/products/user';
@@ -91,6 +91,38 @@ describe('sms planning', () => {
     expect(p.cost).toEqual(money(3 * 2 * 180));
     expect(p.batches).toEqual([['08031234567', '08051234567'], ['09091234567']]);
     expect(planSms({ sender: 'A', message: 'hi', recipients: ['08031234567'], dnd: true }, rates).cost.kobo).toBe(350);
+  });
+  test('pages count characters like the site\'s Python len (an emoji is one), never UTF-16 units', () => {
+    expect(smsPages('😀'.repeat(100))).toBe(1);
+    expect(smsPages('😀'.repeat(160))).toBe(1);
+    expect(smsPages('😀'.repeat(161))).toBe(2);
+    expect(smsPages('₦'.repeat(905))).toBe(6);
+  });
+  test('refused numbers carry their reason; toll-free, premium and fixed-line ranges are refused; Unicode characters listed', () => {
+    const rates = { perPage: money(180), dndPerPage: money(350) };
+    const p = planSms({ sender: 'Shop1', message: 'Pay ₦500 now 😀', recipients: ['08031234567', ' ', '0803ABC4567', '0803123', '08001234567', '07001234567', '07111234567'] }, rates);
+    expect(p.recipients).toEqual(['08031234567']);
+    expect(p.rejected).toEqual([
+      { input: '0803ABC4567', reason: 'letters' },
+      { input: '0803123', reason: 'wrong length' },
+      { input: '08001234567', reason: 'not a Nigerian mobile prefix' },
+      { input: '07001234567', reason: 'not a Nigerian mobile prefix' },
+      { input: '07111234567', reason: 'not a Nigerian mobile prefix' },
+    ]);
+    expect(p.invalid).toEqual(p.rejected.map((r) => r.input));
+    expect(p.unicode).toEqual(['₦', '😀']);
+    expect(planSms({ sender: 'A', message: 'Plain {GSM} text, N500 [ok] €', recipients: '08031234567' }, rates).unicode).toEqual([]);
+  });
+  test.each([
+    ['', 'blank'], ['abc', 'letters'], ['0803123', 'wrong length'], ['080312345678', 'wrong length'], ['08001234567', 'not a Nigerian mobile prefix'],
+    ['07001234567', 'not a Nigerian mobile prefix'], ['07027123456', 'not a Nigerian mobile prefix'], ['+234 800 123 4567', 'not a Nigerian mobile prefix'],
+  ])('classifyPhone(%p) → %p, consistent with detectNetwork', (input, problem) => {
+    expect(classifyPhone(input)).toEqual({ problem });
+  });
+  test('classifyPhone accepts exactly the numbers detectNetwork knows', () => {
+    for (const p of ['08031234567', '07025123456', '09161234567', '08051234567', '09121234567', '09081234567', '+2348031234567']) {
+      expect(classifyPhone(p)).toEqual({ phone: tryNormalizePhone(p), network: detectNetwork(p) });
+    }
   });
 });
 

@@ -5,6 +5,7 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { startN8n, REPO_ROOT } = require('./harness');
 const { startSandboxProcess, executionText } = require('./sandbox');
@@ -15,16 +16,19 @@ const FILES = fs.readdirSync(EX_DIR).filter((f) => f.endsWith('.json')).sort();
 
 let n8n;
 let sb;
+// n8n 2.x reads and writes files only under ~/.n8n-files; this run's n8n gets its own folder instead.
+const FILES_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-n8n-files-'));
 
 before(async () => {
   sb = await startSandboxProcess();
-  n8n = await startN8n({ packageDir: REPO_ROOT });
+  n8n = await startN8n({ packageDir: REPO_ROOT, env: { N8N_RESTRICT_FILE_ACCESS_TO: FILES_DIR } });
   await n8n.createCredential({ name: 'VTU API', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
 });
 
 after(async () => {
   if (n8n) await n8n.stop();
   if (sb) await sb.stop();
+  fs.rmSync(FILES_DIR, { recursive: true, force: true });
 });
 
 const debits = (ledger) => ledger.map((l) => [l.kind, l.product, l.amountKobo]);
@@ -87,7 +91,7 @@ test('webhook-electricity-token-sms: POST → token bought, SMSed, returned to t
   assert.match(bought.token, /^\d{4}(-\d{4}){4}$/);
   const [sms] = run.nodeOutput('SMS the token');
   assert.equal(sms.status, 'successful');
-  assert.equal(sms.recipientCount, 1);
+  assert.equal(sms.sent, 1);
   assert.equal(run.webhookResponse.status, 200);
   assert.deepEqual(run.webhookResponse.body, {
     status: 'successful', token: bought.token, customer: 'BOLA AHMED', amount: '1000.00', reference: bought.ident, smsStatus: 'successful',
@@ -105,14 +109,44 @@ test('webhook-electricity-token-sms: POST → token bought, SMSed, returned to t
   assert.deepEqual(await sb.since('demo', seq2), []);
 });
 
-test('schedule-bulk-sms-campaign: one campaign to the 4 opted-in subscribers (₦7.20)', async () => {
+test('schedule-bulk-sms-campaign: priced, then one campaign to the 4 subscribers not on the STOP list (₦7.20)', async () => {
   const seq = await sb.lastSeq();
   const run = clean(await n8n.runWorkflow(load('schedule-bulk-sms-campaign.json')));
   assert.equal(run.status, 'success', JSON.stringify(run.error));
+  const [price] = run.nodeOutput('Price campaign (dry run)');
+  assert.deepEqual([price.dryRun, price.toSend, price.optedOut, price.cost, price.costKobo], [true, 4, 1, '₦7.20', 720]);
+  assert.ok(!run.runData['Not sent']);
   const out = run.nodeOutput('Send campaign');
   assert.equal(out.length, 1);
-  assert.deepEqual([out[0].status, out[0].recipientCount, out[0].pages, out[0].amount], ['successful', 4, 1, '7.20']);
+  assert.deepEqual([out[0].status, out[0].sent, out[0].pages, out[0].charged, out[0].chargedKobo], ['successful', 4, 1, '₦7.20', 720]);
+  assert.equal(out[0].summary, '4 sent + 0 duplicates + 0 invalid + 1 opted out = 5 rows; charged ₦7.20');
   assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'sms', 720]]);
+});
+
+test('csv-bulk-sms-campaign: Read/Write File → Extract From File (CSV) → priced → one personalised campaign; rejected.csv saved', async () => {
+  fs.writeFileSync(path.join(FILES_DIR, 'customers.csv'), [
+    'name,phone', 'Ada,08031234567', 'Bayo,08061234567', 'Ada,+234 803 123 4567', 'Chi,0800 123 4567', 'Dupe,', 'Efe,08051234567', 'Femi,0809 123 4567',
+  ].join('\n') + '\n');
+  const wf = JSON.parse(JSON.stringify(load('csv-bulk-sms-campaign.json')).replaceAll('/home/node/.n8n-files', FILES_DIR));
+  const seq = await sb.lastSeq();
+  const run = clean(await n8n.runWorkflow(wf));
+  assert.equal(run.status, 'success', JSON.stringify(run.error));
+  assert.equal(run.nodeOutput('Parse CSV').length, 7);
+  const [price] = run.nodeOutput('Price campaign (dry run)');
+  assert.deepEqual([price.rows, price.toSend, price.duplicates, price.invalid, price.optedOut, price.messages], [7, 3, 1, 2, 1, 3]);
+  const [sent] = run.nodeOutput('Send campaign');
+  assert.equal(sent.summary, `3 sent + 1 duplicates + 2 invalid + 1 opted out = 7 rows; charged ${price.cost}`);
+  const ledger = await sb.since('demo', seq);
+  assert.equal(ledger.filter((l) => l.kind === 'debit' && l.product === 'sms').reduce((t, l) => t + l.amountKobo, 0), price.costKobo);
+  assert.equal(ledger.length, 3); // one request per personalised message
+  const rejected = fs.readFileSync(path.join(FILES_DIR, 'rejected.csv'), 'utf8').trim().split('\n');
+  assert.deepEqual(rejected, [
+    'row,name,number,status,reason',
+    "3,Ada,'+234 803 123 4567,duplicate,same number and message earlier in the list",
+    '4,Chi,0800 123 4567,invalid,not a Nigerian mobile prefix',
+    '5,Dupe,,invalid,blank',
+    '6,Efe,08051234567,opted out,on the opt-out list',
+  ]);
 });
 
 test('failed-transaction-alert: a failed data purchase → one SMS to the owner, once', async () => {
@@ -142,8 +176,12 @@ test('failed-transaction-alert: a failed data purchase → one SMS to the owner,
     assert.deepEqual([ev.event, ev.id, ev.transition], ['failed', txn.id, 'processing → failed']);
     const [sms] = runs[0].nodeOutput('SMS the owner');
     assert.equal(sms.status, 'successful');
-    assert.deepEqual(sms.batches[0].recipients, ['08030000000']);
-    assert.match(sms.batches[0].message, new RegExp(`ALERT: data N250.00 to 08031234567 went processing → failed \\(ref ${txn.ident}\\)`));
+    assert.equal(sms.sent, 1);
+    // the batch as the site recorded it (the summary carries counts, not the numbers)
+    const hist = await (await fetch(`${sb.baseUrl}/api/sendsms/`, { headers: { Authorization: `Token ${sb.token}` } })).json();
+    const [batch] = hist.results || hist;
+    assert.equal(batch.to, '2348030000000');
+    assert.match(batch.message, new RegExp(`ALERT: data N250.00 to 08031234567 went processing → failed \\(ref ${txn.ident}\\)`));
     assert.deepEqual(debits(await sb.since('demo', seq)), [['refund', 'data', 25000], ['debit', 'sms', 180]]);
     assert.deepEqual(await n8n.pollNow(stored.id), [], 'no second alert');
   } finally {

@@ -221,29 +221,30 @@ test('VTU Recharge Card: order 2 × MTN ₦100 (₦196), one item per card with 
   assert.deepEqual(debits(o.ledger), [['debit', 'recharge_card', 58800]]);
 });
 
-test('VTU Bulk SMS: send (2 valid, 1 invalid → ₦3.60), one campaign from all items, listBatches', async () => {
+test('VTU Bulk SMS: send (2 valid, 1 invalid → ₦3.60), one campaign from all items, listBatches by batch and campaign', async () => {
   const r = await exec('vtuBulkSms', { operation: 'send', sender: 'AdeStores', message: 'Hello', recipients: '08031234567, 08051234567, 0803123' });
   const [item] = ok(r);
   assert.equal(item.status, 'successful');
-  assert.equal(item.recipientCount, 2);
-  assert.deepEqual(item.invalid, ['0803123']);
+  assert.equal(item.summary, '2 sent + 0 duplicates + 1 invalid + 0 opted out = 3 rows; charged ₦3.60');
+  assert.equal(item.sent, 2);
+  assert.deepEqual(item.invalidReasons, { 'wrong length': 1 });
   assert.equal(item.pages, 1);
-  assert.equal(item.cost, '3.60');
-  assert.equal(item.amount, '3.60');
-  assert.equal(item.batches.length, 1);
+  assert.equal(item.cost, '₦3.60');
+  assert.equal(item.chargedKobo, 360);
+  assert.equal(item.requests, 1);
   assert.deepEqual(debits(r.ledger), [['debit', 'sms', 360]]);
 
   // 3 input items → ONE campaign to 3 numbers, 170 chars = 2 pages → 3 × 1.80 × 2 = ₦10.80
   const all = await exec(
     'vtuBulkSms',
-    { operation: 'send', sender: 'AdeStores', message: 'x'.repeat(170), recipientsFrom: 'allItems', phoneField: 'phone' },
+    { operation: 'send', sender: 'AdeShop', message: 'x'.repeat(170), recipientsFrom: 'allItems', phoneField: 'phone' },
     { items: [{ phone: '08031234567' }, { phone: '08051234567' }, { phone: '08021234567' }] },
   );
   const out = ok(all);
   assert.equal(out.length, 1);
-  assert.equal(out[0].recipientCount, 3);
+  assert.equal(out[0].sent, 3);
   assert.equal(out[0].pages, 2);
-  assert.equal(out[0].amount, '10.80');
+  assert.equal(out[0].charged, '₦10.80');
   assert.deepEqual(all.run.nodeItems('Node')[0].pairedItem, [{ item: 0 }, { item: 1 }, { item: 2 }]);
   assert.deepEqual(debits(all.ledger), [['debit', 'sms', 1080]]);
 
@@ -251,6 +252,11 @@ test('VTU Bulk SMS: send (2 valid, 1 invalid → ₦3.60), one campaign from all
   assert.equal(batches.length, 2);
   assert.equal(batches[0].recipientCount, 3);
   assert.equal(batches[1].amount, '3.60');
+  // a campaign = batches of one sender at most 10 minutes apart (so the two senders are two campaigns)
+  const campaigns = ok(await exec('vtuBulkSms', { operation: 'listBatches', groupBy: 'campaign', limit: 1 }));
+  assert.equal(campaigns.length, 1);
+  assert.equal(campaigns[0].campaignId, out[0].campaignId);
+  assert.equal(campaigns[0].amountKobo, 1080);
 });
 
 test('VTU Identity: validateBvn, validateNin (₦50 fee each), not-found BVN, short number refused without a fee', async () => {

@@ -78,6 +78,16 @@ describe('purchases (family)', () => {
     expect((await env.get('/api/sms/', { token })).status).toBe(500);
   });
 
+  test('bulk SMS pages are characters as Python len counts them: 100 emoji is one page, 161 is two', async () => {
+    const { token } = await env.admin.createUser({ username: 'emoji', user_type: 'Smart Earner', balance: '100.00' });
+    for (const [n, kobo] of [[100, 180], [161, 360]] as const) {
+      const before = await env.admin.balanceKobo('emoji');
+      const r = await env.post('/api/sendsms/', { sender: 'Shop', recetipient: '08031234567', message: '😀'.repeat(n), DND: false }, { token });
+      expect(r.status).toBe(200);
+      expect(before - (await env.admin.balanceKobo('emoji'))).toBe(kobo);
+    }
+  });
+
   test('no user-type rule in the family: every tier uses its token and pays its own price', async () => {
     const { token } = await env.admin.createUser({ username: 'aff', user_type: 'Affilliate', balance: '1000.00' });
     const r = await env.post('/api/data/', MTN_1GB_SME, { token });

@@ -1,0 +1,329 @@
+/**
+ * A bulk SMS campaign as a business runs it: every input row accounted for (to send, duplicate,
+ * invalid with its reason, opted out), personalised messages grouped into one campaign, priced
+ * once, and a summary an owner reads at a glance. Pure functions: the node reads parameters and
+ * sends; this file decides who gets what and how it is reported.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { classifyPhone, formatNaira, smsPages, unicodeChars } from '../../client';
+import { checkMessage } from '../../client/products/sms';
+import type { SmsBatch } from '../../client/types';
+import { parseCreateDate } from '../../client/purchase';
+
+export type RecipientStatus =
+	| 'would send'
+	| 'sent'
+	| 'duplicate'
+	| 'invalid'
+	| 'opted out'
+	| 'failed'
+	| 'unknown outcome'
+	| 'not sent';
+
+/** One recipient entry of the input: a row (input item) may hold several numbers. */
+export interface Recipient {
+	/** Input item index (0-based; the CSV and items show it 1-based as `row`). */
+	item: number;
+	name: string | null;
+	input: string;
+	phone: string | null;
+	status: RecipientStatus;
+	reason: string | null;
+	/** Index into Campaign.batches once planned. */
+	batch: number | null;
+}
+
+export interface CampaignBatch {
+	message: string;
+	pages: number;
+	recipients: number[]; // indices into Campaign.recipients
+	costKobo: number;
+	/** What the site debited (an unknown outcome counts as charged until reconciled). */
+	chargedKobo: number;
+	status: 'pending' | 'successful' | 'failed' | 'unknown outcome' | 'not sent';
+	ident: string | null;
+	id: string | number | null;
+	error: string | null;
+}
+
+export interface Campaign {
+	sender: string;
+	dnd: boolean;
+	recipients: Recipient[];
+	batches: CampaignBatch[];
+	rateKobo: number;
+	costKobo: number;
+	/** Distinct characters outside GSM-7 across the messages. */
+	unicode: string[];
+	campaignId: string | null;
+}
+
+/** A row as the node read it: its numbers, its message (or why the message cannot be sent) and a name. */
+export interface CampaignRow {
+	numbers: string[];
+	message: string | { problem: string };
+	name: string | null;
+}
+
+/** Split "0803…, 0805…\n0807…" (or an array) into entries; a blank cell is one blank entry, so it is counted. */
+export function splitRecipients(value: unknown): string[] {
+	if (value === undefined || value === null) return [''];
+	if (Array.isArray(value)) return value.length === 0 ? [''] : value.flatMap((v) => splitRecipients(v));
+	if (typeof value === 'object') return ['[object]'];
+	const parts = String(value)
+		.split(/[,;\n\r]+/)
+		.map((s) => s.trim())
+		.filter((s) => s.length > 0);
+	return parts.length === 0 ? [''] : parts;
+}
+
+/** Opt-out numbers (STOP list) in local 11-digit form; entries that are not numbers are ignored. */
+export function optOutSet(value: unknown): Set<string> {
+	const out = new Set<string>();
+	for (const e of splitRecipients(value)) {
+		const c = classifyPhone(e);
+		if ('phone' in c) out.add(c.phone);
+	}
+	return out;
+}
+
+/** Why a message cannot be sent (the client's own check, e.g. empty or over 905 characters), or null. */
+export function messageProblem(message: unknown): string | null {
+	try {
+		checkMessage(message);
+		return null;
+	} catch (e) {
+		return (e as Error).message;
+	}
+}
+
+/**
+ * Classify every entry (invalid → opted out → duplicate of the same number with the same message →
+ * to send), then batch the ones to send by message: at most `batchSize` numbers per request, one
+ * message per request (the site's API takes one text per POST).
+ */
+export function planCampaign(
+	rows: CampaignRow[],
+	o: { sender: string; dnd: boolean; optOut: Set<string>; batchSize: number; rateKobo: number },
+): Campaign {
+	const recipients: Recipient[] = [];
+	const byMessage = new Map<string, number[]>();
+	const seen = new Set<string>();
+	rows.forEach((row, item) => {
+		for (const input of row.numbers) {
+			const r: Recipient = { item, name: row.name, input, phone: null, status: 'would send', reason: null, batch: null };
+			const c = classifyPhone(input);
+			if ('problem' in c) [r.status, r.reason] = ['invalid', c.problem];
+			else {
+				r.phone = c.phone;
+				if (typeof row.message !== 'string') [r.status, r.reason] = ['invalid', row.message.problem];
+				else if (o.optOut.has(c.phone)) [r.status, r.reason] = ['opted out', 'on the opt-out list'];
+				else {
+					const key = `${c.phone}\u0000${row.message}`;
+					if (seen.has(key)) [r.status, r.reason] = ['duplicate', 'same number and message earlier in the list'];
+					else {
+						seen.add(key);
+						const list = byMessage.get(row.message) ?? [];
+						list.push(recipients.length);
+						byMessage.set(row.message, list);
+					}
+				}
+			}
+			recipients.push(r);
+		}
+	});
+	const size = Math.max(1, Math.floor(o.batchSize));
+	const batches: CampaignBatch[] = [];
+	const unicode = new Set<string>();
+	let costKobo = 0;
+	for (const [message, idx] of byMessage) {
+		const pages = smsPages(message);
+		for (const ch of unicodeChars(message)) unicode.add(ch);
+		for (let s = 0; s < idx.length; s += size) {
+			const part = idx.slice(s, s + size);
+			const cost = part.length * pages * o.rateKobo;
+			for (const i of part) recipients[i].batch = batches.length;
+			batches.push({ message, pages, recipients: part, costKobo: cost, chargedKobo: 0, status: 'pending', ident: null, id: null, error: null });
+			costKobo += cost;
+		}
+	}
+	return { sender: o.sender, dnd: o.dnd, recipients, batches, rateKobo: o.rateKobo, costKobo, unicode: [...unicode], campaignId: null };
+}
+
+/** The numbers of a batch, in local form. */
+export function batchNumbers(c: Campaign, b: CampaignBatch): string[] {
+	return b.recipients.map((i) => c.recipients[i].phone as string);
+}
+
+const naira = (kobo: number): string => formatNaira(kobo, { symbol: true, grouping: true });
+const int = (n: number): string => n.toLocaleString('en-US');
+
+/** Set each recipient's final status from its batch (after a send). */
+export function settle(c: Campaign): void {
+	for (const r of c.recipients) {
+		if (r.batch === null) continue;
+		const b = c.batches[r.batch];
+		if (b.status === 'successful') [r.status, r.reason] = ['sent', null];
+		else if (b.status === 'pending' || b.status === 'not sent') [r.status, r.reason] = ['not sent', b.error];
+		else [r.status, r.reason] = [b.status, b.error];
+	}
+}
+
+/** Counts by status; they add up to `rows`. */
+export function counts(c: Campaign): Record<RecipientStatus, number> {
+	const n: Record<RecipientStatus, number> = {
+		'would send': 0, sent: 0, duplicate: 0, invalid: 0, 'opted out': 0, failed: 0, 'unknown outcome': 0, 'not sent': 0,
+	};
+	for (const r of c.recipients) n[r.status]++;
+	return n;
+}
+
+/** The campaign summary item: counts and cost first, then how it was priced, then the details. */
+export function summaryJson(c: Campaign, sent: boolean): IDataObject {
+	const n = counts(c);
+	const rows = c.recipients.length;
+	const toSend = sent ? n.sent : n['would send'];
+	const invalidReasons: IDataObject = {};
+	for (const r of c.recipients) if (r.status === 'invalid') invalidReasons[r.reason!] = ((invalidReasons[r.reason!] as number) ?? 0) + 1;
+	const pages = new Set(c.batches.map((b) => b.pages));
+	const smsPagesTotal = c.batches.reduce((s, b) => s + b.recipients.length * b.pages, 0);
+	const chargedKobo = c.batches.reduce((s, b) => s + b.chargedKobo, 0);
+	const parts = [
+		`${int(toSend)} ${sent ? 'sent' : 'to send'}`,
+		`${int(n.duplicate)} duplicates`,
+		`${int(n.invalid)} invalid`,
+		`${int(n['opted out'])} opted out`,
+	];
+	if (sent) {
+		if (n.failed) parts.push(`${int(n.failed)} failed`);
+		if (n['unknown outcome']) parts.push(`${int(n['unknown outcome'])} unknown outcome`);
+		if (n['not sent']) parts.push(`${int(n['not sent'])} not sent`);
+	}
+	const json: IDataObject = {
+		summary: `${parts.join(' + ')} = ${int(rows)} rows; ${sent ? 'charged' : 'costs'} ${naira(sent ? chargedKobo : c.costKobo)}`,
+		rows,
+		[sent ? 'sent' : 'toSend']: toSend,
+		duplicates: n.duplicate,
+		invalid: n.invalid,
+		optedOut: n['opted out'],
+	};
+	if (sent) Object.assign(json, { failed: n.failed, unknownOutcome: n['unknown outcome'], notSent: n['not sent'] });
+	Object.assign(json, {
+		cost: naira(c.costKobo),
+		costKobo: c.costKobo,
+	});
+	if (sent) Object.assign(json, { charged: naira(chargedKobo), chargedKobo });
+	Object.assign(json, {
+		pages: pages.size <= 1 ? ([...pages][0] ?? 0) : `${Math.min(...pages)}–${Math.max(...pages)}`,
+		smsPages: smsPagesTotal,
+		rate: `${naira(c.rateKobo)} per number per page${c.dnd ? ' (DND route)' : ''}`,
+		rateKobo: c.rateKobo,
+		sender: c.sender,
+		dnd: c.dnd,
+		messages: new Set(c.batches.map((b) => b.message)).size,
+		requests: c.batches.length,
+		campaignId: c.campaignId,
+		invalidReasons,
+	});
+	if (c.unicode.length > 0) {
+		json.unicodeWarning = `The message holds ${c.unicode.join(' ')}, outside the GSM alphabet: networks deliver it as Unicode (70 characters per SMS part), which can cost more on some routes. Write "N" for ₦ and leave out emoji to stay in plain SMS.`;
+	}
+	if (sent) {
+		const failed = c.batches.filter((b) => b.status !== 'successful');
+		json.failedRequests = failed.slice(0, 20).map((b) => ({ status: b.status, numbers: b.recipients.length, error: b.error }));
+		if (failed.length > 20) json.failedRequestsNote = `${failed.length} requests did not succeed; the first 20 are listed, every number is in the attached CSV.`;
+	}
+	return json;
+}
+
+const csvCell = (v: unknown): string => {
+	const s = v === null || v === undefined ? '' : String(v);
+	// a leading = + - @ would run as a formula in a spreadsheet
+	const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+	return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** CSV of every number that was not (or will not be) sent: row, name, number, status, reason. */
+export function rejectedCsv(c: Campaign): { csv: string; count: number } {
+	const lines = ['row,name,number,status,reason'];
+	for (const r of c.recipients) {
+		if (r.status === 'sent' || r.status === 'would send') continue;
+		lines.push([r.item + 1, r.name, r.input, r.status, r.reason].map(csvCell).join(','));
+	}
+	return { csv: lines.join('\n') + '\n', count: lines.length - 1 };
+}
+
+/** One item per recipient entry, paired to its input row. */
+export function recipientJson(c: Campaign, r: Recipient): IDataObject {
+	const b = r.batch === null ? null : c.batches[r.batch];
+	return {
+		row: r.item + 1,
+		...(r.name !== null ? { name: r.name } : {}),
+		number: r.input,
+		phone: r.phone,
+		status: r.status,
+		reason: r.reason,
+		batch: b ? (b.ident ?? r.batch) : null,
+		campaignId: c.campaignId,
+	};
+}
+
+/** Lagos (WAT, UTC+1, no daylight saving) hour of `now`. */
+export function lagosHour(now: Date): number {
+	return (now.getUTCHours() + 1) % 24;
+}
+
+/** Whether `now` is inside [start, end) Lagos hours; start === end means always. Wraps past midnight. */
+export function inSendWindow(now: Date, start: number, end: number): boolean {
+	if (start === end) return true;
+	const h = lagosHour(now);
+	return start < end ? h >= start && h < end : h >= start || h < end;
+}
+
+/**
+ * Batches as campaigns: a run of batches (newest first, as the history lists them) from one sender
+ * and route with at most `gapMs` between neighbours. Its id is the ident of its oldest batch, the
+ * same `campaignId` the Send operation reports.
+ */
+export function groupCampaigns(batches: SmsBatch[], gapMs = 10 * 60_000): IDataObject[] {
+	const groups: SmsBatch[][] = [];
+	let prevMs: number | null = null;
+	for (const b of batches) {
+		const ms = parseCreateDate(b.createdAt)?.ms ?? null;
+		const g = groups[groups.length - 1];
+		const head = g?.[g.length - 1];
+		const joins = head && head.sender === b.sender && head.dnd === b.dnd && (ms === null || prevMs === null || Math.abs(prevMs - ms) <= gapMs);
+		if (joins) g.push(b);
+		else groups.push([b]);
+		prevMs = ms;
+	}
+	return groups.map((g) => {
+		const oldest = g[g.length - 1];
+		const kobo = g.reduce((s, b) => s + b.amount.kobo, 0);
+		const messages = new Set(g.map((b) => b.message));
+		return {
+			campaignId: oldest.ident,
+			sender: oldest.sender,
+			dnd: oldest.dnd,
+			batches: g.length,
+			recipients: g.reduce((s, b) => s + b.recipients.length, 0),
+			messages: messages.size,
+			message: messages.size === 1 ? oldest.message : `${messages.size} personalised messages, e.g. ${JSON.stringify(oldest.message)}`,
+			amount: naira(kobo),
+			amountKobo: kobo,
+			firstSentAt: oldest.createdAt,
+			lastSentAt: g[0].createdAt,
+		};
+	});
+}
+
+/** Campaign id of a sent campaign: the ident of its oldest successful batch (what List Batches groups by). */
+export function campaignIdOf(c: Campaign): string | null {
+	let best: CampaignBatch | null = null;
+	for (const b of c.batches) {
+		if (b.status !== 'successful' || !b.ident) continue;
+		if (!best || Number(b.id) < Number(best.id)) best = b;
+	}
+	return best?.ident ?? null;
+}
