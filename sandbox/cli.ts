@@ -25,11 +25,16 @@ async function main(): Promise<void> {
     logger: values.log,
   });
   process.stdout.write(`VTU_BASE_URL=${sb.baseUrl}\nVTU_API_TOKEN=${sb.demo.token}\nVTU_ADMIN_KEY=${sb.adminKey}\n`);
+  // `on`, not `once`, and idempotent: tsx relays a signal to this process, and a second copy of it must
+  // not fall through to Node's default (exit 143) while the server is still closing.
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     sb.close().then(() => process.exit(0), () => process.exit(1));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 main().catch((err) => {
