@@ -64,6 +64,10 @@ export interface TxnDetail {
   invalid?: number;
   dnd?: boolean;
   apiResponse?: string;
+  /** The buyer's `customer_ref` (config.customer_ref on): stored and echoed like newer builds may. */
+  customerRef?: string;
+  /** Test attribution (header X-Sandbox-Tag): shown by the admin API only, never on the merchant API. */
+  tag?: string;
 }
 
 export interface Txn {
@@ -111,6 +115,10 @@ export interface Config {
   /** 403 for tokens of accounts whose user_type is not API. Default: on in seed dialect, off in family (no such check there). */
   enforce_user_type: boolean;
   settle: SettleConfig;
+  /** Store `customer_ref` from purchase bodies and echo it in records (unverified on real sites, api-family.md §5). Default off. */
+  customer_ref: boolean;
+  /** Honour `X-Sandbox-Fault` request headers (per-request faults for chaos actors). Default off. */
+  request_faults: boolean;
 }
 
 const IDENT_PREFIX: Record<Product, string> = {
@@ -168,6 +176,8 @@ export class SandboxState {
       dialect: this.dialect,
       enforce_user_type: this.dialect === 'seed',
       settle: { mode: 'immediate', delayMs: 2000, finalStatus: 'successful' },
+      customer_ref: false,
+      request_faults: false,
     };
     this.createUser({
       username: this.demo.username, token: this.demo.token, userType: 'API', balanceKobo: 1_000_000_00,
