@@ -82,6 +82,13 @@ export interface AccountState {
 
 const accounts = new Map<string, AccountState>();
 
+/** Forget every account's claims, in-flight counts and learned clocks: what a process restart does (tests). */
+export function clearAccountState(): void {
+  accounts.clear();
+  offsets.clear();
+  zones.clear();
+}
+
 /** The process-wide state of an account (`key` = catalog's cacheKey: base URL + token hash). */
 export function accountState(key: string): AccountState {
   let a = accounts.get(key);

@@ -71,11 +71,11 @@ const BUY_PATHS: Record<string, string> = {
  * A purchase made by "another process" of the same account: the exact body the client would send,
  * POSTed over plain fetch, so no VtuClient of this process knows (or claims) its record. Returns its id.
  */
-export async function rawBuy(env: Env, req: PurchaseRequest, headers: Record<string, string> = {}): Promise<number> {
-  const { request } = await env.client.quote(req);
-  const res = await fetch(`${env.sb.baseUrl}${BUY_PATHS[req.product]}`, {
+export async function rawBuy(client: VtuClient, token: string, req: PurchaseRequest, headers: Record<string, string> = {}): Promise<number> {
+  const { request } = await client.quote(req);
+  const res = await fetch(`${client.baseUrl}${BUY_PATHS[req.product]}`, {
     method: 'POST',
-    headers: { Authorization: `Token ${env.sb.demo.token}`, 'Content-Type': 'application/json', ...headers },
+    headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify(request),
   });
   const body = (await res.json()) as { id: number };

@@ -49,7 +49,7 @@ test('single buyer: 500 after the debit, one candidate → reconciled to its own
 
 test('shared account: a lone record another process may have bought → unknown_outcome with it, never adopted', async () => {
   const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110008' };
-  const other = await rawBuy(env, req);
+  const other = await rawBuy(env.client, env.sb.demo.token, req);
   const e = await client({ 'x-sandbox-fault': 'error_before' }, { reconcile: { waitMs: 300, pollMs: 100, sharedAccount: true } }).buy(req).catch((x) => x);
   expect(e.code).toBe('unknown_outcome');
   expect(e.message).toMatch(/sharedAccount/);
@@ -58,8 +58,8 @@ test('shared account: a lone record another process may have bought → unknown_
 
 test('identical exam pins (no recipient): the real record is among the candidates when older identical ones exist', async () => {
   const req = { product: 'exam_pin' as const, exam: 'NECO', quantity: 2 };
-  await rawBuy(env, req);
-  await rawBuy(env, req);
+  await rawBuy(env.client, env.sb.demo.token, req);
+  await rawBuy(env.client, env.sb.demo.token, req);
   // the POST answers after the client's timeout; the record appears while reconcile re-reads
   const e = await client({ 'x-sandbox-fault': 'latency:900', 'x-sandbox-tag': 'late-pin' }, { timeoutMs: 300 }).buy(req).catch((x) => x);
   const mine = await byTag('late-pin');
@@ -75,7 +75,7 @@ describe('customer_ref (opt-in; the sandbox echoes it behind a switch)', () => {
     const req = { product: 'recharge_card' as const, network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Same' };
     const opts = { customerRef: true, reconcile: { waitMs: 2_500, pollMs: 100, sharedAccount: true } };
     await client({}, opts).buy(req); // a direct answer shows the site echoes customer_ref
-    await rawBuy(env, req); // another process, same order, no reference
+    await rawBuy(env.client, env.sb.demo.token, req); // another process, same order, no reference
     const r = await client({ 'x-sandbox-fault': 'html_after', 'x-sandbox-tag': 'ref-mine' }, opts).buy(req);
     expect(r.path).toBe('reconciled');
     expect(await byTag('ref-mine')).toEqual([r.id]);
@@ -86,7 +86,7 @@ describe('customer_ref (opt-in; the sandbox echoes it behind a switch)', () => {
     const req = { product: 'recharge_card' as const, network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Same' };
     const opts = { customerRef: true, reconcile: { waitMs: 300, pollMs: 100, sharedAccount: true } };
     await client({}, opts).buy(req);
-    await rawBuy(env, req);
+    await rawBuy(env.client, env.sb.demo.token, req);
     const e = await client({ 'x-sandbox-fault': 'error_before' }, opts).buy(req).catch((x) => x);
     expect(e.code).toBe('not_charged');
   });

@@ -94,8 +94,8 @@ describe.each(DIALECTS)('safe purchase (%s dialect)', (dialect) => {
     const req = { product: 'data' as const, network: 'GLO', plan: 16, phone: '08151234567' };
     const sentAt = new Date(Date.now() - 1000);
     // bought by "another process": raw POSTs this process never saw
-    const a = await rawBuy(env, req);
-    const b = await rawBuy(env, req);
+    const a = await rawBuy(env.client, env.sb.demo.token, req);
+    const b = await rawBuy(env.client, env.sb.demo.token, req);
     const fresh = env.make({ reconcile: { waitMs: 0 } });
     const e = await fresh.reconcile(req, { sentAt }).catch((x) => x);
     expect(e.code).toBe('unknown_outcome');
