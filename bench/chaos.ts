@@ -2,6 +2,7 @@
  * Chaos run of the safe-purchase mechanism (DESIGN.md "Buying safely") against the sandbox.
  *
  *   npm run chaos -- --purchases 1000 --seed 7 [--dialect seed|family] [--concurrency 8]
+ *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4     (multi-actor lane: bench/chaos-actors.ts)
  *
  * A seeded PRNG draws every intended purchase (product, recipient, amount) and, for ~20% of them, ONE
  * fault. Purchases run in `concurrency` lanes; each lane owns an in-process sandbox and a VtuClient and
@@ -35,6 +36,7 @@ import { SandboxAdmin, type AdminTxn, type FaultInput, type LedgerEntry } from '
 import { CABLE_PLANS, CABLES, DATA_PLANS, DISCOS, EXAMS, NETWORKS, RECHARGE_DENOMS, planAvailable } from '../sandbox/catalog';
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
+import { formatActors, runActors } from './chaos-actors';
 
 export const PRODUCTS = ['data', 'airtime', 'cable', 'electricity', 'exam_pin', 'recharge_card', 'sms'] as const;
 export type ChaosProduct = (typeof PRODUCTS)[number];
@@ -238,6 +240,18 @@ function refusingTransport(inner: Transport): { transport: Transport; arm(kind: 
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Load the catalogue before the run; a busy machine may time a read out (reads are safe to repeat). */
+export async function warmCatalog(client: VtuClient): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.catalog.get();
+      return;
+    } catch (e) {
+      if (!(e instanceof VtuError) || e.code !== 'network' || attempt >= 10) throw e;
+    }
+  }
+}
+
 interface LaneData {
   txns: AdminTxn[];
   ledger: LedgerEntry[];
@@ -266,8 +280,8 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
     });
     // a second process of the same account (own transport, own memory of its records)
     const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: o.timeoutMs });
-    await client.catalog.get();
-    await other.catalog.get();
+    await warmCatalog(client);
+    await warmCatalog(other);
     const path = (x: Intent) => PATHS[x.product];
 
     let prevEnd = 0;
@@ -559,12 +573,14 @@ export function formatTable(r: ChaosReport): string {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      purchases: { type: 'string', default: '1000' },
+      purchases: { type: 'string' },
+      actors: { type: 'string' },
+      'bot-orders': { type: 'string', default: '10' },
       seed: { type: 'string', default: '7' },
       dialect: { type: 'string', default: 'seed' },
       concurrency: { type: 'string', default: '8' },
       'fault-rate': { type: 'string', default: '0.2' },
-      'timeout-ms': { type: 'string', default: '400' },
+      'timeout-ms': { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
   });
@@ -575,13 +591,28 @@ async function main(): Promise<void> {
     if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`);
     return n;
   };
+  if (values.actors !== undefined) {
+    // multi-actor lane (bench/chaos-actors.ts): actors in child processes + the bot, killed and restarted
+    const r = await runActors({
+      actors: Math.floor(num('actors', values.actors, 1)),
+      purchases: Math.floor(num('purchases', values.purchases ?? '40', 1)),
+      botOrders: Math.floor(num('bot-orders', values['bot-orders'], 0)),
+      seed: Math.floor(num('seed', values.seed, 0)),
+      faultRate: num('fault-rate', values['fault-rate'], 0),
+      timeoutMs: num('timeout-ms', values['timeout-ms'] ?? '2000', 50),
+      log: values.verbose ? (s) => process.stderr.write(`${s}\n`) : undefined,
+    });
+    process.stdout.write(`${formatActors(r)}\n\n${r.lastLine}\n`);
+    process.exitCode = r.doubleCharges || r.lost || r.falseSuccesses ? 1 : 0;
+    return;
+  }
   const report = await runChaos({
-    purchases: Math.floor(num('purchases', values.purchases, 1)),
+    purchases: Math.floor(num('purchases', values.purchases ?? '1000', 1)),
     seed: Math.floor(num('seed', values.seed, 0)),
     dialect,
     concurrency: Math.floor(num('concurrency', values.concurrency, 1)),
     faultRate: num('fault-rate', values['fault-rate'], 0),
-    timeoutMs: num('timeout-ms', values['timeout-ms'], 50),
+    timeoutMs: num('timeout-ms', values['timeout-ms'] ?? '400', 50),
     log: values.verbose ? (s) => process.stderr.write(`${s}\n`) : undefined,
   });
   process.stdout.write(`${report.table}\n\n${report.lastLine}\n`);
