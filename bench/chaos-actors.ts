@@ -154,9 +154,11 @@ function faultTransport(current: () => Current | undefined, hooks: { beforePost?
         if (f) headers['x-sandbox-fault'] = f;
       }
       hooks.beforePost?.(cur);
-      const res = await inner({ ...req, headers });
-      hooks.afterPost?.(cur);
-      return res;
+      try {
+        return await inner({ ...req, headers });
+      } finally {
+        hooks.afterPost?.(cur); // the POST left, whatever came back
+      }
     }
     if (cur.fault === 'reconcile_read_error' && cur.posted && !cur.readFaulted) {
       cur.readFaulted = true;
@@ -201,7 +203,7 @@ async function actorChild(cfg: ActorConfig): Promise<void> {
     reconcile: { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true },
     retry: { maxAttempts: 3, maxDelayMs: 1500 },
   }));
-  for (const c of clients) await warm(c);
+  for (const c of clients) await warmCatalog(c);
   await Promise.all(clients.map(async (client, lane) => {
     for (const x of cfg.intents.filter((_, i) => i % 2 === lane)) {
       const cur: Current = { tag: x.id, fault: x.fault, posted: false, readFaulted: false };
@@ -257,7 +259,7 @@ async function botChild(cfg: BotConfig): Promise<void> {
       throw e;
     }),
   });
-  await warm(client);
+  await warmCatalog(client);
   const app = createBot(
     {
       telegramToken: BOT_TOKEN, vtuToken: cfg.token, adminIds: [], allowedIds: users.map((u) => u.id),
@@ -283,9 +285,11 @@ async function botChild(cfg: BotConfig): Promise<void> {
       const order = String(confirm.callback_query.data).slice('confirm:'.length);
       emit({ intent: i, order, fault: x.fault });
       current = { tag: order, fault: x.fault, posted: false, readFaulted: false };
-      if (cfg.crash?.index === i) crashTag = order;
+      // the kill lands on the first order from crash.index whose POST is really sent
+      if (cfg.crash && i >= cfg.crash.index) crashTag = order;
       await send(confirm);
       current = undefined;
+      crashTag = undefined;
     } catch (e) {
       // a flow step failed (e.g. a catalogue read timed out on a loaded machine): nothing was confirmed
       emit({ skipped: i, why: e instanceof Error ? e.message.slice(0, 200) : String(e) });
@@ -300,7 +304,8 @@ async function botChild(cfg: BotConfig): Promise<void> {
   await tg.close();
 }
 
-async function warm(client: VtuClient): Promise<void> {
+/** Load the catalogue before a run; a busy machine may time a read out (reads are safe to repeat). */
+export async function warmCatalog(client: VtuClient): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await client.catalog.get();
@@ -344,7 +349,7 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     await admin.setConfig({ request_faults: true, customer_ref: true });
     const { token } = await admin.createUser({ username: 'chaos', balance: '100000000.00' });
     const reader = new VtuClient({ baseUrl: sb.baseUrl, token, timeoutMs: 10_000 });
-    await warm(reader);
+    await warmCatalog(reader);
     const shared = await sharedOrders(reader);
     const base = { baseUrl: sb.baseUrl, token, timeoutMs: o.timeoutMs };
 
@@ -371,8 +376,9 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
         if (r.lines.some((l) => l.done)) return { lines, kills };
         if (r.signal !== 'SIGKILL' || !crash) throw new Error(`bot child ended unexpectedly (code ${r.code}, signal ${r.signal})`);
         kills++;
-        log(`bot killed at order ${crash.index} (${crash.when} the POST); restarting`);
-        start = crash.index + 1;
+        const killedAt = Math.max(...r.lines.filter((l) => typeof l.intent === 'number').map((l) => l.intent as number));
+        log(`bot killed at order ${killedAt} (${crash.when} the POST); restarting`);
+        start = killedAt + 1;
       }
     })();
     const actorRuns = actorIntentsList.map((intents, actor) => runChild('actor', { ...base, actor, intents }, log));

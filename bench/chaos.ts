@@ -36,7 +36,7 @@ import { SandboxAdmin, type AdminTxn, type FaultInput, type LedgerEntry } from '
 import { CABLE_PLANS, CABLES, DATA_PLANS, DISCOS, EXAMS, NETWORKS, RECHARGE_DENOMS, planAvailable } from '../sandbox/catalog';
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
-import { formatActors, runActors } from './chaos-actors';
+import { formatActors, runActors, warmCatalog } from './chaos-actors';
 
 export const PRODUCTS = ['data', 'airtime', 'cable', 'electricity', 'exam_pin', 'recharge_card', 'sms'] as const;
 export type ChaosProduct = (typeof PRODUCTS)[number];
@@ -69,7 +69,7 @@ export interface ChaosOptions {
 export interface Intent {
   i: number;
   lane: number;
-  /** 'other': bought by a second client of the same account (another process; its records are unknown to 'main'). */
+  /** 'other': bought by another process of the same account (a raw POST: no client of this process knows its record). */
   actor: 'main' | 'other';
   product: ChaosProduct;
   req: PurchaseRequest;
@@ -114,7 +114,8 @@ const int = (rng: Rng, lo: number, hi: number) => lo + (rng.u32() % (hi - lo + 1
 function kindsFor(product: ChaosProduct): ChaosFault[] {
   // SMS is final at once (no processing), and its history rows carry no Status, so no client can see an
   // SMS flip: neither applies to SMS (README "Settlement"; see the report's weak spots).
-  return FAULT_KINDS.filter((k) => !(product === 'sms' && (k === 'processing' || k === 'flip_later')));
+  // The twin's raw POST is built from a quote, which SMS batches do not have.
+  return FAULT_KINDS.filter((k) => !(product === 'sms' && (k === 'processing' || k === 'flip_later' || k === 'twin')));
 }
 
 export function makeIntents(n: number, seed: number, lanes: number, faultRate: number): Intent[] {
@@ -240,16 +241,18 @@ function refusingTransport(inner: Transport): { transport: Transport; arm(kind: 
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Load the catalogue before the run; a busy machine may time a read out (reads are safe to repeat). */
-export async function warmCatalog(client: VtuClient): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await client.catalog.get();
-      return;
-    } catch (e) {
-      if (!(e instanceof VtuError) || e.code !== 'network' || attempt >= 10) throw e;
-    }
-  }
+/**
+ * A purchase by another process of the same account: the exact body the client would send, POSTed raw,
+ * so no client of this process has seen (or claimed) its record; read back through `reader`.
+ */
+async function rawPurchase(reader: VtuClient, baseUrl: string, token: string, x: Intent): Promise<PurchaseResult> {
+  const { request } = await reader.quote(x.req);
+  const res = await fetch(`${baseUrl}${PATHS[x.product]}`, {
+    method: 'POST', headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(request),
+  });
+  const body = (await res.json()) as { id?: number };
+  if (res.status !== 201 || typeof body.id !== 'number') throw new Error(`twin purchase failed: HTTP ${res.status}`);
+  return reader.transactions.get(x.product, body.id);
 }
 
 interface LaneData {
@@ -278,7 +281,7 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
       reconcile: { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3 },
       retry: { maxAttempts: 3, maxDelayMs: 1500 },
     });
-    // a second process of the same account (own transport, own memory of its records)
+    // reads for the other process's purchases (rawPurchase)
     const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: o.timeoutMs });
     await warmCatalog(client);
     await warmCatalog(other);
@@ -326,7 +329,9 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
       while (Date.now() <= prevEnd) await sleep(1);
       x.startedAt = Date.now();
       try {
-        const r = await (x.actor === 'other' ? other : client).buy(x.req, { waitForFinal: { timeoutMs: TIMING.waitForFinalMs, intervalMs: 40 }, retryIfNotCharged: x.retryIfNotCharged });
+        const r = x.actor === 'other'
+          ? await rawPurchase(other, sb.baseUrl, token, x)
+          : await client.buy(x.req, { waitForFinal: { timeoutMs: TIMING.waitForFinalMs, intervalMs: 40 }, retryIfNotCharged: x.retryIfNotCharged });
         x.outcome = { kind: 'result', first: r, final: r };
       } catch (e) {
         if (!(e instanceof VtuError)) throw e;
