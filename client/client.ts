@@ -220,7 +220,15 @@ export class VtuClient {
   private async maybeWait(module: ProductModule, r: PurchaseResult, opts: BuyOptions): Promise<PurchaseResult> {
     if (!opts.waitForFinal) return r;
     const w = typeof opts.waitForFinal === 'object' ? opts.waitForFinal : {};
-    return waitForFinal(this.ctx, module, r, { ...w, signal: w.signal ?? opts.signal });
+    try {
+      return await waitForFinal(this.ctx, module, r, { ...w, signal: w.signal ?? opts.signal });
+    } catch (e) {
+      // The purchase is made and known: a failed status read must not turn it into an error that reads
+      // like "nothing happened". Return it as it stands (processing); transactions.refresh() settles it.
+      if (!(e instanceof VtuError)) throw e;
+      this.ctx.logger?.warn?.(`${module.product}: could not read the final status (${e.code}); returning the purchase as ${r.status}`);
+      return r;
+    }
   }
 
   /**
