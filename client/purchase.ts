@@ -356,12 +356,18 @@ export interface ReconcileRun {
   cause?: string;
 }
 
-/** Register the caller's claimed records (and learn the clock from them). */
+/** Register the caller's claimed records. */
 function takeClaims(ctx: PurchaseContext, product: Product, claimed: ClaimedRecord[] | undefined): void {
   for (const c of claimed ?? []) {
     claim(ctx, { product, id: typeof c.id === 'number' ? c.id : null, ident: typeof c.ident === 'string' && c.ident ? c.ident : null });
-    if (c.createdAt && typeof c.sentAt === 'number') learnZone(ctx, c.createdAt, c.sentAt);
   }
+}
+
+/** No clock yet (a fresh process): learn the server's zone from a claimed record (after a read brought a Date header). */
+function learnClock(ctx: PurchaseContext, claimed: ClaimedRecord[] | undefined): void {
+  if (!claimed?.length || knownOffset(ctx) !== null) return;
+  const c = claimed.find((x) => x.createdAt && typeof x.sentAt === 'number');
+  if (c) learnZone(ctx, c.createdAt, c.sentAt!);
 }
 
 /** Which candidates the customer_ref rules leave, and the one it proves ours (if any). */
@@ -401,6 +407,7 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
         { candidates: [], details: { product: module.product, request: prep.body, readError: code } },
       );
     }
+    learnClock(ctx, run.claimed);
     const hi = run.until ?? Math.max(Date.now(), run.sentAt + ctx.reconcile.windowMs);
     const seen = new Set<string>();
     const matching = recent.filter((r) => {

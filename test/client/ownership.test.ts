@@ -4,7 +4,8 @@
  * VtuClient of the same account in this process. Faults are per request (X-Sandbox-Fault), so two
  * concurrent purchases never catch each other's fault.
  */
-import { VtuClient, createNodeTransport, type Transport, type VtuClientOptions } from '../../client';
+import { VtuClient, clearCatalogCache, createNodeTransport, type Transport, type VtuClientOptions } from '../../client';
+import { clearAccountState } from '../../client/purchase';
 import { rawBuy, startEnv, type Env } from './helpers';
 
 /** A transport that adds fixed headers to POSTs (a per-request fault, an attribution tag). */
@@ -66,6 +67,30 @@ test('identical exam pins (no recipient): the real record is among the candidate
   expect(mine).toHaveLength(1);
   expect(e.code).toBe('unknown_outcome');
   expect(e.candidates.map((c: { id: number }) => c.id)).toContain(mine[0]);
+});
+
+test('after a restart, a claimed record teaches the server clock: an identical older record falls outside the window', async () => {
+  const req = { product: 'exam_pin' as const, exam: 'NABTEB', quantity: 3 };
+  await rawBuy(env.client, env.sb.demo.token, req);
+  const oldAt = Date.now();
+  // another order's record with the time its POST was sent, as a journal keeps it
+  const clockSentAt = Date.now();
+  const clockRec = await env.client.transactions.get('exam_pin', await rawBuy(env.client, env.sb.demo.token, { product: 'exam_pin', exam: 'WAEC', quantity: 1 }));
+  // the scenario needs the old record a few seconds before the next send (a clock condition, not a timing assertion)
+  while (Date.now() < oldAt + 4_000) await new Promise((r) => setTimeout(r, 100));
+  const sentAt = new Date();
+  const real = await rawBuy(env.client, env.sb.demo.token, req);
+
+  clearAccountState(); // a fresh process: no claims, no clock
+  clearCatalogCache();
+  const fresh = client({}, { reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500 } });
+  // without a clock every timezone is allowed: both identical records could be it
+  const e = await fresh.reconcile(req, { sentAt }).catch((x) => x);
+  expect(e.code).toBe('unknown_outcome');
+  expect(e.candidates).toHaveLength(2);
+  clearAccountState();
+  const r = await fresh.reconcile(req, { sentAt, claimed: [{ id: clockRec.id, createdAt: clockRec.createdAt, sentAt: clockSentAt }] });
+  expect(r).toMatchObject({ id: real, path: 'reconciled' });
 });
 
 describe('customer_ref (opt-in; the sandbox echoes it behind a switch)', () => {
