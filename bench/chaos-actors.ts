@@ -466,7 +466,7 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
 export function formatActors(r: ActorsReport): string {
   const L = [`multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server`, '', 'Outcomes'];
   for (const [k, v] of Object.entries(r.outcomes).sort(([a], [b]) => a.localeCompare(b))) L.push(`  ${k.padEnd(34)} ${String(v).padStart(6)}`);
-  L.push('', `  unknown_outcome (real record among the candidates)  ${r.unknownOutcomes}`);
+  L.push('', `  unknown_outcome, none missing its record  ${r.unknownOutcomes}`);
   if (r.problems.length) L.push('', `Problems (${r.problems.length})`, ...r.problems.slice(0, 40).map((p) => `  ${p}`));
   return L.join('\n');
 }

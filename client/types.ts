@@ -253,7 +253,7 @@ export interface ReconcileOptions {
   sentAt: Date;
   /** Record ids already accounted for (other orders); never adopted. */
   excludeIds?: number[];
-  /** Records other orders own (ids/idents, e.g. every vendor record in your journal); never adopted. */
+  /** Records of this product other orders own (ids/idents, e.g. every vendor record in your journal); never adopted. */
   claimed?: ClaimedRecordInput[];
   /** How many other open orders of yours are identical to this one: a lone matching record could be theirs. */
   identicalPending?: number;
