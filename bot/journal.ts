@@ -197,7 +197,9 @@ export class Journal {
         `SELECT vendor_id, ident, result, sent_at FROM orders
          WHERE product = ? AND id <> ? AND created_at >= ? AND (vendor_id IS NOT NULL OR ident IS NOT NULL) ORDER BY created_at DESC LIMIT ?`,
       ),
-      openIdentical: db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE product = ? AND request = ? AND id <> ? AND state IN ('sent', 'unknown')`),
+      openIdentical: db.prepare(
+        `SELECT COUNT(*) AS n FROM orders WHERE product = ? AND recipient IS ? AND amount_kobo = ? AND id <> ? AND state IN ('sent', 'unknown')`,
+      ),
       seen: db.prepare(`INSERT OR IGNORE INTO seen_updates (update_id, at) VALUES (?, ?)`),
       pruneSeen: db.prepare(`DELETE FROM seen_updates WHERE at < ?`),
     };
@@ -318,9 +320,9 @@ export class Journal {
     }));
   }
 
-  /** Other orders identical to `order` (same product and request) whose outcome is still open. */
+  /** Other orders whose records could match `order`'s (same product, recipient and amount) and whose outcome is still open. */
   openIdentical(order: Order): number {
-    return (this.stmts.openIdentical.get(order.product, JSON.stringify(order.request), order.id) as { n: number }).n;
+    return (this.stmts.openIdentical.get(order.product, order.recipient, order.amountKobo, order.id) as { n: number }).n;
   }
 
   /** Orders never confirmed within `maxAgeMs` become `expired` (their buttons are then stale). */

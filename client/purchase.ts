@@ -324,8 +324,13 @@ async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: Pre
   return out;
 }
 
-function matchKey(prep: PreparedPurchase, json = JSON.stringify(prep.body)): string {
-  return `${prep.product}|${json}`;
+/**
+ * Which purchases could leave records that match each other: same product, recipient and charge. Coarser
+ * than the request (a ported flag, a plan of the same price also count), so an in-flight purchase that
+ * could own a record is never missed; the cost of coarseness is only an unknown_outcome, never a wrong owner.
+ */
+function matchKey(prep: PreparedPurchase): string {
+  return `${prep.product}|${prep.match.recipient ?? ''}|${prep.quote.amount.kobo}`;
 }
 
 /* ------------------------------------------------------------------ reconcile ----------- */
@@ -532,8 +537,8 @@ function noteRefEcho(ctx: PurchaseContext, r: PurchaseResult, ref: string): void
 
 /** The ONE safe-purchase entry point. `prep` must come from the product's `prepare` (already validated). */
 export async function executePurchase(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, opts: ExecuteOptions = {}): Promise<PurchaseResult> {
-  const json = JSON.stringify(prep.body); // once: the in-flight key and the POST body
-  const key = matchKey(prep, json);
+  const json = JSON.stringify(prep.body);
+  const key = matchKey(prep);
   const inflight = ctx.account.inflight;
   inflight.set(key, (inflight.get(key) ?? 0) + 1);
   try {
