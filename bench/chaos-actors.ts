@@ -203,7 +203,7 @@ async function actorChild(cfg: ActorConfig): Promise<void> {
     reconcile: { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true },
     retry: { maxAttempts: 3, maxDelayMs: 1500 },
   }));
-  for (const c of clients) await warmCatalog(c);
+  await warmCatalog(cfg.baseUrl, cfg.token);
   await Promise.all(clients.map(async (client, lane) => {
     for (const x of cfg.intents.filter((_, i) => i % 2 === lane)) {
       const cur: Current = { tag: x.id, fault: x.fault, posted: false, readFaulted: false };
@@ -259,7 +259,7 @@ async function botChild(cfg: BotConfig): Promise<void> {
       throw e;
     }),
   });
-  await warmCatalog(client);
+  await warmCatalog(cfg.baseUrl, cfg.token);
   const app = createBot(
     {
       telegramToken: BOT_TOKEN, vtuToken: cfg.token, adminIds: [], allowedIds: users.map((u) => u.id),
@@ -304,16 +304,12 @@ async function botChild(cfg: BotConfig): Promise<void> {
   await tg.close();
 }
 
-/** Load the catalogue before a run; a busy machine may time a read out (reads are safe to repeat). */
-export async function warmCatalog(client: VtuClient): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await client.catalog.get();
-      return;
-    } catch (e) {
-      if (!(e instanceof VtuError) || e.code !== 'network' || attempt >= 50) throw e;
-    }
-  }
+/**
+ * Load the catalogue before a run through a patient client: the cache is per account and process, so the
+ * run's clients (short timeouts) start with it, however busy the machine is.
+ */
+export async function warmCatalog(baseUrl: string, token: string): Promise<void> {
+  await new VtuClient({ baseUrl, token, timeoutMs: 30_000 }).catalog.get();
 }
 
 /** Runs a child (this file with --child); resolves with its JSON lines and how it ended. */
@@ -348,8 +344,7 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     const admin = new SandboxAdmin(sb.baseUrl, sb.adminKey);
     await admin.setConfig({ request_faults: true, customer_ref: true });
     const { token } = await admin.createUser({ username: 'chaos', balance: '100000000.00' });
-    const reader = new VtuClient({ baseUrl: sb.baseUrl, token, timeoutMs: 10_000 });
-    await warmCatalog(reader);
+    const reader = new VtuClient({ baseUrl: sb.baseUrl, token, timeoutMs: 30_000 });
     const shared = await sharedOrders(reader);
     const base = { baseUrl: sb.baseUrl, token, timeoutMs: o.timeoutMs };
 

@@ -283,8 +283,7 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
     });
     // reads for the other process's purchases (rawPurchase)
     const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: o.timeoutMs });
-    await warmCatalog(client);
-    await warmCatalog(other);
+    await warmCatalog(sb.baseUrl, token);
     const path = (x: Intent) => PATHS[x.product];
 
     let prevEnd = 0;

@@ -361,6 +361,9 @@ export interface ReconcileRun {
   cause?: string;
 }
 
+/** Reads tried past the deadline when reading failed (a record must be seen or not seen to decide). */
+const LATE_READS = 5;
+
 /** Register the caller's claimed records. */
 function takeClaims(ctx: PurchaseContext, product: Product, claimed: ClaimedRecord[] | undefined): void {
   for (const c of claimed ?? []) {
@@ -392,24 +395,27 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
   takeClaims(ctx, module.product, run.claimed);
   const key = matchKey(prep);
   const why = run.cause ? ` after ${run.cause}` : '';
+  let lastCandidates: PurchaseResult[] = [];
+  let lateFailures = 0;
   for (let attempt = 1; ; attempt++) {
     let recent: PurchaseResult[];
     try {
       recent = await readRecent(ctx, module, prep, run.signal);
     } catch (e) {
-      // A failed read proves nothing: keep trying until the deadline, then say the outcome is unknown
-      // (never not_charged, never a bare server/network error that reads like "nothing happened").
+      // A failed read proves nothing, and the deadline is for a record to appear, not for reading: past it,
+      // a few more reads are tried, so a busy moment does not end in "unknown" without the real record. Then
+      // the outcome is unknown (never not_charged, never a bare error that reads like "nothing happened").
       const code = e instanceof VtuError ? e.code : 'aborted';
       const permanent = !(e instanceof VtuError) || ['auth', 'forbidden', 'not_found', 'invalid_input'].includes(code) || run.signal?.aborted;
       const left = deadline - Date.now();
       ctx.logger?.warn?.(`reconcile ${module.product}: reading the records failed (${code})`, { attempt });
-      if (!permanent && left > 0) {
-        await sleep(Math.min(ctx.reconcile.pollMs, left), run.signal).catch(() => undefined);
+      if (!permanent && (left > 0 || lateFailures++ < LATE_READS)) {
+        await sleep(left > 0 ? Math.min(ctx.reconcile.pollMs, left) : ctx.reconcile.pollMs, run.signal).catch(() => undefined);
         continue;
       }
       throw new VtuUnknownOutcomeError(
-        `The outcome of this ${module.product} purchase is unknown${why}: its records could not be read to check (${code}${e instanceof Error ? `: ${e.message}` : ''}). Check the transaction history before buying again.`,
-        { candidates: [], details: { product: module.product, request: prep.body, readError: code } },
+        `The outcome of this ${module.product} purchase is unknown${why}: its records could not be read to check (${code}${e instanceof Error ? `: ${e.message}` : ''}). Check the transaction history${lastCandidates.length ? ' and the candidates of the last good read' : ''} before buying again.`,
+        { candidates: lastCandidates, details: { product: module.product, request: prep.body, readError: code } },
       );
     }
     learnClock(ctx, run.claimed);
@@ -427,6 +433,7 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
       );
     });
     const { mine, rest: candidates } = byRef(ctx, matching, run.ref);
+    lastCandidates = candidates;
     // Checked and claimed in one synchronous step: no other purchase of this process can adopt it meanwhile.
     if (mine) return adopt(ctx, mine);
     const othersInFlight = (ctx.account.inflight.get(key) ?? 0) > 1 || (run.identicalPending ?? 0) > 0;
