@@ -78,8 +78,6 @@ async function main(): Promise<void> {
   });
   const { baseUrl, adminKey, token } = JSON.parse(line) as { baseUrl: string; adminKey: string; token: string };
   const admin = new SandboxAdmin(baseUrl, adminKey);
-  // enough money for every purchase of every round, warm-up included, and variant
-  await admin.fund('demo', String((N * ROUNDS + WARM) * 3 * 130 + 1000));
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const u = new URL(baseUrl);
@@ -123,6 +121,8 @@ async function main(): Promise<void> {
       return { profile: () => c.user.get(), buy: () => c.data.buy({ network: 'MTN', plan: 1, phone: '08031234567' }) };
     })(),
   };
+  // enough money for every purchase of every round, warm-up included, and variant
+  await admin.fund('demo', String((N * ROUNDS + WARM) * Object.keys(variants).length * 130 + 1000));
   type Name = keyof typeof variants;
   const names = Object.keys(variants) as Name[];
   const collect = values['no-gc'] ? noop : gcFunction();
