@@ -281,8 +281,8 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
       reconcile: { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3 },
       retry: { maxAttempts: 3, maxDelayMs: 1500 },
     });
-    // reads for the other process's purchases (rawPurchase)
-    const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: o.timeoutMs });
+    // patient reads for the other process's purchases (rawPurchase): not under test, so no short timeout
+    const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: 30_000 });
     await warmCatalog(sb.baseUrl, token);
     const path = (x: Intent) => PATHS[x.product];
 
