@@ -11,7 +11,7 @@ jest.setTimeout(240_000);
 
 let r: ActorsReport;
 beforeAll(async () => {
-  r = await runActors({ actors: 2, purchases: 10, botOrders: 5, seed: 4, faultRate: 0.5 });
+  r = await runActors({ actors: 2, purchases: 8, botOrders: 5, seed: 4, faultRate: 0.5 });
 });
 
 test('no double charge, nothing lost, no false success (sandbox ledger audit)', () => {
@@ -21,9 +21,9 @@ test('no double charge, nothing lost, no false success (sandbox ledger audit)', 
 
 test('the lane did what it says: the bot was killed twice and recovered, answers were lost and reconciled', () => {
   expect(r.botCrashes).toBe(2);
-  expect(r.purchases).toBeGreaterThanOrEqual(2 * 10 + 3); // actors' orders + the bot's placed orders
+  expect(r.purchases).toBeGreaterThanOrEqual(2 * 8 + 3); // actors' orders + the bot's placed orders
   expect(r.faults).toBeGreaterThan(5);
-  expect(r.records).toBeGreaterThan(10);
+  expect(r.records).toBeGreaterThan(8);
   const labels = Object.keys(r.outcomes);
   expect(labels).toEqual(expect.arrayContaining(['successful (direct)', 'successful (reconciled)', 'successful (bot)']));
 });
