@@ -2,6 +2,7 @@
  * Chaos run of the safe-purchase mechanism (DESIGN.md "Buying safely") against the sandbox.
  *
  *   npm run chaos -- --purchases 1000 --seed 7 [--dialect seed|family] [--concurrency 8]
+ *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4     (multi-actor lane: bench/chaos-actors.ts)
  *
  * A seeded PRNG draws every intended purchase (product, recipient, amount) and, for ~20% of them, ONE
  * fault. Purchases run in `concurrency` lanes; each lane owns an in-process sandbox and a VtuClient and
@@ -35,6 +36,7 @@ import { SandboxAdmin, type AdminTxn, type FaultInput, type LedgerEntry } from '
 import { CABLE_PLANS, CABLES, DATA_PLANS, DISCOS, EXAMS, NETWORKS, RECHARGE_DENOMS, planAvailable } from '../sandbox/catalog';
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
+import { formatActors, runActors, warmCatalog } from './chaos-actors';
 
 export const PRODUCTS = ['data', 'airtime', 'cable', 'electricity', 'exam_pin', 'recharge_card', 'sms'] as const;
 export type ChaosProduct = (typeof PRODUCTS)[number];
@@ -67,7 +69,7 @@ export interface ChaosOptions {
 export interface Intent {
   i: number;
   lane: number;
-  /** 'other': bought by a second client of the same account (another process; its records are unknown to 'main'). */
+  /** 'other': bought by another process of the same account (a raw POST: no client of this process knows its record). */
   actor: 'main' | 'other';
   product: ChaosProduct;
   req: PurchaseRequest;
@@ -112,7 +114,8 @@ const int = (rng: Rng, lo: number, hi: number) => lo + (rng.u32() % (hi - lo + 1
 function kindsFor(product: ChaosProduct): ChaosFault[] {
   // SMS is final at once (no processing), and its history rows carry no Status, so no client can see an
   // SMS flip: neither applies to SMS (README "Settlement"; see the report's weak spots).
-  return FAULT_KINDS.filter((k) => !(product === 'sms' && (k === 'processing' || k === 'flip_later')));
+  // The twin's raw POST is built from a quote, which SMS batches do not have.
+  return FAULT_KINDS.filter((k) => !(product === 'sms' && (k === 'processing' || k === 'flip_later' || k === 'twin')));
 }
 
 export function makeIntents(n: number, seed: number, lanes: number, faultRate: number): Intent[] {
@@ -238,6 +241,20 @@ function refusingTransport(inner: Transport): { transport: Transport; arm(kind: 
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/**
+ * A purchase by another process of the same account: the exact body the client would send, POSTed raw,
+ * so no client of this process has seen (or claimed) its record; read back through `reader`.
+ */
+async function rawPurchase(reader: VtuClient, baseUrl: string, token: string, x: Intent): Promise<PurchaseResult> {
+  const { request } = await reader.quote(x.req);
+  const res = await fetch(`${baseUrl}${PATHS[x.product]}`, {
+    method: 'POST', headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(request),
+  });
+  const body = (await res.json()) as { id?: number };
+  if (res.status !== 201 || typeof body.id !== 'number') throw new Error(`twin purchase failed: HTTP ${res.status}`);
+  return reader.transactions.get(x.product, body.id);
+}
+
 interface LaneData {
   txns: AdminTxn[];
   ledger: LedgerEntry[];
@@ -264,10 +281,9 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
       reconcile: { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3 },
       retry: { maxAttempts: 3, maxDelayMs: 1500 },
     });
-    // a second process of the same account (own transport, own memory of its records)
-    const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: o.timeoutMs });
-    await client.catalog.get();
-    await other.catalog.get();
+    // patient reads for the other process's purchases (rawPurchase): not under test, so no short timeout
+    const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: 30_000 });
+    await warmCatalog(sb.baseUrl, token);
     const path = (x: Intent) => PATHS[x.product];
 
     let prevEnd = 0;
@@ -312,7 +328,9 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
       while (Date.now() <= prevEnd) await sleep(1);
       x.startedAt = Date.now();
       try {
-        const r = await (x.actor === 'other' ? other : client).buy(x.req, { waitForFinal: { timeoutMs: TIMING.waitForFinalMs, intervalMs: 40 }, retryIfNotCharged: x.retryIfNotCharged });
+        const r = x.actor === 'other'
+          ? await rawPurchase(other, sb.baseUrl, token, x)
+          : await client.buy(x.req, { waitForFinal: { timeoutMs: TIMING.waitForFinalMs, intervalMs: 40 }, retryIfNotCharged: x.retryIfNotCharged });
         x.outcome = { kind: 'result', first: r, final: r };
       } catch (e) {
         if (!(e instanceof VtuError)) throw e;
@@ -559,12 +577,14 @@ export function formatTable(r: ChaosReport): string {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      purchases: { type: 'string', default: '1000' },
+      purchases: { type: 'string' },
+      actors: { type: 'string' },
+      'bot-orders': { type: 'string', default: '10' },
       seed: { type: 'string', default: '7' },
       dialect: { type: 'string', default: 'seed' },
       concurrency: { type: 'string', default: '8' },
       'fault-rate': { type: 'string', default: '0.2' },
-      'timeout-ms': { type: 'string', default: '400' },
+      'timeout-ms': { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
   });
@@ -575,13 +595,28 @@ async function main(): Promise<void> {
     if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`);
     return n;
   };
+  if (values.actors !== undefined) {
+    // multi-actor lane (bench/chaos-actors.ts): actors in child processes + the bot, killed and restarted
+    const r = await runActors({
+      actors: Math.floor(num('actors', values.actors, 1)),
+      purchases: Math.floor(num('purchases', values.purchases ?? '40', 1)),
+      botOrders: Math.floor(num('bot-orders', values['bot-orders'], 0)),
+      seed: Math.floor(num('seed', values.seed, 0)),
+      faultRate: num('fault-rate', values['fault-rate'], 0),
+      timeoutMs: num('timeout-ms', values['timeout-ms'] ?? '2000', 50),
+      log: values.verbose ? (s) => process.stderr.write(`${s}\n`) : undefined,
+    });
+    process.stdout.write(`${formatActors(r)}\n\n${r.lastLine}\n`);
+    process.exitCode = r.doubleCharges || r.lost || r.falseSuccesses ? 1 : 0;
+    return;
+  }
   const report = await runChaos({
-    purchases: Math.floor(num('purchases', values.purchases, 1)),
+    purchases: Math.floor(num('purchases', values.purchases ?? '1000', 1)),
     seed: Math.floor(num('seed', values.seed, 0)),
     dialect,
     concurrency: Math.floor(num('concurrency', values.concurrency, 1)),
     faultRate: num('fault-rate', values['fault-rate'], 0),
-    timeoutMs: num('timeout-ms', values['timeout-ms'], 50),
+    timeoutMs: num('timeout-ms', values['timeout-ms'] ?? '400', 50),
     log: values.verbose ? (s) => process.stderr.write(`${s}\n`) : undefined,
   });
   process.stdout.write(`${report.table}\n\n${report.lastLine}\n`);

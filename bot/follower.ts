@@ -27,6 +27,9 @@ export interface FollowerDeps {
   concurrency?: number;
 }
 
+/** How far back the journal's claimed records are passed to reconcile (the client's widest window is ±14 h). */
+const CLAIM_HORIZON_MS = 2 * 86_400_000;
+
 async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
   let i = 0;
   const workers = Array.from({ length: Math.min(n, items.length) }, async () => {
@@ -105,7 +108,13 @@ export class Follower {
     const req = o.request as unknown as BotPurchaseRequest;
     const sentAt = new Date(o.sentAt ?? o.createdAt);
     try {
-      const r = await this.d.client.reconcile(req, { sentAt });
+      // Never another order's record: pass every record the journal already gives to an order, and say when
+      // identical orders are open too (a lone record could be theirs). The client bounds the time window.
+      const r = await this.d.client.reconcile(req, {
+        sentAt,
+        claimed: this.d.journal.claimedBy(o, sentAt.getTime() - CLAIM_HORIZON_MS),
+        identicalPending: this.d.journal.openIdentical(o),
+      });
       const after = this.d.journal.recordResult(o.id, storedOf(r));
       this.d.logger.info('order reconciled', { order: o.id, status: r.status, ident: r.ident });
       await this.notify(after, o.state);

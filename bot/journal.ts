@@ -130,6 +130,14 @@ export type BeginSendResult =
   | { ok: false; reason: 'max_purchase'; limitKobo: number; order: Order }
   | { ok: false; reason: 'daily_limit'; limitKobo: number; spentKobo: number; order: Order };
 
+/** A vendor record an order owns, as reconciliation needs it. */
+export interface ClaimedRecord {
+  id: number | null;
+  ident: string | null;
+  createdAt: string | null;
+  sentAt: number | null;
+}
+
 /** What the journal keeps of a purchase result (no raw vendor body). */
 export interface StoredResult {
   status: 'successful' | 'processing' | 'failed';
@@ -185,6 +193,13 @@ export class Journal {
       byIdent: db.prepare(`SELECT * FROM orders WHERE user_id = ? AND (ident = ? OR id = ?) ORDER BY created_at DESC LIMIT 1`),
       cancelCreatedFor: db.prepare(`UPDATE orders SET state = 'cancelled', final_at = @now, updated_at = @now WHERE user_id = @user_id AND state = 'created'`),
       expireCreated: db.prepare(`UPDATE orders SET state = 'expired', final_at = @now, updated_at = @now WHERE state = 'created' AND created_at < @before`),
+      claimed: db.prepare(
+        `SELECT vendor_id, ident, result, sent_at FROM orders
+         WHERE product = ? AND id <> ? AND created_at >= ? AND (vendor_id IS NOT NULL OR ident IS NOT NULL) ORDER BY created_at DESC LIMIT ?`,
+      ),
+      openIdentical: db.prepare(
+        `SELECT COUNT(*) AS n FROM orders WHERE product = ? AND recipient IS ? AND amount_kobo = ? AND id <> ? AND state IN ('sent', 'unknown')`,
+      ),
       seen: db.prepare(`INSERT OR IGNORE INTO seen_updates (update_id, at) VALUES (?, ?)`),
       pruneSeen: db.prepare(`DELETE FROM seen_updates WHERE at < ?`),
     };
@@ -292,6 +307,22 @@ export class Journal {
 
   findForUser(userId: number, identOrId: string): Order | undefined {
     return toOrder(this.stmts.byIdent.get(userId, identOrId, identOrId) as Row | undefined);
+  }
+
+  /**
+   * The vendor records other orders of this product own (since `since`): what reconciling `order` must
+   * never adopt, with their create_date and send time (they teach a restarted client the server's clock).
+   */
+  claimedBy(order: Order, since: number, limit = 5000): ClaimedRecord[] {
+    const rows = this.stmts.claimed.all(order.product, order.id, since, limit) as Array<Pick<Row, 'vendor_id' | 'ident' | 'result' | 'sent_at'>>;
+    return rows.map((r) => ({
+      id: r.vendor_id, ident: r.ident, sentAt: r.sent_at, createdAt: r.result ? ((JSON.parse(r.result) as StoredResult).createdAt ?? null) : null,
+    }));
+  }
+
+  /** Other orders whose records could match `order`'s (same product, recipient and amount) and whose outcome is still open. */
+  openIdentical(order: Order): number {
+    return (this.stmts.openIdentical.get(order.product, order.recipient, order.amountKobo, order.id) as { n: number }).n;
   }
 
   /** Orders never confirmed within `maxAgeMs` become `expired` (their buttons are then stale). */

@@ -4,6 +4,7 @@
  */
 import type {
   AirtimeDiscount,
+  ClaimedRecordInput,
   DataPlan,
   Money,
   NetworkInfo,
@@ -29,7 +30,7 @@ export interface VtuClientLike {
   };
   quote(req: BotPurchaseRequest): Promise<PurchaseQuote>;
   buy(req: BotPurchaseRequest, opts?: { waitForFinal?: boolean | { timeoutMs?: number; intervalMs?: number }; signal?: AbortSignal }): Promise<PurchaseResult>;
-  reconcile(req: BotPurchaseRequest, opts: { sentAt: Date }): Promise<PurchaseResult>;
+  reconcile(req: BotPurchaseRequest, opts: { sentAt: Date; claimed?: ClaimedRecordInput[]; identicalPending?: number }): Promise<PurchaseResult>;
   transactions: { refresh(result: PurchaseResult): Promise<PurchaseResult> };
   sms: { plan(req: { sender: string; message: string; recipients: string | string[]; dnd?: boolean }): Promise<SmsPlan> };
 }

@@ -11,8 +11,8 @@ import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch, sameSet } from './products/sms-module';
 import {
-  DEFAULT_RECONCILE, executePurchase, fetchRecord, listPage, newContextState, parseCreateDate, reconcilePurchase,
-  knownKey, remember, waitForFinal, type PurchaseContext, type ReconcileSettings,
+  DEFAULT_RECONCILE, accountState, claim, executePurchase, fetchRecord, isClaimed, listPage, parseCreateDate, reconcilePurchase,
+  waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
 import type { Transport } from './transport';
 import { createNodeTransport } from './transport-node';
@@ -40,6 +40,12 @@ export interface VtuClientOptions {
   smsBatchSize?: number;
   reconcile?: Partial<ReconcileSettings>;
   retry?: RetryOptions;
+  /**
+   * Opt-in, per credential: send a fresh `customer_ref` with every purchase. Unverified on real sites
+   * (api-family.md §5); where a site stores and echoes it, a reconciled record carrying ours is proven
+   * ours and records carrying another reference are never adopted. A site that ignores it costs nothing.
+   */
+  customerRef?: boolean;
 }
 
 let defaultTransport: Transport | undefined;
@@ -106,14 +112,16 @@ export class VtuClient {
       retry: opts.retry,
     });
     this.settings = { meterType: opts.meterType ?? 'name', smsBatchSize: opts.smsBatchSize ?? 500 };
-    this.cache = new CatalogCache(this.http, cacheKey(this.http.baseUrl, opts.token), opts.catalogTtlMs ?? 60_000, opts.logger);
+    const account = cacheKey(this.http.baseUrl, opts.token);
+    this.cache = new CatalogCache(this.http, account, opts.catalogTtlMs ?? 60_000, opts.logger);
     this.ctx = {
       http: this.http,
       catalog: this.cache,
       settings: this.settings,
       reconcile: { ...DEFAULT_RECONCILE, ...(opts.reconcile ?? {}) },
       logger: opts.logger,
-      ...newContextState(),
+      account: accountState(account),
+      customerRef: opts.customerRef === true,
     };
 
     const idx = () => this.cache.get();
@@ -204,15 +212,33 @@ export class VtuClient {
   private async maybeWait(module: ProductModule, r: PurchaseResult, opts: BuyOptions): Promise<PurchaseResult> {
     if (!opts.waitForFinal) return r;
     const w = typeof opts.waitForFinal === 'object' ? opts.waitForFinal : {};
-    return waitForFinal(this.ctx, module, r, { ...w, signal: w.signal ?? opts.signal });
+    try {
+      return await waitForFinal(this.ctx, module, r, { ...w, signal: w.signal ?? opts.signal });
+    } catch (e) {
+      // The purchase is made and known: a failed status read must not turn it into an error that reads
+      // like "nothing happened". Return it as it stands (processing); transactions.refresh() settles it.
+      if (!(e instanceof VtuError)) throw e;
+      this.ctx.logger?.warn?.(`${module.product}: could not read the final status (${e.code}); returning the purchase as ${r.status}`);
+      return r;
+    }
   }
 
-  /** Find the record of a purchase whose outcome is unknown (e.g. after a crash). */
+  /**
+   * Find the record of a purchase whose outcome is unknown (e.g. after a crash). The record must have been
+   * created within `windowMs` of `sentAt` (a lost POST is answered long before that), must match, and
+   * must not be one of `claimed` / `excludeIds` (other orders' records) — see API.md "Who owns a record".
+   */
   async reconcile(req: PurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult> {
     if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime())) throw invalid('sentAt', 'reconcile needs { sentAt: Date } (when the purchase was sent).');
     const { module, prep } = await this.prepare(req);
+    const sentAt = new Date(opts.sentAt).getTime();
+    const claimed = [
+      ...(opts.excludeIds ?? []).map((id) => ({ id })),
+      ...(opts.claimed ?? []).map((c) => ({ ...c, sentAt: c.sentAt === undefined || c.sentAt === null ? null : new Date(c.sentAt).getTime() })),
+    ];
     return reconcilePurchase(this.ctx, module, prep, {
-      sentAt: new Date(opts.sentAt).getTime(), excludeIds: opts.excludeIds, waitMs: opts.waitMs, signal: opts.signal, cause: 'a lost answer',
+      sentAt, until: sentAt + this.ctx.reconcile.windowMs, claimed, identicalPending: opts.identicalPending, ref: opts.customerRef,
+      waitMs: opts.waitMs, signal: opts.signal, cause: 'a lost answer',
     });
   }
 
@@ -245,10 +271,8 @@ export class VtuClient {
   private async enrichSms(r: PurchaseResult, plan: SmsPlan, batch: string[], sentAt: number): Promise<PurchaseResult> {
     try {
       const page = await listPage(this.ctx, PRODUCTS.sms, {});
-      const known = this.ctx.known.get('sms');
       const hit = page.items.find((h) => {
-        const k = knownKey(h);
-        if (k !== null && known?.has(k)) return false;
+        if (isClaimed(this.ctx, h)) return false;
         if (h.details.sender !== plan.sender || h.details.message !== plan.message) return false;
         if (!sameSet(h.details.recipients as string[], batch)) return false;
         const d = parseCreateDate(h.createdAt);
@@ -260,7 +284,7 @@ export class VtuClient {
         amount: hit.amount.kobo > 0 ? hit.amount : r.amount,
         details: { ...r.details, pages: hit.details.pages || r.details.pages },
       };
-      remember(this.ctx, enriched);
+      claim(this.ctx, enriched);
       return enriched;
     } catch (e) {
       this.ctx.logger?.warn?.('sms: could not read the history to enrich a legacy answer', { code: (e as VtuError).code });

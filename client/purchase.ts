@@ -7,17 +7,23 @@
  *  4. timeout / reset after sending / 5xx / HTML / unreadable 2xx → `reconcile`: read the newest records
  *     of the product (`?search=<recipient>` where the site filters, detecting when it ignored the filter;
  *     else the first `maxPages` pages), keep records matching recipient + plan/amount, created inside the
- *     time window, not already known to this client. One → adopt (path 'reconciled'); several →
- *     `unknown_outcome` with the candidates; none after re-reading for `waitMs` → `not_charged`
+ *     time window, not claimed by any order of this process (every VtuClient of the same account shares
+ *     the claims, see `AccountState`), not passed in as another order's. The ownership rule (client/API.md
+ *     "Who owns a record"): a record carrying our `customer_ref` is ours; one lone candidate is adopted
+ *     (path 'reconciled') only when no identical purchase of this process is in flight and the account
+ *     is not shared with other processes; anything else re-reads until `waitMs` and then answers
+ *     `unknown_outcome` with every candidate; none after re-reading for `waitMs` → `not_charged`
  *     (or, with `retryIfNotCharged`, ONE re-send, path 'retried').
  *
  * Time rule (create_date carries no timezone): the server's naive clock offset (naive create_date − our
  * UTC clock) is learned from every directly received record (`create_date` vs the local receive time).
- * Window: [sentAt − skewMs, now + skewMs] mapped to the server's naive clock with that offset. Until an
- * offset is known (first purchase ever, or `reconcile()` after a restart) and no
+ * Window: [sentAt − skewMs, now + skewMs] mapped to the server's naive clock with that offset. After a
+ * restart the offset is rebuilt from the caller's claimed records (their createdAt vs when they were sent,
+ * snapped to a 15-minute timezone with the Date header's clock). Until an offset is known and no
  * `serverUtcOffsetMinutes` is configured, any timezone (−12h..+14h) is allowed, so matching relies on
- * recipient + plan/amount + "not known" only, plus `excludeIds` supplied by the caller.
+ * recipient + plan/amount + claims only.
  */
+import { randomBytes } from 'node:crypto';
 import type { CatalogCache } from './catalog';
 import {
   VtuBadResponseError, VtuError, VtuNetworkError, VtuNotChargedError, VtuServerError, VtuUnknownOutcomeError,
@@ -41,12 +47,54 @@ export interface ReconcileSettings {
   skewMs: number;
   /** Server's naive create_date offset from UTC in minutes, if known (e.g. 60 for Africa/Lagos). */
   serverUtcOffsetMinutes?: number;
+  /**
+   * Other processes may buy on this account at the same moment (n8n queue mode with several workers,
+   * several bots, another app, a person on the website). This process cannot see their purchases, so a
+   * lone matching record could be theirs: it is adopted only when its customer_ref proves it ours, else
+   * the answer is unknown_outcome with it as the candidate. Default false (this process is the only buyer).
+   */
+  sharedAccount: boolean;
 }
 
-export const DEFAULT_RECONCILE: ReconcileSettings = { windowMs: 120_000, waitMs: 6_000, pollMs: 1_500, maxPages: 3, skewMs: 120_000 };
+export const DEFAULT_RECONCILE: ReconcileSettings = {
+  windowMs: 120_000, waitMs: 6_000, pollMs: 1_500, maxPages: 3, skewMs: 120_000, sharedAccount: false,
+};
 
 /** Learned naive-clock offsets per base URL (shared by clients of the same site). */
 const offsets = new Map<string, number>();
+/** Learned timezone of the naive create_date per base URL (ms), for when no offset is known yet. */
+const zones = new Map<string, number>();
+
+/**
+ * What this process knows about one account (base URL + token hash). Every VtuClient of the account in
+ * this process shares it, so two n8n executions (two clients) never adopt the same record.
+ */
+export interface AccountState {
+  /** Records owned by an order, per product: ids (numbers) and idents (strings). */
+  claimed: Map<Product, Set<number | string>>;
+  /** Identical purchases in flight per match key. */
+  inflight: Map<string, number>;
+  /** `?search=` support per product: true filters, false ignored, undefined unknown. */
+  searchSupport: Map<Product, boolean>;
+  /** Does the site store and echo `customer_ref`? Learned from direct answers and records. */
+  refEcho?: boolean;
+}
+
+const accounts = new Map<string, AccountState>();
+
+/** Forget every account's claims, in-flight counts and learned clocks: what a process restart does (tests). */
+export function clearAccountState(): void {
+  accounts.clear();
+  offsets.clear();
+  zones.clear();
+}
+
+/** The process-wide state of an account (`key` = catalog's cacheKey: base URL + token hash). */
+export function accountState(key: string): AccountState {
+  let a = accounts.get(key);
+  if (!a) accounts.set(key, (a = { claimed: new Map(), inflight: new Map(), searchSupport: new Map() }));
+  return a;
+}
 
 export interface PurchaseContext {
   http: HttpCore;
@@ -54,16 +102,10 @@ export interface PurchaseContext {
   settings: ClientSettings;
   reconcile: ReconcileSettings;
   logger?: Logger;
-  /** Records this client already returned or adopted, per product: ids (numbers) and idents (strings). */
-  known: Map<Product, Set<number | string>>;
-  /** `?search=` support per product: true filters, false ignored, undefined unknown. */
-  searchSupport: Map<Product, boolean>;
-  /** Purchases in flight per match key. */
-  inflight: Map<string, number>;
-}
-
-export function newContextState(): Pick<PurchaseContext, 'known' | 'searchSupport' | 'inflight'> {
-  return { known: new Map(), searchSupport: new Map(), inflight: new Map() };
+  /** Process-wide claims, in-flight counts and site facts of this account. */
+  account: AccountState;
+  /** Send a fresh `customer_ref` with every purchase and trust it when the site echoes it (opt-in). */
+  customerRef: boolean;
 }
 
 /* ------------------------------------------------------------------ time ---------------- */
@@ -120,18 +162,31 @@ export function learnOffset(baseUrl: string, createdAt: string | null, receivedA
   offsets.set(baseUrl, p.ms - receivedAt);
 }
 
-export function knownOffset(ctx: PurchaseContext): number | null {
-  if (ctx.reconcile.serverUtcOffsetMinutes !== undefined) {
-    return ctx.reconcile.serverUtcOffsetMinutes * 60_000 + (ctx.http.lastDateHeaderOffsetMs ?? 0);
-  }
-  return offsets.get(ctx.http.baseUrl) ?? null;
+/**
+ * After a restart: a record this account received directly (createdAt) and when its POST was sent
+ * (sentAt) give naive − sentAt = timezone + clock skew + latency. The Date header gives the skew; the
+ * timezone is snapped to 15 minutes, so any latency under 7.5 minutes gives the exact zone.
+ */
+export function learnZone(ctx: PurchaseContext, createdAt: string | null | undefined, sentAt: number): void {
+  const skew = ctx.http.lastDateHeaderOffsetMs;
+  const p = parseCreateDate(createdAt);
+  if (skew === null || !p || p.absolute || zones.has(ctx.http.baseUrl)) return;
+  zones.set(ctx.http.baseUrl, Math.round((p.ms - sentAt - skew) / 900_000) * 900_000);
 }
 
-function inWindow(ctx: PurchaseContext, createdAt: string | null, sentAt: number, now: number): boolean {
+export function knownOffset(ctx: PurchaseContext): number | null {
+  const skew = ctx.http.lastDateHeaderOffsetMs;
+  if (ctx.reconcile.serverUtcOffsetMinutes !== undefined) return ctx.reconcile.serverUtcOffsetMinutes * 60_000 + (skew ?? 0);
+  const learned = offsets.get(ctx.http.baseUrl);
+  if (learned !== undefined) return learned;
+  const zone = zones.get(ctx.http.baseUrl);
+  return zone !== undefined && skew !== null ? zone + skew : null;
+}
+
+function inWindow(ctx: PurchaseContext, createdAt: string | null, sentAt: number, hi: number): boolean {
   const p = parseCreateDate(createdAt);
   if (!p) return true; // no date: cannot exclude by time
   const skew = ctx.reconcile.skewMs;
-  const hi = Math.max(now, sentAt + ctx.reconcile.windowMs);
   if (p.absolute) return p.ms >= sentAt - skew && p.ms <= hi + skew;
   const off = knownOffset(ctx);
   if (off === null) return p.ms >= sentAt - 12 * 3_600_000 - skew && p.ms <= hi + 14 * 3_600_000 + skew;
@@ -146,28 +201,17 @@ export function recordKey(r: PurchaseResult): string | null {
   return null;
 }
 
-/**
- * The key `known` stores for a record: its id (a number) or, without an id, its ident (a string) — the
- * same choice as `recordKey`, without building a string per purchase. Numbers and strings never collide.
- */
-export function knownKey(r: PurchaseResult): number | string | null {
-  if (r.id !== null) return r.id;
-  if (r.ident) return r.ident;
-  return null;
-}
-
-function knownSet(ctx: PurchaseContext, product: Product): Set<number | string> {
-  let s = ctx.known.get(product);
-  if (!s) ctx.known.set(product, (s = new Set()));
+function claimedSet(ctx: PurchaseContext, product: Product): Set<number | string> {
+  let s = ctx.account.claimed.get(product);
+  if (!s) ctx.account.claimed.set(product, (s = new Set()));
   return s;
 }
 
-export function remember(ctx: PurchaseContext, r: PurchaseResult): void {
-  const k = knownKey(r);
-  if (k === null) return;
-  const s = knownSet(ctx, r.product);
-  s.add(k);
-  if (r.ident && r.id !== null) s.add(r.ident);
+/** A record some order owns (received directly, adopted, or another order's passed in): never adopted again. */
+export function claim(ctx: PurchaseContext, r: { product: Product; id: number | null; ident: string | null }): void {
+  const s = claimedSet(ctx, r.product);
+  if (r.id !== null) s.add(r.id);
+  if (r.ident) s.add(r.ident);
   if (s.size > 100_000) {
     // bounded memory: drop the oldest half (Set keeps insertion order)
     let i = 0;
@@ -178,10 +222,16 @@ export function remember(ctx: PurchaseContext, r: PurchaseResult): void {
   }
 }
 
-function isKnown(ctx: PurchaseContext, r: PurchaseResult, exclude: Set<number>): boolean {
-  if (r.id !== null && exclude.has(r.id)) return true;
-  const s = knownSet(ctx, r.product);
-  return (r.id !== null && s.has(r.id)) || (r.ident !== null && s.has(r.ident));
+export function isClaimed(ctx: PurchaseContext, r: PurchaseResult): boolean {
+  const s = ctx.account.claimed.get(r.product);
+  return s !== undefined && ((r.id !== null && s.has(r.id)) || (r.ident !== null && s.has(r.ident)));
+}
+
+/** The `customer_ref` a record carries ('' when the site echoes an empty one, null when it has none). */
+function refOf(r: PurchaseResult): string | null {
+  if (!isRecord(r.raw)) return null;
+  const v = r.raw.customer_ref ?? r.raw.customer_reference;
+  return typeof v === 'string' ? v : null;
 }
 
 /* ------------------------------------------------------------------ lists --------------- */
@@ -243,7 +293,7 @@ function sameRecipient(a: string | null, b: string | null): boolean {
 /** Read the newest records of the product that could be this purchase. */
 async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, signal?: AbortSignal): Promise<PurchaseResult[]> {
   const { search } = prep.match;
-  const support = ctx.searchSupport.get(module.product);
+  const support = ctx.account.searchSupport.get(module.product);
   const out: PurchaseResult[] = [];
   let startPage = 1;
   if (search && support !== false) {
@@ -251,7 +301,7 @@ async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: Pre
     const ignored = page.items.some((r) => !sameRecipient(r.recipient, search) && r.ident !== search && String(r.id) !== search);
     out.push(...page.items);
     if (!ignored) {
-      if (page.items.length) ctx.searchSupport.set(module.product, true);
+      if (page.items.length) ctx.account.searchSupport.set(module.product, true);
       // a filtered but paginated answer: follow a few pages
       let next = page.next;
       for (let i = 1; next && i < ctx.reconcile.maxPages; i++) {
@@ -261,7 +311,7 @@ async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: Pre
       }
       return out;
     }
-    ctx.searchSupport.set(module.product, false);
+    ctx.account.searchSupport.set(module.product, false);
     ctx.logger?.info?.(`${module.product}: the site ignores ?search=; scanning the newest pages instead`);
     if (!page.next) return out;
     startPage = 2;
@@ -274,75 +324,129 @@ async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: Pre
   return out;
 }
 
-function matchKey(prep: PreparedPurchase, json = JSON.stringify(prep.body)): string {
-  return `${prep.product}|${json}`;
+/**
+ * Which purchases could leave records that match each other: same product, recipient and charge. Coarser
+ * than the request (a ported flag, a plan of the same price also count), so an in-flight purchase that
+ * could own a record is never missed; the cost of coarseness is only an unknown_outcome, never a wrong owner.
+ */
+function matchKey(prep: PreparedPurchase): string {
+  return `${prep.product}|${prep.match.recipient ?? ''}|${prep.quote.amount.kobo}`;
 }
 
 /* ------------------------------------------------------------------ reconcile ----------- */
 
+/** A record another order owns (a journal row, a previous output): never adopted. */
+export interface ClaimedRecord {
+  id?: number | null;
+  ident?: string | null;
+  /** With `sentAt`: teaches a fresh process the server's clock (see `learnZone`). */
+  createdAt?: string | null;
+  /** When that order's POST was sent (epoch ms). */
+  sentAt?: number | null;
+}
+
 export interface ReconcileRun {
   sentAt: number;
+  /** Latest moment the record may have been created (our clock). Default: max(now, sentAt + windowMs). */
+  until?: number;
   waitMs?: number;
-  excludeIds?: number[];
+  /** Records of other orders (ids, idents): never adopted, and claimed process-wide. */
+  claimed?: ClaimedRecord[];
+  /** Other orders of the caller, identical to this one, whose outcome is also open: a lone record could be theirs. */
+  identicalPending?: number;
+  /** The customer_ref this purchase was sent with (opt-in `customerRef`). */
+  ref?: string;
   signal?: AbortSignal;
   /** The failure that made the outcome unknown (for messages). */
   cause?: string;
 }
 
+/** Reads tried past the deadline when reading failed (a record must be seen or not seen to decide). */
+const LATE_READS = 5;
+
+/** Register the caller's claimed records. */
+function takeClaims(ctx: PurchaseContext, product: Product, claimed: ClaimedRecord[] | undefined): void {
+  for (const c of claimed ?? []) {
+    claim(ctx, { product, id: typeof c.id === 'number' ? c.id : null, ident: typeof c.ident === 'string' && c.ident ? c.ident : null });
+  }
+}
+
+/** No clock yet (a fresh process): learn the server's zone from a claimed record (after a read brought a Date header). */
+function learnClock(ctx: PurchaseContext, claimed: ClaimedRecord[] | undefined): void {
+  if (!claimed?.length || knownOffset(ctx) !== null) return;
+  const c = claimed.find((x) => x.createdAt && typeof x.sentAt === 'number');
+  if (c) learnZone(ctx, c.createdAt, c.sentAt!);
+}
+
+/** Which candidates the customer_ref rules leave, and the one it proves ours (if any). */
+function byRef(ctx: PurchaseContext, candidates: PurchaseResult[], ref: string | undefined): { mine?: PurchaseResult; rest: PurchaseResult[] } {
+  const acc = ctx.account;
+  // a record carrying a non-empty ref proves the site stores refs (then ours would carry ours)
+  if (candidates.some((r) => refOf(r))) acc.refEcho = true;
+  if (!ref) return { rest: acc.refEcho ? candidates.filter((r) => !refOf(r)) : candidates };
+  const mine = candidates.find((r) => refOf(r) === ref);
+  if (mine) return { mine, rest: [] };
+  return { rest: acc.refEcho ? [] : candidates.filter((r) => !refOf(r)) };
+}
+
 export async function reconcilePurchase(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, run: ReconcileRun): Promise<PurchaseResult> {
   const waitMs = run.waitMs ?? ctx.reconcile.waitMs;
   const deadline = Date.now() + waitMs;
-  const exclude = new Set(run.excludeIds ?? []);
+  takeClaims(ctx, module.product, run.claimed);
   const key = matchKey(prep);
   const why = run.cause ? ` after ${run.cause}` : '';
+  let lastCandidates: PurchaseResult[] = [];
+  let lateFailures = 0;
   for (let attempt = 1; ; attempt++) {
     let recent: PurchaseResult[];
     try {
       recent = await readRecent(ctx, module, prep, run.signal);
     } catch (e) {
-      // A failed read proves nothing: keep trying until the deadline, then say the outcome is unknown
-      // (never not_charged, never a bare server/network error that reads like "nothing happened").
+      // A failed read proves nothing, and the deadline is for a record to appear, not for reading: past it,
+      // a few more reads are tried, so a busy moment does not end in "unknown" without the real record. Then
+      // the outcome is unknown (never not_charged, never a bare error that reads like "nothing happened").
       const code = e instanceof VtuError ? e.code : 'aborted';
       const permanent = !(e instanceof VtuError) || ['auth', 'forbidden', 'not_found', 'invalid_input'].includes(code) || run.signal?.aborted;
       const left = deadline - Date.now();
       ctx.logger?.warn?.(`reconcile ${module.product}: reading the records failed (${code})`, { attempt });
-      if (!permanent && left > 0) {
-        await sleep(Math.min(ctx.reconcile.pollMs, left), run.signal).catch(() => undefined);
+      if (!permanent && (left > 0 || lateFailures++ < LATE_READS)) {
+        await sleep(left > 0 ? Math.min(ctx.reconcile.pollMs, left) : ctx.reconcile.pollMs, run.signal).catch(() => undefined);
         continue;
       }
       throw new VtuUnknownOutcomeError(
-        `The outcome of this ${module.product} purchase is unknown${why}: its records could not be read to check (${code}${e instanceof Error ? `: ${e.message}` : ''}). Check the transaction history before buying again.`,
-        { candidates: [], details: { product: module.product, request: prep.body, readError: code } },
+        `The outcome of this ${module.product} purchase is unknown${why}: its records could not be read to check (${code}${e instanceof Error ? `: ${e.message}` : ''}). Check the transaction history${lastCandidates.length ? ' and the candidates of the last good read' : ''} before buying again.`,
+        { candidates: lastCandidates, details: { product: module.product, request: prep.body, readError: code } },
       );
     }
-    const now = Date.now();
+    learnClock(ctx, run.claimed);
+    const hi = run.until ?? Math.max(Date.now(), run.sentAt + ctx.reconcile.windowMs);
     const seen = new Set<string>();
-    const candidates = recent.filter((r) => {
+    const matching = recent.filter((r) => {
       const k = recordKey(r);
       if (k && seen.has(k)) return false;
       if (k) seen.add(k);
       return (
         (prep.match.recipient === null || sameRecipient(r.recipient, prep.match.recipient)) &&
         prep.match.test(r) &&
-        !isKnown(ctx, r, exclude) &&
-        inWindow(ctx, r.createdAt, run.sentAt, now)
+        !isClaimed(ctx, r) &&
+        inWindow(ctx, r.createdAt, run.sentAt, hi)
       );
     });
-    const othersInFlight = (ctx.inflight.get(key) ?? 0) > 1;
+    const { mine, rest: candidates } = byRef(ctx, matching, run.ref);
+    lastCandidates = candidates;
+    // Checked and claimed in one synchronous step: no other purchase of this process can adopt it meanwhile.
+    if (mine) return adopt(ctx, mine);
+    const othersInFlight = (ctx.account.inflight.get(key) ?? 0) > 1 || (run.identicalPending ?? 0) > 0;
+    const maybeSomeoneElses = othersInFlight || ctx.reconcile.sharedAccount;
     ctx.logger?.debug?.(`reconcile ${module.product}: ${candidates.length} candidate(s)`, { attempt, othersInFlight });
-    if (candidates.length === 1 && !othersInFlight) {
-      const r = { ...candidates[0], path: 'reconciled' as ResultPath };
-      remember(ctx, r);
-      return r;
-    }
+    if (candidates.length === 1 && !maybeSomeoneElses) return adopt(ctx, candidates[0]);
     const timeLeft = deadline - Date.now();
-    if (candidates.length > 1 || (candidates.length === 1 && othersInFlight)) {
-      if (othersInFlight && timeLeft > 0) {
-        await sleep(Math.min(ctx.reconcile.pollMs, timeLeft), run.signal);
-        continue;
-      }
+    if (candidates.length > 0 && timeLeft <= 0) {
+      const whose = othersInFlight
+        ? ' while identical purchases were in flight'
+        : candidates.length === 1 ? ' and this account is shared with other buyers (reconcile.sharedAccount), so it may be theirs' : '';
       throw new VtuUnknownOutcomeError(
-        `The outcome of this ${module.product} purchase is unknown${why}: ${candidates.length} matching record${candidates.length > 1 ? 's' : ''} could be it${othersInFlight ? ' while identical purchases were in flight' : ''}. Check them (candidates) before buying again.`,
+        `The outcome of this ${module.product} purchase is unknown${why}: ${candidates.length} matching record${candidates.length > 1 ? 's' : ''} could be it${whose}. Check them (candidates) before buying again.`,
         { candidates, details: { product: module.product, request: prep.body } },
       );
     }
@@ -352,8 +456,15 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
         { details: { product: module.product, request: prep.body } },
       );
     }
+    // Nothing yet, or not provably ours yet: read again (the real record may still appear; an identical
+    // purchase in flight may claim its own record from its direct answer).
     await sleep(Math.min(ctx.reconcile.pollMs, timeLeft), run.signal);
   }
+}
+
+function adopt(ctx: PurchaseContext, r: PurchaseResult): PurchaseResult {
+  claim(ctx, r);
+  return { ...r, path: 'reconciled' };
 }
 
 /* ------------------------------------------------------------------ execute ------------- */
@@ -371,14 +482,21 @@ export interface ExecuteOptions {
   parse?: (json: unknown, path: ResultPath) => Promise<PurchaseResult> | PurchaseResult;
 }
 
+/** A fresh client reference per POST (opt-in): 16 URL-safe characters. */
+export function newCustomerRef(): string {
+  return randomBytes(12).toString('base64url');
+}
+
 async function attemptOnce(
   ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, json: string, opts: ExecuteOptions, path: ResultPath,
 ): Promise<PurchaseResult> {
+  const ref = ctx.customerRef ? newCustomerRef() : undefined;
+  const body = ref ? { ...prep.body, customer_ref: ref } : prep.body;
   const sentAt = Date.now();
   let res: RawResponse | undefined;
   let failure: unknown;
   try {
-    res = await ctx.http.send('POST', prep.path, { body: prep.body, json, signal: opts.signal });
+    res = await ctx.http.send('POST', prep.path, { body, json: ref ? JSON.stringify(body) : json, signal: opts.signal });
   } catch (e) {
     if (e instanceof VtuNetworkError && e.mayHaveReachedServer === false) throw e; // provably never sent
     if (!(e instanceof VtuNetworkError)) throw e;
@@ -390,7 +508,8 @@ async function attemptOnce(
         const json = ctx.http.parse('POST', prep.path, res);
         const r = opts.parse ? await opts.parse(json, path) : module.parse(json, path);
         if (r.product !== 'sms') learnOffset(ctx.http.baseUrl, r.createdAt, res.receivedAt);
-        remember(ctx, r);
+        if (ref) noteRefEcho(ctx, r, ref);
+        claim(ctx, r);
         return r;
       } catch (e) {
         if (!(e instanceof VtuBadResponseError)) throw e;
@@ -410,15 +529,25 @@ async function attemptOnce(
     }
   }
   ctx.logger?.warn?.(`${module.product}: outcome unknown (${describeAmbiguity(failure, res)}); reconciling`);
-  const r = await reconcilePurchase(ctx, module, prep, { sentAt, signal: opts.signal, cause: describeAmbiguity(failure, res) });
+  const r = await reconcilePurchase(ctx, module, prep, { sentAt, ref, signal: opts.signal, cause: describeAmbiguity(failure, res) });
   return path === 'retried' ? { ...r, path } : r;
+}
+
+/** A direct answer tells whether the site stores customer_ref (said once, when it does not). */
+function noteRefEcho(ctx: PurchaseContext, r: PurchaseResult, ref: string): void {
+  if (refOf(r) === ref) ctx.account.refEcho = true;
+  else if (ctx.account.refEcho === undefined) {
+    ctx.account.refEcho = false;
+    ctx.logger?.warn?.(`${r.product}: the site does not echo customer_ref; ownership of reconciled records falls back to the other rules`);
+  }
 }
 
 /** The ONE safe-purchase entry point. `prep` must come from the product's `prepare` (already validated). */
 export async function executePurchase(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, opts: ExecuteOptions = {}): Promise<PurchaseResult> {
-  const json = JSON.stringify(prep.body); // once: the in-flight key and the POST body
-  const key = matchKey(prep, json);
-  ctx.inflight.set(key, (ctx.inflight.get(key) ?? 0) + 1);
+  const json = JSON.stringify(prep.body);
+  const key = matchKey(prep);
+  const inflight = ctx.account.inflight;
+  inflight.set(key, (inflight.get(key) ?? 0) + 1);
   try {
     try {
       return await attemptOnce(ctx, module, prep, json, opts, 'direct');
@@ -428,9 +557,9 @@ export async function executePurchase(ctx: PurchaseContext, module: ProductModul
       return await attemptOnce(ctx, module, prep, json, opts, 'retried');
     }
   } finally {
-    const n = (ctx.inflight.get(key) ?? 1) - 1;
-    if (n <= 0) ctx.inflight.delete(key);
-    else ctx.inflight.set(key, n);
+    const n = (inflight.get(key) ?? 1) - 1;
+    if (n <= 0) inflight.delete(key);
+    else inflight.set(key, n);
   }
 }
 

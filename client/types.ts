@@ -243,11 +243,27 @@ export interface BuyOptions {
   signal?: AbortSignal;
 }
 
+/** A record another order owns (a journal row, a previous run's output). */
+export interface ClaimedRecordInput {
+  id?: number | null;
+  ident?: string | null;
+  /** The record's create_date as received; with `sentAt` it teaches a fresh process the server's clock. */
+  createdAt?: string | null;
+  /** When that order's POST was sent. */
+  sentAt?: Date | number | null;
+}
+
 export interface ReconcileOptions {
   /** When the POST was sent (or, after a crash, just before it was sent). */
   sentAt: Date;
   /** Record ids already accounted for (other orders); never adopted. */
   excludeIds?: number[];
+  /** Records of this product other orders own (ids/idents, e.g. every vendor record in your journal); never adopted. */
+  claimed?: ClaimedRecordInput[];
+  /** How many other open orders of yours are identical to this one: a lone matching record could be theirs. */
+  identicalPending?: number;
+  /** The customer_ref the purchase was sent with, if you kept it (opt-in `customerRef`). */
+  customerRef?: string;
   /** Override the client's reconcile.waitMs (0 = one read only). */
   waitMs?: number;
   signal?: AbortSignal;

@@ -60,6 +60,10 @@ export interface SandboxConfig {
   settle: { mode: 'immediate' | 'processing'; delayMs: number; finalStatus: 'successful' | 'failed' };
   /** Which IUC/meter validation routes answer (the other form is a 404): default "both". */
   validation_routes: 'both' | 'api' | 'ajax';
+  /** Store and echo `customer_ref` of purchase bodies (default false). */
+  customer_ref: boolean;
+  /** Honour per-request `X-Sandbox-Fault` headers (default false). */
+  request_faults: boolean;
 }
 
 export type ConfigPatch = Partial<Omit<SandboxConfig, 'settle'>> & { settle?: Partial<SandboxConfig['settle']> };
@@ -76,6 +80,10 @@ export interface AdminTxn {
   recipient: string;
   /** ISO-8601 without timezone, as the API prints create_date. */
   created: string;
+  /** The buyer's customer_ref (config customer_ref on), else null. */
+  customerRef: string | null;
+  /** The X-Sandbox-Tag the purchase was sent with (test attribution), else null. */
+  tag: string | null;
 }
 
 

@@ -32,6 +32,8 @@ const PatchConfig = z.object({
   identity_provider: z.enum(['premblyish', 'dojahish']).optional(),
   identity_fee: z.string().refine((s) => parseNaira(s) !== null, 'naira amount').optional(),
   enforce_user_type: z.boolean().optional(),
+  customer_ref: z.boolean().optional(),
+  request_faults: z.boolean().optional(),
   dialect: z.string().optional(), // read-only: accepted only if unchanged
   settle: z.object({
     mode: z.enum(['immediate', 'processing']).optional(),
@@ -61,7 +63,7 @@ export function userView(u: User) {
 export function txnView(t: Txn) {
   return {
     product: t.product, id: t.id, ident: t.ident, username: t.username, Status: t.status, amountKobo: t.amountKobo,
-    recipient: t.recipient, created: t.createDate,
+    recipient: t.recipient, created: t.createDate, customerRef: t.d.customerRef ?? null, tag: t.d.tag ?? null,
   };
 }
 
@@ -138,6 +140,8 @@ export function adminRoutes(app: FastifyInstance, state: SandboxState, adminKey:
       if (b.identity_provider) c.identity_provider = b.identity_provider;
       if (b.identity_fee) c.identity_fee = naira2(parseNaira(b.identity_fee)!);
       if (b.enforce_user_type !== undefined) c.enforce_user_type = b.enforce_user_type;
+      if (b.customer_ref !== undefined) c.customer_ref = b.customer_ref;
+      if (b.request_faults !== undefined) c.request_faults = b.request_faults;
       if (b.settle) c.settle = { ...c.settle, ...b.settle };
       if (b.validation_routes) c.validation_routes = b.validation_routes;
       return c;

@@ -123,14 +123,35 @@ export class FaultBook {
       if (f.probability < 1 && rng.float() >= f.probability) continue;
       f.hits++;
       if (f.remaining !== null && --f.remaining <= 0) this.remove(f.id);
-      const entry: FaultLogEntry = {
-        seq: this.log.length + 1, at: new Date().toISOString(), faultId: f.id, kind: f.kind,
-        request: `${method} ${path}`, username: null, httpStatus: null, product: null, txnId: null, ident: null, debitedKobo: 0,
-      };
-      this.log.push(entry);
-      return { fault: this.view(f), entry };
+      return { fault: this.view(f), entry: this.logHit(f, method, path) };
     }
     return null;
+  }
+
+  /**
+   * A fault asked for by the request itself (header `X-Sandbox-Fault: <kind>[:<n>]`, n = latencyMs or
+   * Retry-After seconds), when the admin switch `request_faults` is on: it hits exactly that request, so
+   * concurrent chaos actors never catch each other's faults. Logged like a rule's (faultId 0).
+   */
+  fromHeader(value: string, method: string, path: string): { fault: Fault; entry: FaultLogEntry } | null {
+    const [kind, n] = value.split(':');
+    if (!(FAULT_KINDS as readonly string[]).includes(kind)) return null;
+    const num = n !== undefined && /^\d{1,6}$/.test(n) ? Number(n) : undefined;
+    const f: Fault = {
+      id: 0, endpoint: `${method} ${path}`, kind: kind as FaultKind, probability: 1, remaining: null, hits: 1,
+      latencyMs: kind === 'latency' || kind === 'flip_later' ? (num ?? 1000) : 500, retryAfterSeconds: kind === 'rate_limit' ? (num ?? 1) : 1,
+      httpStatus: 500,
+    };
+    return { fault: f, entry: this.logHit(f, method, path) };
+  }
+
+  private logHit(f: Fault, method: string, path: string): FaultLogEntry {
+    const entry: FaultLogEntry = {
+      seq: this.log.length + 1, at: new Date().toISOString(), faultId: f.id, kind: f.kind,
+      request: `${method} ${path}`, username: null, httpStatus: null, product: null, txnId: null, ident: null, debitedKobo: 0,
+    };
+    this.log.push(entry);
+    return entry;
   }
 
   private view(f: Fault & { m?: Matcher }): Fault {

@@ -114,7 +114,10 @@ export type Handler<U extends User | null = User> = (ctx: Ctx<U>) => Out;
 
 async function handle(rt: Runtime, req: FastifyRequest, reply: FastifyReply, handler: Handler<User | null>, optional: boolean) {
   const state = rt.state;
-  const hit = state.faults.rules.length > 0 ? state.faults.pick(req.method, pathOf(req.url), state.rng) : null;
+  const asked = state.config.request_faults ? req.headers['x-sandbox-fault'] : undefined;
+  const hit = typeof asked === 'string'
+    ? state.faults.fromHeader(asked, req.method, pathOf(req.url))
+    : state.faults.rules.length > 0 ? state.faults.pick(req.method, pathOf(req.url), state.rng) : null;
   const fault: Fault | undefined = hit?.fault;
   if (fault) {
     if (fault.kind === 'latency') await sleep(fault.latencyMs);

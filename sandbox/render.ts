@@ -135,6 +135,12 @@ export function userPayload(dialect: Dialect, u: User): string {
 // ---------------------------------------------------------------- records
 
 export function renderTxn(t: Txn, dialect: Dialect): Record<string, unknown> {
+  const out = renderRecord(t, dialect);
+  if (t.d.customerRef !== undefined) out.customer_ref = t.d.customerRef;
+  return out;
+}
+
+function renderRecord(t: Txn, dialect: Dialect): Record<string, unknown> {
   const m = moneyOf(dialect);
   const d = t.d;
   const before = m(t.beforeKobo);

@@ -64,6 +64,10 @@ export interface TxnDetail {
   invalid?: number;
   dnd?: boolean;
   apiResponse?: string;
+  /** The buyer's `customer_ref` (config.customer_ref on): stored and echoed like newer builds may. */
+  customerRef?: string;
+  /** Test attribution (header X-Sandbox-Tag): shown by the admin API only, never on the merchant API. */
+  tag?: string;
 }
 
 export interface Txn {
@@ -117,6 +121,10 @@ export interface Config {
    * other form answers Django's 404 page, as on a site that lacks it (api-family §2.11).
    */
   validation_routes: ValidationRoutes;
+  /** Store `customer_ref` from purchase bodies and echo it in records (unverified on real sites, api-family.md §5). Default off. */
+  customer_ref: boolean;
+  /** Honour `X-Sandbox-Fault` request headers (per-request faults for chaos actors). Default off. */
+  request_faults: boolean;
 }
 
 export type ValidationRoutes = 'both' | 'api' | 'ajax';
@@ -177,6 +185,8 @@ export class SandboxState {
       enforce_user_type: this.dialect === 'seed',
       settle: { mode: 'immediate', delayMs: 2000, finalStatus: 'successful' },
       validation_routes: 'both',
+      customer_ref: false,
+      request_faults: false,
     };
     this.createUser({
       username: this.demo.username, token: this.demo.token, userType: 'API', balanceKobo: 1_000_000_00,

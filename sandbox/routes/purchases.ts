@@ -30,6 +30,9 @@ function phoneError(phone: string, network: Network, ported: boolean): Out | nul
 }
 
 function buy(c: Ctx, product: Product, kobo: number, recipient: string, d: TxnDetail, status = c.forceStatus): Out {
+  if (c.state.config.customer_ref) d.customerRef = typeof c.body.customer_ref === 'string' ? c.body.customer_ref.slice(0, 64) : '';
+  const tag = c.req.headers['x-sandbox-tag'];
+  if (typeof tag === 'string') d.tag = tag.slice(0, 100);
   const txn = c.state.purchase(c.user, product, kobo, recipient, d, status);
   return { status: 201, body: renderTxn(txn, c.dialect), txn };
 }

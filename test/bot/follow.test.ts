@@ -1,6 +1,7 @@
 /** The follower: processing → settle, refunds, and reconciling orders a crash left in `sent`. */
 import { openDatabase } from '../../bot/db';
 import { Journal } from '../../bot/journal';
+import { rawBuy } from '../client/helpers';
 import { dataToConfirm, useBotEnv } from './harness';
 
 const env = useBotEnv();
@@ -70,8 +71,9 @@ test('orders found in `sent` at start-up (crash mid-purchase) are reconciled: ad
   const reqA = { product: 'data', network: 1, plan: 2, phone: '08031234567', ported: false };
   const a = journal.create({ userId: env.alice.id, chatId: env.alice.id, product: 'data', request: reqA, description: 'MTN data 1GB SME (30 days)', recipient: '08031234567', amountKobo: 25_000 });
   expect(journal.beginSend(a.id, limits).ok).toBe(true);
-  // The crashed process's client (a different instance from the restarted bot's) reached the server: charged.
-  const bought = await env.clientFor(env.sb.demo.token).buy(reqA as any);
+  // The crashed process reached the server: charged (a raw POST: this process never saw its answer).
+  const boughtId = await rawBuy(env.client, env.sb.demo.token, reqA as any);
+  const bought = await env.client.transactions.get('data', boughtId);
   const reqB = { product: 'data', network: 1, plan: 2, phone: '08069999999', ported: false };
   const b = journal.create({ userId: env.bob.id, chatId: env.bob.id, product: 'data', request: reqB, description: 'MTN data 1GB SME (30 days)', recipient: '08069999999', amountKobo: 25_000 });
   expect(journal.beginSend(b.id, limits).ok).toBe(true); // never reached the server

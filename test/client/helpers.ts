@@ -1,7 +1,9 @@
 /** Shared helpers: an in-process sandbox, its admin client, and a VtuClient over a counting transport. */
 import { SandboxAdmin } from '../../sandbox/admin-client';
 import { type Sandbox, startSandbox } from '../../sandbox/server';
-import { VtuClient, type VtuClientOptions, createAxiosTransport, clearCatalogCache, type Transport, type TransportRequest } from '../../client';
+import {
+  VtuClient, type VtuClientOptions, createAxiosTransport, clearCatalogCache, type PurchaseRequest, type Transport, type TransportRequest,
+} from '../../client';
 
 export type Dialect = 'seed' | 'family';
 export const DIALECTS: Dialect[] = ['seed', 'family'];
@@ -58,4 +60,25 @@ export async function startEnv(dialect: Dialect, opts: Partial<VtuClientOptions>
   const make = (o: Partial<VtuClientOptions> = {}) =>
     new VtuClient({ baseUrl: sb.baseUrl, token: sb.demo.token, transport: counting.transport, logger: logs.logger, timeoutMs: 5_000, ...opts, ...o });
   return { sb, admin, client: make(), counting, logs, make, close: () => sb.close() };
+}
+
+const BUY_PATHS: Record<string, string> = {
+  data: '/api/data/', airtime: '/api/topup/', cable: '/api/cablesub/', electricity: '/api/billpayment/',
+  exam_pin: '/api/epin/', recharge_card: '/api/rechargepin/',
+};
+
+/**
+ * A purchase made by "another process" of the same account: the exact body the client would send,
+ * POSTed over plain fetch, so no VtuClient of this process knows (or claims) its record. Returns its id.
+ */
+export async function rawBuy(client: VtuClient, token: string, req: PurchaseRequest, headers: Record<string, string> = {}): Promise<number> {
+  const { request } = await client.quote(req);
+  const res = await fetch(`${client.baseUrl}${BUY_PATHS[req.product]}`, {
+    method: 'POST',
+    headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(request),
+  });
+  const body = (await res.json()) as { id: number };
+  if (res.status !== 201) throw new Error(`raw purchase failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+  return body.id;
 }

@@ -1,6 +1,6 @@
 /** The safe-purchase mechanism under sandbox faults, in both dialects. */
 import { VtuError } from '../../client';
-import { DIALECTS, startEnv, type Env } from './helpers';
+import { DIALECTS, rawBuy, startEnv, type Env } from './helpers';
 
 const BUY = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08161234567' };
 
@@ -90,19 +90,20 @@ describe.each(DIALECTS)('safe purchase (%s dialect)', (dialect) => {
     expect(env.counting.requests.filter((q) => q.url.startsWith('http://127.0.0.1:1/'))).toHaveLength(2);
   });
 
-  test('several matching records → unknown_outcome with candidates; excludeIds picks the other', async () => {
+  test('several matching records bought elsewhere → unknown_outcome with candidates; claimed records are skipped', async () => {
     const req = { product: 'data' as const, network: 'GLO', plan: 16, phone: '08151234567' };
     const sentAt = new Date(Date.now() - 1000);
-    const a = await env.client.buy(req);
-    const b = await env.client.buy(req);
+    // bought by "another process": raw POSTs this process never saw
+    const a = await rawBuy(env.client, env.sb.demo.token, req);
+    const b = await rawBuy(env.client, env.sb.demo.token, req);
     const fresh = env.make({ reconcile: { waitMs: 0 } });
     const e = await fresh.reconcile(req, { sentAt }).catch((x) => x);
     expect(e.code).toBe('unknown_outcome');
-    expect(e.candidates.map((x: { id: number }) => x.id).sort()).toEqual([a.id, b.id].sort());
-    const r = await fresh.reconcile(req, { sentAt, excludeIds: [a.id!] });
-    expect(r).toMatchObject({ id: b.id, path: 'reconciled' });
-    // the same client never adopts a record twice
-    await expect(fresh.reconcile(req, { sentAt, excludeIds: [a.id!], waitMs: 0 })).rejects.toMatchObject({ code: 'not_charged' });
+    expect(e.candidates.map((x: { id: number }) => x.id).sort()).toEqual([a, b].sort());
+    const r = await fresh.reconcile(req, { sentAt, claimed: [{ id: a }] });
+    expect(r).toMatchObject({ id: b, path: 'reconciled' });
+    // an adopted record is claimed for the whole process: no client of this account adopts it again
+    await expect(env.make().reconcile(req, { sentAt, excludeIds: [a], waitMs: 0 })).rejects.toMatchObject({ code: 'not_charged' });
   });
 
   test('a record of this client is never adopted by its own reconcile', async () => {

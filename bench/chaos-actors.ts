@@ -1,0 +1,485 @@
+/**
+ * Multi-actor chaos lane (issue 9: one owner per record):
+ *
+ *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4 [--purchases 40] [--bot-orders 10] [--timeout-ms 2000]
+ *
+ * One sandbox account, shared by
+ *   - `actors` child processes (no shared memory), each running two VtuClients side by side (two n8n
+ *     executions), configured as the docs prescribe for a shared account (`reconcile.sharedAccount`);
+ *     even-numbered actors also send `customer_ref` (the sandbox echoes it behind its switch), odd ones do not;
+ *   - the project's bot (createBot over the fake Bot API, its SQLite journal on disk) in a child process
+ *     that is killed (SIGKILL) once between confirm and the POST and once after the POST left, and
+ *     restarted on the same journal (its start-up recovery reconciles the interrupted orders).
+ * Everyone buys from a handful of IDENTICAL orders (same phone + plan, same airtime, same exam, same
+ * recharge denomination), so identical purchases overlap across processes all the time.
+ *
+ * Faults are per request (header X-Sandbox-Fault, so an actor never catches another's): timeout / reset /
+ * HTML 500 after the debit, HTML 500 before it (half with retryIfNotCharged), 429, connection refused
+ * before sending, and a lost POST whose first reconcile read fails. Only faults whose outcome does not
+ * depend on timing are used (no latency races), so a loaded machine changes nothing but the duration.
+ *
+ * Every POST carries X-Sandbox-Tag = its order's id; the audit reads ONLY the sandbox (admin records with
+ * their tags, ledger) against what each order reported (actors' outputs, the bot's journal):
+ *   double charge:  more than one debited record for one order.
+ *   false success:  an order reported a result (successful, processing or failed) naming a record that is
+ *                   not its own (another order's, or none).
+ *   lost:           a record of the order exists but the order reported not_charged / another error, or
+ *                   unknown_outcome whose candidates miss it; or a record no order explains.
+ * unknown_outcome whose candidates include the real record (or with no record at all) is the honest answer
+ * where identical orders of different processes cannot be told apart; it is counted, not failed.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  TransportError, VtuClient, VtuError, createNodeTransport, type PurchaseRequest, type PurchaseResult, type Transport,
+} from '../client';
+import { SandboxAdmin, type AdminTxn } from '../sandbox/admin-client';
+import { Rng } from '../sandbox/rng';
+import { startSandbox } from '../sandbox/server';
+
+export const ACTOR_FAULTS = ['timeout_after', 'reset_after', 'html_after', 'error_before', 'rate_limit', 'refused', 'reconcile_read_error'] as const;
+export type ActorFault = (typeof ACTOR_FAULTS)[number];
+
+export interface ActorsOptions {
+  actors?: number;
+  /** Purchases per actor. Default 40. */
+  purchases?: number;
+  /** Orders the bot places. Default 10. */
+  botOrders?: number;
+  seed?: number;
+  faultRate?: number;
+  /** Client per-request timeout. Default 2000 ms (the lane's outcomes do not race it). */
+  timeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface ActorsReport {
+  purchases: number;
+  faults: number;
+  doubleCharges: number;
+  lost: number;
+  falseSuccesses: number;
+  unknownOutcomes: number;
+  records: number;
+  botCrashes: number;
+  outcomes: Record<string, number>;
+  problems: string[];
+  lastLine: string;
+}
+
+interface Intent {
+  /** Order id = X-Sandbox-Tag of its POSTs. */
+  id: string;
+  req: PurchaseRequest;
+  fault: ActorFault | null;
+  retryIfNotCharged: boolean;
+}
+
+type Outcome =
+  | { id: string; kind: 'result'; record: number | null; status: string; path: string }
+  | { id: string; kind: 'error'; code: string; candidates: number[] };
+
+interface Shared {
+  /** Identical orders everyone picks from. */
+  templates: PurchaseRequest[];
+  /** The bot's data plan (the same plan as the data templates). */
+  botPhones: string[];
+}
+
+const PHONES = ['08031110006', '08031110007'];
+const REPO = resolve(__dirname, '..');
+const BOT_TOKEN = '7000001:AAH-chaos_bot_token_value_0123456789';
+
+/* ------------------------------------------------------------------ intents ------------- */
+
+async function sharedOrders(client: VtuClient): Promise<Shared> {
+  const plan = (await client.catalog.dataPlans('MTN')).find((p) => p.available && /^1GB SME /.test(p.label));
+  const denom = (await client.catalog.recharge()).find((d) => d.network === 'MTN');
+  if (!plan || !denom) throw new Error('the sandbox catalogue has no MTN 1GB SME plan or MTN recharge denomination');
+  return {
+    templates: [
+      ...PHONES.map((phone) => ({ product: 'data' as const, network: 'MTN', plan: plan.id, phone })),
+      { product: 'airtime', network: 'MTN', amount: 100, phone: PHONES[0] },
+      { product: 'exam_pin', exam: 'WAEC', quantity: 1 },
+      { product: 'exam_pin', exam: 'NECO', quantity: 1 },
+      { product: 'recharge_card', network: 'MTN', denomination: denom.id, quantity: 1, nameOnCard: 'Chaos' },
+    ],
+    botPhones: PHONES,
+  };
+}
+
+function drawFault(rng: Rng, faultRate: number): ActorFault | null {
+  return rng.float() < faultRate ? ACTOR_FAULTS[rng.u32() % ACTOR_FAULTS.length] : null;
+}
+
+export function actorIntents(actor: number, n: number, seed: number, faultRate: number, templates: PurchaseRequest[]): Intent[] {
+  const rng = new Rng(seed * 1009 + actor * 7 + 1);
+  return Array.from({ length: n }, (_, i) => {
+    const fault = drawFault(rng, faultRate);
+    return { id: `a${actor}-${i}`, req: templates[rng.u32() % templates.length], fault, retryIfNotCharged: fault === 'error_before' && rng.float() < 0.5 };
+  });
+}
+
+/* ------------------------------------------------------------------ fault transport ------ */
+
+interface Current {
+  tag: string;
+  fault: ActorFault | null;
+  posted: boolean;
+  readFaulted: boolean;
+}
+
+const SERVER_FAULT: Partial<Record<ActorFault, string>> = {
+  timeout_after: 'timeout_after', reset_after: 'reset_after', html_after: 'html_after', error_before: 'error_before',
+  rate_limit: 'rate_limit:0', reconcile_read_error: 'timeout_after',
+};
+
+/** Tags every POST with its order and applies the order's one fault to its first POST (and first read after). */
+function faultTransport(current: () => Current | undefined, hooks: { beforePost?: (c: Current) => void; afterPost?: (c: Current) => void } = {}): Transport {
+  const inner = createNodeTransport();
+  return async (req) => {
+    const cur = current();
+    if (!cur) return inner(req);
+    const headers: Record<string, string> = { ...req.headers };
+    if (req.method === 'POST') {
+      headers['x-sandbox-tag'] = cur.tag;
+      if (!cur.posted) {
+        cur.posted = true;
+        if (cur.fault === 'refused') throw new TransportError('refused', 'injected connection refused');
+        const f = cur.fault && SERVER_FAULT[cur.fault];
+        if (f) headers['x-sandbox-fault'] = f;
+      }
+      hooks.beforePost?.(cur);
+      try {
+        return await inner({ ...req, headers });
+      } finally {
+        hooks.afterPost?.(cur); // the POST left, whatever came back
+      }
+    }
+    if (cur.fault === 'reconcile_read_error' && cur.posted && !cur.readFaulted) {
+      cur.readFaulted = true;
+      headers['x-sandbox-fault'] = 'error_before';
+    }
+    return inner({ ...req, headers });
+  };
+}
+
+const emit = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
+
+function outcomeOf(id: string, p: Promise<PurchaseResult>): Promise<Outcome> {
+  return p.then(
+    (r) => ({ id, kind: 'result' as const, record: r.id, status: r.status, path: r.path }),
+    (e) => {
+      if (!(e instanceof VtuError)) throw e;
+      const candidates = (e.candidates ?? []).map((c) => (c as { id?: number }).id).filter((x): x is number => typeof x === 'number');
+      return { id, kind: 'error' as const, code: e.code, candidates };
+    },
+  );
+}
+
+/* ------------------------------------------------------------------ children ------------ */
+
+interface ChildConfig {
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+}
+
+interface ActorConfig extends ChildConfig {
+  actor: number;
+  intents: Intent[];
+}
+
+async function actorChild(cfg: ActorConfig): Promise<void> {
+  const als = new AsyncLocalStorage<Current>();
+  const transport = faultTransport(() => als.getStore());
+  // two n8n executions in one process: two clients of the same account
+  const clients = [0, 1].map(() => new VtuClient({
+    baseUrl: cfg.baseUrl, token: cfg.token, transport, timeoutMs: cfg.timeoutMs, customerRef: cfg.actor % 2 === 0,
+    reconcile: { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true },
+    retry: { maxAttempts: 3, maxDelayMs: 1500 },
+  }));
+  await warmCatalog(cfg.baseUrl, cfg.token);
+  await Promise.all(clients.map(async (client, lane) => {
+    for (const x of cfg.intents.filter((_, i) => i % 2 === lane)) {
+      const cur: Current = { tag: x.id, fault: x.fault, posted: false, readFaulted: false };
+      emit(await als.run(cur, () => outcomeOf(x.id, client.buy(x.req, { retryIfNotCharged: x.retryIfNotCharged }))));
+    }
+  }));
+  emit({ done: true });
+}
+
+interface BotConfig extends ChildConfig {
+  dbPath: string;
+  intents: Intent[];
+  /** First intent to run (after a restart). */
+  start: number;
+  /** Kill this process at intent `index`: before its POST leaves, or after it was answered. */
+  crash: { index: number; when: 'before' | 'after' } | null;
+}
+
+async function botChild(cfg: BotConfig): Promise<void> {
+  const { createBot } = await import('../bot/bot');
+  const { openDatabase } = await import('../bot/db');
+  const { createLogger } = await import('../bot/logger');
+  const { FakeTelegram } = await import('../test/bot/fake-telegram');
+  const tg = await new FakeTelegram().start();
+  // a restarted process must not replay update ids the journal's dedupe table has already seen
+  (tg as unknown as { nextUpdateId: number }).nextUpdateId = 100_000 * (cfg.start + 2);
+  const users = [{ id: 910_001, first_name: 'Alice', username: 'alice' }, { id: 910_002, first_name: 'Bob', username: 'bob' }];
+  let current: Current | undefined;
+  let crashTag: string | undefined; // the order whose POST kills this process
+  const kill = (when: 'before' | 'after') => (c: Current) => {
+    if (cfg.crash?.when === when && c.tag === crashTag) process.kill(process.pid, 'SIGKILL');
+  };
+  const transport = faultTransport(() => current, { beforePost: kill('before'), afterPost: kill('after') });
+  const client = new VtuClient({
+    baseUrl: cfg.baseUrl, token: cfg.token, transport, timeoutMs: cfg.timeoutMs,
+    reconcile: { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true },
+    retry: { maxAttempts: 3, maxDelayMs: 1500 },
+  });
+  // Unknown outcomes of the bot's orders: their candidates go to the audit (buy: the order in flight;
+  // follower reconcile: matched by sentAt).
+  const reportUnknown = (e: unknown, key: Record<string, unknown>) => {
+    if (e instanceof VtuError && e.code === 'unknown_outcome') {
+      emit({ unknown: true, ...key, candidates: (e.candidates ?? []).map((c) => (c as { id?: number }).id) });
+    }
+  };
+  const wrapped = Object.assign(Object.create(client) as VtuClient, {
+    buy: (req: PurchaseRequest, o?: object) => client.buy(req, o).catch((e) => {
+      reportUnknown(e, { order: current?.tag });
+      throw e;
+    }),
+    reconcile: (req: PurchaseRequest, o: Parameters<VtuClient['reconcile']>[1]) => client.reconcile(req, o).catch((e) => {
+      reportUnknown(e, { sentAt: new Date(o.sentAt).getTime() });
+      throw e;
+    }),
+  });
+  await warmCatalog(cfg.baseUrl, cfg.token);
+  const app = createBot(
+    {
+      telegramToken: BOT_TOKEN, vtuToken: cfg.token, adminIds: [], allowedIds: users.map((u) => u.id),
+      maxPurchaseKobo: 1e9, dailyLimitKobo: 1e12, followIntervalMs: 3_600_000, rateLimit: 1_000_000,
+    },
+    {
+      client: wrapped, db: openDatabase(cfg.dbPath), botConfig: { client: { apiRoot: tg.apiRoot } }, autoRetry: false,
+      logger: createLogger({ level: 'error', secrets: [cfg.token, BOT_TOKEN], write: () => undefined }),
+    },
+  );
+  await app.init(); // start-up recovery of orders a kill left in `sent`
+  const send = (u: unknown) => app.bot.handleUpdate(u as never);
+  for (let i = cfg.start; i < cfg.intents.length; i++) {
+    const x = cfg.intents[i];
+    const u = users[i % users.length];
+    emit({ started: i });
+    try {
+      await send(tg.textUpdate(u, '/data'));
+      await send(tg.buttonUpdate(u, 'MTN'));
+      await send(tg.buttonUpdate(u, /^1GB SME /));
+      await send(tg.textUpdate(u, (x.req as { phone: string }).phone));
+      const confirm = tg.buttonUpdate(u, /^confirm:/);
+      const order = String(confirm.callback_query.data).slice('confirm:'.length);
+      emit({ intent: i, order, fault: x.fault });
+      current = { tag: order, fault: x.fault, posted: false, readFaulted: false };
+      // the kill lands on the first order from crash.index whose POST is really sent
+      if (cfg.crash && i >= cfg.crash.index) crashTag = order;
+      await send(confirm);
+      current = undefined;
+      crashTag = undefined;
+    } catch (e) {
+      // a flow step failed (e.g. a catalogue read timed out on a loaded machine): nothing was confirmed
+      emit({ skipped: i, why: e instanceof Error ? e.message.slice(0, 200) : String(e) });
+      current = undefined;
+      await send(tg.textUpdate(u, '/cancel')).catch(() => undefined);
+    }
+  }
+  await app.follower.tick(); // one more pass over orders left unknown
+  emit({ done: true });
+  await app.close();
+  app.db.close();
+  await tg.close();
+}
+
+/**
+ * Load the catalogue before a run through a patient client: the cache is per account and process, so the
+ * run's clients (short timeouts) start with it, however busy the machine is.
+ */
+export async function warmCatalog(baseUrl: string, token: string): Promise<void> {
+  await new VtuClient({ baseUrl, token, timeoutMs: 30_000 }).catalog.get();
+}
+
+/** Runs a child (this file with --child); resolves with its JSON lines and how it ended. */
+function runChild(kind: 'actor' | 'bot', cfg: object, log: (s: string) => void): Promise<{ lines: Record<string, unknown>[]; signal: NodeJS.Signals | null; code: number | null }> {
+  return new Promise((resolveRun, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', __filename, '--child', kind], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] });
+    proc.stdin!.end(JSON.stringify(cfg));
+    const lines: Record<string, unknown>[] = [];
+    createInterface({ input: proc.stdout! }).on('line', (l) => {
+      try {
+        lines.push(JSON.parse(l) as Record<string, unknown>);
+      } catch {
+        log(`${kind}: ${l}`);
+      }
+    });
+    proc.once('error', reject);
+    proc.once('close', (code, signal) => resolveRun({ lines, code, signal }));
+  });
+}
+
+/* ------------------------------------------------------------------ run + audit --------- */
+
+export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport> {
+  const o = {
+    actors: Math.max(1, opts.actors ?? 3), purchases: opts.purchases ?? 40, botOrders: opts.botOrders ?? 10, seed: opts.seed ?? 7,
+    faultRate: opts.faultRate ?? 0.2, timeoutMs: opts.timeoutMs ?? 2000,
+  };
+  const log = opts.log ?? (() => undefined);
+  const sb = await startSandbox({ port: 0, seed: o.seed });
+  const dir = mkdtempSync(join(tmpdir(), 'vtu-chaos-actors-'));
+  try {
+    const admin = new SandboxAdmin(sb.baseUrl, sb.adminKey);
+    await admin.setConfig({ request_faults: true, customer_ref: true });
+    const { token } = await admin.createUser({ username: 'chaos', balance: '100000000.00' });
+    const reader = new VtuClient({ baseUrl: sb.baseUrl, token, timeoutMs: 30_000 });
+    const shared = await sharedOrders(reader);
+    const base = { baseUrl: sb.baseUrl, token, timeoutMs: o.timeoutMs };
+
+    const actorIntentsList = Array.from({ length: o.actors }, (_, a) => actorIntents(a, o.purchases, o.seed, o.faultRate, shared.templates));
+    const rng = new Rng(o.seed * 31 + 5);
+    const botIntents: Intent[] = Array.from({ length: o.botOrders }, (_, i) => {
+      const fault = drawFault(rng, o.faultRate);
+      return { id: `b${i}`, req: shared.templates[i % 2], fault: fault === 'error_before' ? 'html_after' : fault, retryIfNotCharged: false };
+    });
+    // two kills: between confirm and POST, and after the POST was answered but before the journal knew
+    const crashes = o.botOrders >= 4
+      ? [{ index: 1 + (rng.u32() % Math.floor(o.botOrders / 2)), when: 'before' as const }, { index: Math.floor(o.botOrders / 2) + 1 + (rng.u32() % Math.ceil(o.botOrders / 2 - 1)), when: 'after' as const }]
+      : [];
+
+    const botRun = (async () => {
+      const lines: Record<string, unknown>[] = [];
+      let start = 0;
+      let kills = 0;
+      for (;;) {
+        const crash = crashes[kills] ?? null;
+        const r = await runChild('bot', { ...base, dbPath: join(dir, 'bot.sqlite'), intents: botIntents, start, crash }, log);
+        lines.push(...r.lines);
+        for (const l of r.lines) if (l.skipped !== undefined) log(`bot order ${l.skipped} not placed: ${l.why}`);
+        if (r.lines.some((l) => l.done)) return { lines, kills };
+        if (r.signal !== 'SIGKILL' || !crash) throw new Error(`bot child ended unexpectedly (code ${r.code}, signal ${r.signal})`);
+        kills++;
+        const killedAt = Math.max(...r.lines.filter((l) => typeof l.intent === 'number').map((l) => l.intent as number));
+        log(`bot killed at order ${killedAt} (${crash.when} the POST); restarting`);
+        start = killedAt + 1;
+      }
+    })();
+    const actorRuns = actorIntentsList.map((intents, actor) => runChild('actor', { ...base, actor, intents }, log));
+    const [bot, ...actors] = await Promise.all([botRun, ...actorRuns]);
+    for (const [i, a] of actors.entries()) if (!a.lines.some((l) => l.done)) throw new Error(`actor ${i} ended without finishing (code ${a.code}, signal ${a.signal})`);
+
+    const { openDatabase } = await import('../bot/db');
+    const db = openDatabase(join(dir, 'bot.sqlite'));
+    const orders = db.prepare(`SELECT id, state, vendor_id, sent_at FROM orders`).all() as Array<{ id: string; state: string; vendor_id: number | null; sent_at: number | null }>;
+    db.close();
+
+    const outcomes: Outcome[] = actors.flatMap((a) => a.lines.filter((l) => l.id) as unknown as Outcome[]);
+    // the bot's orders: the journal is what the user was told
+    const unknownCands = new Map<string, number[]>();
+    for (const l of bot.lines) {
+      if (!l.unknown) continue;
+      const order = (l.order as string | undefined) ?? orders.find((x) => x.sent_at === l.sentAt)?.id;
+      if (order) unknownCands.set(order, (l.candidates as number[]).filter((x) => typeof x === 'number'));
+    }
+    const botFaults = new Map(bot.lines.filter((l) => l.order).map((l) => [l.order as string, l.fault as ActorFault | null]));
+    for (const ord of orders) {
+      if (!botFaults.has(ord.id)) continue; // never confirmed (a flow step failed)
+      if (ord.state === 'successful' || ord.state === 'processing' || ord.state === 'failed') {
+        outcomes.push({ id: ord.id, kind: 'result', record: ord.vendor_id, status: ord.state, path: 'bot' });
+      } else {
+        outcomes.push({ id: ord.id, kind: 'error', code: ord.state === 'unknown' ? 'unknown_outcome' : ord.state, candidates: unknownCands.get(ord.id) ?? [] });
+      }
+    }
+    const txns = await admin.transactions({ username: 'chaos' });
+    const ledger = await admin.ledger('chaos');
+    const report = audit(outcomes, txns, ledger.filter((e) => e.kind === 'debit').map((e) => `${e.product}|${e.txnId}`));
+    report.faults = [...actorIntentsList.flat(), ...botIntents].filter((x) => x.fault).length + bot.kills;
+    report.botCrashes = bot.kills;
+    report.lastLine = `chaos: ${report.purchases} purchases, ${report.faults} faults, ${report.doubleCharges} double charges, ${report.lost} lost, ${report.falseSuccesses} false successes`;
+    return report;
+  } finally {
+    await sb.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]): ActorsReport {
+  const r: ActorsReport = {
+    purchases: outcomes.length, faults: 0, doubleCharges: 0, lost: 0, falseSuccesses: 0, unknownOutcomes: 0, records: txns.length, botCrashes: 0,
+    outcomes: {}, problems: [], lastLine: '',
+  };
+  const debited = new Set(debitKeys);
+  const byTag = new Map<string, AdminTxn[]>();
+  for (const t of txns) byTag.set(t.tag ?? '', [...(byTag.get(t.tag ?? '') ?? []), t]);
+  const ids = new Set(outcomes.map((x) => x.id));
+  for (const [tag, ts] of byTag) {
+    if (ids.has(tag)) continue;
+    r.lost += ts.length;
+    r.problems.push(`LOST: record(s) ${ts.map((t) => `${t.product}#${t.id}`).join(', ')} tagged ${JSON.stringify(tag)} belong to no order`);
+  }
+  for (const x of outcomes) {
+    const mine = byTag.get(x.id) ?? [];
+    const label = x.kind === 'result' ? `${x.status} (${x.path})` : x.code;
+    r.outcomes[label] = (r.outcomes[label] ?? 0) + 1;
+    const charged = mine.filter((t) => debited.has(`${t.product}|${t.id}`));
+    if (charged.length > 1) {
+      r.doubleCharges++;
+      r.problems.push(`DOUBLE ${x.id}: records ${charged.map((t) => t.id).join(', ')}`);
+    }
+    if (x.kind === 'result') {
+      if (!mine.some((t) => t.id === x.record)) {
+        r.falseSuccesses++;
+        r.problems.push(`FALSE SUCCESS ${x.id}: reported ${x.status} with record ${x.record}, which is not its own (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`);
+      }
+    } else if (x.code === 'unknown_outcome') {
+      r.unknownOutcomes++;
+      const missing = mine.filter((t) => !x.candidates.includes(t.id));
+      if (missing.length) {
+        r.lost++;
+        r.problems.push(`LOST ${x.id}: unknown_outcome with candidates [${x.candidates.join(', ')}] missing its record(s) ${missing.map((t) => t.id).join(', ')}`);
+      }
+    } else if (mine.length) {
+      r.lost++;
+      r.problems.push(`LOST ${x.id}: reported ${x.code} but its record(s) ${mine.map((t) => `${t.product}#${t.id}`).join(', ')} exist`);
+    }
+  }
+  return r;
+}
+
+export function formatActors(r: ActorsReport): string {
+  const L = [`multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server`, '', 'Outcomes'];
+  for (const [k, v] of Object.entries(r.outcomes).sort(([a], [b]) => a.localeCompare(b))) L.push(`  ${k.padEnd(34)} ${String(v).padStart(6)}`);
+  L.push('', `  unknown_outcome, none missing its record  ${r.unknownOutcomes}`);
+  if (r.problems.length) L.push('', `Problems (${r.problems.length})`, ...r.problems.slice(0, 40).map((p) => `  ${p}`));
+  return L.join('\n');
+}
+
+/* ------------------------------------------------------------------ child entry --------- */
+
+async function childMain(kind: string): Promise<void> {
+  let input = '';
+  for await (const chunk of process.stdin) input += chunk;
+  const cfg = JSON.parse(input);
+  if (kind === 'actor') await actorChild(cfg as ActorConfig);
+  else await botChild(cfg as BotConfig);
+  process.exit(0);
+}
+
+if (require.main === module && process.argv[2] === '--child') {
+  childMain(process.argv[3]).catch((e) => {
+    process.stderr.write(`chaos child: ${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(2);
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * One owner per record (client/API.md "Who owns a record"), against the real sandbox over HTTP.
+ * "Another process" is a raw POST this process never saw (rawBuy); "another n8n execution" is a second
+ * VtuClient of the same account in this process. Faults are per request (X-Sandbox-Fault), so two
+ * concurrent purchases never catch each other's fault.
+ */
+import { VtuClient, clearCatalogCache, createNodeTransport, type Transport, type VtuClientOptions } from '../../client';
+import { clearAccountState } from '../../client/purchase';
+import { rawBuy, startEnv, type Env } from './helpers';
+
+/** A transport that adds fixed headers to POSTs (a per-request fault, an attribution tag). */
+function withPostHeaders(headers: Record<string, string>): Transport {
+  const inner = createNodeTransport();
+  return (req) => inner(req.method === 'POST' ? { ...req, headers: { ...req.headers, ...headers } } : req);
+}
+
+let env: Env;
+beforeAll(async () => {
+  env = await startEnv('seed');
+  await env.admin.setConfig({ request_faults: true });
+});
+afterAll(() => env.close());
+beforeEach(() => env.admin.setConfig({ customer_ref: false }));
+
+const client = (post: Record<string, string>, o: Partial<VtuClientOptions> = {}) =>
+  new VtuClient({
+    baseUrl: env.sb.baseUrl, token: env.sb.demo.token, transport: withPostHeaders(post), timeoutMs: 5_000,
+    reconcile: { waitMs: 2_500, pollMs: 100 }, ...o,
+  });
+const debits = async () => (await env.admin.ledger('demo')).filter((l) => l.kind === 'debit').length;
+const byTag = async (tag: string) => (await env.admin.transactions({ username: 'demo' })).filter((t) => t.tag === tag).map((t) => t.id);
+
+test('two executions in one process: X gets a 500 before any charge while Y buys the same → X not_charged, never Y\'s record', async () => {
+  const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110006' };
+  const before = await debits();
+  const y = client({ 'x-sandbox-fault': 'latency:300', 'x-sandbox-tag': 'Y' }).buy(req);
+  const x = client({ 'x-sandbox-fault': 'error_before', 'x-sandbox-tag': 'X' }).buy(req).catch((e) => e);
+  const [ry, ex] = await Promise.all([y, x]);
+  expect(ry.path).toBe('direct');
+  expect(ex.code).toBe('not_charged');
+  expect(await debits()).toBe(before + 1);
+});
+
+test('single buyer: 500 after the debit, one candidate → reconciled to its own record', async () => {
+  const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110007' };
+  const r = await client({ 'x-sandbox-fault': 'html_after', 'x-sandbox-tag': 'solo' }).buy(req);
+  expect(r.path).toBe('reconciled');
+  expect(await byTag('solo')).toEqual([r.id]);
+});
+
+test('shared account: a lone record another process may have bought → unknown_outcome with it, never adopted', async () => {
+  const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110008' };
+  const other = await rawBuy(env.client, env.sb.demo.token, req);
+  const e = await client({ 'x-sandbox-fault': 'error_before' }, { reconcile: { waitMs: 300, pollMs: 100, sharedAccount: true } }).buy(req).catch((x) => x);
+  expect(e.code).toBe('unknown_outcome');
+  expect(e.message).toMatch(/sharedAccount/);
+  expect(e.candidates.map((c: { id: number }) => c.id)).toEqual([other]);
+});
+
+test('identical exam pins (no recipient): the real record is among the candidates when older identical ones exist', async () => {
+  const req = { product: 'exam_pin' as const, exam: 'NECO', quantity: 2 };
+  await rawBuy(env.client, env.sb.demo.token, req);
+  await rawBuy(env.client, env.sb.demo.token, req);
+  // the POST answers after the client's timeout; the record appears while reconcile re-reads
+  const e = await client({ 'x-sandbox-fault': 'latency:900', 'x-sandbox-tag': 'late-pin' }, { timeoutMs: 300 }).buy(req).catch((x) => x);
+  const mine = await byTag('late-pin');
+  expect(mine).toHaveLength(1);
+  expect(e.code).toBe('unknown_outcome');
+  expect(e.candidates.map((c: { id: number }) => c.id)).toContain(mine[0]);
+});
+
+test('after a restart, a claimed record teaches the server clock: an identical older record falls outside the window', async () => {
+  const req = { product: 'exam_pin' as const, exam: 'NABTEB', quantity: 3 };
+  await rawBuy(env.client, env.sb.demo.token, req);
+  const oldAt = Date.now();
+  // another order's record with the time its POST was sent, as a journal keeps it
+  const clockSentAt = Date.now();
+  const clockRec = await env.client.transactions.get('exam_pin', await rawBuy(env.client, env.sb.demo.token, { product: 'exam_pin', exam: 'WAEC', quantity: 1 }));
+  // the scenario needs the old record a few seconds before the next send (a clock condition, not a timing assertion)
+  while (Date.now() < oldAt + 4_000) await new Promise((r) => setTimeout(r, 100));
+  const sentAt = new Date();
+  const real = await rawBuy(env.client, env.sb.demo.token, req);
+
+  clearAccountState(); // a fresh process: no claims, no clock
+  clearCatalogCache();
+  const fresh = client({}, { reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500 } });
+  // without a clock every timezone is allowed: both identical records could be it
+  const e = await fresh.reconcile(req, { sentAt }).catch((x) => x);
+  expect(e.code).toBe('unknown_outcome');
+  expect(e.candidates).toHaveLength(2);
+  clearAccountState();
+  const r = await fresh.reconcile(req, { sentAt, claimed: [{ id: clockRec.id, createdAt: clockRec.createdAt, sentAt: clockSentAt }] });
+  expect(r).toMatchObject({ id: real, path: 'reconciled' });
+});
+
+describe('customer_ref (opt-in; the sandbox echoes it behind a switch)', () => {
+  beforeEach(() => env.admin.setConfig({ customer_ref: true }));
+
+  test('a record carrying our reference is ours even on a shared account with an identical record beside it', async () => {
+    const req = { product: 'recharge_card' as const, network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Same' };
+    const opts = { customerRef: true, reconcile: { waitMs: 2_500, pollMs: 100, sharedAccount: true } };
+    await client({}, opts).buy(req); // a direct answer shows the site echoes customer_ref
+    await rawBuy(env.client, env.sb.demo.token, req); // another process, same order, no reference
+    const r = await client({ 'x-sandbox-fault': 'html_after', 'x-sandbox-tag': 'ref-mine' }, opts).buy(req);
+    expect(r.path).toBe('reconciled');
+    expect(await byTag('ref-mine')).toEqual([r.id]);
+    expect((r.raw as { customer_ref: string }).customer_ref).toMatch(/^[\w-]{16}$/);
+  });
+
+  test('500 before the debit beside another process\'s identical record → not_charged (its reference is not ours)', async () => {
+    const req = { product: 'recharge_card' as const, network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Same' };
+    const opts = { customerRef: true, reconcile: { waitMs: 300, pollMs: 100, sharedAccount: true } };
+    await client({}, opts).buy(req);
+    await rawBuy(env.client, env.sb.demo.token, req);
+    const e = await client({ 'x-sandbox-fault': 'error_before' }, opts).buy(req).catch((x) => x);
+    expect(e.code).toBe('not_charged');
+  });
+
+  test('the sandbox stores the reference only behind its switch', async () => {
+    const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110009' };
+    const on = await client({}, { customerRef: true }).buy(req);
+    await env.admin.setConfig({ customer_ref: false });
+    const off = await client({}, { customerRef: true }).buy(req);
+    expect(typeof (on.raw as Record<string, unknown>).customer_ref).toBe('string');
+    expect((off.raw as Record<string, unknown>).customer_ref).toBeUndefined();
+  });
+});
