@@ -48,9 +48,9 @@ export function discoKey(name: string): string {
   return name.toLowerCase().replace(/electric(ity)?|distribution|company|disco|plc|\(.*?\)|[^a-z0-9]/g, '');
 }
 
-function buildIndex(catalog: Catalog, profile: UserProfile): CatalogIndex {
+function buildIndex(catalog: Catalog, profile: UserProfile, fetchedAt: number): CatalogIndex {
   const idx: CatalogIndex = {
-    catalog, profile, fetchedAt: Date.now(),
+    catalog, profile, fetchedAt,
     networkByName: new Map(), networkById: new Map(), planById: new Map(), cableByName: new Map(), cableById: new Map(),
     packageById: new Map(), discoById: new Map(), discoByName: new Map(), rechargeById: new Map(),
   };
@@ -122,7 +122,7 @@ async function fetchCatalog(http: HttpCore, logger?: Logger, signal?: AbortSigna
     sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, DEFAULT_SMS_RATES),
     recharge: section('recharge', rechBody, root.recharge, (b) => parseRecharge(b, idByName), []),
   };
-  return buildIndex(catalog, profile);
+  return buildIndex(catalog, profile, http.now());
 }
 
 export class CatalogCache {
@@ -134,7 +134,7 @@ export class CatalogCache {
   ) {}
 
   get(opts: { fresh?: boolean; signal?: AbortSignal } = {}): Promise<CatalogIndex> {
-    const now = Date.now();
+    const now = this.http.now();
     const e = cache.get(this.key);
     if (e && !opts.fresh && e.expires > now) return e.promise;
     const promise = fetchCatalog(this.http, this.logger, opts.signal);

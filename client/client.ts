@@ -16,8 +16,8 @@ import {
   knownKey, remember, waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
 import { canonicalNetwork } from './schemas/catalog';
+import type { Clock, Sleep } from './runtime';
 import type { Transport } from './transport';
-import { createNodeTransport } from './transport-node';
 import type {
   AirtimePurchase, BuyOptions, CablePurchase, Catalog, DataPlan, DataPurchase, ElectricityPurchase, ExamPinPurchase,
   IdentityResult, Money, Page, Product, PurchaseQuote, PurchaseRequest, PurchaseResult, RechargeCardPurchase,
@@ -29,8 +29,15 @@ export interface VtuClientOptions {
   /** Site root, with or without trailing "/" or "/api". */
   baseUrl: string;
   token: string;
-  /** Default: createNodeTransport() (node:http keep-alive; ~2× less client CPU than axios). createAxiosTransport() is the alternative. */
-  transport?: Transport;
+  /**
+   * How requests are sent (n8n: its request helpers; plain Node: `createNodeTransport()`, the
+   * default of the `VtuClient` exported by client/index.ts).
+   */
+  transport: Transport;
+  /** The host's timer (n8n: n8n-workflow's; plain Node: `timerSleep`, client/index.ts's default). */
+  sleep: Sleep;
+  /** Default: Date.now. */
+  now?: Clock;
   /** Per request. Default 30 000. */
   timeoutMs?: number;
   logger?: Logger;
@@ -43,8 +50,6 @@ export interface VtuClientOptions {
   reconcile?: Partial<ReconcileSettings>;
   retry?: RetryOptions;
 }
-
-let defaultTransport: Transport | undefined;
 
 export class VtuClient {
   private readonly http: HttpCore;
@@ -102,7 +107,9 @@ export class VtuClient {
     this.http = new HttpCore({
       baseUrl: opts.baseUrl,
       token: opts.token,
-      transport: opts.transport ?? (defaultTransport ??= createNodeTransport()),
+      transport: opts.transport,
+      sleep: opts.sleep,
+      now: opts.now ?? Date.now,
       timeoutMs: opts.timeoutMs ?? 30_000,
       logger: opts.logger,
       retry: opts.retry,
@@ -238,7 +245,7 @@ export class VtuClient {
         signal: opts.signal,
         retryIfNotCharged: opts.retryIfNotCharged,
         parse: async (json, path) => {
-          const sentAt = Date.now();
+          const sentAt = this.http.now();
           const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
           if (!needsEnrichment) return result;
           return this.enrichSms(result, plan, batch, sentAt);

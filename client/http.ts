@@ -8,7 +8,8 @@ import {
   redact, redactValue, registerSecret,
 } from './errors';
 import { TransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
-import { isRecord, sleep, snippet, type Logger } from './util';
+import type { Clock, Sleep } from './runtime';
+import { isRecord, snippet, type Logger } from './util';
 
 export interface RetryOptions {
   /** Total attempts including the first (never-sent and 429 only). Default 3. */
@@ -21,6 +22,8 @@ export interface HttpCoreOptions {
   baseUrl: string;
   token: string;
   transport: Transport;
+  sleep: Sleep;
+  now: Clock;
   timeoutMs: number;
   logger?: Logger;
   retry?: RetryOptions;
@@ -198,6 +201,9 @@ export class HttpCore {
   private readonly headersGet: Record<string, string>;
   private readonly headersPost: Record<string, string>;
   private readonly transport: Transport;
+  /** The host's timer and clock (injected: the core uses no timer globals). */
+  readonly sleep: Sleep;
+  readonly now: Clock;
   readonly timeoutMs: number;
   readonly logger?: Logger;
   readonly maxAttempts: number;
@@ -217,6 +223,8 @@ export class HttpCore {
     this.headersGet = { Authorization: auth, Accept: 'application/json' };
     this.headersPost = { Authorization: auth, Accept: 'application/json', 'Content-Type': 'application/json' };
     this.transport = opts.transport;
+    this.sleep = opts.sleep;
+    this.now = opts.now;
     this.timeoutMs = opts.timeoutMs;
     this.logger = opts.logger;
     this.maxAttempts = Math.max(1, opts.retry?.maxAttempts ?? 3);
@@ -245,7 +253,7 @@ export class HttpCore {
     let attempt = 0;
     for (;;) {
       attempt++;
-      const sentAt = Date.now();
+      const sentAt = this.now();
       let res: TransportResponse;
       try {
         res = await this.transport({ method, url, headers, query: opts.query, body, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal: opts.signal });
@@ -254,7 +262,7 @@ export class HttpCore {
         const never = !te.mayHaveReachedServer;
         this.log('warn', `${method} ${path} failed: ${te.kind}`, { attempt, mayHaveReachedServer: te.mayHaveReachedServer });
         if (never && attempt < this.maxAttempts && !opts.signal?.aborted) {
-          await sleep(Math.min(this.maxDelayMs, 200 * 2 ** (attempt - 1)), opts.signal).catch(() => undefined);
+          await this.sleep(Math.min(this.maxDelayMs, 200 * 2 ** (attempt - 1)), opts.signal).catch(() => undefined);
           continue;
         }
         throw new VtuNetworkError(
@@ -266,7 +274,7 @@ export class HttpCore {
           { method, path, mayHaveReachedServer: te.mayHaveReachedServer, details: { kind: te.kind } },
         );
       }
-      const receivedAt = Date.now();
+      const receivedAt = this.now();
       const date = header(res.headers, 'date');
       if (date) {
         // the Date header changes once a second: parse each distinct value once
@@ -283,7 +291,7 @@ export class HttpCore {
         if (ra <= this.maxDelayMs && !opts.signal?.aborted) {
           this.log('warn', `${method} ${path} rate limited; retrying in ${ra} ms`, { attempt });
           try {
-            await sleep(ra, opts.signal);
+            await this.sleep(ra, opts.signal);
             continue;
           } catch {
             /* aborted: fall through and return the 429 */

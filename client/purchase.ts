@@ -25,7 +25,7 @@ import {
 import type { HttpCore, RawResponse } from './http';
 import type { ClientSettings, PreparedPurchase, ProductModule } from './products/common';
 import type { Page, Product, PurchaseResult, ResultPath, WaitOptions } from './types';
-import { isRecord, sleep, type Logger } from './util';
+import { isRecord, type Logger } from './util';
 import { tryNormalizePhone } from './phone';
 
 export interface ReconcileSettings {
@@ -291,7 +291,7 @@ export interface ReconcileRun {
 
 export async function reconcilePurchase(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, run: ReconcileRun): Promise<PurchaseResult> {
   const waitMs = run.waitMs ?? ctx.reconcile.waitMs;
-  const deadline = Date.now() + waitMs;
+  const deadline = ctx.http.now() + waitMs;
   const exclude = new Set(run.excludeIds ?? []);
   const key = matchKey(prep);
   const why = run.cause ? ` after ${run.cause}` : '';
@@ -304,10 +304,10 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
       // (never not_charged, never a bare server/network error that reads like "nothing happened").
       const code = e instanceof VtuError ? e.code : 'aborted';
       const permanent = !(e instanceof VtuError) || ['auth', 'forbidden', 'not_found', 'invalid_input'].includes(code) || run.signal?.aborted;
-      const left = deadline - Date.now();
+      const left = deadline - ctx.http.now();
       ctx.logger?.warn?.(`reconcile ${module.product}: reading the records failed (${code})`, { attempt });
       if (!permanent && left > 0) {
-        await sleep(Math.min(ctx.reconcile.pollMs, left), run.signal).catch(() => undefined);
+        await ctx.http.sleep(Math.min(ctx.reconcile.pollMs, left), run.signal).catch(() => undefined);
         continue;
       }
       throw new VtuUnknownOutcomeError(
@@ -315,7 +315,7 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
         { candidates: [], details: { product: module.product, request: prep.body, readError: code } },
       );
     }
-    const now = Date.now();
+    const now = ctx.http.now();
     const seen = new Set<string>();
     const candidates = recent.filter((r) => {
       const k = recordKey(r);
@@ -335,10 +335,10 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
       remember(ctx, r);
       return r;
     }
-    const timeLeft = deadline - Date.now();
+    const timeLeft = deadline - ctx.http.now();
     if (candidates.length > 1 || (candidates.length === 1 && othersInFlight)) {
       if (othersInFlight && timeLeft > 0) {
-        await sleep(Math.min(ctx.reconcile.pollMs, timeLeft), run.signal);
+        await ctx.http.sleep(Math.min(ctx.reconcile.pollMs, timeLeft), run.signal);
         continue;
       }
       throw new VtuUnknownOutcomeError(
@@ -352,7 +352,7 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
         { details: { product: module.product, request: prep.body } },
       );
     }
-    await sleep(Math.min(ctx.reconcile.pollMs, timeLeft), run.signal);
+    await ctx.http.sleep(Math.min(ctx.reconcile.pollMs, timeLeft), run.signal);
   }
 }
 
@@ -374,7 +374,7 @@ export interface ExecuteOptions {
 async function attemptOnce(
   ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, json: string, opts: ExecuteOptions, path: ResultPath,
 ): Promise<PurchaseResult> {
-  const sentAt = Date.now();
+  const sentAt = ctx.http.now();
   let res: RawResponse | undefined;
   let failure: unknown;
   try {
@@ -453,11 +453,11 @@ export async function fetchRecord(ctx: PurchaseContext, module: ProductModule, i
 
 export async function waitForFinal(ctx: PurchaseContext, module: ProductModule, r: PurchaseResult, opts: WaitOptions = {}): Promise<PurchaseResult> {
   if (r.status !== 'processing' || r.id === null) return r;
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  const deadline = ctx.http.now() + (opts.timeoutMs ?? 60_000);
   const interval = opts.intervalMs ?? 2_000;
   let cur = r;
-  while (cur.status === 'processing' && Date.now() < deadline) {
-    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())), opts.signal);
+  while (cur.status === 'processing' && ctx.http.now() < deadline) {
+    await ctx.http.sleep(Math.min(interval, Math.max(0, deadline - ctx.http.now())), opts.signal);
     const fresh = await fetchRecord(ctx, module, r.id, opts.signal);
     cur = { ...fresh, path: r.path };
   }

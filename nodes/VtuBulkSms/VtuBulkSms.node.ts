@@ -11,7 +11,7 @@ import type { PurchaseResult, SmsPlan } from '../../client/types';
 import { vtuApiTest } from '../shared/credentialTest';
 import { purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
-import { formatNaira } from '../../client';
+import { formatNaira } from '../../client/core';
 import { naira } from '../shared/format';
 import { stringParam } from '../shared/params';
 import { runEachItem, runPurchases } from '../shared/runner';

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { PurchaseRequest } from '../../client';
+import type { PurchaseRequest } from '../../client/core';
 import type { PurchaseResult } from '../../client/types';
 import { vtuApiTest } from '../shared/credentialTest';
 import { networkField, purchaseOptions } from '../shared/descriptions';

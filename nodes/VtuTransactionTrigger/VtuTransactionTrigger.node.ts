@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { VtuClient } from '../../client';
+import type { VtuClient } from '../../client/core';
 import type { Product, PurchaseResult, TransactionStatus } from '../../client/types';
 import { VtuError } from '../../client/errors';
 import { getClient } from '../shared/client';
