@@ -247,14 +247,16 @@ export class VtuBulkSms implements INodeType {
 			};
 		};
 
+		const pairedOf =
+			from === 'allItems'
+				? () => Array.from({ length: inputCount }, (_, item) => ({ item }))
+				: (i: number) => ({ item: i });
+
 		return [
 			await runPurchases<SmsRequest>(this, {
 				clientOptions: batchSize === 500 ? {} : { smsBatchSize: batchSize },
 				count: from === 'allItems' ? (inputCount > 0 ? 1 : 0) : inputCount,
-				paired:
-					from === 'allItems'
-						? () => Array.from({ length: inputCount }, (_, item) => ({ item }))
-						: (i) => ({ item: i }),
+				paired: pairedOf,
 				build: (i) => {
 					if (from === 'allItems') {
 						const field = stringParam(this, 'phoneField', 0, 'Phone Field');
@@ -270,7 +272,7 @@ export class VtuBulkSms implements INodeType {
 					}
 					return { kobo: plan.cost.kobo, json: { product: 'sms', price: plan.cost.naira, ...planJson(plan) } };
 				},
-				execute: async (c, req, opts) => {
+				execute: async (c, req, opts, i) => {
 					const plan = await c.sms.plan(req);
 					if (plan.recipients.length === 0) {
 						throw refuse('invalid_input', `None of the ${plan.invalid.length} recipients is a Nigerian mobile number`);
@@ -282,6 +284,7 @@ export class VtuBulkSms implements INodeType {
 					return {
 						items: [
 							{
+								pairedItem: pairedOf(i),
 								json: {
 									status: overallStatus(results),
 									...planJson(plan),

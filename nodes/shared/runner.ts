@@ -7,9 +7,7 @@ import type {
 
 import pLimit from 'p-limit';
 
-import type { VtuClient } from '../../client/core';
-import { formatNaira, parseNaira } from '../../client/core';
-import type { BuyOptions, PurchaseRequest } from '../../client/core';
+import { formatNaira, parseNaira, type BuyOptions, type PurchaseRequest, type VtuClient } from '../../client/core';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
 import { getClient, getSpendLedger } from './client';
