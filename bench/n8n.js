@@ -181,7 +181,8 @@ async function main() {
   const sb = await startSandboxProcess();
   let n8n;
   try {
-    n8n = await startN8n({ packageDir: REPO_ROOT });
+    // start-up alone can take minutes on a saturated shared machine
+    n8n = await startN8n({ packageDir: REPO_ROOT, timeoutMs: 10 * 60 * 1000 });
     const cred = await n8n.createCredential({ name: 'VTU sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
     const workflows = {
       ours: { label: `VTU Airtime (${args.concurrency ? `concurrency ${args.concurrency}` : 'default settings'})`, node: 'VTU Airtime', make: oursWorkflow },

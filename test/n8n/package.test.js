@@ -43,7 +43,7 @@ before(async () => {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   sb = await startSandboxProcess();
-  n8n = await startN8n({ packageDir: installed });
+  n8n = await startN8n({ packageDir: installed, timeoutMs: 10 * 60 * 1000 }); // start-up is slow on a saturated machine
 });
 
 after(async () => {
