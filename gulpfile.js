@@ -1,11 +1,10 @@
-// Copies node and credential icons next to the compiled files (tsc does not copy SVGs).
+// The build step `n8n-node build` does not do: it compiles TypeScript and copies icons (png/svg),
+// but not the nodes' codex files (<Node>.node.json: categories, documentation links), which n8n
+// reads next to each compiled node. `npm run build` runs `n8n-node build`, then this.
 const { src, dest } = require('gulp');
 
-function buildIcons() {
-  return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}', 'icons/**/*.{png,svg}'], {
-    base: '.',
-    encoding: false,
-  }).pipe(dest('dist'));
+function buildCodex() {
+  return src('nodes/**/*.node.json', { base: '.' }).pipe(dest('dist'));
 }
 
-exports['build:icons'] = buildIcons;
+exports['build:codex'] = buildCodex;

@@ -84,9 +84,9 @@ function choices<T>(
 /** Exams sold when a site lists none (the family's model choices). */
 const DEFAULT_EXAMS: ExamPrice[] = ['WAEC', 'NECO', 'NABTEB'].map((exam) => ({ exam, price: { kobo: 0, naira: '0.00' } }));
 
-export function buildIndex(catalog: Catalog, profile: UserProfile): CatalogIndex {
+export function buildIndex(catalog: Catalog, profile: UserProfile, fetchedAt: number): CatalogIndex {
   const idx: CatalogIndex = {
-    catalog, profile, fetchedAt: Date.now(),
+    catalog, profile, fetchedAt,
     networks: choices(catalog.networks, (n) => n.id, (n) => String(n.name), (n) => NETWORK_GROUPS.get(nameKey(canonicalNetwork(n.name))), NETWORK_GROUPS),
     planById: new Map(),
     cables: choices(catalog.cable, (c) => c.id, (c) => String(c.name), (c) => CABLE_GROUPS.get(nameKey(canonicalCable(c.name))), CABLE_GROUPS),
@@ -151,7 +151,7 @@ async function fetchCatalog(http: HttpCore, logger?: Logger, signal?: AbortSigna
     sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, DEFAULT_SMS_RATES),
     recharge: section('recharge', rechBody, root.recharge, (b) => parseRecharge(b, idByName), []),
   };
-  return buildIndex(catalog, profile);
+  return buildIndex(catalog, profile, http.now());
 }
 
 export class CatalogCache {
@@ -163,7 +163,7 @@ export class CatalogCache {
   ) {}
 
   get(opts: { fresh?: boolean; signal?: AbortSignal } = {}): Promise<CatalogIndex> {
-    const now = Date.now();
+    const now = this.http.now();
     const e = cache.get(this.key);
     if (e && !opts.fresh && e.expires > now) return e.promise;
     const promise = fetchCatalog(this.http, this.logger, opts.signal);

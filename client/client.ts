@@ -14,8 +14,8 @@ import {
   DEFAULT_RECONCILE, accountState, claim, executePurchase, fetchRecord, isClaimed, listPage, parseCreateDate, reconcilePurchase,
   waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
+import type { Clock, Sleep } from './runtime';
 import type { Transport } from './transport';
-import { createNodeTransport } from './transport-node';
 import type {
   AirtimePurchase, BuyOptions, CablePurchase, Catalog, DataPlan, DataPurchase, ElectricityPurchase, ExamPinPurchase,
   IdentityResult, Money, Page, Product, PurchaseQuote, PurchaseRequest, PurchaseResult, RechargeCardPurchase,
@@ -27,8 +27,15 @@ export interface VtuClientOptions {
   /** Site root, with or without trailing "/" or "/api". */
   baseUrl: string;
   token: string;
-  /** Default: createNodeTransport() (node:http keep-alive; ~2× less client CPU than axios). createAxiosTransport() is the alternative. */
-  transport?: Transport;
+  /**
+   * How requests are sent (n8n: its request helpers; plain Node: `createNodeTransport()`, the
+   * default of the `VtuClient` exported by client/index.ts).
+   */
+  transport: Transport;
+  /** The host's timer (n8n: n8n-workflow's; plain Node: `timerSleep`, client/index.ts's default). */
+  sleep: Sleep;
+  /** Default: Date.now. */
+  now?: Clock;
   /** Per request. Default 30 000. */
   timeoutMs?: number;
   logger?: Logger;
@@ -47,8 +54,6 @@ export interface VtuClientOptions {
    */
   customerRef?: boolean;
 }
-
-let defaultTransport: Transport | undefined;
 
 export class VtuClient {
   private readonly http: HttpCore;
@@ -106,7 +111,9 @@ export class VtuClient {
     this.http = new HttpCore({
       baseUrl: opts.baseUrl,
       token: opts.token,
-      transport: opts.transport ?? (defaultTransport ??= createNodeTransport()),
+      transport: opts.transport,
+      sleep: opts.sleep,
+      now: opts.now ?? Date.now,
       timeoutMs: opts.timeoutMs ?? 30_000,
       logger: opts.logger,
       retry: opts.retry,
@@ -256,7 +263,7 @@ export class VtuClient {
         signal: opts.signal,
         retryIfNotCharged: opts.retryIfNotCharged,
         parse: async (json, path) => {
-          const sentAt = Date.now();
+          const sentAt = this.http.now();
           const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
           if (!needsEnrichment) return result;
           return this.enrichSms(result, plan, batch, sentAt);

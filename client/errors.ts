@@ -3,7 +3,9 @@
  * The API token never appears in a message, `toJSON()`, `util.inspect()` or a log line: every string
  * that enters an error passes through `redact()`, and no raw transport/axios error is ever attached.
  */
-import { inspect } from 'node:util';
+
+/** util.inspect's hook by its registered name, so the core needs no node:util (n8n Cloud rules). */
+const inspectCustom: unique symbol = Symbol.for('nodejs.util.inspect.custom');
 
 export type VtuErrorCode =
   | 'auth'
@@ -113,7 +115,7 @@ export class VtuError extends Error {
     return redactValue(o);
   }
 
-  [inspect.custom](): string {
+  [inspectCustom](_depth: number, _options: unknown, inspect: (v: unknown, o?: object) => string): string {
     return `${this.name} [${this.code}]: ${this.message}\n${inspect(this.toJSON(), { depth: 4 })}`;
   }
 }

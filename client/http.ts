@@ -9,7 +9,8 @@ import {
   redact, redactValue, registerSecret,
 } from './errors';
 import { TransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
-import { isRecord, sleep, snippet, type Logger } from './util';
+import type { Clock, Sleep } from './runtime';
+import { isRecord, snippet, type Logger } from './util';
 
 export interface RetryOptions {
   /**
@@ -31,6 +32,8 @@ export interface HttpCoreOptions {
   baseUrl: string;
   token: string;
   transport: Transport;
+  sleep: Sleep;
+  now: Clock;
   timeoutMs: number;
   logger?: Logger;
   retry?: RetryOptions;
@@ -213,6 +216,9 @@ export class HttpCore {
   private readonly headersGet: Record<string, string>;
   private readonly headersPost: Record<string, string>;
   private readonly transport: Transport;
+  /** The host's timer and clock (injected: the core uses no timer globals). */
+  readonly sleep: Sleep;
+  readonly now: Clock;
   readonly timeoutMs: number;
   readonly logger?: Logger;
   readonly maxAttempts: number;
@@ -232,6 +238,8 @@ export class HttpCore {
     this.headersGet = { Authorization: auth, Accept: 'application/json' };
     this.headersPost = { Authorization: auth, Accept: 'application/json', 'Content-Type': 'application/json' };
     this.transport = opts.transport;
+    this.sleep = opts.sleep;
+    this.now = opts.now;
     this.timeoutMs = opts.timeoutMs;
     this.logger = opts.logger;
     this.maxAttempts = Math.max(1, opts.retry?.maxAttempts ?? 3);
@@ -271,7 +279,7 @@ export class HttpCore {
     let attempt = 0;
     for (;;) {
       attempt++;
-      const sentAt = Date.now();
+      const sentAt = this.now();
       let res: TransportResponse;
       try {
         res = await this.transport({ method, url, headers, query: opts.query, body, timeoutMs, signal: opts.signal });
@@ -292,7 +300,7 @@ export class HttpCore {
           { method, path, mayHaveReachedServer: te.mayHaveReachedServer, details: { kind: te.kind, attempts: attempt } },
         );
       }
-      const receivedAt = Date.now();
+      const receivedAt = this.now();
       const date = header(res.headers, 'date');
       if (date) {
         // the Date header changes once a second: parse each distinct value once
@@ -323,7 +331,7 @@ export class HttpCore {
   private async pause(ms: number, signal?: AbortSignal): Promise<boolean> {
     if (signal?.aborted) return false;
     try {
-      await sleep(ms, signal);
+      await this.sleep(ms, signal);
       return true;
     } catch {
       return false;

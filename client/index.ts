@@ -1,14 +1,8 @@
-export { VtuClient, type VtuClientOptions } from './client';
-export * from './types';
-export * from './errors';
-export { parseNaira, formatNaira, money, tryParseKobo, percentOf, percentString } from './money';
-export { normalizePhone, tryNormalizePhone, classifyPhone, detectNetwork, formatPhone, toInternational } from './phone';
-export { planSms, smsPages, unicodeChars, SMS_MAX_CHARS } from './products/sms';
+/**
+ * The client for plain Node: the core (client/core.ts) plus the standalone transports and timer,
+ * with `VtuClient` defaulting to them. Not shipped in the n8n package.
+ */
+export * from './core';
+export { VtuClient, timerSleep, type VtuClientOptions } from './standalone';
 export { createAxiosTransport, type AxiosTransportOptions } from './transport-axios';
 export { createNodeTransport, type NodeTransportOptions } from './transport-node';
-export { TransportError, type Transport, type TransportRequest, type TransportResponse, type TransportFailure, type HttpMethod } from './transport';
-export { clearCatalogCache } from './catalog';
-export { DEFAULT_RECONCILE, type ReconcileSettings } from './purchase';
-export type { RetryOptions } from './http';
-export type { Logger } from './util';
-export { classifyResponse } from './http';

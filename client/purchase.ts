@@ -31,7 +31,7 @@ import {
 import type { HttpCore, RawResponse } from './http';
 import type { ClientSettings, PreparedPurchase, ProductModule } from './products/common';
 import type { Page, Product, PurchaseResult, ResultPath, WaitOptions } from './types';
-import { isRecord, sleep, type Logger } from './util';
+import { isRecord, type Logger } from './util';
 import { tryNormalizePhone } from './phone';
 
 export interface ReconcileSettings {
@@ -391,7 +391,7 @@ function byRef(ctx: PurchaseContext, candidates: PurchaseResult[], ref: string |
 
 export async function reconcilePurchase(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, run: ReconcileRun): Promise<PurchaseResult> {
   const waitMs = run.waitMs ?? ctx.reconcile.waitMs;
-  const deadline = Date.now() + waitMs;
+  const deadline = ctx.http.now() + waitMs;
   takeClaims(ctx, module.product, run.claimed);
   const key = matchKey(prep);
   const why = run.cause ? ` after ${run.cause}` : '';
@@ -407,10 +407,10 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
       // the outcome is unknown (never not_charged, never a bare error that reads like "nothing happened").
       const code = e instanceof VtuError ? e.code : 'aborted';
       const permanent = !(e instanceof VtuError) || ['auth', 'forbidden', 'not_found', 'invalid_input'].includes(code) || run.signal?.aborted;
-      const left = deadline - Date.now();
+      const left = deadline - ctx.http.now();
       ctx.logger?.warn?.(`reconcile ${module.product}: reading the records failed (${code})`, { attempt });
       if (!permanent && (left > 0 || lateFailures++ < LATE_READS)) {
-        await sleep(left > 0 ? Math.min(ctx.reconcile.pollMs, left) : ctx.reconcile.pollMs, run.signal).catch(() => undefined);
+        await ctx.http.sleep(left > 0 ? Math.min(ctx.reconcile.pollMs, left) : ctx.reconcile.pollMs, run.signal).catch(() => undefined);
         continue;
       }
       throw new VtuUnknownOutcomeError(
@@ -419,7 +419,7 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
       );
     }
     learnClock(ctx, run.claimed);
-    const hi = run.until ?? Math.max(Date.now(), run.sentAt + ctx.reconcile.windowMs);
+    const hi = run.until ?? Math.max(ctx.http.now(), run.sentAt + ctx.reconcile.windowMs);
     const seen = new Set<string>();
     const matching = recent.filter((r) => {
       const k = recordKey(r);
@@ -440,7 +440,7 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
     const maybeSomeoneElses = othersInFlight || ctx.reconcile.sharedAccount;
     ctx.logger?.debug?.(`reconcile ${module.product}: ${candidates.length} candidate(s)`, { attempt, othersInFlight });
     if (candidates.length === 1 && !maybeSomeoneElses) return adopt(ctx, candidates[0]);
-    const timeLeft = deadline - Date.now();
+    const timeLeft = deadline - ctx.http.now();
     if (candidates.length > 0 && timeLeft <= 0) {
       const whose = othersInFlight
         ? ' while identical purchases were in flight'
@@ -458,7 +458,7 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
     }
     // Nothing yet, or not provably ours yet: read again (the real record may still appear; an identical
     // purchase in flight may claim its own record from its direct answer).
-    await sleep(Math.min(ctx.reconcile.pollMs, timeLeft), run.signal);
+    await ctx.http.sleep(Math.min(ctx.reconcile.pollMs, timeLeft), run.signal);
   }
 }
 
@@ -492,7 +492,7 @@ async function attemptOnce(
 ): Promise<PurchaseResult> {
   const ref = ctx.customerRef ? newCustomerRef() : undefined;
   const body = ref ? { ...prep.body, customer_ref: ref } : prep.body;
-  const sentAt = Date.now();
+  const sentAt = ctx.http.now();
   let res: RawResponse | undefined;
   let failure: unknown;
   try {
@@ -582,11 +582,11 @@ export async function fetchRecord(ctx: PurchaseContext, module: ProductModule, i
 
 export async function waitForFinal(ctx: PurchaseContext, module: ProductModule, r: PurchaseResult, opts: WaitOptions = {}): Promise<PurchaseResult> {
   if (r.status !== 'processing' || r.id === null) return r;
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  const deadline = ctx.http.now() + (opts.timeoutMs ?? 60_000);
   const interval = opts.intervalMs ?? 2_000;
   let cur = r;
-  while (cur.status === 'processing' && Date.now() < deadline) {
-    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())), opts.signal);
+  while (cur.status === 'processing' && ctx.http.now() < deadline) {
+    await ctx.http.sleep(Math.min(interval, Math.max(0, deadline - ctx.http.now())), opts.signal);
     const fresh = await fetchRecord(ctx, module, r.id, opts.signal);
     cur = { ...fresh, path: r.path };
   }

@@ -5,21 +5,6 @@ export interface Logger {
   error?(msg: string, meta?: Record<string, unknown>): void;
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export function snippet(body: string, max = 200): string {
   const s = body.replace(/\s+/g, ' ').trim();
   return s.length > max ? s.slice(0, max) + '…' : s;

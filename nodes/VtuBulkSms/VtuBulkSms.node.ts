@@ -5,13 +5,11 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
-import type { VtuClient } from '../../client';
-import { formatNaira } from '../../client';
+import { formatNaira, type VtuClient } from '../../client/core';
 import type { BuyOptions } from '../../client/types';
 import { checkSender } from '../../client/products/sms';
-import { sleep } from '../../client/util';
 import { vtuApiTest } from '../shared/credentialTest';
 import { purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { classifyPhone, formatNaira, smsPages, unicodeChars } from '../../client';
+import { classifyPhone, formatNaira, smsPages, unicodeChars } from '../../client/core';
 import { checkMessage } from '../../client/products/sms';
 import type { SmsBatch } from '../../client/types';
 import { parseCreateDate } from '../../client/purchase';

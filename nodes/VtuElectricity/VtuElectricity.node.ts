@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { PurchaseRequest } from '../../client';
+import type { PurchaseRequest } from '../../client/core';
 import { getClient } from '../shared/client';
 import { vtuApiTest } from '../shared/credentialTest';
 import { purchaseOptions, transactionLookupFields } from '../shared/descriptions';

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { PurchaseRequest } from '../../client';
+import type { PurchaseRequest } from '../../client/core';
 import type { PurchaseResult } from '../../client/types';
 import { vtuApiTest } from '../shared/credentialTest';
 import { networkField, purchaseOptions } from '../shared/descriptions';
@@ -196,7 +196,7 @@ export class VtuRechargeCard implements INodeType {
 						...(nameOnCard ? { nameOnCard } : {}),
 					};
 				},
-				execute: async (client, req, opts) => {
+				execute: async (client, req, opts, i) => {
 					const r = await client.buy(req, opts);
 					const order = resultJson(r);
 					const cards = cardsOf(r);
@@ -223,9 +223,15 @@ export class VtuRechargeCard implements INodeType {
 					void _omit;
 					let items: INodeExecutionData[];
 					if (output === 'order' || cards.length === 0) {
-						items = [{ json: { ...orderWithoutCards, cards: cards as unknown as IDataObject[], cardCount: cards.length } }];
+						items = [
+							{
+								json: { ...orderWithoutCards, cards: cards as unknown as IDataObject[], cardCount: cards.length },
+								pairedItem: { item: i },
+							},
+						];
 					} else {
 						items = cards.map((c, n) => ({
+							pairedItem: { item: i },
 							json: {
 								...c,
 								network,

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { VtuClient } from '../../client';
+import type { VtuClient } from '../../client/core';
 import type { Product, PurchaseResult, TransactionStatus } from '../../client/types';
 import { VtuError } from '../../client/errors';
 import { getClient } from '../shared/client';
@@ -55,6 +55,14 @@ export interface PollSettings {
 	refreshLimit: number;
 }
 
+
+/** The record, or null when the site has no such record; any other error reaches poll's handler. */
+function unlessNotFound(read: Promise<PurchaseResult>): Promise<PurchaseResult | null> {
+	return read.catch((error: unknown) => {
+		if (error instanceof VtuError && error.code === 'not_found') return null;
+		throw error;
+	});
+}
 async function fetchCurrent(
 	client: VtuClient,
 	s: PollSettings,
@@ -73,12 +81,9 @@ async function fetchCurrent(
 		const have = new Set(records.map((r) => r.ident).filter(Boolean));
 		for (const ident of s.idents) {
 			if (have.has(ident)) continue;
-			try {
-				records.push(await client.transactions.findByIdent(s.product, ident));
-			} catch (error) {
-				if (error instanceof VtuError && error.code === 'not_found') missing.push(ident);
-				else throw error;
-			}
+			const record = await unlessNotFound(client.transactions.findByIdent(s.product, ident));
+			if (record) records.push(record);
+			else missing.push(ident);
 		}
 	}
 	return { records, missing };
@@ -143,11 +148,8 @@ export async function pollOnce(
 		if (refreshed >= s.refreshLimit) break;
 		if (st !== 'p' || seen.has(key) || typeof id !== 'number') continue;
 		refreshed++;
-		try {
-			consider(await client.transactions.get(s.product, id));
-		} catch (error) {
-			if (!(error instanceof VtuError && error.code === 'not_found')) throw error;
-		}
+		const record = await unlessNotFound(client.transactions.get(s.product, id));
+		if (record) consider(record);
 	}
 
 	state.maxId = maxId;
@@ -168,8 +170,6 @@ export class VtuTransactionTrigger implements INodeType {
 		description: 'Starts the workflow when a VTU purchase is made or its status changes (processing → successful or failed, successful → failed)',
 		defaults: { name: 'VTU Transaction Trigger' },
 		polling: true,
-		// Triggers are never AI tools.
-		usableAsTool: undefined,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { VtuClient } from '../../client';
+import type { VtuClient } from '../../client/core';
 import { vtuApiTest } from '../shared/credentialTest';
 import { planLabel } from '../shared/loadOptions';
 import { runEachItem } from '../shared/runner';

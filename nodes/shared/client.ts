@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
-import { VtuClient } from '../../client';
+import { VtuClient } from '../../client/core';
 import type { ContextHolder, VtuContext } from './transport';
 import { CREDENTIAL_NAME, createN8nTransport, decryptedCredential } from './transport';
 
@@ -109,6 +109,7 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 			baseUrl,
 			token: apiToken,
 			transport: createN8nTransport(holder),
+			sleep: sleepWithAbort,
 			...(opts.smsBatchSize ? { smsBatchSize: opts.smsBatchSize } : {}),
 			...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
 		});

@@ -4,10 +4,12 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { VtuClient } from '../../client';
+import { sleepWithAbort } from 'n8n-workflow';
+
+import { VtuClient } from '../../client/core';
 import { VtuError } from '../../client/errors';
 import { TransportError } from '../../client/transport';
-import { safeOrigin } from './transport';
+import { createCredentialTestTransport, safeOrigin } from './transport';
 
 /** Explain a failed credential test: what happened and how to fix it. Never includes the token. */
 export function describeCredentialFailure(error: unknown, baseUrl: string): string {
@@ -58,8 +60,15 @@ export async function vtuApiTest(
 			message: `"${baseUrl}" is not a URL. Enter the site's address with its scheme, e.g. https://www.example-vtu.com.ng.`,
 		};
 	}
-	// The test context has no authenticated request helper: the client's own keep-alive transport reads the profile.
-	const client = new VtuClient({ baseUrl, token, timeoutMs: 15_000 });
+	// The test context's only request helper is `request` (ICredentialTestFunctions has no httpRequest).
+	const { request } = this.helpers;
+	const client = new VtuClient({
+		baseUrl,
+		token,
+		timeoutMs: 15_000,
+		transport: createCredentialTestTransport(request),
+		sleep: sleepWithAbort,
+	});
 	try {
 		const profile = await client.user.get();
 		if (!profile.isApiUser) {

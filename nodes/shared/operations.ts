@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { VtuClient } from '../../client';
+import type { VtuClient } from '../../client/core';
 import type { Product, PurchaseResult } from '../../client/types';
 import { refuse } from './errors';
 import { stringParam } from './params';

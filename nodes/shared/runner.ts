@@ -5,11 +5,7 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
-import pLimit from 'p-limit';
-
-import type { VtuClient } from '../../client';
-import { formatNaira, parseNaira } from '../../client';
-import type { BuyOptions, PurchaseRequest } from '../../client';
+import { formatNaira, parseNaira, type BuyOptions, type PurchaseRequest, type VtuClient } from '../../client/core';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
 import { getClient, getSpendLedger } from './client';
@@ -67,8 +63,13 @@ export async function runPool(
 	fn: (index: number) => Promise<void>,
 	shouldStop: () => boolean = () => false,
 ): Promise<void> {
-	const run = pLimit(limit);
-	await Promise.all(indices.map((i) => run(() => (shouldStop() ? undefined : fn(i)))));
+	// `limit` workers take the next index in turn (no p-limit: n8n 1.x does not provide it to
+	// community packages, and a verified package has no dependencies of its own)
+	let next = 0;
+	const worker = async (): Promise<void> => {
+		while (next < indices.length && !shouldStop()) await fn(indices[next++]);
+	};
+	await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), indices.length) }, worker));
 }
 
 export interface PurchaseHooks<R> {

@@ -1,6 +1,7 @@
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
+	ICredentialTestFunctions,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -108,22 +109,62 @@ export function createN8nTransport(holder: ContextHolder): Transport {
 				credentials ? { credentialsDecrypted: credentials } : undefined,
 			);
 		} catch (error) {
-			const { code, timedOut } = findErrorCode(error);
-			const kind = classifyErrorCode(code, timedOut);
-			const where = safeOrigin(req.url);
-			throw new TransportError(
-				kind,
-				`Could not reach ${where}${code ? ` (${code})` : ''}`,
-				code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ERR_INVALID_URL'
-					? false
-					: undefined,
-			);
+			throw toTransportError(error, req.url);
 		}
-		return {
-			status: Number(res.statusCode),
-			headers: (res.headers ?? {}) as Record<string, string | string[] | undefined>,
-			body: bodyToString(res.body),
-		};
+		return toResponse(res);
+	};
+}
+
+/**
+ * The client's Transport for a credential test: n8n hands that context only its `request` helper
+ * (ICredentialTestFunctions; no httpRequest there), which n8n sends with its own HTTP stack, proxy
+ * settings included. The credential is not applied by n8n here: the client's Authorization header
+ * is sent as is.
+ */
+export function createCredentialTestTransport(
+	request: ICredentialTestFunctions['helpers']['request'],
+): Transport {
+	return async (req: TransportRequest): Promise<TransportResponse> => {
+		let res: { body: unknown; headers: Record<string, string | string[] | undefined>; statusCode: number };
+		try {
+			res = await request({
+				method: req.method,
+				uri: req.url + buildQuery(req.query),
+				headers: req.headers,
+				body: req.body,
+				json: false,
+				resolveWithFullResponse: true,
+				simple: false,
+				followRedirect: false,
+				followAllRedirects: false,
+				timeout: req.timeoutMs,
+			});
+		} catch (error) {
+			throw toTransportError(error, req.url);
+		}
+		return toResponse(res);
+	};
+}
+
+/** A failure to talk to the server, as the client's TransportError (never carrying request headers). */
+function toTransportError(error: unknown, url: string): TransportError {
+	const { code, timedOut } = findErrorCode(error);
+	return new TransportError(
+		classifyErrorCode(code, timedOut),
+		`Could not reach ${safeOrigin(url)}${code ? ` (${code})` : ''}`,
+		code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ERR_INVALID_URL' ? false : undefined,
+	);
+}
+
+function toResponse(res: {
+	body: unknown;
+	headers?: Record<string, string | string[] | undefined>;
+	statusCode: number;
+}): TransportResponse {
+	return {
+		status: Number(res.statusCode),
+		headers: res.headers ?? {},
+		body: bodyToString(res.body),
 	};
 }
 

@@ -200,7 +200,7 @@ const expectVtu = (e: unknown, where: string) => {
 /* ------------------------------------------------------------------ (1) parsers ---------- */
 
 describe('fuzz: parsers directly', () => {
-  const http = new HttpCore({ baseUrl: 'http://127.0.0.1:1', token: 'fuzz-token-0000000000', transport: () => Promise.reject(new Error('unused')), timeoutMs: 1000 });
+  const http = new HttpCore({ baseUrl: 'http://127.0.0.1:1', token: 'fuzz-token-0000000000', transport: () => Promise.reject(new Error('unused')), sleep: () => Promise.resolve(), now: Date.now, timeoutMs: 1000 });
   const plan = planSms({ sender: 'Chaos', message: 'hi', recipients: ['08031234567'] }, { perPage: money(180), dndPerPage: money(350) }, 500);
   const N = 3000;
 

@@ -331,7 +331,7 @@ describe('names: a site that spells discos its own way', () => {
       { id: 12, name: 'Eko Electric Prepaid' }, { id: 13, name: 'Eko Electric Postpaid' }, { id: 14, name: 'Kano' }, { id: 15, name: 'KEDCO' },
     ],
     exams: [], airtime: [], sms: { perPage: money(180), dndPerPage: money(350) }, recharge: [],
-  }, profile);
+  }, profile, 0);
   const disco = (v: unknown) => resolveDisco(idx, v);
   test('aliases reach the site\'s own names', () => {
     expect(disco('Ikeja Electric').id).toBe(10);

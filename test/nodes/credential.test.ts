@@ -1,5 +1,6 @@
-/** vtuApi credential: generic auth + test request rules; the node-side vtuApiTest function. */
-import type { ICredentialTestFunctions } from 'n8n-workflow';
+/** vtuApi credential: its authenticate function; the node-side vtuApiTest function, in n8n's credential-test context. */
+import './setup-env';
+import { CredentialTestContext } from 'n8n-core';
 import { VtuApi } from '../../credentials/VtuApi.credentials';
 import { VtuData } from '../../nodes/VtuData/VtuData.node';
 import { vtuApiTest } from '../../nodes/shared/credentialTest';
@@ -9,12 +10,18 @@ import { useVtuSandbox } from './helpers';
 const env = useVtuSandbox();
 const cred = new VtuApi();
 const test_ = (baseUrl: string, apiToken: string) =>
-  vtuApiTest.call({} as ICredentialTestFunctions, { id: '1', name: 'c', type: 'vtuApi', data: { baseUrl, apiToken } });
+  // n8n's own context for credential tests: its only request helper is `request` (n8n's HTTP stack)
+  vtuApiTest.call(new CredentialTestContext(), { id: '1', name: 'c', type: 'vtuApi', data: { baseUrl, apiToken } });
 
 describe('credential description', () => {
-  test('generic Token header, password field, no declarative test (n8n would prefer it over testedBy)', () => {
+  test('Token header from a function (no expression), password field, no declarative test (n8n would prefer it over testedBy)', async () => {
     expect(cred.name).toBe('vtuApi');
-    expect(cred.authenticate).toEqual({ type: 'generic', properties: { headers: { Authorization: '=Token {{$credentials.apiToken}}' } } });
+    const options = { url: 'https://x.example/api/user/', headers: { Accept: 'application/json' } };
+    expect(await cred.authenticate({ apiToken: ' tok123 ' }, options)).toEqual({
+      url: 'https://x.example/api/user/',
+      headers: { Accept: 'application/json', Authorization: 'Token tok123' },
+    });
+    expect(options.headers).toEqual({ Accept: 'application/json' }); // the caller's options are not changed
     expect(cred.properties.find((p) => p.name === 'apiToken')?.typeOptions?.password).toBe(true);
     expect((cred as { test?: unknown }).test).toBeUndefined();
   });

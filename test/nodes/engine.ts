@@ -39,16 +39,9 @@ export interface Creds {
   apiToken: string;
 }
 
-/** Resolves `={{$credentials.x}}` in the credential's generic `authenticate`, as n8n's CLI does. */
-function applyGenericAuth(creds: ICredentialDataDecryptedObject, options: IHttpRequestOptions): IHttpRequestOptions {
-  const auth = credentialType.authenticate;
-  const headers: IDataObject = { ...(options.headers ?? {}) };
-  for (const [k, tmpl] of Object.entries(auth.properties.headers ?? {})) {
-    headers[k] = String(tmpl)
-      .replace(/^=/, '')
-      .replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, key: string) => String(creds[key] ?? ''));
-  }
-  return { ...options, headers };
+/** Applies the credential's `authenticate` function, as n8n's CredentialsHelper does. */
+function applyAuth(creds: ICredentialDataDecryptedObject, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+  return credentialType.authenticate(creds, options);
 }
 
 /** A source node that outputs the items in its `items` parameter (JSON string). */
@@ -76,7 +69,7 @@ let executionCounter = 0;
 function additionalData(creds: Creds, executionId: string, wf: { id: string; nodes: INode[] }): IWorkflowExecuteAdditionalData {
   const credentialsHelper = {
     getParentTypes: () => [],
-    authenticate: async (c: ICredentialDataDecryptedObject, _t: string, o: IHttpRequestOptions) => applyGenericAuth(c, o),
+    authenticate: async (c: ICredentialDataDecryptedObject, _t: string, o: IHttpRequestOptions) => applyAuth(c, o),
     preAuthentication: async () => undefined,
     getCredentials: async () => ({}),
     getDecrypted: async () => ({ ...creds }),
