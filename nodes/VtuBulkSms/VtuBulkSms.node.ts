@@ -283,11 +283,13 @@ export class VtuBulkSms implements INodeType {
 		const inputCount = this.getInputData().length;
 		const output = this.getNodeParameter('output', 0, 'summary') as string;
 		let campaign: Campaign | undefined;
+		// the campaign's one summary item comes from every input row
+		const everyRow = () => Array.from({ length: inputCount }, (_, item) => ({ item }));
 
 		const items = await runPurchases<CampaignRequest>(this, {
 			clientOptions: batchSize === 500 ? {} : { smsBatchSize: batchSize },
 			count: inputCount > 0 ? 1 : 0,
-			paired: () => Array.from({ length: inputCount }, (_, item) => ({ item })),
+			paired: everyRow,
 			build: () => readCampaign(this, batchSize),
 			quote: async (c, req) => {
 				const rates = await c.catalog.sms();
@@ -296,7 +298,10 @@ export class VtuBulkSms implements INodeType {
 			},
 			execute: async (c, _req, opts) => {
 				const charged = await sendCampaign(this, c, campaign!, opts);
-				return { items: [{ json: { status: campaignStatus(campaign!), ...summaryJson(campaign!, true), ...charged.extra } }], chargedKobo: charged.kobo };
+				return {
+					items: [{ json: { status: campaignStatus(campaign!), ...summaryJson(campaign!, true), ...charged.extra }, pairedItem: everyRow() }],
+					chargedKobo: charged.kobo,
+				};
 			},
 		});
 
