@@ -44,6 +44,22 @@ export class VtuApi implements ICredentialType {
 			description:
 				'Token from the site\'s API access page (enter your transaction PIN to view it). The account must be of type API.',
 		},
+		{
+			displayName: 'Other Buyers Use This Token',
+			name: 'sharedAccount',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether anything besides this one n8n process buys with this token: n8n workers (queue mode), another n8n, the Telegram bot, your own scripts. When on, a purchase whose answer was lost is reported successful only when the record is provably this order\'s; a record that could be another buyer\'s ends as "unknown outcome" with the records to check. Turn off only when this single n8n process is the only buyer: a lone matching record is then adopted.',
+		},
+		{
+			displayName: 'Send Client Reference',
+			name: 'customerRef',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send a fresh customer_ref with every purchase. Some newer site builds store and echo it, which proves whose a record is even with other buyers. Turn on only if your site\'s transaction records show it.',
+		},
 	];
 
 	/**

@@ -51,6 +51,10 @@ function executionKey(ctx: VtuContext): string {
 export interface VtuCredentials {
 	baseUrl: string;
 	apiToken: string;
+	/** Other buyers may share the token (client option reconcile.sharedAccount; client/API.md "Who owns a record"). */
+	sharedAccount: boolean;
+	/** Send a fresh customer_ref with every purchase (client option customerRef). */
+	customerRef: boolean;
 	/** Everything n8n returned (handed back to httpRequestWithAuthentication). */
 	decrypted: ICredentialDataDecryptedObject;
 }
@@ -74,7 +78,10 @@ export async function getVtuCredentials(ctx: VtuContext): Promise<VtuCredentials
 			'The VTU API credential is incomplete. Fill in both Base URL and API Token.',
 		);
 	}
-	return { baseUrl, apiToken, decrypted: creds };
+	// older credentials lack the two switches: the safe reading (other buyers may exist; no reference)
+	const sharedAccount = creds.sharedAccount !== false;
+	const customerRef = creds.customerRef === true;
+	return { baseUrl, apiToken, sharedAccount, customerRef, decrypted: creds };
 }
 
 export interface ClientOptions {
@@ -92,13 +99,15 @@ export async function getClient(ctx: VtuContext, opts: ClientOptions = {}): Prom
 }
 
 async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promise<CacheEntry> {
-	const { baseUrl, apiToken, decrypted } = await getVtuCredentials(ctx);
+	const { baseUrl, apiToken, sharedAccount, customerRef, decrypted } = await getVtuCredentials(ctx);
 	const now = Date.now();
 	prune(now);
 	const key = [
 		executionKey(ctx),
 		baseUrl,
 		fingerprint(apiToken),
+		sharedAccount,
+		customerRef,
 		opts.smsBatchSize ?? '',
 		opts.timeoutMs ?? '',
 	].join('|');
@@ -110,6 +119,8 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 			token: apiToken,
 			transport: createN8nTransport(holder),
 			sleep: sleepWithAbort,
+			reconcile: { sharedAccount },
+			customerRef,
 			...(opts.smsBatchSize ? { smsBatchSize: opts.smsBatchSize } : {}),
 			...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
 		});
