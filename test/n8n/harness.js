@@ -685,6 +685,7 @@ function pickStartNode(wf) {
  *   logFile      also append n8n's output to this file
  *   requireNodes fail when n8n loaded no node of the package (default true)
  *   keepUserFolder  do not delete the user folder on stop()
+ *   worker       start `n8n worker` (queue mode, see queue.js): no editor, no REST, no owner
  */
 async function startN8n(opts = {}) {
   const t0 = Date.now();
@@ -696,7 +697,7 @@ async function startN8n(opts = {}) {
   const logFile = opts.logFile ? fs.createWriteStream(opts.logFile, { flags: 'a' }) : undefined;
   // N8N_E2E_NODE_ARGS: extra Node flags for n8n, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
   const nodeArgs = (process.env.N8N_E2E_NODE_ARGS || '').split(' ').filter(Boolean);
-  const child = spawn(install.node, [...nodeArgs, install.bin, 'start'], {
+  const child = spawn(install.node, [...nodeArgs, install.bin, opts.worker ? 'worker' : 'start'], {
     cwd: userFolder,
     env: n8nEnv({ userFolder, port, brokerPort: await freePort(), extra: opts.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -738,11 +739,12 @@ async function startN8n(opts = {}) {
       if (child.exitCode !== null || child.signalCode !== null) {
         throw new Error(`n8n exited (${child.exitCode ?? child.signalCode}) during start-up`);
       }
-      if (logs.some((l) => l.includes('Editor is now accessible'))) break;
+      if (logs.some((l) => l.includes(opts.worker ? 'n8n worker is now ready' : 'Editor is now accessible'))) break;
       if (Date.now() > deadline) throw new Error(`n8n not ready after ${timeoutMs} ms`);
       await sleep(100);
     }
     inst.timings.startMs = Date.now() - t0;
+    if (opts.worker) return inst;
     await inst.setupOwner();
     const loaded = await inst.loadedNodeTypes();
     if (loaded.length === 0 && opts.requireNodes !== false) {
