@@ -10,6 +10,7 @@
  *   q.processes()     // [{ role, pid }] of every n8n process
  *   await q.stop();
  *
+ * N8N_E2E_LOG_DIR=dir keeps every n8n process's output in dir/n8n-<role>.log.
  * Binaries: PG_BIN (a directory with initdb and postgres), else the newest /usr/lib/postgresql/<v>/bin,
  * else PATH; redis-server from PATH. Postgres refuses to run as root: as root it runs as the `postgres`
  * OS user (Debian's package creates it).
@@ -124,7 +125,8 @@ async function startRedis() {
  * Postgres + Redis + one main + `workers` workers. `env` goes to every n8n process. The main starts
  * first (it runs the database migrations), then the workers.
  */
-async function startQueueCluster({ workers = 2, env = {}, packageDir = REPO_ROOT, echo } = {}) {
+async function startQueueCluster({ workers = 2, env = {}, packageDir = REPO_ROOT, echo, logDir = process.env.N8N_E2E_LOG_DIR } = {}) {
+  const logFile = (role) => (logDir ? path.join(logDir, `n8n-${role}.log`) : undefined);
   const pg = await startPostgres();
   let redis;
   let main;
@@ -148,10 +150,10 @@ async function startQueueCluster({ workers = 2, env = {}, packageDir = REPO_ROOT
       QUEUE_HEALTH_CHECK_ACTIVE: 'false',
       ...env,
     };
-    main = await startN8n({ packageDir, env: shared, echo });
+    main = await startN8n({ packageDir, env: shared, echo, logFile: logFile('main') });
     started.push(main);
     const ws = await Promise.all(
-      Array.from({ length: workers }, () => startN8n({ packageDir, env: shared, worker: true, echo })),
+      Array.from({ length: workers }, (_, k) => startN8n({ packageDir, env: shared, worker: true, echo, logFile: logFile(`worker${k + 1}`) })),
     );
     started.push(...ws);
     return {
