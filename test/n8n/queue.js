@@ -150,10 +150,12 @@ async function startQueueCluster({ workers = 2, env = {}, packageDir = REPO_ROOT
       QUEUE_HEALTH_CHECK_ACTIVE: 'false',
       ...env,
     };
-    main = await startN8n({ packageDir, env: shared, echo, logFile: logFile('main') });
+    // start-up takes minutes on a saturated 2-core machine: the limit only catches a hang
+    const timeoutMs = 10 * 60 * 1000;
+    main = await startN8n({ packageDir, env: shared, echo, logFile: logFile('main'), timeoutMs });
     started.push(main);
     const ws = await Promise.all(
-      Array.from({ length: workers }, (_, k) => startN8n({ packageDir, env: shared, worker: true, echo, logFile: logFile(`worker${k + 1}`) })),
+      Array.from({ length: workers }, (_, k) => startN8n({ packageDir, env: shared, worker: true, echo, logFile: logFile(`worker${k + 1}`), timeoutMs })),
     );
     started.push(...ws);
     return {
