@@ -745,7 +745,16 @@ async function startN8n(opts = {}) {
     }
     inst.timings.startMs = Date.now() - t0;
     if (opts.worker) return inst;
-    await inst.setupOwner();
+    // n8n 1.x can print the editor line while its migrations still run (HTTP 503 "Database is not ready")
+    for (;;) {
+      try {
+        await inst.setupOwner();
+        break;
+      } catch (e) {
+        if (e.status !== 503 || Date.now() > deadline) throw e;
+        await sleep(200);
+      }
+    }
     const loaded = await inst.loadedNodeTypes();
     if (loaded.length === 0 && opts.requireNodes !== false) {
       throw new Error(`n8n did not load any node of ${packageName} from ${userFolder}/.n8n/nodes`);
