@@ -278,7 +278,7 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
   const pollRuns = new Map();
   const emitted = async () => {
     for (;;) {
-      const list = await n8n.listExecutions(trig.id, { limit: 100 }) // n8n's most; a run polls ~10-30 times;
+      const list = await n8n.listExecutions(trig.id, { limit: 100 }); // n8n's most; a run polls ~10-30 times
       if (list.some((e) => ['new', 'running'].includes(e.status) || !e.stoppedAt)) {
         await new Promise((r) => setTimeout(r, 200));
         continue;
