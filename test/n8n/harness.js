@@ -232,16 +232,29 @@ class N8nInstance {
   // ---- REST -----------------------------------------------------------------------------
   /** raw: { status, json, text, headers }; bytes: { status, buffer, headers } (binary downloads). */
   async request(method, urlPath, body, { raw = false, bytes = false, headers = {} } = {}) {
-    const res = await fetch(this.baseUrl + urlPath, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        'browser-id': this.browserId,
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        res = await fetch(this.baseUrl + urlPath, {
+          method,
+          headers: {
+            'content-type': 'application/json',
+            'browser-id': this.browserId,
+            ...(this.cookie ? { cookie: this.cookie } : {}),
+            ...headers,
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        break;
+      } catch (e) {
+        // a kept-alive socket the busy server closed as we reused it ("fetch failed": other side closed):
+        // a GET is safe to send again; anything else is reported with the cause
+        const cause = e.cause && (e.cause.code || e.cause.message);
+        if (method === 'GET' && attempt < 3 && cause) continue;
+        e.message = `n8n ${method} ${urlPath}: ${e.message}${cause ? ` (${cause})` : ''}`;
+        throw e;
+      }
+    }
     const setCookie = res.headers.getSetCookie ? res.headers.getSetCookie() : [];
     for (const c of setCookie) {
       if (c.startsWith('n8n-auth=')) this.cookie = c.split(';')[0];
