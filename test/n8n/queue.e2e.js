@@ -113,6 +113,7 @@ function audit(rows, records, debited) {
   const named = new Set();
   const problems = [];
   let falseSuccesses = 0;
+  const falseByPath = {};
   let unknown = 0;
   for (const { want, out } of rows) {
     const k = key(want.recipient, want.kobo);
@@ -123,9 +124,12 @@ function audit(rows, records, debited) {
     const t = byId.get(out.id);
     if (!t || key(t.recipient, t.amountKobo) !== k || claimedBy.has(out.id)) {
       falseSuccesses++;
-      problems.push(`FALSE SUCCESS ${k}: record ${out.id} ${t ? `(${t.recipient}, ${t.amountKobo})` : '(missing)'}${claimedBy.has(out.id) ? ' also claimed by another item' : ''}`);
+      const other = claimedBy.get(out.id);
+      const how = `${out.path}${other ? ` vs ${other.path}` : ''}`;
+      falseByPath[how] = (falseByPath[how] ?? 0) + 1;
+      problems.push(`FALSE SUCCESS ${k}: record ${out.id} ${t ? `(${t.recipient}, ${t.amountKobo})` : '(missing)'} as ${out.path}${other ? `, also claimed by another item as ${other.path}` : ''}`);
     }
-    claimedBy.set(out.id, k);
+    if (!claimedBy.has(out.id)) claimedBy.set(out.id, { k, path: out.path });
   }
   const recs = new Map();
   for (const t of records) {
@@ -144,7 +148,7 @@ function audit(rows, records, debited) {
     if (unexplained > extra) problems.push(`LOST ${k}: ${unexplained - extra} record(s) no output claims`);
     lost += Math.max(0, unexplained - extra);
   }
-  return { items: rows.length, records: [...recs.values()].reduce((s, l) => s + l.length, 0), doubleCharges, lost, falseSuccesses, unknown, problems };
+  return { items: rows.length, records: [...recs.values()].reduce((s, l) => s + l.length, 0), doubleCharges, lost, falseSuccesses, falseByPath, unknown, problems };
 }
 
 const priceOf = (planId) => PLANS.find((p) => p.id === String(planId)).kobo;
@@ -226,6 +230,7 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
   const workers = new Set(big.map((r) => r.execution.workerId || r.execution.data?.executionData?.runtimeData?.workerId).filter(Boolean));
   t.diagnostic(`big workflows: ${a.items} items → ${a.records} debited records; outcomes ${JSON.stringify(paths)}; ${faults} faults in ${Math.round(runMs / 1000)} s`);
   t.diagnostic(`queue: ${a.items} purchases, ${faults} faults, ${a.doubleCharges} double charges, ${a.lost} lost, ${a.falseSuccesses} false successes, ${a.unknown} unknown outcomes`);
+  if (a.falseSuccesses) t.diagnostic(`false successes by path (this item vs the record's first claimant): ${JSON.stringify(a.falseByPath)}`);
   if (workers.size) t.diagnostic(`ran on workers: ${[...workers].join(', ')}`);
   for (const p of a.problems.slice(0, 30)) t.diagnostic(p);
 
