@@ -14,6 +14,12 @@
  *                     [--latency-ms 0 (the site's answer time per purchase)] [--only ours|fields|json] [--http fields,json]
  *   npm run bench:n8n [-- --rounds 3]
  *
+ * --queue: throughput of one n8n process (regular mode, SQLite) vs queue mode (main + 2 workers, Postgres,
+ * Redis: test/n8n/queue.js), the same load on each: --workflows (default 6) VTU Airtime workflows of --items
+ * (default 300) purchases started at once. Prints executions/min, purchases/s and the n8n processes' peak
+ * memory (VmHWM).
+ *   npm run bench:n8n -- --queue [--workflows 6] [--items 300] [--latency-ms 0]
+ *
  * Needs the cached n8n (bash test/n8n/install.sh) and a built package (npm run build).
  */
 const fs = require('node:fs');
@@ -24,7 +30,7 @@ const { startSandboxProcess } = require('../test/n8n/sandbox');
 
 const { values: args } = parseArgs({
   options: {
-    items: { type: 'string', default: '200,2000' },
+    items: { type: 'string' }, // default 200,2000 (the two sizes measured), 300 with --queue
     rounds: { type: 'string', default: '1' },
     concurrency: { type: 'string' },
     amount: { type: 'string', default: '100' },
@@ -35,9 +41,12 @@ const { values: args } = parseArgs({
     // the vendor's answer time for every purchase (a sandbox `latency` fault); real sites take
     // 1–5 s, the default 0 measures n8n's own cost per call
     'latency-ms': { type: 'string', default: '0' },
+    queue: { type: 'boolean', default: false },
+    workflows: { type: 'string', default: '6' },
   },
 });
-const SIZES = args.items.split(',').map(Number);
+const SIZES = (args.items ?? '200,2000').split(',').map(Number);
+const ITEMS = Number(args.items ?? 300); // --queue: items per workflow
 const ROUNDS = Number(args.rounds);
 const AMOUNT = Number(args.amount);
 const LATENCY_MS = Number(args['latency-ms']);
@@ -251,7 +260,75 @@ async function main() {
   }
 }
 
-main().catch((e) => {
+/** Starts `WORKFLOWS` airtime workflows at once on `n8n`; returns wall time and purchases (ledger debits). */
+async function burst(n8n, sb, label) {
+  const workflows = Number(args.workflows);
+  const seq = await sb.lastSeq();
+  const wf = oursWorkflow(ITEMS);
+  // imported one by one before the clock starts; then all started at once
+  const ids = [];
+  for (let k = 0; k < workflows; k++) ids.push((await n8n.importWorkflow({ ...wf, name: `${wf.name} #${k}` })).id);
+  const t0 = process.hrtime.bigint();
+  const runs = await Promise.all(ids.map((id) => n8n.runWorkflow(id, { timeoutMs: 60 * 60 * 1000 })));
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const bad = runs.filter((r) => r.status !== 'success');
+  if (bad.length) throw new Error(`${label}: ${bad.length} workflow(s) failed: ${JSON.stringify(bad[0].error).slice(0, 400)}`);
+  const debits = (await sb.since('demo', seq)).filter((l) => l.kind === 'debit').length;
+  return { wallMs, executions: workflows, purchases: debits };
+}
+
+async function queueMain() {
+  const { startQueueCluster, peakRssBytes } = require('../test/n8n/queue');
+  const workflows = Number(args.workflows);
+  const sb = await startSandboxProcess();
+  const results = [];
+  try {
+    await sb.admin('POST', '/admin/users/demo/fund', { amount: `${ITEMS * AMOUNT * workflows * 3 + 10000}.00` });
+    if (LATENCY_MS > 0) {
+      await sb.admin('POST', '/admin/faults', { endpoint: 'POST /api/topup/', kind: 'latency', latencyMs: LATENCY_MS, probability: 1 });
+    }
+    const setups = [
+      { label: 'one process (regular mode, SQLite)', start: async () => { const n = await startN8n({ packageDir: REPO_ROOT }); return { n8n: n, pids: () => [n.child.pid], stop: () => n.stop() }; } },
+      { label: 'queue mode (main + 2 workers, Postgres, Redis)', start: async () => { const q = await startQueueCluster({ workers: 2 }); return { n8n: q.main, pids: () => q.processes().map((p) => p.pid), stop: () => q.stop() }; } },
+    ];
+    for (const s of setups) {
+      const inst = await s.start();
+      try {
+        await inst.n8n.createCredential({ name: 'VTU sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
+        // warm-up (not counted): one small workflow per process that will run them
+        const small = JSON.parse(JSON.stringify(oursWorkflow(20)));
+        for (let k = 0; k < 3; k++) await inst.n8n.runWorkflow(small, { timeoutMs: 10 * 60 * 1000 });
+        const r = await burst(inst.n8n, sb, s.label);
+        const peaks = inst.pids().map((pid) => peakRssBytes(pid) || 0);
+        results.push({ ...s, ...r, peakMb: peaks.map((b) => Math.round(b / 1048576)) });
+        process.stderr.write(`# ${s.label}: ${fmt(r.wallMs)} for ${r.purchases} purchases (load ${os.loadavg()[0].toFixed(1)})\n`);
+      } finally {
+        await inst.stop();
+      }
+    }
+  } finally {
+    await sb.stop();
+  }
+  const lines = [
+    '',
+    `bench/n8n --queue: ${workflows} workflows × ${ITEMS} airtime purchases started at once, n8n ${require('../test/n8n/harness').N8N_VERSION}${LATENCY_MS ? `, the site answering each purchase after ${LATENCY_MS} ms` : ''}; ${os.cpus().length} CPUs, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+  ];
+  for (const r of results) {
+    const perMin = (r.executions / r.wallMs) * 60000;
+    const perS = (r.purchases / r.wallMs) * 1000;
+    lines.push(`  ${r.label.padEnd(48)} ${perMin.toFixed(1)} executions/min, ${perS.toFixed(1)} purchases/s, peak memory ${r.peakMb.join(' + ')} MB`);
+  }
+  if (results.length === 2) {
+    lines.push(`  ratio queue / one process: purchases/s ${((results[1].purchases / results[1].wallMs) / (results[0].purchases / results[0].wallMs)).toFixed(2)}×`);
+  }
+  const expected = workflows * ITEMS;
+  const ok = results.every((r) => r.purchases === expected);
+  lines.push(ok ? `  debits: ${expected} in each setup` : `  DEBITS DIFFER from ${expected}: ${results.map((r) => r.purchases).join(', ')}`);
+  process.stdout.write(lines.join('\n') + '\n');
+  if (!ok) process.exitCode = 1;
+}
+
+(args.queue ? queueMain() : main()).catch((e) => {
   process.stderr.write(`bench/n8n: ${e.stack || e.message}\n`);
   process.exit(1);
 });

@@ -55,6 +55,13 @@ export interface PollSettings {
 	refreshLimit: number;
 }
 
+/**
+ * Pages a poll may read beyond Pages to Scan to reach its watermark: with more new transactions
+ * between two polls than the scanned pages hold (n8n in queue mode buys hundreds a minute), the
+ * older new ones would otherwise never be emitted.
+ */
+const CATCH_UP_PAGES = 200;
+
 
 /** The record, or null when the site has no such record; any other error reaches poll's handler. */
 function unlessNotFound(read: Promise<PurchaseResult>): Promise<PurchaseResult | null> {
@@ -66,14 +73,17 @@ function unlessNotFound(read: Promise<PurchaseResult>): Promise<PurchaseResult |
 async function fetchCurrent(
 	client: VtuClient,
 	s: PollSettings,
+	watermark?: number,
 ): Promise<{ records: PurchaseResult[]; missing: string[] }> {
 	const records: PurchaseResult[] = [];
 	const missing: string[] = [];
 	if (s.watch !== 'idents') {
 		let page: number | null = 1;
-		for (let n = 0; n < s.pages && page !== null; n++) {
+		let allNew = watermark !== undefined;
+		for (let n = 0; page !== null && (n < s.pages || (allNew && n < CATCH_UP_PAGES)); n++) {
 			const res = await client.transactions.list(s.product, { page });
 			records.push(...res.items);
+			allNew = allNew && res.items.every((r) => typeof r.id === 'number' && r.id > watermark!);
 			page = res.items.length === 0 ? null : res.next;
 		}
 	}
@@ -106,7 +116,7 @@ export async function pollOnce(
 	}
 	const tracked = (state.t ??= {});
 	const firstPoll = state.maxId === undefined;
-	const { records } = await fetchCurrent(client, s);
+	const { records } = await fetchCurrent(client, s, state.maxId);
 	const seen = new Set<string>();
 	const out: IDataObject[] = [];
 	const watermark = state.maxId ?? 0;

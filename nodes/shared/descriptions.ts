@@ -40,6 +40,15 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 					'Whether to send a purchase once more when its first attempt got no answer and the transaction list proves nothing was charged',
 			},
 			{
+				displayName: 'Skip If Already Bought Within (Minutes)',
+				name: 'skipIfBoughtWithinMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description:
+					'Before buying, look each item up in the account\'s transactions of the last N minutes; an item already bought is output with path "existing" and its record, and nothing is sent for it. A retried execution always does this (24 hours back unless set here). Two genuine identical orders within the window cannot be told apart: the second is skipped. 0 = off for ordinary runs.',
+			},
+			{
 				displayName: 'Spend Cap (₦)',
 				name: 'spendCap',
 				type: 'number',

@@ -5,7 +5,8 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
-import { formatNaira, parseNaira, type BuyOptions, type PurchaseRequest, type VtuClient } from '../../client/core';
+import { formatNaira, parseNaira, type BuyOptions, type PurchaseRequest, type PurchaseResult, type VtuClient } from '../../client/core';
+import { canCheckExisting, findExisting } from '../../client/existing';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
 import { getClient, getSpendLedger } from './client';
@@ -20,7 +21,15 @@ export interface PurchaseRunOptions {
 	/** Kobo; 0 = no cap. */
 	spendCapKobo: number;
 	retryIfNotCharged: boolean;
+	/** Skip items already bought within this many minutes (0 = only in retried executions). */
+	skipIfBoughtWithinMinutes: number;
 }
+
+/**
+ * How far back a retried execution looks for items it already bought when the option is not set: n8n
+ * does not tell a node when the failed execution ran, and most retries follow within the day.
+ */
+export const RETRY_LOOKBACK_MINUTES = 24 * 60;
 
 /**
  * 10: measured in real n8n 1.123 (bench/n8n.js, 2,000 airtime purchases), 5 → 10 cut the node's
@@ -53,6 +62,7 @@ export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions 
 		dryRun: o.dryRun === true,
 		spendCapKobo,
 		retryIfNotCharged: o.retryIfNotCharged === true,
+		skipIfBoughtWithinMinutes: Math.max(0, Number(o.skipIfBoughtWithinMinutes ?? 0) || 0),
 	};
 }
 
@@ -184,7 +194,25 @@ export async function runPurchases<R>(
 		pending = pending.filter((i) => prices.has(i));
 	}
 
+	// 3. Retried execution (or the Skip If Already Bought option): items the account's records already
+	// answer are not bought again; an item whose records could not be read is not bought blindly.
+	const existing = new Map<number, PurchaseResult>();
+	const since = existingSince(ctx, opts);
+	if (since !== null) {
+		const checkable = new Map<number, PurchaseRequest>();
+		for (const i of pending) if (canCheckExisting(requests[i])) checkable.set(i, requests[i] as PurchaseRequest);
+		const { found, unchecked } = await findExisting(client, checkable, since, (n, read) =>
+			runPool([...Array(n).keys()], opts.concurrency, read),
+		);
+		for (const [i, r] of found) existing.set(i, r);
+		for (const i of [...unchecked.keys()].sort((a, b) => a - b)) fail(i, unchecked.get(i));
+		pending = pending.filter((i) => !existing.has(i) && !unchecked.has(i));
+	}
+
 	if (opts.dryRun) {
+		for (const [i, r] of existing) {
+			outputs[i] = [{ json: { dryRun: true, wouldSkip: true, ...prices.get(i)!.json, existing: existingJson(r) }, pairedItem: paired(i) }];
+		}
 		let totalKobo = 0;
 		for (const i of pending) totalKobo += prices.get(i)!.kobo;
 		const spent = opts.spendCapKobo > 0 ? (await getSpendLedger(ctx)).get() : 0;
@@ -198,6 +226,7 @@ export async function runPurchases<R>(
 				total: formatNaira(totalKobo),
 				itemsPriced: pending.length,
 			};
+			if (since !== null) json.wouldSkip = false;
 			if (opts.spendCapKobo > 0) {
 				json.spendCap = formatNaira(opts.spendCapKobo);
 				json.withinSpendCap = running <= opts.spendCapKobo;
@@ -207,7 +236,7 @@ export async function runPurchases<R>(
 		return collect(outputs);
 	}
 
-	// 3. Spend cap: reserve each item's price in input order; refuse what would go over.
+	// 4. Spend cap: reserve each item's price in input order; refuse what would go over.
 	const ledger = opts.spendCapKobo > 0 ? await getSpendLedger(ctx) : undefined;
 	if (ledger) {
 		const allowed: number[] = [];
@@ -230,12 +259,13 @@ export async function runPurchases<R>(
 		pending = allowed;
 	}
 
-	// 4. Buy, with bounded concurrency; results stay in input order.
+	// 5. Buy, with bounded concurrency; results stay in input order.
 	const buyOpts: BuyOptions = {};
 	if (opts.waitForFinal) {
 		buyOpts.waitForFinal = { timeoutMs: opts.waitTimeoutSeconds * 1000 };
 	}
 	if (opts.retryIfNotCharged) buyOpts.retryIfNotCharged = true;
+	for (const [i, r] of existing) outputs[i] = [{ json: existingJson(r), pairedItem: paired(i) }];
 	const execute = hooks.execute ?? (defaultExecute as NonNullable<PurchaseHooks<R>['execute']>);
 	let stopError: { i: number; error: unknown } | undefined;
 	await runPool(
@@ -261,6 +291,20 @@ export async function runPurchases<R>(
 	);
 	if (stopError) throw toNodeError(node, stopError.error, stopError.i);
 	return collect(outputs);
+}
+
+/**
+ * Since when items count as already bought (ms), or null when this run does not look: a retried
+ * execution (n8n's "Retry execution", mode 'retry') always looks, other runs only with the option.
+ */
+export function existingSince(ctx: IExecuteFunctions, opts: PurchaseRunOptions, now = Date.now()): number | null {
+	const minutes = opts.skipIfBoughtWithinMinutes || (ctx.getMode() === 'retry' ? RETRY_LOOKBACK_MINUTES : 0);
+	return minutes > 0 ? now - minutes * 60_000 : null;
+}
+
+/** The output of an item that an earlier run already bought: its record, path 'existing', nothing sent. */
+function existingJson(r: PurchaseResult): IDataObject {
+	return { ...resultJson(r), path: 'existing' };
 }
 
 function collect(outputs: Array<INodeExecutionData[] | undefined>): INodeExecutionData[] {

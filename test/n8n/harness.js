@@ -232,16 +232,29 @@ class N8nInstance {
   // ---- REST -----------------------------------------------------------------------------
   /** raw: { status, json, text, headers }; bytes: { status, buffer, headers } (binary downloads). */
   async request(method, urlPath, body, { raw = false, bytes = false, headers = {} } = {}) {
-    const res = await fetch(this.baseUrl + urlPath, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        'browser-id': this.browserId,
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        res = await fetch(this.baseUrl + urlPath, {
+          method,
+          headers: {
+            'content-type': 'application/json',
+            'browser-id': this.browserId,
+            ...(this.cookie ? { cookie: this.cookie } : {}),
+            ...headers,
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        break;
+      } catch (e) {
+        // a kept-alive socket the busy server closed as we reused it ("fetch failed": other side closed):
+        // a GET is safe to send again; anything else is reported with the cause
+        const cause = e.cause && (e.cause.code || e.cause.message);
+        if (method === 'GET' && attempt < 3 && cause) continue;
+        e.message = `n8n ${method} ${urlPath}: ${e.message}${cause ? ` (${cause})` : ''}`;
+        throw e;
+      }
+    }
     const setCookie = res.headers.getSetCookie ? res.headers.getSetCookie() : [];
     for (const c of setCookie) {
       if (c.startsWith('n8n-auth=')) this.cookie = c.split(';')[0];
@@ -685,6 +698,7 @@ function pickStartNode(wf) {
  *   logFile      also append n8n's output to this file
  *   requireNodes fail when n8n loaded no node of the package (default true)
  *   keepUserFolder  do not delete the user folder on stop()
+ *   worker       start `n8n worker` (queue mode, see queue.js): no editor, no REST, no owner
  */
 async function startN8n(opts = {}) {
   const t0 = Date.now();
@@ -696,7 +710,7 @@ async function startN8n(opts = {}) {
   const logFile = opts.logFile ? fs.createWriteStream(opts.logFile, { flags: 'a' }) : undefined;
   // N8N_E2E_NODE_ARGS: extra Node flags for n8n, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
   const nodeArgs = (process.env.N8N_E2E_NODE_ARGS || '').split(' ').filter(Boolean);
-  const child = spawn(install.node, [...nodeArgs, install.bin, 'start'], {
+  const child = spawn(install.node, [...nodeArgs, install.bin, opts.worker ? 'worker' : 'start'], {
     cwd: userFolder,
     env: n8nEnv({ userFolder, port, brokerPort: await freePort(), extra: opts.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -738,12 +752,22 @@ async function startN8n(opts = {}) {
       if (child.exitCode !== null || child.signalCode !== null) {
         throw new Error(`n8n exited (${child.exitCode ?? child.signalCode}) during start-up`);
       }
-      if (logs.some((l) => l.includes('Editor is now accessible'))) break;
+      if (logs.some((l) => l.includes(opts.worker ? 'n8n worker is now ready' : 'Editor is now accessible'))) break;
       if (Date.now() > deadline) throw new Error(`n8n not ready after ${timeoutMs} ms`);
       await sleep(100);
     }
     inst.timings.startMs = Date.now() - t0;
-    await inst.setupOwner();
+    if (opts.worker) return inst;
+    // n8n 1.x can print the editor line while its migrations still run (HTTP 503 "Database is not ready")
+    for (;;) {
+      try {
+        await inst.setupOwner();
+        break;
+      } catch (e) {
+        if (e.status !== 503 || Date.now() > deadline) throw e;
+        await sleep(200);
+      }
+    }
     const loaded = await inst.loadedNodeTypes();
     if (loaded.length === 0 && opts.requireNodes !== false) {
       throw new Error(`n8n did not load any node of ${packageName} from ${userFolder}/.n8n/nodes`);

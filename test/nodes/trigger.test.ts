@@ -48,6 +48,16 @@ describe('VTU Transaction Trigger', () => {
     expect(await t.poll()).toBeNull();
   });
 
+  test('more new transactions between two polls than Pages to Scan holds: all emitted once (catch-up)', async () => {
+    const t = activeTrigger(trigger, { product: 'data', watch: 'recent', options: { pages: 1 } }, env.creds());
+    expect(await t.poll()).toBeNull();
+    const bought: string[] = [];
+    for (let i = 0; i < 40; i++) bought.push((await buyData(`0806123${String(4000 + i)}`)).ident); // 15 per page
+    const out = events(await t.poll());
+    expect(out.sort()).toEqual(bought.map((id) => `new:${id}:successful`).sort());
+    expect(await t.poll()).toBeNull();
+  });
+
   test('given references only, with an event filter', async () => {
     const a = await buyData('08031234561');
     const b = await buyData('08031234562');
