@@ -227,6 +227,7 @@ async function botChild(cfg: BotConfig): Promise<void> {
   const { openDatabase } = await import('../bot/db');
   const { createLogger } = await import('../bot/logger');
   const { FakeTelegram } = await import('../test/bot/fake-telegram');
+  const { dataToConfirm } = await import('../test/bot/harness');
   const tg = await new FakeTelegram().start();
   // a restarted process must not replay update ids the journal's dedupe table has already seen
   (tg as unknown as { nextUpdateId: number }).nextUpdateId = 100_000 * (cfg.start + 2);
@@ -272,15 +273,15 @@ async function botChild(cfg: BotConfig): Promise<void> {
   );
   await app.init(); // start-up recovery of orders a kill left in `sent`
   const send = (u: unknown) => app.bot.handleUpdate(u as never);
+  const driver = { tg, send: (_: unknown, u: unknown) => send(u) };
   for (let i = cfg.start; i < cfg.intents.length; i++) {
     const x = cfg.intents[i];
     const u = users[i % users.length];
     emit({ started: i });
     try {
-      await send(tg.textUpdate(u, '/data'));
-      await send(tg.buttonUpdate(u, 'MTN'));
-      await send(tg.buttonUpdate(u, /^1GB SME /));
-      await send(tg.textUpdate(u, (x.req as { phone: string }).phone));
+      await dataToConfirm(driver, app, u, { phone: (x.req as { phone: string }).phone });
+      // the lane buys identical orders on purpose: say yes to "You bought this … ago. Buy it again?"
+      if (/^You bought this /.test(tg.lastText(u.id) ?? '')) await send(tg.buttonUpdate(u, '🔁 Yes, buy again'));
       const confirm = tg.buttonUpdate(u, /^confirm:/);
       const order = String(confirm.callback_query.data).slice('confirm:'.length);
       emit({ intent: i, order, fault: x.fault });

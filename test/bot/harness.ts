@@ -133,8 +133,8 @@ export function assertNoSecrets(env: Env): void {
   }
 }
 
-/** Walk /data up to the confirm prompt. */
-export async function dataToConfirm(env: Env, app: VtuBot, u: FakeUser, opts: { network?: string; plan?: RegExp; phone?: string } = {}): Promise<void> {
+/** Walk /data up to the confirm prompt (or the repeat guard's question, for an identical recent order). */
+export async function dataToConfirm(env: Pick<Env, 'tg' | 'send'>, app: VtuBot, u: FakeUser, opts: { network?: string; plan?: RegExp; phone?: string } = {}): Promise<void> {
   await env.send(app, env.tg.textUpdate(u, '/data'));
   await env.send(app, env.tg.buttonUpdate(u, opts.network ?? 'MTN'));
   await env.send(app, env.tg.buttonUpdate(u, opts.plan ?? /^1GB SME /));

@@ -15,7 +15,7 @@ test('delivered order, then the same order confirmed and killed before the POST 
   const u = env.alice;
   await dataToConfirm(env, first, u);
   await env.send(first, env.tg.buttonUpdate(u, /^confirm:/));
-  expect(env.tg.lastText(u.id)).toMatch(/^✅ Successful/);
+  expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: MTN data 1GB SME/);
   const a = first.journal.recentForUser(u.id)[0];
   // The same order again, confirmed (journal says `sent`), the process killed before the POST left.
   const b = first.journal.create({ userId: u.id, chatId: u.id, product: a.product, request: a.request, description: a.description, recipient: a.recipient, amountKobo: a.amountKobo });
@@ -25,7 +25,7 @@ test('delivered order, then the same order confirmed and killed before the POST 
   clearAccountState();
   const restarted = await env.makeBot({}, env.dbPath, env.clientFor(env.sb.demo.token)); // init() recovers `sent` orders
   expect(restarted.journal.get(b.id)).toMatchObject({ state: 'not_charged', ident: null });
-  expect(env.tg.lastText(u.id)).toMatch(/^Update on an order interrupted by a restart:\n❌ Not bought: .*You were not charged\.$/s);
+  expect(env.tg.lastText(u.id)).toMatch(/^Update on an order interrupted by a restart:\n❌ Failed \(not charged\): MTN data 1GB SME .*You were not charged\.$/s);
   expect(restarted.journal.recentForUser(u.id).filter((o) => o.state === 'successful').map((o) => o.ident)).toEqual([a.ident]);
   expect(await env.debits()).toBe(1);
 });
