@@ -11,7 +11,7 @@ import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch, sameSet } from './products/sms-module';
 import {
-  DEFAULT_RECONCILE, accountState, claim, executePurchase, fetchRecord, isClaimed, listPage, parseCreateDate, reconcilePurchase,
+  DEFAULT_RECONCILE, accountState, claim, executePurchase, fetchRecord, isClaimed, listPage, matchingRecords, parseCreateDate, reconcilePurchase,
   waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
 import type { Clock, Sleep } from './runtime';
@@ -235,6 +235,21 @@ export class VtuClient {
    * created within `windowMs` of `sentAt` (a lost POST is answered long before that), must match, and
    * must not be one of `claimed` / `excludeIds` (other orders' records) — see API.md "Who owns a record".
    */
+  /**
+   * The account's records that answer this request, created since `since` (claimed by an order or not),
+   * newest first. Sends no purchase. For "was this already bought?" checks (client/existing.ts).
+   */
+  async matchingRecords(req: PurchaseRequest, opts: { since: Date; signal?: AbortSignal }): Promise<PurchaseResult[]> {
+    if (!opts?.since || Number.isNaN(new Date(opts.since).getTime())) throw invalid('since', 'matchingRecords needs { since: Date }.');
+    const { module, prep } = await this.prepare(req);
+    return matchingRecords(this.ctx, module, prep, new Date(opts.since).getTime(), opts.signal);
+  }
+
+  /** Marks records as owned (e.g. found by an "already bought?" check): no reconciliation in this process adopts them. */
+  claimRecords(records: PurchaseResult[]): void {
+    for (const r of records) claim(this.ctx, r);
+  }
+
   async reconcile(req: PurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult> {
     if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime())) throw invalid('sentAt', 'reconcile needs { sentAt: Date } (when the purchase was sent).');
     const { module, prep } = await this.prepare(req);

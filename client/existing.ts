@@ -1,15 +1,16 @@
 /**
  * "Was this already bought?" for a batch of purchase requests, before anything is sent (n8n's retried
  * executions, re-runs after a crash, duplicated webhooks). It asks the account's own records through the
- * client's reconciliation matching (`client.reconcile`: recipient + plan/amount + time window, records this
- * client already knows excluded) and applies the one-owner rule across the batch: a record answers at
- * most one request. Identical requests share the matching records in input order, the rest are new.
+ * client's reconciliation matching (`client.matchingRecords`: recipient + plan/amount + time window, whoever
+ * claimed them: an earlier run's purchases are exactly what it looks for) and applies the one-owner rule
+ * across the batch: a record answers at most one request. Identical requests share the matching records in
+ * input order, the rest are new. The records it hands out are then claimed in this process.
  *
  * What it cannot tell apart: two genuine identical orders (same product, recipient and plan/amount) made
  * inside the window by anyone on the same account. The second is reported as already bought.
  */
 import type { VtuClient } from './client';
-import { VtuError, VtuNotChargedError, VtuUnknownOutcomeError } from './errors';
+import { VtuError, VtuUnknownOutcomeError } from './errors';
 import { recordKey } from './purchase';
 import type { Product, PurchaseRequest, PurchaseResult } from './types';
 
@@ -48,43 +49,31 @@ export async function findExisting(
     if (g) g.push(i);
     else groups.set(k, [i]);
   }
-  const sentAt = new Date(sinceMs);
+  const since = new Date(sinceMs);
   const matches: Array<{ group: number[]; recs: PurchaseResult[] }> = [];
   const unchecked = new Map<number, VtuError>();
   const list = [...groups.values()];
   await run(list.length, async (k) => {
     const group = list[k];
     try {
-      matches.push({ group, recs: [await client.reconcile(requests.get(group[0])!, { sentAt, waitMs: 0 })] });
+      matches.push({ group, recs: await client.matchingRecords(requests.get(group[0])!, { since }) });
     } catch (e) {
-      if (e instanceof VtuNotChargedError) return;
-      // several records match: the candidates (redacted copies of the parsed records) are shared out below
-      const recs = e instanceof VtuUnknownOutcomeError ? ((e.candidates ?? []) as PurchaseResult[]) : [];
-      if (recs.length > 0) matches.push({ group, recs });
-      else for (const i of group) unchecked.set(i, e instanceof VtuError ? e : new VtuUnknownOutcomeError(String(e), { candidates: [] }));
+      for (const i of group) unchecked.set(i, e instanceof VtuError ? e : new VtuUnknownOutcomeError(String(e), { candidates: [] }));
     }
   });
 
   // one owner per record, groups in input order, the oldest record to a group's first request
   const found = new Map<number, PurchaseResult>();
-  const claimed = new Set<string>();
-  const adoptAlone: Array<{ req: PurchaseRequest; id: number; others: number[] }> = [];
+  const taken = new Set<string>();
   for (const { group, recs } of matches.sort((a, b) => a.group[0] - b.group[0])) {
-    const free = recs.filter((r) => counts(r) && !claimed.has(recordKey(r) ?? '')).sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
+    const free = recs.filter((r) => counts(r) && !taken.has(recordKey(r) ?? '')).sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
     for (let n = 0; n < group.length && n < free.length; n++) {
-      const r = free[n];
-      const k = recordKey(r);
-      if (k) claimed.add(k);
-      found.set(group[n], r);
-      if (recs.length > 1 && r.id !== null) {
-        adoptAlone.push({ req: requests.get(group[n])!, id: r.id, others: recs.flatMap((c) => (c.id !== null && c.id !== r.id ? [c.id] : [])) });
-      }
+      const k = recordKey(free[n]);
+      if (k) taken.add(k);
+      found.set(group[n], free[n]);
     }
   }
-  // A record taken from an ambiguous answer is not yet known to the client: adopt it alone (the other
-  // candidates excluded) so a purchase of this run that needs reconciling can never take it again.
-  for (const a of adoptAlone) {
-    await client.reconcile(a.req, { sentAt, waitMs: 0, excludeIds: a.others }).catch(() => undefined);
-  }
+  // a record answering a request here is owned: no purchase of this process may reconcile to it later
+  client.claimRecords([...found.values()]);
   return { found, unchecked };
 }

@@ -389,6 +389,23 @@ function byRef(ctx: PurchaseContext, candidates: PurchaseResult[], ref: string |
   return { rest: acc.refEcho ? [] : candidates.filter((r) => !refOf(r)) };
 }
 
+/**
+ * Every record of the account that answers this request and was created between `sinceMs` and now,
+ * claimed or not: the "already bought?" check (client/existing.ts) applies its own one-owner rule to
+ * them. Reads only; adopts and claims nothing.
+ */
+export async function matchingRecords(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, sinceMs: number, signal?: AbortSignal): Promise<PurchaseResult[]> {
+  const recent = await readRecent(ctx, module, prep, signal);
+  const hi = ctx.http.now();
+  const seen = new Set<string>();
+  return recent.filter((r) => {
+    const k = recordKey(r);
+    if (k && seen.has(k)) return false;
+    if (k) seen.add(k);
+    return (prep.match.recipient === null || sameRecipient(r.recipient, prep.match.recipient)) && prep.match.test(r) && inWindow(ctx, r.createdAt, sinceMs, hi);
+  });
+}
+
 export async function reconcilePurchase(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, run: ReconcileRun): Promise<PurchaseResult> {
   const waitMs = run.waitMs ?? ctx.reconcile.waitMs;
   const deadline = ctx.http.now() + waitMs;
