@@ -72,12 +72,14 @@ test('family dialect: 300 purchases, no double charge, nothing lost', async () =
   expect([r.doubleCharges, r.lost]).toEqual([0, 0]);
 });
 
-test('deterministic for a seed: same faults, same outcome table', async () => {
+test('deterministic for a seed: same purchases, same faults, same audit', async () => {
   const a = await runChaos({ purchases: 250, seed: 11, concurrency: 8 });
   const b = await runChaos({ purchases: 250, seed: 11, concurrency: 8 });
   expect(b.faultsByKind).toEqual(a.faultsByKind);
   expect(b.products).toEqual(a.products);
-  expect(b.outcomesByFault).toEqual(a.outcomesByFault);
-  expect(b.outcomes).toEqual(a.outcomes);
+  // How many purchases met each fault is the seed's; which outcome each reached (a timeout racing a
+  // latency, a reconcile's wait) depends on the machine's speed, so it is not compared.
+  const perFault = (r: ChaosReport) => Object.fromEntries(Object.entries(r.outcomesByFault).map(([f, o]) => [f, Object.values(o).reduce((x, y) => x + y, 0)]));
+  expect(perFault(b)).toEqual(perFault(a));
   expect(b.lastLine).toBe(a.lastLine);
 });

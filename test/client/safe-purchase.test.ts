@@ -1,5 +1,5 @@
 /** The safe-purchase mechanism under sandbox faults, in both dialects. */
-import { VtuError } from '../../client';
+import { VtuError, type PurchaseResult } from '../../client';
 import { DIALECTS, startEnv, type Env } from './helpers';
 
 const BUY = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08161234567' };
@@ -131,8 +131,16 @@ describe.each(DIALECTS)('safe purchase (%s dialect)', (dialect) => {
     await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
     const c = env.make({ timeoutMs: 300, reconcile: { waitMs: 2000, pollMs: 100 } });
     const results = await Promise.allSettled([c.buy(req), c.buy(req), c.buy(req)]);
-    const ok = results.filter((x) => x.status === 'fulfilled').map((x) => (x as PromiseFulfilledResult<{ id: number }>).value.id);
-    expect(new Set(ok).size).toBe(ok.length);
-    for (const x of results) if (x.status === 'rejected') expect(['unknown_outcome']).toContain(x.reason.code);
+    // The sandbox recorded all three; the two whose answer arrived are adopted directly.
+    const records = await env.admin.transactions({ username: 'demo', product: 'data' });
+    expect(records).toHaveLength(3);
+    const ok = results.filter((x) => x.status === 'fulfilled').map((x) => (x as PromiseFulfilledResult<PurchaseResult>).value);
+    expect(ok.filter((r) => r.path === 'direct')).toHaveLength(2);
+    // The timed-out one either adopts the one record nobody else owns, or says it cannot tell.
+    const rejected = results.filter((x) => x.status === 'rejected').map((x) => (x as PromiseRejectedResult).reason.code);
+    expect(rejected.every((code) => code === 'unknown_outcome')).toBe(true);
+    const ids = ok.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(records.map((t) => t.id)).toContain(id);
   });
 });
