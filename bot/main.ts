@@ -31,7 +31,8 @@ async function reachBotApi(token: string, apiRoot: string, logger: Logger): Prom
   for (let attempt = 1, delay = 1_000; ; attempt++, delay = Math.min(delay * 2, REACH_MAX_DELAY_MS)) {
     const signal = AbortSignal.timeout(REACH_TIMEOUT_MS);
     try {
-      return await api.getMe(signal);
+      // grammY types its signal with the abort-controller shim, not the global AbortSignal.
+      return await api.getMe(signal as Parameters<Api['getMe']>[0]);
     } catch (e) {
       if (e instanceof GrammyError && (e.error_code === 401 || e.error_code === 404)) {
         throw new Error(`The Bot API at ${apiRoot} rejected the bot token (${e.error_code} ${e.description}): check TELEGRAM_BOT_TOKEN (from @BotFather).`);
