@@ -1,7 +1,7 @@
 export { VtuClient, type VtuClientOptions } from './client';
 export * from './types';
 export * from './errors';
-export { parseNaira, formatNaira, money, tryParseKobo, percentOf, percentString } from './money';
+export { parseNaira, formatNaira, nairaText, money, tryParseKobo, percentOf, percentString } from './money';
 export { normalizePhone, tryNormalizePhone, detectNetwork, formatPhone, toInternational } from './phone';
 export { planSms, smsPages, SMS_MAX_CHARS } from './products/sms';
 export { createAxiosTransport, type AxiosTransportOptions } from './transport-axios';

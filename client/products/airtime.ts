@@ -1,5 +1,5 @@
 import type { AirtimePurchase } from '../types';
-import { formatNaira, money, parseNaira, percentOf } from '../money';
+import { formatNaira, money, nairaText, parseNaira, percentOf } from '../money';
 import { tryNormalizePhone } from '../phone';
 import { canonicalNetwork } from '../schemas/catalog';
 import { charged, firstMoney, invalid, parseBase, resolveNetwork, result, text, type ProductModule } from './common';
@@ -26,8 +26,8 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
     const type = airtimeType(req.type);
     const kobo = parseNaira(req.amount, 'amount');
     const min = type === 'VTU' ? AIRTIME_MIN_VTU : AIRTIME_MIN_SNS;
-    if (kobo < min) throw invalid('amount', `amount ₦${formatNaira(kobo)} is below the ${type} minimum of ₦${formatNaira(min)}.`);
-    if (kobo > AIRTIME_MAX) throw invalid('amount', `amount ₦${formatNaira(kobo)} is above the maximum of ₦${formatNaira(AIRTIME_MAX, { grouping: true })} per top-up; split it.`);
+    if (kobo < min) throw invalid('amount', `amount ${nairaText(kobo)} is below the ${type} minimum of ${nairaText(min)}.`);
+    if (kobo > AIRTIME_MAX) throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(AIRTIME_MAX)} per top-up; split it.`);
     const phone = checkPhoneNetwork(req.phone, net, req.ported === true);
     const disc = idx.catalog.airtime.find((a) => canonicalNetwork(a.network) === canonicalNetwork(net.name));
     const pct = disc ? (type === 'VTU' ? disc.vtuPercent : disc.shareAndSellPercent) : '100';
@@ -39,7 +39,7 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
       body,
       quote: {
         product: 'airtime', recipient: phone, amount: money(cost),
-        description: `₦${formatNaira(kobo, { grouping: true })} ${net.name} ${type} airtime to ${phone} (you pay ${pct}%: ₦${formatNaira(cost, { grouping: true })})`,
+        description: `${nairaText(kobo)} ${net.name} ${type} airtime to ${phone} (you pay ${pct}%: ${nairaText(cost)})`,
         request: body,
       },
       match: {

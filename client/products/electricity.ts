@@ -1,6 +1,6 @@
 import type { ElectricityPurchase, Disco } from '../types';
 import { discoKey, type CatalogIndex } from '../catalog';
-import { formatNaira, parseNaira } from '../money';
+import { formatNaira, nairaText, parseNaira } from '../money';
 import { normalizePhone } from '../phone';
 import { charged, firstMoney, invalid, parseBase, requireDigits, result, text, type ProductModule } from './common';
 
@@ -45,7 +45,7 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
     const meter = checkMeter(req.meter);
     const mt = meterTypeOf(req.meterType);
     const kobo = parseNaira(req.amount, 'amount');
-    if (kobo < ELECTRICITY_MIN) throw invalid('amount', `amount ₦${formatNaira(kobo)} is below the electricity minimum of ₦${formatNaira(ELECTRICITY_MIN)}.`);
+    if (kobo < ELECTRICITY_MIN) throw invalid('amount', `amount ${nairaText(kobo)} is below the electricity minimum of ${nairaText(ELECTRICITY_MIN)}.`);
     const phone = req.phone !== undefined && req.phone !== '' ? normalizePhone(req.phone, 'phone') : undefined;
     const body: Record<string, unknown> = {
       disco_name: disco.id,
@@ -60,7 +60,7 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
       body,
       quote: {
         product: 'electricity', recipient: meter, amount: { kobo, naira: formatNaira(kobo) },
-        description: `₦${formatNaira(kobo, { grouping: true })} ${disco.name} ${mt} token for meter ${meter}`, request: body,
+        description: `${nairaText(kobo)} ${disco.name} ${mt} token for meter ${meter}`, request: body,
       },
       match: { recipient: meter, search: meter, test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo },
     };

@@ -4,7 +4,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { VtuClient } from '../../client';
+import { VtuClient, nairaText } from '../../client';
 import { VtuError } from '../../client/errors';
 import { TransportError } from '../../client/transport';
 import { safeOrigin } from './transport';
@@ -70,7 +70,7 @@ export async function vtuApiTest(
 		}
 		return {
 			status: 'OK',
-			message: `Connected as ${profile.username} (API account), balance ₦${profile.balance.naira}`,
+			message: `Connected as ${profile.username} (API account), balance ${nairaText(profile.balance.kobo)}`,
 		};
 	} catch (error) {
 		return { status: 'Error', message: describeCredentialFailure(error, baseUrl) };

@@ -8,7 +8,7 @@ import type {
 import pLimit from 'p-limit';
 
 import type { VtuClient } from '../../client';
-import { formatNaira, parseNaira } from '../../client';
+import { formatNaira, nairaText, parseNaira } from '../../client';
 import type { BuyOptions, PurchaseRequest } from '../../client';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
@@ -218,7 +218,7 @@ export async function runPurchases<R>(
 					i,
 					refuse(
 						'spend_cap',
-						`Not bought: this item costs ₦${formatNaira(price)} and would take this execution's spending to ₦${formatNaira(after)}, over the Spend Cap of ₦${formatNaira(opts.spendCapKobo)}. Nothing was sent for it`,
+						`Not bought: this item costs ${nairaText(price)} and would take this execution's spending to ${nairaText(after)}, over the Spend Cap of ${nairaText(opts.spendCapKobo)}. Nothing was sent for it`,
 					),
 				);
 				continue;

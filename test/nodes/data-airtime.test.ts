@@ -33,7 +33,7 @@ describe('VTU Data', () => {
     expect(plans.length).toBeGreaterThan(2);
     expect(plans[1].value).toBe('2');
     expect(plans[1].name).toBe('1GB SME · ₦250.00 · 30 days');
-    for (const p of plans) expect(p.name).toMatch(/^\S+ .+ · ₦\d+\.\d\d( · .+)?/);
+    for (const p of plans) expect(p.name).toMatch(/^\S+ .+ · ₦\d{1,3}(,\d{3})*\.\d\d( · .+)?/);
     // no network chosen yet → no plans, no request
     expect(await loadOptions(data, 'getDataPlans', {}, env.creds())).toEqual([]);
     // no credential yet (n8n 2.x asks once before filling it in) → an empty list, not an error
