@@ -275,7 +275,7 @@ describe('VTU Airtime', () => {
  * the batch through; counts the most held at once and the batches released.
  */
 async function purchaseGate(target: string, path: string, size: number) {
-  let waiting: (() => void)[] = [];
+  const waiting: (() => void)[] = [];
   let inFlight = 0;
   let most = 0;
   let rounds = 0;
