@@ -36,7 +36,8 @@ let base;
 
 before(async () => {
   sb = await startSandboxProcess();
-  n8n = await startN8n({ packageDir: REPO_ROOT });
+  // A give-up limit for n8n's start-up, generous for a saturated machine (not a measurement).
+  n8n = await startN8n({ packageDir: REPO_ROOT, timeoutMs: 600_000 });
   await n8n.createCredential({ name: 'VTU Sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
   base = `http://127.0.0.1:${n8n.port}`;
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
