@@ -42,11 +42,16 @@ before(async () => {
   base = `http://127.0.0.1:${n8n.port}`;
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  // Signed in as the owner the harness set up (its REST session cookie).
-  const [name, value] = n8n.cookie.split('=');
-  await context.addCookies([{ name, value, url: base }]);
   page = await context.newPage();
-  page.setDefaultTimeout(60_000);
+  page.setDefaultTimeout(120_000);
+  // Sign in as a person does, with the owner the harness set up.
+  await withScreenshot('signin', async () => {
+    await page.goto(`${base}/signin`);
+    await page.locator('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]').first().fill(n8n.owner.email);
+    await page.locator('input[type="password"]').first().fill(n8n.owner.password);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+  });
 });
 
 after(async () => {
