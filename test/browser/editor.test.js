@@ -86,8 +86,8 @@ test('the nodes panel lists every VTU node with its own icon loaded', async () =
       const m = /\/(vtu\w+?)(\.dark)?\.svg(\?|$)/.exec(r.url());
       if (m) icons.set(m[1], r.status());
     });
-    await page.keyboard.press('Tab'); // opens the nodes panel
-    const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]').first();
+    await page.locator('[data-test-id="node-creator-plus-button"]').first().click(); // the canvas's "+": the nodes panel
+    const search = page.locator('[data-test-id="node-creator"] input').first();
     await search.waitFor();
     await search.fill('VTU');
     const items = page.locator('[data-test-id="node-creator-node-item"]');
@@ -112,7 +112,7 @@ test('VTU Data: the Network and Plan dropdowns list the sandbox catalogue', asyn
     const ndv = page.locator('[data-test-id="ndv"]').first();
     await ndv.waitFor();
 
-    const network = ndv.locator('[data-test-id="parameter-input-network"]');
+    const network = ndv.locator('[data-test-id="parameter-input-network"] input').first();
     await network.click();
     const options = page.locator('.el-select-dropdown__item:visible, [role="option"]:visible');
     await options.filter({ hasText: /^MTN$/ }).first().waitFor();
@@ -120,7 +120,7 @@ test('VTU Data: the Network and Plan dropdowns list the sandbox catalogue', asyn
     for (const net of ['MTN', 'GLO', 'AIRTEL', '9MOBILE']) assert.ok(names.includes(net), `Network lists ${net}: ${JSON.stringify(names)}`);
     await options.filter({ hasText: /^MTN$/ }).first().click();
 
-    const plan = ndv.locator('[data-test-id="parameter-input-plan"]');
+    const plan = ndv.locator('[data-test-id="parameter-input-plan"] input').first();
     await plan.click();
     await options.filter({ hasText: '1GB SME · ₦250.00 · 30 days' }).first().waitFor();
     const plans = (await options.allInnerTexts()).map((t) => t.trim());
