@@ -11,7 +11,8 @@ const { chromium } = require('playwright-core');
 const { startN8n, REPO_ROOT } = require('../n8n/harness');
 const { startSandboxProcess, oneNode } = require('../n8n/sandbox');
 
-// The display names the panel must show, with the icon file each one uses.
+// The display names the panel must show, with the icon file each one uses (the panel drops a trigger's
+// "Trigger": VTU Transaction Trigger is found by its description).
 const NODES = {
   'VTU Wallet': 'vtuWallet',
   'VTU Data': 'vtuData',
@@ -91,9 +92,11 @@ test('the nodes panel lists every VTU node with its own icon loaded', async () =
     await search.waitFor();
     await search.fill('VTU');
     const items = page.locator('[data-test-id="node-creator-node-item"]');
-    await items.filter({ hasText: 'VTU Transaction Trigger' }).first().waitFor();
+    await items.filter({ hasText: 'VTU Data' }).first().waitFor();
     for (const [label, icon] of Object.entries(NODES)) {
-      const item = items.filter({ has: page.getByText(label, { exact: true }) }).first();
+      const item = label.endsWith(' Trigger')
+        ? items.filter({ hasText: /Starts the workflow when a VTU purchase/ }).first()
+        : items.filter({ has: page.getByText(label, { exact: true }) }).filter({ hasNotText: /Starts the workflow/ }).first();
       await item.waitFor();
       const img = item.locator('img').first();
       await img.waitFor();
