@@ -7,15 +7,49 @@
  *   update dedupe, rate limits; redis.ts) and the journal file (one host).
  * SIGINT/SIGTERM stop taking updates, finish the ones in flight, stop the follower, close the DB.
  */
+import { Api, GrammyError } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
 import { VtuClient } from '../client';
 import { ConfigError, loadConfig, secretsOf, type BotConfig } from './config';
 import { createBot, type BotDeps } from './bot';
-import { createLogger } from './logger';
+import { createLogger, type Logger } from './logger';
 import { startPolling, type Poller } from './polling';
 import { connectRedis, type RedisShared } from './redis';
 import { startWebhookServer, type WebhookServer } from './server';
 
 const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
+/** How long one getMe may take before start-up says it cannot reach the Bot API, and the most between tries. */
+const REACH_TIMEOUT_MS = 5_000;
+const REACH_MAX_DELAY_MS = 30_000;
+
+/**
+ * getMe until the Bot API answers, saying within seconds what was tried, where, and that it keeps
+ * trying (through the bot's own API, auto-retry would wait minutes in silence). A rejected token is fatal.
+ */
+async function reachBotApi(token: string, apiRoot: string, logger: Logger): Promise<UserFromGetMe> {
+  const api = new Api(token, { apiRoot });
+  for (let attempt = 1, delay = 1_000; ; attempt++, delay = Math.min(delay * 2, REACH_MAX_DELAY_MS)) {
+    const signal = AbortSignal.timeout(REACH_TIMEOUT_MS);
+    try {
+      // grammY types its signal with the abort-controller shim, not the global AbortSignal.
+      return await api.getMe(signal as Parameters<Api['getMe']>[0]);
+    } catch (e) {
+      if (e instanceof GrammyError && (e.error_code === 401 || e.error_code === 404)) {
+        throw new Error(`The Bot API at ${apiRoot} rejected the bot token (${e.error_code} ${e.description}): check TELEGRAM_BOT_TOKEN (from @BotFather).`);
+      }
+      const cause = signal.aborted ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reasonOf(e);
+      logger.warn(`cannot reach the Telegram Bot API at ${apiRoot} (getMe: ${cause}); retrying in ${delay / 1000} s, and until it answers (check the network, a proxy, or TELEGRAM_API_ROOT)`, { attempt });
+    }
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
+/** The innermost error's code or message (grammY wraps the fetch error, which wraps the socket's). */
+function reasonOf(e: unknown): string {
+  let cur = e as { error?: unknown; cause?: unknown; code?: unknown; message?: unknown } | undefined;
+  while (cur && typeof cur === 'object' && (cur.error ?? cur.cause)) cur = (cur.error ?? cur.cause) as typeof cur;
+  return String(cur?.code ?? cur?.message ?? e);
+}
 
 async function main(): Promise<void> {
   let config: BotConfig;
@@ -40,9 +74,11 @@ async function main(): Promise<void> {
   }
 
   const app = createBot(config, deps);
+  const apiRoot = config.apiRoot;
+  logger.info(`connecting to the Telegram Bot API at ${apiRoot}`);
+  app.bot.botInfo = await reachBotApi(config.telegramToken, apiRoot, logger);
   await app.init();
   app.follower.start();
-  logger.info('bot ready', { username: app.bot.botInfo.username, mode: config.mode, db: config.dbPath, apiRoot: config.apiRoot });
 
   let webhook: WebhookServer | undefined;
   let poller: Poller | undefined;
@@ -70,10 +106,15 @@ async function main(): Promise<void> {
     const url = new URL(config.webhookUrl!);
     webhook = await startWebhookServer(app.bot, { path: url.pathname || '/', secretToken: config.webhookSecret!, port: config.port, host: config.host, logger });
     await app.bot.api.setWebhook(config.webhookUrl!, { secret_token: config.webhookSecret, allowed_updates: [...ALLOWED_UPDATES] });
-    logger.info('webhook listening', { port: webhook.port, path: url.pathname });
+    logger.info(`ready: @${app.bot.botInfo.username} takes updates by webhook at ${url.origin}${url.pathname} (listening on port ${webhook.port})`, { mode: 'webhook', db: config.dbPath });
   } else {
     await app.bot.api.deleteWebhook();
-    poller = await startPolling(app.bot, { allowedUpdates: ALLOWED_UPDATES, logger, onStart: () => logger.info('long polling started', { runner: true }) });
+    const username = app.bot.botInfo.username;
+    poller = await startPolling(app.bot, {
+      allowedUpdates: ALLOWED_UPDATES,
+      logger,
+      onStart: () => logger.info(`ready: @${username} takes updates by long polling from ${apiRoot}`, { mode: 'polling', db: config.dbPath }),
+    });
     // A fatal getUpdates error (401 revoked token, 409 another poller) ends polling: exit non-zero.
     await poller.task()?.catch((e) => {
       if (stopping) return;

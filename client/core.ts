@@ -6,7 +6,7 @@
 export { VtuClient, type VtuClientOptions } from './client';
 export * from './types';
 export * from './errors';
-export { parseNaira, formatNaira, money, tryParseKobo, percentOf, percentString } from './money';
+export { parseNaira, formatNaira, nairaText, money, tryParseKobo, percentOf, percentString } from './money';
 export { normalizePhone, tryNormalizePhone, classifyPhone, detectNetwork, formatPhone, toInternational } from './phone';
 export { planSms, smsPages, unicodeChars, SMS_MAX_CHARS } from './products/sms';
 export { TransportError, type Transport, type TransportRequest, type TransportResponse, type TransportFailure, type HttpMethod } from './transport';

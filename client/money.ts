@@ -138,6 +138,11 @@ export function formatNaira(kobo: number, opts: { symbol?: boolean; grouping?: b
   return `${neg ? '-' : ''}${opts.symbol ? '₦' : ''}${whole}.${frac}`;
 }
 
+/** Money for people, the same everywhere (labels, messages, chat): 100000000 → "₦1,000,000.00". */
+export function nairaText(kobo: number): string {
+  return formatNaira(kobo, { symbol: true, grouping: true });
+}
+
 export function money(kobo: number): Money {
   return { kobo, naira: formatNaira(kobo) };
 }

@@ -1,5 +1,5 @@
 import type { AirtimePurchase } from '../types';
-import { formatNaira, money, parsePlainNaira, percentOf } from '../money';
+import { formatNaira, money, nairaText, parsePlainNaira, percentOf } from '../money';
 import { tryNormalizePhone } from '../phone';
 import { canonicalNetwork } from '../schemas/catalog';
 import { charged, firstMoney, invalid, optionalBoolean, parseBase, resolveNetwork, result, text, type ProductModule } from './common';
@@ -28,8 +28,8 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
     const type = airtimeType(req.type);
     const kobo = parsePlainNaira(req.amount, 'amount');
     const min = type === 'VTU' ? AIRTIME_MIN_VTU : AIRTIME_MIN_SNS;
-    if (kobo < min) throw invalid('amount', `amount ₦${formatNaira(kobo)} is below the ${type} minimum of ₦${formatNaira(min)}.`);
-    if (kobo > AIRTIME_MAX) throw invalid('amount', `amount ₦${formatNaira(kobo)} is above the maximum of ₦${formatNaira(AIRTIME_MAX, { grouping: true })} per top-up; split it.`);
+    if (kobo < min) throw invalid('amount', `amount ${nairaText(kobo)} is below the ${type} minimum of ${nairaText(min)}.`);
+    if (kobo > AIRTIME_MAX) throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(AIRTIME_MAX)} per top-up; split it.`);
     const ported = optionalBoolean(req.ported, 'ported');
     const phone = checkPhoneNetwork(req.phone, net, ported);
     const disc = idx.catalog.airtime.find((a) => canonicalNetwork(a.network) === canonicalNetwork(net.name));
@@ -42,7 +42,7 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
       body,
       quote: {
         product: 'airtime', recipient: phone, amount: money(cost),
-        description: `₦${formatNaira(kobo, { grouping: true })} ${net.name} ${type} airtime to ${phone} (you pay ${pct}%: ₦${formatNaira(cost, { grouping: true })})`,
+        description: `${nairaText(kobo)} ${net.name} ${type} airtime to ${phone} (you pay ${pct}%: ${nairaText(cost)})`,
         request: body,
       },
       match: {

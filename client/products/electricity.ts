@@ -1,6 +1,6 @@
 import type { ElectricityPurchase, Disco } from '../types';
 import type { CatalogIndex } from '../catalog';
-import { formatNaira, parsePlainNaira } from '../money';
+import { formatNaira, nairaText, parsePlainNaira } from '../money';
 import { normalizePhone } from '../phone';
 import { charged, firstMoney, invalid, parseBase, requireDigits, resolveChoice, result, text, type ProductModule } from './common';
 import { shown } from '../errors';
@@ -43,9 +43,9 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
     const meter = checkMeter(req.meter);
     const mt = meterTypeOf(req.meterType);
     const kobo = parsePlainNaira(req.amount, 'amount');
-    if (kobo < ELECTRICITY_MIN) throw invalid('amount', `amount ₦${formatNaira(kobo)} is below the electricity minimum of ₦${formatNaira(ELECTRICITY_MIN)}.`);
+    if (kobo < ELECTRICITY_MIN) throw invalid('amount', `amount ${nairaText(kobo)} is below the electricity minimum of ${nairaText(ELECTRICITY_MIN)}.`);
     if (kobo > ELECTRICITY_MAX) {
-      throw invalid('amount', `amount ₦${formatNaira(kobo, { grouping: true })} is above the maximum of ₦${formatNaira(ELECTRICITY_MAX, { grouping: true })} per token; type a smaller amount or split it.`);
+      throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(ELECTRICITY_MAX)} per token; type a smaller amount or split it.`);
     }
     const phone = req.phone !== undefined && req.phone !== '' ? normalizePhone(req.phone, 'phone') : undefined;
     const body: Record<string, unknown> = {
@@ -61,7 +61,7 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
       body,
       quote: {
         product: 'electricity', recipient: meter, amount: { kobo, naira: formatNaira(kobo) },
-        description: `₦${formatNaira(kobo, { grouping: true })} ${disco.name} ${mt} token for meter ${meter}`, request: body,
+        description: `${nairaText(kobo)} ${disco.name} ${mt} token for meter ${meter}`, request: body,
       },
       match: { recipient: meter, search: meter, test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo },
     };

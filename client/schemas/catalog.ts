@@ -4,7 +4,7 @@
  * (Exam, topuppercentage, recharge, Cableplan). Lenient about shapes, strict about ids and prices.
  */
 import { z } from 'zod';
-import { formatNaira, money, percentString, tryParseKobo } from '../money';
+import { money, nairaText, percentString, tryParseKobo } from '../money';
 import type {
   AirtimeDiscount, CablePackage, CableProvider, DataPlan, Disco, ExamPrice, NetworkInfo, RechargeDenomination, SmsRates,
 } from '../types';
@@ -69,7 +69,7 @@ const zPlanRow = z
   .passthrough();
 
 export function planLabel(size: string, kind: string, priceKobo: number, validity: string): string {
-  return `${size} ${kind} ₦${formatNaira(priceKobo, { grouping: true })}${validity ? ` (${validity})` : ''}`;
+  return `${size} ${kind} ${nairaText(priceKobo)}${validity ? ` (${validity})` : ''}`;
 }
 
 export function parseNetworks(body: unknown, userType: string): NetworkInfo[] {
@@ -129,7 +129,7 @@ function cablePackages(rows: unknown, providerId: number, provider: string): Cab
     const price = tryParseKobo(row.plan_amount ?? row.amount ?? row.price);
     if (price === null) continue;
     const name = String(row.package ?? row.name ?? row.plan ?? `package ${p.data.id}`).trim();
-    out.push({ id: p.data.id, providerId, provider, name, price: money(price), label: `${provider} ${name} ₦${formatNaira(price, { grouping: true })}` });
+    out.push({ id: p.data.id, providerId, provider, name, price: money(price), label: `${provider} ${name} ${nairaText(price)}` });
   }
   return out;
 }
@@ -273,7 +273,7 @@ export function parseRecharge(body: unknown, networkIdByName: Map<string, number
     if (face === null || price === null) continue;
     out.push({
       id: id.data, network, networkId, faceValue: money(face), price: money(price),
-      label: `${network} ₦${formatNaira(face, { grouping: true })} card (₦${formatNaira(price, { grouping: true })})`,
+      label: `${network} ${nairaText(face)} card (${nairaText(price)})`,
     });
   }
   return out;

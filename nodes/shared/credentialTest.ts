@@ -6,7 +6,7 @@ import type {
 
 import { sleepWithAbort } from 'n8n-workflow';
 
-import { VtuClient } from '../../client/core';
+import { VtuClient, nairaText } from '../../client/core';
 import { VtuError } from '../../client/errors';
 import { TransportError } from '../../client/transport';
 import { createCredentialTestTransport, safeOrigin } from './transport';
@@ -79,7 +79,7 @@ export async function vtuApiTest(
 		}
 		return {
 			status: 'OK',
-			message: `Connected as ${profile.username} (API account), balance ₦${profile.balance.naira}`,
+			message: `Connected as ${profile.username} (API account), balance ${nairaText(profile.balance.kobo)}`,
 		};
 	} catch (error) {
 		return { status: 'Error', message: describeCredentialFailure(error, baseUrl) };

@@ -1,5 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
+import { nairaText } from '../../client';
 import type { DataPlan } from '../../client/types';
 import { getClient } from './client';
 import { CREDENTIAL_NAME } from './transport';
@@ -7,7 +8,7 @@ import { toNodeError } from './errors';
 
 /** "1GB SME · ₦250.00 · 30 days" — size, kind, price, validity. */
 export function planLabel(p: DataPlan): string {
-	const parts = [`${p.size} ${p.kind}`.trim(), `₦${p.price.naira}`];
+	const parts = [`${p.size} ${p.kind}`.trim(), nairaText(p.price.kobo)];
 	if (p.validity) parts.push(p.validity);
 	let label = parts.join(' · ');
 	if (!p.available) label += ' (not available)';
@@ -81,7 +82,7 @@ export const vtuLoadOptions = {
 				(x) => String(x.id) === String(provider) || String(x.name).toUpperCase() === String(provider).toUpperCase(),
 			);
 			return (p?.packages ?? []).map((k) => ({
-				name: `${k.name} · ₦${k.price.naira}`,
+				name: `${k.name} · ${nairaText(k.price.kobo)}`,
 				value: String(k.id),
 			}));
 		});
@@ -99,7 +100,7 @@ export const vtuLoadOptions = {
 		return await wrap(this, async () => {
 			const client = await getClient(this);
 			const exams = await client.catalog.exams();
-			return exams.map((e) => ({ name: `${e.exam} · ₦${e.price.naira} per pin`, value: String(e.exam) }));
+			return exams.map((e) => ({ name: `${e.exam} · ${nairaText(e.price.kobo)} per pin`, value: String(e.exam) }));
 		});
 	},
 
@@ -115,7 +116,7 @@ export const vtuLoadOptions = {
 							(r) => String(r.networkId) === String(network) || String(r.network).toUpperCase() === String(network).toUpperCase(),
 						);
 			return rows.map((r) => ({
-				name: `${r.network} ₦${r.faceValue.naira} card · you pay ₦${r.price.naira}`,
+				name: `${r.network} ${nairaText(r.faceValue.kobo)} card · you pay ${nairaText(r.price.kobo)}`,
 				value: String(r.id),
 			}));
 		});

@@ -5,7 +5,7 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
-import { formatNaira, parseNaira, type BuyOptions, type PurchaseRequest, type PurchaseResult, type VtuClient } from '../../client/core';
+import { formatNaira, nairaText, parseNaira, type BuyOptions, type PurchaseRequest, type PurchaseResult, type VtuClient } from '../../client/core';
 import { canCheckExisting, findExisting } from '../../client/existing';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
@@ -248,7 +248,7 @@ export async function runPurchases<R>(
 					i,
 					refuse(
 						'spend_cap',
-						`Not bought: this item costs ₦${formatNaira(price)} and would take this execution's spending to ₦${formatNaira(after)}, over the Spend Cap of ₦${formatNaira(opts.spendCapKobo)}. Nothing was sent for it`,
+						`Not bought: this item costs ${nairaText(price)} and would take this execution's spending to ${nairaText(after)}, over the Spend Cap of ${nairaText(opts.spendCapKobo)}. Nothing was sent for it`,
 					),
 				);
 				continue;

@@ -1,5 +1,6 @@
 /** `npm run bot` as a real process: config errors, long polling against the fake Bot API, SIGTERM shutdown. */
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,13 +64,49 @@ test('long polling process: registers commands, answers, shuts down cleanly on S
     expect(await p.exited).toBe(0);
     expect(tg.pendingUpdates).toBe(0);
     const out = p.output();
-    expect(out).toMatch(/long polling started/);
+    expect(out).toMatch(/ready: @vtu_test_bot takes updates by long polling from http:\/\/127\.0\.0\.1:\d+/);
     expect(out).toMatch(/shutting down/);
     expect(out).not.toContain(BOT_TOKEN.split(':')[1]);
     expect(out).not.toContain(sb.demo.token);
   } finally {
     if (p.child.exitCode === null) p.child.kill('SIGKILL');
     await tg.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+test('an unreachable Bot API is reported at once: what was tried, where, that it keeps trying; no token', async () => {
+  // A loopback port that was free a moment ago: connections are refused.
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'vtu-main-'));
+  const p = run({
+    TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+    VTU_BASE_URL: sb.baseUrl,
+    VTU_API_TOKEN: sb.demo.token,
+    BOT_ALLOWED_IDS: '5001',
+    BOT_DB_PATH: join(dir, 'bot.sqlite'),
+    TELEGRAM_API_ROOT: `http://127.0.0.1:${port}`,
+  });
+  try {
+    const said = /cannot reach the Telegram Bot API at http:\/\/127\.0\.0\.1:(\d+) \(getMe: ECONNREFUSED\); retrying in 1 s, and until it answers/;
+    await new Promise<void>((resolve, reject) => {
+      const check = () => said.test(p.output()) && resolve();
+      p.child.stdout.on('data', check);
+      p.child.stderr.on('data', check);
+      p.child.on('exit', () => reject(new Error(`bot exited:\n${p.output()}`)));
+    });
+    expect(said.exec(p.output())![1]).toBe(String(port));
+    expect(p.output()).toContain(`connecting to the Telegram Bot API at http://127.0.0.1:${port}`);
+    expect(p.output()).not.toContain(BOT_TOKEN.split(':')[1]);
+    expect(p.output()).not.toContain(sb.demo.token);
+  } finally {
+    p.child.kill('SIGKILL');
+    await p.exited;
     rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);

@@ -3,6 +3,7 @@
  * webhook mode (each its own HTTP server, its own SQLite connection to the shared journal file),
  * wired exactly as main.ts does it (bot/redis.ts connectRedis).
  *
+ * Not part of `npm test` (which needs only Node and npm): run it with `npm run test:redis`.
  * redis-server must be on PATH (.ci/run installs it). This suite FAILS when it is missing; it does
  * not skip, so CI cannot pass without ever having run it.
  */
@@ -14,7 +15,6 @@ import { startWebhookServer, type WebhookServer } from '../../bot/server';
 import type { VtuBot } from '../../bot/bot';
 import { BOT_TOKEN, useBotEnv } from './harness';
 
-const env = useBotEnv();
 const SECRET = 'webhook_secret_redis_0123456789';
 
 let server: ChildProcess | undefined;
@@ -32,13 +32,16 @@ function freePort(): Promise<number> {
   });
 }
 
+// Checked before any hook is registered: a missing server is one clear failure, not a cascade of teardown errors.
+const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+if (found.status !== 0 || !found.stdout.trim()) {
+  throw new Error(
+    'redis-server is not on PATH. `npm run test:redis` needs a real Redis: install it (Debian/Ubuntu: apt-get install -y redis-server; .ci/run does this). Refusing to skip.',
+  );
+}
+const env = useBotEnv();
+
 beforeAll(async () => {
-  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
-  if (found.status !== 0 || !found.stdout.trim()) {
-    throw new Error(
-      'redis-server is not on PATH. The REDIS_URL tests need a real Redis: install it (Debian/Ubuntu: apt-get install -y redis-server; .ci/run does this before npm ci). Refusing to skip.',
-    );
-  }
   const port = await freePort();
   server = spawn(found.stdout.trim(), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
     stdio: ['ignore', 'pipe', 'pipe'],

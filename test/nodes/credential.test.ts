@@ -36,7 +36,7 @@ describe('credential description', () => {
 describe('vtuApiTest', () => {
   test('OK with the demo API user (base URL with /api and trailing slash accepted)', async () => {
     const r = await test_(`${env.sb.baseUrl}/api/`, env.sb.demo.token);
-    expect(r).toEqual({ status: 'OK', message: expect.stringMatching(/Connected as demo \(API account\)/) });
+    expect(r).toEqual({ status: 'OK', message: expect.stringMatching(/Connected as demo \(API account\), balance ₦1,000,000\.00$/) });
   });
 
   test('bad token → 401 wording; never echoes the token', async () => {

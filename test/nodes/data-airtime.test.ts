@@ -1,4 +1,6 @@
 /** VTU Data and VTU Airtime through the real n8n engine against the sandbox; the shared runner's options. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
 import { VtuData } from '../../nodes/VtuData/VtuData.node';
 import { loadOptions, runNode } from './engine';
@@ -31,7 +33,7 @@ describe('VTU Data', () => {
     expect(plans.length).toBeGreaterThan(2);
     expect(plans[1].value).toBe('2');
     expect(plans[1].name).toBe('1GB SME · ₦250.00 · 30 days');
-    for (const p of plans) expect(p.name).toMatch(/^\S+ .+ · ₦\d+\.\d\d( · .+)?/);
+    for (const p of plans) expect(p.name).toMatch(/^\S+ .+ · ₦\d{1,3}(,\d{3})*\.\d\d( · .+)?/);
     // no network chosen yet → no plans, no request
     expect(await loadOptions(data, 'getDataPlans', {}, env.creds())).toEqual([]);
     // no credential yet (n8n 2.x asks once before filling it in) → an empty list, not an error
@@ -144,11 +146,11 @@ describe('VTU Data', () => {
   });
 
   test('concurrency: 12 items, 4 at a time → results in input order with pairedItem', async () => {
-    await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'latency', count: 12, latencyMs: 300 });
+    // A gate in front of the sandbox holds each purchase until 4 are waiting: the node must keep
+    // exactly 4 in flight (3 at a time would never open it; 5 would show in `most`).
+    const gate = await purchaseGate(env.sb.baseUrl, '/api/data/', 4);
     const input = Array.from({ length: 12 }, (_, n) => ({ phone: `080312345${String(n).padStart(2, '0')}`, plan: n % 2 ? 1 : 2 }));
-    const t0 = Date.now();
-    const r = await runNode(data, { parameters: buy({ options: { concurrency: 4 } }), input, creds: env.creds() });
-    const ms = Date.now() - t0;
+    const r = await runNode(data, { parameters: buy({ options: { concurrency: 4 } }), input, creds: { ...env.creds(), baseUrl: gate.url } }).finally(gate.close);
     expect(r.error).toBeUndefined();
     expect(r.items).toHaveLength(12);
     r.items.forEach((it, n) => {
@@ -156,8 +158,7 @@ describe('VTU Data', () => {
       expect(it.json.recipient).toBe(input[n].phone);
       expect(it.json.amount).toBe(n % 2 ? '130.00' : '250.00');
     });
-    // 3 rounds of 4 in flight ≈ 0.9 s; one at a time would take 3.6 s.
-    expect(ms).toBeLessThan(2500);
+    expect([gate.most(), gate.rounds()]).toEqual([4, 3]);
     expect(await env.admin.transactions({ username: 'demo', product: 'data' })).toHaveLength(12);
   });
 
@@ -268,3 +269,48 @@ describe('VTU Airtime', () => {
     expect(await env.balance()).toBe(before);
   });
 });
+
+/**
+ * A loopback proxy to the sandbox that holds POSTs to `path` until `size` of them wait, then lets
+ * the batch through; counts the most held at once and the batches released.
+ */
+async function purchaseGate(target: string, path: string, size: number) {
+  const waiting: (() => void)[] = [];
+  let inFlight = 0;
+  let most = 0;
+  let rounds = 0;
+  const server = http.createServer((req, res) => {
+    const body: Buffer[] = [];
+    req.on('data', (c) => body.push(c));
+    req.on('end', () => {
+      const gated = req.method === 'POST' && req.url === path;
+      const forward = () => {
+        const up = http.request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (ur) => {
+          res.writeHead(ur.statusCode ?? 502, ur.headers);
+          ur.pipe(res).on('finish', () => gated && inFlight--);
+        });
+        up.on('error', () => res.destroy());
+        up.end(Buffer.concat(body));
+      };
+      if (!gated) return forward();
+      inFlight++;
+      most = Math.max(most, inFlight);
+      waiting.push(forward);
+      if (waiting.length === size) {
+        rounds++;
+        for (const go of waiting.splice(0)) go();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    most: () => most,
+    rounds: () => rounds,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -37,7 +37,7 @@ describe('VTU Cable TV', () => {
     const gotv = providers.find((p) => p.name === 'GOTV')!;
     const packages = await loadOptions(cable, 'getCablePackages', { provider: gotv.value }, env.creds());
     expect(packages.length).toBeGreaterThan(0);
-    expect(packages[0].name).toMatch(/· ₦\d+\.\d\d$/);
+    expect(packages[0].name).toMatch(/· ₦\d{1,3}(,\d{3})*\.\d\d$/);
 
     const v = await runNode(cable, {
       parameters: { operation: 'validateIuc', provider: gotv.value, iuc: '={{$json.iuc}}' },
@@ -103,7 +103,7 @@ describe('VTU Exam Pin', () => {
     const ex = new VtuExamPin();
     const exams = await loadOptions(ex, 'getExams', {}, env.creds());
     expect(exams.map((e) => e.value)).toEqual(expect.arrayContaining(['WAEC', 'NECO', 'NABTEB']));
-    expect(exams[0].name).toMatch(/₦\d+\.\d\d per pin/);
+    expect(exams[0].name).toMatch(/₦\d{1,3}(,\d{3})*\.\d\d per pin/);
     const before = await env.balance();
     const r = await runNode(ex, { parameters: { operation: 'buy', exam: 'WAEC', quantity: 2 }, creds: env.creds() });
     expect(r.error).toBeUndefined();
@@ -122,7 +122,7 @@ describe('VTU Recharge Card', () => {
     const rc = new VtuRechargeCard();
     const dens = await loadOptions(rc, 'getRechargeDenominations', { network: 1 }, env.creds());
     expect(dens.length).toBeGreaterThan(0);
-    expect(dens[0].name).toMatch(/MTN ₦\d+\.\d\d card · you pay ₦\d+\.\d\d/);
+    expect(dens[0].name).toMatch(/MTN ₦\d{1,3}(,\d{3})*\.\d\d card · you pay ₦\d{1,3}(,\d{3})*\.\d\d/);
     const before = await env.balance();
     const r = await runNode(rc, {
       parameters: { operation: 'order', network: 1, denomination: dens[0].value, quantity: 3, nameOnCard: 'Ade <Stores>', output: 'cards', printableFile: 'both' },

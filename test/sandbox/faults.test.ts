@@ -13,11 +13,12 @@ describe('fault kinds', () => {
     await env.admin.addFault({ endpoint: 'GET /api/user/', kind: 'latency', latencyMs: 250, count: 1 });
     const t0 = Date.now();
     const r = await env.get('/api/user/');
+    // A lower bound only: load can make the answer later, never earlier.
     expect(Date.now() - t0).toBeGreaterThanOrEqual(240);
     expect(r.status).toBe(200);
-    const t1 = Date.now();
-    await env.get('/api/user/');
-    expect(Date.now() - t1).toBeLessThan(200); // count 1: spent
+    expect(await env.admin.faults()).toEqual([]); // count 1: spent
+    expect((await env.get('/api/user/')).status).toBe(200);
+    expect((await env.admin.faultLog()).map((e) => [e.kind, e.request, e.httpStatus])).toEqual([['latency', 'GET /api/user/', 200]]);
   });
 
   test('rate_limit: 429, Retry-After header and DRF throttle text; nothing bought', async () => {
@@ -80,11 +81,11 @@ describe('fault kinds', () => {
     const r = await buy();
     expect(r.status).toBe(201);
     expect(r.json.Status).toBe('successful');
-    expect(await env.admin.balanceKobo('demo')).toBe(START - 25000);
     await eventually(async () => expect((await env.get(`/api/data/${r.json.id}`)).json.Status).toBe('failed'));
+    // Debited when it answered, refunded at the flip (the ledger keeps the order, whatever the machine's speed).
     expect(await env.admin.balanceKobo('demo')).toBe(START);
     const ledger = await env.admin.ledger('demo');
-    expect(ledger.map((e) => e.kind)).toEqual(['fund', 'debit', 'refund']);
+    expect(ledger.map((e) => [e.kind, e.amountKobo])).toEqual([['fund', START], ['debit', 25000], ['refund', 25000]]);
   });
 });
 
@@ -140,7 +141,7 @@ describe('fault rules', () => {
   });
 });
 
-test('close() returns promptly while a timeout_after socket is held', async () => {
+test('close() does not wait for a held timeout_after socket', async () => {
   const sb = await startSandbox({ seed: 5 });
   sb.state.faults.add({ endpoint: 'POST /api/data/', kind: 'timeout_after' });
   const pending = new Promise<string>((resolve) => {
@@ -151,8 +152,7 @@ test('close() returns promptly while a timeout_after socket is held', async () =
     req.end(JSON.stringify(MTN_1GB_SME));
   });
   await eventually(() => expect(sb.state.txns.data).toHaveLength(1)); // debited before the hold
-  const t0 = Date.now();
+  // The held socket never answers by itself: close() resolving at all shows it does not wait for it.
   await sb.close();
-  expect(Date.now() - t0).toBeLessThan(1000);
   expect(await pending).toBe('closed');
 });
