@@ -5,14 +5,16 @@
 // Run: npm run test:browser (test/browser/run.sh). On failure a screenshot is left in $TMPDIR.
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { startN8n, REPO_ROOT } = require('../n8n/harness');
 const { startSandboxProcess, oneNode } = require('../n8n/sandbox');
 
-// The display names the panel must show, with the icon file each one uses (the panel drops a trigger's
-// "Trigger": VTU Transaction Trigger is found by its description).
+// The display names the panel lists, with the icon file each one uses. The panel folds a trigger into the
+// node of the same name: VTU Transaction Trigger is not a row of its own but the "Triggers" actions of the
+// VTU Transaction row (which then shows the trigger's description).
 const NODES = {
   'VTU Wallet': 'vtuWallet',
   'VTU Data': 'vtuData',
@@ -24,8 +26,9 @@ const NODES = {
   'VTU Bulk SMS': 'vtuBulkSms',
   'VTU Identity': 'vtuIdentity',
   'VTU Transaction': 'vtuTransaction',
-  'VTU Transaction Trigger': 'vtuTransactionTrigger',
 };
+const TRIGGER_ICON = 'vtuTransactionTrigger';
+const TRIGGER_DESCRIPTION = /Starts the workflow when a VTU purchase/;
 // Flags for Chromium on a closed network as root (see the machine notes): no background traffic, no sandbox.
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -61,14 +64,15 @@ after(async () => {
   if (sb) await sb.stop();
 });
 
-/** Run `fn`; on failure keep a screenshot of the page for whoever reads the log. */
+/** Run `fn`; on failure keep a screenshot and the HTML of the page for whoever reads the log. */
 async function withScreenshot(name, fn) {
   try {
     await fn();
   } catch (e) {
-    const file = path.join(os.tmpdir(), `vtu-browser-${name}.png`);
-    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-    e.message += `\n(screenshot: ${file})`;
+    const file = path.join(os.tmpdir(), `vtu-browser-${name}`);
+    await page.screenshot({ path: `${file}.png`, fullPage: true }).catch(() => {});
+    await page.content().then((html) => fs.writeFileSync(`${file}.html`, html)).catch(() => {});
+    e.message += `\n(screenshot and HTML: ${file}.png, ${file}.html)`;
     throw e;
   }
 }
@@ -81,30 +85,44 @@ async function openWorkflow(wf) {
 
 test('the nodes panel lists every VTU node with its own icon loaded', async () => {
   await withScreenshot('panel', async () => {
-    await openWorkflow({ ...oneNode(n8n, 'vtuWallet', { operation: 'getBalance' }), name: 'Browser: panel' });
+    // Listen before the page loads: an icon the canvas already fetched is not requested again.
     const icons = new Map();
     page.on('response', (r) => {
       const m = /\/(vtu\w+?)(\.dark)?\.svg(\?|$)/.exec(r.url());
       if (m) icons.set(m[1], r.status());
     });
+    await openWorkflow({ ...oneNode(n8n, 'vtuWallet', { operation: 'getBalance' }), name: 'Browser: panel' });
     await page.locator('[data-test-id="node-creator-plus-button"]').first().click(); // the canvas's "+": the nodes panel
-    const search = page.locator('[data-test-id="node-creator"] input').first();
+    const panel = page.locator('[data-test-id="node-creator"]');
+    const search = panel.locator('input').first();
     await search.waitFor();
     await search.fill('VTU');
-    const items = page.locator('[data-test-id="node-creator-node-item"]');
-    await items.filter({ hasText: 'VTU Data' }).first().waitFor();
-    for (const [label, icon] of Object.entries(NODES)) {
-      const item = label.endsWith(' Trigger')
-        ? items.filter({ hasText: /Starts the workflow when a VTU purchase/ }).first()
-        : items.filter({ has: page.getByText(label, { exact: true }) }).filter({ hasNotText: /Starts the workflow/ }).first();
-      await item.waitFor();
-      const img = item.locator('img').first();
+    // A row's test id says whether a click adds the node ("node item") or opens its actions ("action item").
+    const rows = panel.locator('[data-test-id="node-creator-action-item"], [data-test-id="node-creator-node-item"]');
+    const named = (label) => page.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${label}\\s*$`, 'i') });
+    /** The row's own icon is the file `icon`, fetched with HTTP 200 and decoded by the browser. */
+    const assertIcon = async (row, icon, label) => {
+      await row.scrollIntoViewIfNeeded();
+      const img = row.locator('img').first();
       await img.waitFor();
       assert.match(await img.getAttribute('src'), new RegExp(`/${icon}(\\.dark)?\\.svg`), `${label}: icon file`);
-      // Loaded and decoded: the browser knows its size.
       await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
       assert.equal(icons.get(icon), 200, `${label}: icon request`);
+    };
+    for (const [label, icon] of Object.entries(NODES)) {
+      const row = rows.filter({ has: named(label) }).first();
+      await row.waitFor();
+      await assertIcon(row, icon, label);
     }
+    // The trigger: its description on the VTU Transaction row, and its own actions (with its icon) inside.
+    const transaction = rows.filter({ has: named('VTU Transaction') }).first();
+    assert.match(await transaction.innerText(), TRIGGER_DESCRIPTION, 'VTU Transaction row carries the trigger');
+    await transaction.click();
+    // Its details list the node's actions open and the "Triggers" folded: open them.
+    await panel.locator('[data-test-id="node-creator-category-item"]', { hasText: /Triggers/ }).first().click();
+    const onNew = panel.locator('[data-test-id="item-iterator-item"]', { hasText: /new transaction/i }).first();
+    await onNew.waitFor();
+    await assertIcon(onNew, TRIGGER_ICON, 'VTU Transaction Trigger');
   });
 });
 
@@ -122,6 +140,8 @@ test('VTU Data: the Network and Plan dropdowns list the sandbox catalogue', asyn
     const names = (await options.allInnerTexts()).map((t) => t.trim());
     for (const net of ['MTN', 'GLO', 'AIRTEL', '9MOBILE']) assert.ok(names.includes(net), `Network lists ${net}: ${JSON.stringify(names)}`);
     await options.filter({ hasText: /^MTN$/ }).first().click();
+    // The Network list closes before the Plan list is read (both match `options` while open).
+    await options.filter({ hasText: /^MTN$/ }).first().waitFor({ state: 'hidden' });
 
     const plan = ndv.locator('[data-test-id="parameter-input-plan"] input').first();
     await plan.click();
