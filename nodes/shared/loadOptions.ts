@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { nairaText } from '../../client';
+import { nairaText } from '../../client/core';
 import type { DataPlan } from '../../client/types';
 import { getClient } from './client';
 import { CREDENTIAL_NAME } from './transport';

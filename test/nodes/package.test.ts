@@ -46,6 +46,19 @@ test('the shipped code imports only n8n-workflow and what n8n provides', () => {
   expect(foreign).toEqual([]);
 });
 
+test('relative imports of the shipped code stay inside what is shipped (not the standalone client/index)', () => {
+  const shipped = new Set(['nodes', 'credentials', 'client'].flatMap((d) => shippedSources(d)));
+  const missing: string[] = [];
+  for (const file of shipped) {
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const m of text.matchAll(/\bfrom\s+'(\.[^']*)'/g)) {
+      const target = join(file, '..', m[1]);
+      if (!shipped.has(`${target}.ts`) && !shipped.has(join(target, 'index.ts'))) missing.push(`${file}: ${m[1]}`);
+    }
+  }
+  expect(missing).toEqual([]);
+});
+
 test('the published files hold the nodes, the credential, the client core and the icons', () => {
   expect(pkg.files).toEqual(expect.arrayContaining(['dist/nodes', 'dist/credentials', 'dist/client', 'dist/icons']));
   for (const p of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
