@@ -88,7 +88,9 @@ async function injectFaults() {
     { kind: 'html_after' },
     { kind: 'error_before' },
     { kind: 'rate_limit', retryAfterSeconds: 0 },
-    { kind: 'flip_later', latencyMs: 300 },
+    // No flip_later here: a reversal of a transaction already past the trigger's Pages to Scan (3,000
+    // purchases in ~90 s) is not seen by the trigger, a known limit (README). Reversals are covered by
+    // test/n8n/trigger.test.js.
   ];
   // rules are tried in order: rule k's chance is its share of 20% among the requests no earlier rule took
   const share = 0.2 / kinds.length;
