@@ -2,9 +2,19 @@
  * The bot's SQLite database (better-sqlite3): order journal, update dedupe, allowlist,
  * PINs and the key/value store behind conversation storage. One file, WAL mode.
  */
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 
-export type DB = Database.Database;
+/**
+ * Which build of better-sqlite3 to load (both have the same API). Node 24 changed node::ObjectWrap so
+ * that 12.x, built on V8's own ABI, aborts the process when a statement is collected outside a Node
+ * context ("Assertion failed: (env) != nullptr", seen in our suite on Node 24.21); 13.x is built on
+ * Node-API and ships prebuilt, but needs Node 22+ (it crashes on Node 20). So Node 22+ loads 13.x and
+ * Node 20 the 12.x build.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the choice is made at run time
+const Database: typeof BetterSqlite3 = Number(process.versions.node.split('.')[0]) >= 22 ? require('better-sqlite3-napi') : require('better-sqlite3');
+
+export type DB = BetterSqlite3.Database;
 
 const MIGRATIONS: string[] = [
   // 1: initial schema
