@@ -1,16 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { IdentityResult } from '../../client/types';
-import { vtuApiTest } from '../shared/credentialTest';
 import { refuse } from '../shared/errors';
 import { stringParam } from '../shared/params';
+import { type NodeSpec, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 function identityJson(r: IdentityResult): IDataObject {
@@ -27,42 +20,37 @@ function identityJson(r: IdentityResult): IDataObject {
 	};
 }
 
+const P: NodeSpec = {
+	node: 'vtuIdentity',
+	title: 'Identity',
+	noun: 'identity',
+	summary: 'Validate a BVN or NIN through the identity provider of a VTU merchant API',
+	// one lookup per call, of a number the user gave: an agent may check who it belongs to
+	aiTool: true,
+	spend: 'validateBvn',
+	operations: [
+		{
+			name: 'Validate BVN',
+			value: 'validateBvn',
+			description: 'Check an 11-digit Bank Verification Number and get the holder\'s name',
+			action: 'Validate a BVN identity',
+		},
+		{
+			name: 'Validate NIN',
+			value: 'validateNin',
+			description: 'Check an 11-digit National Identification Number and get the holder\'s name',
+			action: 'Validate a NIN identity',
+		},
+	],
+};
+
 export class VtuIdentity implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'VTU Identity',
-		name: 'vtuIdentity',
+		...vtuNodeBase(P),
 		icon: { light: 'file:vtuIdentity.svg', dark: 'file:vtuIdentity.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": identity"}}',
-		description: 'Validate a BVN or NIN through the identity provider of a VTU merchant API',
-		defaults: { name: 'VTU Identity' },
-		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Validate BVN',
-						value: 'validateBvn',
-						description: 'Check an 11-digit Bank Verification Number and get the holder\'s name',
-						action: 'Validate a BVN identity',
-					},
-					{
-						name: 'Validate NIN',
-						value: 'validateNin',
-						description: 'Check an 11-digit National Identification Number and get the holder\'s name',
-						action: 'Validate a NIN identity',
-					},
-				],
-				default: 'validateBvn',
-			},
+		subtitle: vtuSubtitle(P),
+		usableAsTool: usableAsTool(P),
+		properties: vtuProperties(P, [
 			{
 				displayName: 'Number',
 				name: 'number',
@@ -72,10 +60,10 @@ export class VtuIdentity implements INodeType {
 				placeholder: 'e.g. 22212345678',
 				description: 'The 11-digit BVN or NIN (no date of birth needed)',
 			},
-		],
+		]),
 	};
 
-	methods = { credentialTest: { vtuApiTest } };
+	methods = vtuMethods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
