@@ -4,11 +4,10 @@ import type { PurchaseRequest } from '../../client/core';
 import { PRODUCT_TABLE } from '../../client/products/table';
 import { networkField, phoneField, portedField, purchaseOptions } from '../shared/descriptions';
 import { amountParam, idParam, stringParam } from '../shared/params';
-import { getTransactionOutput, limitText, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { getTransactionOutput, limitText, spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runPurchases } from '../shared/runner';
 
 const P = PRODUCT_TABLE.airtime;
-const buy = { operation: ['buy'] };
 
 export class VtuAirtime implements INodeType {
 	description: INodeTypeDescription = {
@@ -17,7 +16,7 @@ export class VtuAirtime implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			networkField(buy),
+			networkField(spending(P)),
 			{
 				displayName: P.fields.type.label,
 				name: 'airtimeType',
@@ -27,7 +26,7 @@ export class VtuAirtime implements INodeType {
 					{ name: 'Share and Sell', value: 'Share and Sell', description: `Share-and-sell airtime (minimum ${limitText(P.limits.minKobo['Share and Sell'])})` },
 				],
 				default: 'VTU',
-				displayOptions: { show: buy },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Amount (₦)',
@@ -37,11 +36,11 @@ export class VtuAirtime implements INodeType {
 				default: 100,
 				required: true,
 				description: 'Face value of the airtime in naira; the wallet is charged the discounted price',
-				displayOptions: { show: buy },
+				displayOptions: { show: spending(P) },
 			},
-			phoneField(buy),
-			portedField(buy),
-			purchaseOptions(buy),
+			phoneField(spending(P)),
+			portedField(spending(P)),
+			purchaseOptions(spending(P)),
 		]),
 	};
 
@@ -49,14 +48,13 @@ export class VtuAirtime implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getNodeParameter('operation', 0) !== P.spend) return await getTransactionOutput(this, P.product);
-		const F = P.fields;
-		return [
+				return [
 			await runPurchases<PurchaseRequest>(this, {
 				build: (i) => ({
 					product: P.product,
-					network: idParam(this, 'network', i, F.network.label),
-					amount: amountParam(this, 'amount', i, F.amount.label),
-					phone: stringParam(this, 'phone', i, F.phone.label),
+					network: idParam(this, 'network', i, P.fields.network.label),
+					amount: amountParam(this, 'amount', i, P.fields.amount.label),
+					phone: stringParam(this, 'phone', i, P.fields.phone.label),
 					type: this.getNodeParameter('airtimeType', i, 'VTU') as 'VTU' | 'Share and Sell',
 					ported: this.getNodeParameter('ported', i, false) as boolean,
 				}),

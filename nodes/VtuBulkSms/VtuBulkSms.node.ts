@@ -9,7 +9,7 @@ import { limitField, purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { naira } from '../shared/format';
 import { itemParam, stringParam } from '../shared/params';
-import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { readPurchaseOptions, runEachItem, runPool, runPurchases } from '../shared/runner';
 import {
 	batchNumbers,
@@ -54,11 +54,10 @@ function pacer(perSecond: number): (messages: number) => Promise<void> {
 	};
 }
 
-const P = PRODUCT_TABLE.sms;
-const F = P.fields;
-const send = { operation: ['send'] };
 
 const hourLabel = (h: number): string => `${String(h % 24).padStart(2, '0')}:00`;
+
+const P = PRODUCT_TABLE.sms;
 
 export class VtuBulkSms implements INodeType {
 	description: INodeTypeDescription = {
@@ -68,14 +67,14 @@ export class VtuBulkSms implements INodeType {
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
 			{
-				displayName: F.sender.label,
+				displayName: P.fields.sender.label,
 				name: 'sender',
 				type: 'string',
 				default: '',
 				required: true,
 				placeholder: 'e.g. AdeStores',
 				description: `Name the message comes from (at most ${P.limits.senderChars} characters)`,
-				displayOptions: { show: send },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Message',
@@ -85,7 +84,7 @@ export class VtuBulkSms implements INodeType {
 				default: '',
 				required: true,
 				description: 'Text of the SMS; 160 characters is one page, longer messages cost more pages',
-				displayOptions: { show: send },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Recipients From',
@@ -105,7 +104,7 @@ export class VtuBulkSms implements INodeType {
 				],
 				default: 'field',
 				description: 'Every input item is a row of ONE campaign: a personalised Message (an expression such as Hi {{ $JSON.name }}) is worked out per row, the same number with the same message is sent once, and the campaign is priced once',
-				displayOptions: { show: send },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Recipients',
@@ -133,7 +132,7 @@ export class VtuBulkSms implements INodeType {
 				type: 'boolean',
 				default: false,
 				description: 'Whether to send through the DND route, which reaches numbers on Do-Not-Disturb at a higher rate',
-				displayOptions: { show: send },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Output',
@@ -152,9 +151,9 @@ export class VtuBulkSms implements INodeType {
 					},
 				],
 				default: 'summary',
-				displayOptions: { show: send },
+				displayOptions: { show: spending(P) },
 			},
-			purchaseOptions(send, [
+			purchaseOptions(spending(P), [
 				{
 					displayName: 'Batch Size',
 					name: 'batchSize',

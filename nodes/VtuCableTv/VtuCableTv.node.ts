@@ -8,7 +8,6 @@ import { getTransactionOutput, validatedPurchases, validateFirstOption, usableAs
 import { runEachItem } from '../shared/runner';
 
 const P = PRODUCT_TABLE.cable;
-const F = P.fields;
 
 export class VtuCableTv implements INodeType {
 	description: INodeTypeDescription = {
@@ -17,8 +16,8 @@ export class VtuCableTv implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			catalogueField('provider', F.provider.label, 'GOTV, DSTV or Startimes', { operation: ['subscribe', 'validateIuc'] }, 'getCableProviders'),
-			catalogueField('package', F.package.label, 'Package of the chosen provider with your price', { operation: ['subscribe'] }, 'getCablePackages', ['provider']),
+			catalogueField('provider', P.fields.provider.label, 'GOTV, DSTV or Startimes', { operation: ['subscribe', 'validateIuc'] }, 'getCableProviders'),
+			catalogueField('package', P.fields.package.label, 'Package of the chosen provider with your price', { operation: ['subscribe'] }, 'getCablePackages', ['provider']),
 			{
 				displayName: 'IUC / Smart Card Number',
 				name: 'iuc',
@@ -48,8 +47,8 @@ export class VtuCableTv implements INodeType {
 		if (operation === 'validateIuc') {
 			return [
 				await runEachItem(this, async (i, client) => {
-					const provider = idParam(this, 'provider', i, F.provider.label);
-					const iuc = stringParam(this, 'iuc', i, F.iuc.label);
+					const provider = idParam(this, 'provider', i, P.fields.provider.label);
+					const iuc = stringParam(this, 'iuc', i, P.fields.iuc.label);
 					const v = await client.cable.validate({ provider, iuc });
 					return { valid: v.valid, customerName: v.name, iuc, provider } as IDataObject;
 				}),
@@ -57,7 +56,7 @@ export class VtuCableTv implements INodeType {
 		}
 		if (operation === P.spend) {
 			return await validatedPurchases(this, {
-				input: (i) => ({ provider: idParam(this, 'provider', i, F.provider.label), iuc: stringParam(this, 'iuc', i, F.iuc.label) }),
+				input: (i) => ({ provider: idParam(this, 'provider', i, P.fields.provider.label), iuc: stringParam(this, 'iuc', i, P.fields.iuc.label) }),
 				validate: (client, input) => client.cable.validate(input),
 				refusal: (input, siteSaid) =>
 					refuse('invalid_input',
@@ -65,11 +64,11 @@ export class VtuCableTv implements INodeType {
 						'Check the smart card number and the provider, or turn off the Validate IUC First option.',
 					),
 				request: (input, i) => {
-					const phone = stringParam(this, 'phone', i, F.phone.label, false);
+					const phone = stringParam(this, 'phone', i, P.fields.phone.label, false);
 					return {
 						product: P.product,
 						...input,
-						package: Number(idParam(this, 'package', i, F.package.label)),
+						package: Number(idParam(this, 'package', i, P.fields.package.label)),
 						...(phone ? { phone } : {}),
 					};
 				},

@@ -6,12 +6,10 @@ import { catalogueField, networkField, phoneField, portedField, purchaseOptions 
 import { quoteJson } from '../shared/format';
 import { planJson } from '../shared/loadOptions';
 import { idParam, stringParam } from '../shared/params';
-import { getTransactionOutput, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { getTransactionOutput, spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem, runPurchases } from '../shared/runner';
 
 const P = PRODUCT_TABLE.data;
-const F = P.fields;
-const buy = { operation: ['buy'] };
 
 export class VtuData implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,10 +19,10 @@ export class VtuData implements INodeType {
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
 			networkField({ operation: ['buy', 'listPlans'] }),
-			catalogueField('plan', F.plan.label, 'Data plan of the chosen network (size, kind, your price, validity)', buy, 'getDataPlans', ['network']),
-			phoneField(buy),
-			portedField(buy),
-			purchaseOptions(buy),
+			catalogueField('plan', P.fields.plan.label, 'Data plan of the chosen network (size, kind, your price, validity)', spending(P), 'getDataPlans', ['network']),
+			phoneField(spending(P)),
+			portedField(spending(P)),
+			purchaseOptions(spending(P)),
 		]),
 	};
 
@@ -33,16 +31,16 @@ export class VtuData implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		if (operation === 'listPlans') {
-			return [await runEachItem(this, async (i, c) => (await c.catalog.dataPlans(idParam(this, 'network', i, F.network.label))).map(planJson))];
+			return [await runEachItem(this, async (i, c) => (await c.catalog.dataPlans(idParam(this, 'network', i, P.fields.network.label))).map(planJson))];
 		}
 		if (operation !== P.spend) return await getTransactionOutput(this, P.product);
 		return [
 			await runPurchases<PurchaseRequest>(this, {
 				build: (i) => ({
 					product: P.product,
-					network: idParam(this, 'network', i, F.network.label),
-					plan: Number(idParam(this, 'plan', i, F.plan.label)),
-					phone: stringParam(this, 'phone', i, F.phone.label),
+					network: idParam(this, 'network', i, P.fields.network.label),
+					plan: Number(idParam(this, 'plan', i, P.fields.plan.label)),
+					phone: stringParam(this, 'phone', i, P.fields.phone.label),
 					ported: this.getNodeParameter('ported', i, false) as boolean,
 				}),
 				// The priced row also says which network (by name) and plan it was priced for, in the

@@ -4,12 +4,13 @@ import { PRODUCT_TABLE } from '../../client/products/table';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { amountParam, idParam, stringParam } from '../shared/params';
-import { getTransactionOutput, limitText, validatedPurchases, validateFirstOption, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { getTransactionOutput, limitText, spending, validatedPurchases, validateFirstOption, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
+/** The fields that name the meter: shown when buying a token and when validating a meter. */
+const meterOps = { operation: ['buyToken', 'validateMeter'] };
+
 const P = PRODUCT_TABLE.electricity;
-const F = P.fields;
-const show = (...operation: string[]) => ({ show: { operation } });
 
 export class VtuElectricity implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,14 +19,14 @@ export class VtuElectricity implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			catalogueField('disco', F.disco.label, 'Electricity distribution company', { operation: ['buyToken', 'validateMeter'] }, 'getDiscos'),
+			catalogueField('disco', P.fields.disco.label, 'Electricity distribution company', meterOps, 'getDiscos'),
 			{
 				displayName: 'Meter Type',
 				name: 'meterType',
 				type: 'options',
 				options: [{ name: 'Prepaid', value: 'prepaid' }, { name: 'Postpaid', value: 'postpaid' }],
 				default: 'prepaid',
-				displayOptions: show('buyToken', 'validateMeter'),
+				displayOptions: { show: meterOps },
 			},
 			{
 				displayName: 'Meter Number',
@@ -34,7 +35,7 @@ export class VtuElectricity implements INodeType {
 				default: '',
 				required: true,
 				placeholder: 'e.g. 45031234567',
-				displayOptions: show('buyToken', 'validateMeter'),
+				displayOptions: { show: meterOps },
 			},
 			{
 				displayName: 'Amount (₦)',
@@ -44,7 +45,7 @@ export class VtuElectricity implements INodeType {
 				default: 1000,
 				required: true,
 				description: `Amount of electricity to buy in naira (the site minimum is usually ${limitText(P.limits.minKobo)})`,
-				displayOptions: show('buyToken'),
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Customer Phone',
@@ -53,7 +54,7 @@ export class VtuElectricity implements INodeType {
 				default: '',
 				placeholder: 'e.g. 08031234567',
 				description: 'Optional phone number that receives the token by SMS',
-				displayOptions: show('buyToken'),
+				displayOptions: { show: spending(P) },
 			},
 			purchaseOptions({ operation: ['buyToken'] }, [validateFirstOption('Validate Meter First', 'meter number')]),
 		]),
@@ -64,8 +65,8 @@ export class VtuElectricity implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		const meterInput = (i: number) => ({
-			disco: idParam(this, 'disco', i, F.disco.label),
-			meter: stringParam(this, 'meter', i, F.meter.label),
+			disco: idParam(this, 'disco', i, P.fields.disco.label),
+			meter: stringParam(this, 'meter', i, P.fields.meter.label),
 			meterType: this.getNodeParameter('meterType', i, 'prepaid') as 'prepaid' | 'postpaid',
 		});
 		if (operation === 'validateMeter') {
@@ -94,8 +95,8 @@ export class VtuElectricity implements INodeType {
 						'Check the meter number, disco and meter type, or turn off the Validate Meter First option.',
 					),
 				request: (input, i) => {
-					const phone = stringParam(this, 'phone', i, F.phone.label, false);
-					return { product: P.product, ...input, amount: amountParam(this, 'amount', i, F.amount.label), ...(phone ? { phone } : {}) };
+					const phone = stringParam(this, 'phone', i, P.fields.phone.label, false);
+					return { product: P.product, ...input, amount: amountParam(this, 'amount', i, P.fields.amount.label), ...(phone ? { phone } : {}) };
 				},
 			});
 		}

@@ -6,12 +6,10 @@ import { catalogueField, purchaseOptions, quantityField } from '../shared/descri
 import { refuse } from '../shared/errors';
 import { resultJson } from '../shared/format';
 import { idParam, positiveIntParam, stringParam } from '../shared/params';
-import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem, runPurchases } from '../shared/runner';
 
 const P = PRODUCT_TABLE.exam_pin;
-const F = P.fields;
-const buy = { operation: ['buy'] };
 
 export class VtuExamPin implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,9 +18,9 @@ export class VtuExamPin implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			catalogueField('exam', F.exam.label, 'WAEC, NECO or NABTEB, with your price per pin', buy, 'getExams'),
-			quantityField(F.quantity.label, P.limits.quantity, `Number of pins in this order (the site allows ${P.limits.quantity.min} to ${P.limits.quantity.max})`, buy),
-			purchaseOptions(buy),
+			catalogueField('exam', P.fields.exam.label, 'WAEC, NECO or NABTEB, with your price per pin', spending(P), 'getExams'),
+			quantityField(P.fields.quantity.label, P.limits.quantity, `Number of pins in this order (the site allows ${P.limits.quantity.min} to ${P.limits.quantity.max})`, spending(P)),
+			purchaseOptions(spending(P)),
 			{
 				displayName: 'Order ID',
 				name: 'orderId',
@@ -45,8 +43,8 @@ export class VtuExamPin implements INodeType {
 					// The exam is checked against the site's own exam list (the catalogue) when the item is priced.
 					build: (i) => ({
 						product: P.product,
-						exam: String(idParam(this, 'exam', i, F.exam.label)),
-						quantity: positiveIntParam(this, 'quantity', i, F.quantity.label),
+						exam: String(idParam(this, 'exam', i, P.fields.exam.label)),
+						quantity: positiveIntParam(this, 'quantity', i, P.fields.quantity.label),
 					}),
 				}),
 			];

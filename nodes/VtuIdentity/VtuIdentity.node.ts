@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import type { IdentityResult } from '../../client/types';
 import { refuse } from '../shared/errors';
 import { stringParam } from '../shared/params';
-import { type NodeSpec, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { ACCOUNT_NODES, IDENTITY_KINDS } from '../shared/accountNodes';
+import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 function identityJson(r: IdentityResult): IDataObject {
@@ -20,29 +21,7 @@ function identityJson(r: IdentityResult): IDataObject {
 	};
 }
 
-const P: NodeSpec = {
-	node: 'vtuIdentity',
-	title: 'Identity',
-	noun: 'identity',
-	summary: 'Validate a BVN or NIN through the identity provider of a VTU merchant API',
-	// one lookup per call, of a number the user gave: an agent may check who it belongs to
-	aiTool: true,
-	spend: 'validateBvn',
-	operations: [
-		{
-			name: 'Validate BVN',
-			value: 'validateBvn',
-			description: 'Check an 11-digit Bank Verification Number and get the holder\'s name',
-			action: 'Validate a BVN identity',
-		},
-		{
-			name: 'Validate NIN',
-			value: 'validateNin',
-			description: 'Check an 11-digit National Identification Number and get the holder\'s name',
-			action: 'Validate a NIN identity',
-		},
-	],
-};
+const P = ACCOUNT_NODES.identity;
 
 export class VtuIdentity implements INodeType {
 	description: INodeTypeDescription = {
@@ -69,7 +48,7 @@ export class VtuIdentity implements INodeType {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		return [
 			await runEachItem(this, async (i, client) => {
-				const label = operation === 'validateNin' ? 'NIN' : 'BVN';
+				const [label] = IDENTITY_KINDS[operation] ?? IDENTITY_KINDS.validateBvn;
 				const number = stringParam(this, 'number', i, 'Number').replace(/\s+/g, '');
 				if (!/^\d{11}$/.test(number)) {
 					throw refuse('invalid_input', `The ${label} "${number}" is not 11 digits`, `Enter the ${label} as 11 digits without spaces or dashes.`);

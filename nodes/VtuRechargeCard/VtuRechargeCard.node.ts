@@ -13,12 +13,9 @@ import type { PurchaseResult } from '../../client/types';
 import { catalogueField, networkField, purchaseOptions, quantityField } from '../shared/descriptions';
 import { resultJson } from '../shared/format';
 import { idParam, positiveIntParam, stringParam } from '../shared/params';
-import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runPurchases } from '../shared/runner';
 
-const P = PRODUCT_TABLE.recharge_card;
-const F = P.fields;
-const ordering = { operation: ['order'] };
 const OUTPUTS = [
 	{ name: 'One Item per Card', value: 'cards', description: 'Each pin is its own item' },
 	{ name: 'One Item per Order', value: 'order', description: 'The order with a list of cards' },
@@ -89,6 +86,8 @@ ${cells}
 `;
 }
 
+const P = PRODUCT_TABLE.recharge_card;
+
 export class VtuRechargeCard implements INodeType {
 	description: INodeTypeDescription = {
 		...vtuNodeBase(P),
@@ -96,9 +95,9 @@ export class VtuRechargeCard implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			networkField(ordering),
-			catalogueField('denomination', F.denomination.label, 'Card value with your price', ordering, 'getRechargeDenominations', ['network']),
-			quantityField(F.quantity.label, P.limits.quantity, `Number of cards in this order (the site allows up to ${P.limits.quantity.max})`, ordering),
+			networkField(spending(P)),
+			catalogueField('denomination', P.fields.denomination.label, 'Card value with your price', spending(P), 'getRechargeDenominations', ['network']),
+			quantityField(P.fields.quantity.label, P.limits.quantity, `Number of cards in this order (the site allows up to ${P.limits.quantity.max})`, spending(P)),
 			{
 				displayName: 'Name on Card',
 				name: 'nameOnCard',
@@ -106,7 +105,7 @@ export class VtuRechargeCard implements INodeType {
 				default: '',
 				placeholder: 'e.g. Ade Stores',
 				description: 'Business name printed on the cards',
-				displayOptions: { show: ordering },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Output',
@@ -114,7 +113,7 @@ export class VtuRechargeCard implements INodeType {
 				type: 'options',
 				options: OUTPUTS,
 				default: 'cards',
-				displayOptions: { show: ordering },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Printable File',
@@ -128,9 +127,9 @@ export class VtuRechargeCard implements INodeType {
 				],
 				default: 'none',
 				description: 'Whether to add the cards as a binary file (on the first output item of each order)',
-				displayOptions: { show: ordering },
+				displayOptions: { show: spending(P) },
 			},
-			purchaseOptions(ordering),
+			purchaseOptions(spending(P)),
 		]),
 	};
 
@@ -142,12 +141,12 @@ export class VtuRechargeCard implements INodeType {
 		return [
 			await runPurchases<PurchaseRequest>(this, {
 				build: (i) => {
-					const nameOnCard = stringParam(this, 'nameOnCard', i, F.nameOnCard.label, false);
+					const nameOnCard = stringParam(this, 'nameOnCard', i, P.fields.nameOnCard.label, false);
 					return {
 						product: P.product,
-						network: idParam(this, 'network', i, F.network.label),
-						denomination: Number(idParam(this, 'denomination', i, F.denomination.label)),
-						quantity: positiveIntParam(this, 'quantity', i, F.quantity.label),
+						network: idParam(this, 'network', i, P.fields.network.label),
+						denomination: Number(idParam(this, 'denomination', i, P.fields.denomination.label)),
+						quantity: positiveIntParam(this, 'quantity', i, P.fields.quantity.label),
 						...(nameOnCard ? { nameOnCard } : {}),
 					};
 				},

@@ -1,41 +1,23 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { Product } from '../../client/types';
-import { limitField, PRODUCT_OPTIONS, transactionLookupFields } from '../shared/descriptions';
+import { limitField, PRODUCT_OPTIONS, productField, transactionLookupFields } from '../shared/descriptions';
 import { resultJson } from '../shared/format';
 import { getTransaction } from '../shared/operations';
-import { type NodeSpec, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties } from '../shared/product';
+import { ACCOUNT_NODES } from '../shared/accountNodes';
+import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
-const P: NodeSpec = {
-	node: 'vtuTransaction',
-	title: 'Transaction',
-	noun: 'transaction',
-	summary: 'Look up any VTU purchase by ID or reference, or list recent ones',
-	// read-only: an agent may check what a purchase became
-	aiTool: true,
-	spend: 'get',
-	operations: [
-		{ name: 'Get', value: 'get', description: 'Get one transaction by ID or reference', action: 'Get a transaction' },
-		{ name: 'Get Many', value: 'getMany', description: 'List the newest transactions of a product', action: 'Get many transactions' },
-	],
-};
+const P = ACCOUNT_NODES.transaction;
 
 export class VtuTransaction implements INodeType {
 	description: INodeTypeDescription = {
 		...vtuNodeBase(P),
 		icon: { light: 'file:vtuTransaction.svg', dark: 'file:vtuTransaction.dark.svg' },
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["product"]}}',
+		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			{
-				displayName: 'Product',
-				name: 'product',
-				type: 'options',
-				options: PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'),
-				default: 'data',
-				description: 'Which kind of purchase to look up',
-			},
+			productField(PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'), 'Which kind of purchase to look up'),
 			...transactionLookupFields({ operation: ['get'] }),
 			limitField({ operation: ['getMany'] }),
 		]),

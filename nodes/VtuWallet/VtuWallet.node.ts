@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { VtuClient } from '../../client/core';
-import { PRODUCT_OPTIONS } from '../shared/descriptions';
+import { PRODUCT_OPTIONS, productField } from '../shared/descriptions';
 import { planJson } from '../shared/loadOptions';
-import { type NodeSpec, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { ACCOUNT_NODES } from '../shared/accountNodes';
+import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 async function prices(client: VtuClient, product: string): Promise<IDataObject[]> {
@@ -64,30 +65,7 @@ async function prices(client: VtuClient, product: string): Promise<IDataObject[]
 	return out;
 }
 
-const P: NodeSpec = {
-	node: 'vtuWallet',
-	title: 'Wallet',
-	noun: 'wallet',
-	summary: 'Read the wallet balance, account profile and your prices from a VTU merchant API',
-	// read-only: an agent may check the balance and prices before it buys
-	aiTool: true,
-	spend: 'getProfile',
-	operations: [
-		{ name: 'Get Balance', value: 'getBalance', description: 'Get the wallet balance', action: 'Get the wallet balance' },
-		{
-			name: 'Get Prices',
-			value: 'getPrices',
-			description: 'List your prices for data, airtime, cable, electricity, exam pins, bulk SMS or recharge cards',
-			action: 'Get wallet prices',
-		},
-		{
-			name: 'Get Profile',
-			value: 'getProfile',
-			description: 'Get the account profile with its balance and account type',
-			action: 'Get the wallet profile',
-		},
-	],
-};
+const P = ACCOUNT_NODES.wallet;
 
 export class VtuWallet implements INodeType {
 	description: INodeTypeDescription = {
@@ -96,15 +74,11 @@ export class VtuWallet implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			{
-				displayName: 'Product',
-				name: 'product',
-				type: 'options',
-				options: [...PRODUCT_OPTIONS, { name: 'All', value: 'all' }].sort((x, y) => x.name.localeCompare(y.name)),
-				default: 'data',
-				description: 'Which price list to return, one item per price',
-				displayOptions: { show: { operation: ['getPrices'] } },
-			},
+			productField(
+				[...PRODUCT_OPTIONS, { name: 'All', value: 'all' }].sort((x, y) => x.name.localeCompare(y.name)),
+				'Which price list to return, one item per price',
+				{ operation: ['getPrices'] },
+			),
 		]),
 	};
 

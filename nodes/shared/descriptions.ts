@@ -178,6 +178,19 @@ export function transactionLookupFields(show: Show): INodeProperties[] {
 	];
 }
 
+/** The "Product" dropdown of the nodes that serve several products (default: data). */
+export function productField(options: INodePropertyOptions[], description: string, show?: Show): INodeProperties {
+	return {
+		displayName: 'Product',
+		name: 'product',
+		type: 'options',
+		options,
+		default: 'data',
+		description,
+		...(show ? { displayOptions: { show } } : {}),
+	};
+}
+
 /** Every product by its title, in n8n's alphabetical order. */
 export const PRODUCT_OPTIONS: INodePropertyOptions[] = PRODUCT_SPECS.map((p) => ({ name: p.title, value: p.product })).sort(
 	(a, b) => a.name.localeCompare(b.name),

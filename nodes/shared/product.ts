@@ -24,6 +24,8 @@ import { CREDENTIAL_NAME } from './transport';
 export type NodeSpec = Pick<ProductSpec, 'node' | 'title' | 'noun' | 'summary' | 'aiTool' | 'operations'> & {
 	/** The operation a new node starts on (a product: its spending one). */
 	spend: string;
+	/** The canvas subtitle when not "operation: noun". */
+	subtitle?: string;
 };
 
 /** What every VTU action node shares: one main input and output, and the VTU API credential with its test. */
@@ -45,9 +47,14 @@ export function vtuNodeBase(spec: NodeSpec): Omit<INodeTypeDescription, 'propert
 	return { displayName, name: spec.node, ...ACTION_NODE, description: spec.summary, defaults: { name: displayName } };
 }
 
+/** displayOptions.show of the fields of the node's spending operation. */
+export function spending(spec: NodeSpec): { operation: string[] } {
+	return { operation: [spec.spend] };
+}
+
 /** "buy: airtime" under the node's name on the canvas. */
 export function vtuSubtitle(spec: NodeSpec): string {
-	return `={{$parameter["operation"] + ": ${spec.noun}"}}`;
+	return spec.subtitle ?? `={{$parameter["operation"] + ": ${spec.noun}"}}`;
 }
 
 /**
