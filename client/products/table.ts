@@ -233,7 +233,7 @@ export const PRODUCT_TABLE = {
 
 export type ProductTable = typeof PRODUCT_TABLE;
 
-/** The table's rows in a stable order (data first, as n8n's product dropdowns list them by title). */
+/** The table's rows (n8n's product dropdowns sort them by title). */
 export const PRODUCT_SPECS: ProductSpec[] = Object.values(PRODUCT_TABLE);
 
 /** The site's field name → the client's, for a field error the site reports by its wire name. */

@@ -20,10 +20,8 @@ import { getTransaction } from './operations';
 import { runEachItem, runPurchases } from './runner';
 import { CREDENTIAL_NAME } from './transport';
 
-/** What a VTU node's description is made of: a product table row, or the same for a non-product node. */
-export type NodeSpec = Pick<ProductSpec, 'node' | 'title' | 'noun' | 'summary' | 'aiTool' | 'operations'> & {
-	/** The operation a new node starts on (a product: its spending one). */
-	spend: string;
+/** What a VTU node's description is made of: a product table row, or the same for a non-product node (whose `spend` is just the operation a new node starts on). */
+export type NodeSpec = Pick<ProductSpec, 'node' | 'title' | 'noun' | 'summary' | 'aiTool' | 'operations' | 'spend'> & {
 	/** The canvas subtitle when not "operation: noun". */
 	subtitle?: string;
 };
