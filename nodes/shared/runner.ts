@@ -103,7 +103,6 @@ export interface PurchaseHooks<R> {
 	) => Promise<{ items: INodeExecutionData[]; chargedKobo: number | null }>;
 }
 
-
 function defaultQuote(client: VtuClient, req: unknown): Promise<{ kobo: number; json: IDataObject }> {
 	return client.quote(req as PurchaseRequest).then((q: PurchaseQuote) => ({
 		kobo: q.amount.kobo,
