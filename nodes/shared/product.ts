@@ -115,7 +115,7 @@ export async function validatedPurchases<I>(
 	steps: {
 		input: (itemIndex: number) => I;
 		validate: (client: VtuClient, input: I) => Promise<ValidationResult>;
-		/** Why the item is refused; `siteSaid` is the site's own words (e.g. "INVALID METER"), or ''. */
+		/** Why the item is refused; `siteSaid` is " (the site said: …)" with the name the site gave, or ''. */
 		refusal: (input: I, siteSaid: string) => ItemRefusal;
 		request: (input: I, itemIndex: number) => PurchaseRequest;
 	},
