@@ -7,7 +7,7 @@
 import type { Journal, Limits, Order, StoredResult } from './journal';
 import type { Logger } from './logger';
 import { maskPhone } from './logger';
-import { errorCode, formatNaira, formatPhone, money, type BotPurchaseRequest, type PurchaseResult, type VtuClientLike } from './vtu';
+import { NOT_CHARGED_CODES, errorCode, formatNaira, formatPhone, money, type BotPurchaseRequest, type PurchaseResult, type VtuClientLike } from './vtu';
 
 export const naira = (kobo: number): string => formatNaira(kobo, { symbol: true, grouping: true });
 
@@ -90,9 +90,6 @@ export function resultOf(o: Order): PurchaseResult | null {
     raw: null,
   };
 }
-
-/** Client error codes that prove the purchase was not charged (the server refused it or it never arrived). */
-const NOT_CHARGED_CODES = new Set(['insufficient_balance', 'invalid_input', 'auth', 'forbidden', 'not_found', 'rate_limited', 'network', 'not_charged']);
 
 export interface OrderServiceDeps {
   client: VtuClientLike;

@@ -4,22 +4,24 @@
  */
 import type {
   AirtimeDiscount,
-  ClaimedRecordInput,
+  AirtimePurchase,
+  BuyOptions,
   DataPlan,
+  DataPurchase,
   Money,
   NetworkInfo,
   PurchaseQuote,
   PurchaseResult,
+  ReconcileOptions,
   SmsPlan,
+  SmsPurchase,
   SmsRates,
 } from '../client/types';
 
 export type { Money, NetworkInfo, PurchaseQuote, PurchaseResult, SmsPlan, DataPlan };
 
-export type BotPurchaseRequest =
-  | { product: 'data'; network: string | number; plan: number; phone: string; ported?: boolean }
-  | { product: 'airtime'; network: string | number; amount: number | string; phone: string; type?: 'VTU' | 'Share and Sell'; ported?: boolean }
-  | { product: 'sms'; sender: string; message: string; recipients: string | string[]; dnd?: boolean };
+/** The client's request types of the products the bot sells. */
+export type BotPurchaseRequest = DataPurchase | AirtimePurchase | SmsPurchase;
 
 export interface VtuClientLike {
   user: { balance(): Promise<Money> };
@@ -29,10 +31,10 @@ export interface VtuClientLike {
     sms(): Promise<SmsRates>;
   };
   quote(req: BotPurchaseRequest): Promise<PurchaseQuote>;
-  buy(req: BotPurchaseRequest, opts?: { waitForFinal?: boolean | { timeoutMs?: number; intervalMs?: number }; signal?: AbortSignal }): Promise<PurchaseResult>;
-  reconcile(req: BotPurchaseRequest, opts: { sentAt: Date; claimed?: ClaimedRecordInput[]; identicalPending?: number }): Promise<PurchaseResult>;
+  buy(req: BotPurchaseRequest, opts?: BuyOptions): Promise<PurchaseResult>;
+  reconcile(req: BotPurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult>;
   transactions: { refresh(result: PurchaseResult): Promise<PurchaseResult> };
-  sms: { plan(req: { sender: string; message: string; recipients: string | string[]; dnd?: boolean }): Promise<SmsPlan> };
+  sms: { plan(req: Omit<SmsPurchase, 'product'>): Promise<SmsPlan> };
 }
 
 /** Errors of the client carry a stable `code`; the bot only reads that. */
@@ -41,6 +43,8 @@ export function errorCode(e: unknown): string | undefined {
   return typeof c === 'string' ? c : undefined;
 }
 
+export { NOT_CHARGED_CODES } from '../client/errors';
+export { PRODUCT_TABLE } from '../client/products/table';
 export { formatPhone, detectNetwork, normalizePhone, tryNormalizePhone } from '../client/phone';
 export { formatNaira, money, parseNaira, tryParseKobo } from '../client/money';
 export { checkSender, splitRecipients } from '../client/products/sms';

@@ -20,6 +20,19 @@ export type VtuErrorCode =
   | 'not_charged'
   | 'unknown_outcome';
 
+/**
+ * Error codes after which a purchase provably cost nothing: the site refused it, or it never left this
+ * machine (a `network` error from a purchase is thrown only when the request provably was not sent).
+ * The nodes release a Spend Cap reservation on them; the bot records the order as not charged.
+ */
+export const NOT_CHARGED_CODES: ReadonlySet<string> = new Set<VtuErrorCode>([
+  'invalid_input', 'insufficient_balance', 'auth', 'forbidden', 'not_found', 'rate_limited', 'network', 'not_charged',
+]);
+
+/** What to do about an HTTP 403 from the family's servers (the client's message, node errors, the credential test). */
+export const FORBIDDEN_ADVICE =
+  "Two usual causes: (1) the public IP address of the machine calling the API is not on the site's API IP whitelist (pricing page): add it, or empty the list; (2) the account is not of type API: ask the site owner to make it user type API.";
+
 const secrets = new Set<string>();
 
 /** Register a secret (an API token) so it is scrubbed from every error and log line. */

@@ -6,8 +6,9 @@
 import {
   VtuAuthError, VtuBadResponseError, VtuError, VtuForbiddenError, VtuInsufficientBalanceError,
   VtuInvalidInputError, VtuNetworkError, VtuNotFoundError, VtuRateLimitedError, VtuServerError,
-  redact, redactValue, registerSecret,
+  FORBIDDEN_ADVICE, redact, redactValue, registerSecret,
 } from './errors';
+import { FIELD_BY_WIRE } from './products/table';
 import { TransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
 import type { Clock, Sleep } from './runtime';
 import { isRecord, snippet, type Logger } from './util';
@@ -125,13 +126,6 @@ export function extractServerMessage(body: unknown): { message: string; field?: 
   return { message: JSON.stringify(body).slice(0, 300) };
 }
 
-const FIELD_MAP: Record<string, string> = {
-  mobile_number: 'phone', Ported_number: 'ported', plan: 'plan', network: 'network', amount: 'amount',
-  smart_card_number: 'iuc', cableplan: 'package', cablename: 'provider', meter_number: 'meter',
-  disco_name: 'disco', MeterType: 'meterType', exam_name: 'exam', quantity: 'quantity',
-  network_amount: 'denomination', sender: 'sender', message: 'message', recetipient: 'recipients',
-};
-
 /**
  * Classify a non-2xx (or unusable 2xx) response. Returns the VtuError to throw.
  * `ambiguous` tells the purchase layer the outcome is unknown (5xx, HTML, unparseable).
@@ -159,7 +153,7 @@ export function classifyResponse(
   }
   if (status === 403) {
     return new VtuForbiddenError(
-      `Access denied (HTTP 403${quoted}). Two usual causes: (1) this machine's public IP address is not on the API IP whitelist in the site's dashboard (pricing page) — add it, or empty the list; (2) the account is not of user type API — ask the vendor to upgrade it.`,
+      `Access denied (HTTP 403${quoted}). ${FORBIDDEN_ADVICE}`,
       { ...base, serverMessage: srv.message },
     );
   }
@@ -199,7 +193,7 @@ export function classifyResponse(
         { ...base, serverMessage: srv.message },
       );
     }
-    const field = srv.field ? FIELD_MAP[srv.field] ?? srv.field : undefined;
+    const field = srv.field ? FIELD_BY_WIRE[srv.field] ?? srv.field : undefined;
     return new VtuInvalidInputError(
       `The server refused the request (HTTP ${status}${quoted}). Nothing was charged; fix the input and try again.`,
       { ...base, serverMessage: srv.message, field },

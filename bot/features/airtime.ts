@@ -7,11 +7,11 @@ import { tryAgainKeyboard } from '../flow/keyboards';
 import { pickers } from '../flow/pickers';
 import { nudge, safeEdit } from '../flow/ui';
 import { naira } from '../orders';
-import { formatNaira, formatPhone, tryParseKobo } from '../vtu';
+import { PRODUCT_TABLE, formatNaira, formatPhone, tryParseKobo } from '../vtu';
 
 /** Quick amounts offered as buttons, kobo. */
 export const QUICK_AMOUNTS = [10_000, 20_000, 50_000, 100_000];
-const MIN_KOBO = 5_000;
+const MIN_KOBO = PRODUCT_TABLE.airtime.limits.minKobo.VTU;
 
 /** Why a typed amount is refused, or null when it is fine. */
 export function amountProblem(text: string, maxKobo: number): string | null {
@@ -31,7 +31,7 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
   async function askAmount(conversation: MyConversation, ctx: ConvContext, netName: string): Promise<number> {
     const kb = new InlineKeyboard();
     for (const k of QUICK_AMOUNTS.filter((k) => k <= s.cfg.maxPurchaseKobo)) kb.text(naira(k).replace('.00', ''), `amt:${k}`);
-    const q = await withButtons(conversation, ctx, `How much ${netName} airtime? Tap an amount, or type one in naira (at least ₦50), e.g. 250.`, kb.row().text('Cancel', 'x'));
+    const q = await withButtons(conversation, ctx, `How much ${netName} airtime? Tap an amount, or type one in naira (at least ${naira(MIN_KOBO).replace('.00', '')}), e.g. 250.`, kb.row().text('Cancel', 'x'));
     for (;;) {
       const u = await conversation.waitUntil((x) => !!x.message?.text || (x.callbackQuery?.message?.message_id === q.message_id && /^(amt:\d+|x)$/.test(x.callbackQuery.data ?? '')), {
         otherwise: (x) => nudge(x, 'Tap an amount or type it, or /cancel.'),

@@ -7,7 +7,7 @@ import { tryAgainKeyboard } from '../flow/keyboards';
 import { failText } from '../flow/pickers';
 import { nudge, type Loaded } from '../flow/ui';
 import { naira } from '../orders';
-import { checkSender } from '../vtu';
+import { PRODUCT_TABLE, checkSender } from '../vtu';
 import { nonGsmChars, recipientsFromCsv, recipientsFromText, recipientsReport, type Recipients } from './sms-recipients';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -41,14 +41,14 @@ export function smsFeature(s: Services): Composer<MyContext> {
   const { confirmAndBuy } = confirmSteps(s);
 
   async function askSender(conversation: MyConversation, ctx: ConvContext): Promise<string> {
-    await ctx.reply('Bulk SMS. Send the sender ID (up to 11 letters or digits, no spaces, e.g. MYSHOP).');
+    await ctx.reply(`Bulk SMS. Send the sender ID (up to ${PRODUCT_TABLE.sms.limits.senderChars} letters or digits, no spaces, e.g. MYSHOP).`);
     for (;;) {
       const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Send the sender ID as text, or /cancel.') });
       // The client's rule (client.sms.plan applies it again): the vendor refuses anything else.
       try {
         return checkSender(m.message.text);
       } catch {
-        await m.reply('A sender ID is 1 to 11 letters or digits, with no spaces or symbols (e.g. MYSHOP). Try again.');
+        await m.reply(`A sender ID is 1 to ${PRODUCT_TABLE.sms.limits.senderChars} letters or digits, with no spaces or symbols (e.g. MYSHOP). Try again.`);
       }
     }
   }

@@ -5,11 +5,9 @@ import { canonicalNetwork } from '../schemas/catalog';
 import { charged, firstMoney, invalid, optionalBoolean, parseBase, resolveNetwork, result, text, type ProductModule } from './common';
 import { shown } from '../errors';
 import { checkPhoneNetwork } from './data';
+import { PRODUCT_TABLE } from './table';
 
-export const AIRTIME_MIN_VTU = 5_000; // ₦50
-export const AIRTIME_MIN_SNS = 10_000; // ₦100
-/** ₦50,000 per top-up: a cap of ours (the family's server states none); typical of the upstream VTU gateways' single top-up limit. */
-export const AIRTIME_MAX = 5_000_000;
+const { fields: F, limits: L } = PRODUCT_TABLE.airtime;
 
 function airtimeType(t: unknown): 'VTU' | 'Share and Sell' {
   if (t === undefined || t === null || t === '') return 'VTU';
@@ -21,24 +19,26 @@ function airtimeType(t: unknown): 'VTU' | 'Share and Sell' {
 
 export const airtimeProduct: ProductModule<AirtimePurchase> = {
   product: 'airtime',
-  path: '/api/topup/',
+  path: PRODUCT_TABLE.airtime.path,
   hasDetail: true,
   prepare(req, idx) {
     const net = resolveNetwork(idx, req.network);
     const type = airtimeType(req.type);
     const kobo = parsePlainNaira(req.amount, 'amount');
-    const min = type === 'VTU' ? AIRTIME_MIN_VTU : AIRTIME_MIN_SNS;
+    const min = L.minKobo[type];
     if (kobo < min) throw invalid('amount', `amount ${nairaText(kobo)} is below the ${type} minimum of ${nairaText(min)}.`);
-    if (kobo > AIRTIME_MAX) throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(AIRTIME_MAX)} per top-up; split it.`);
+    if (kobo > L.maxKobo) throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per top-up; split it.`);
     const ported = optionalBoolean(req.ported, 'ported');
     const phone = checkPhoneNetwork(req.phone, net, ported);
     const disc = idx.catalog.airtime.find((a) => canonicalNetwork(a.network) === canonicalNetwork(net.name));
     const pct = disc ? (type === 'VTU' ? disc.vtuPercent : disc.shareAndSellPercent) : '100';
     const cost = percentOf(kobo, pct);
-    const body = { network: net.id, amount: Number(formatNaira(kobo)), mobile_number: phone, Ported_number: ported, airtime_type: type };
+    const body = {
+      [F.network.wire]: net.id, [F.amount.wire]: Number(formatNaira(kobo)), [F.phone.wire]: phone, [F.ported.wire]: ported, [F.type.wire]: type,
+    };
     return {
       product: 'airtime',
-      path: '/api/topup/',
+      path: PRODUCT_TABLE.airtime.path,
       body,
       quote: {
         product: 'airtime', recipient: phone, amount: money(cost),

@@ -3,18 +3,21 @@ import type { CatalogIndex } from '../catalog';
 import { normalizePhone } from '../phone';
 import type { CableProvider } from '../types';
 import { charged, firstMoney, invalid, parseBase, requireDigits, requireInt, resolveChoice, result, text, type ProductModule } from './common';
+import { PRODUCT_TABLE } from './table';
+
+const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.cable;
 
 export function resolveProvider(idx: CatalogIndex, provider: unknown): CableProvider {
   return resolveChoice(idx.cables, provider, 'provider', 'a cable TV provider');
 }
 
 export function checkIuc(v: unknown): string {
-  return requireDigits(v, 'iuc', 'IUC / smart card number', 8, 12);
+  return requireDigits(v, 'iuc', 'IUC / smart card number', L.iucDigits.min, L.iucDigits.max);
 }
 
 export const cableProduct: ProductModule<CablePurchase> = {
   product: 'cable',
-  path: '/api/cablesub/',
+  path: PATH,
   hasDetail: true,
   prepare(req, idx) {
     const prov = resolveProvider(idx, req.provider);
@@ -25,10 +28,10 @@ export const cableProduct: ProductModule<CablePurchase> = {
     }
     const iuc = checkIuc(req.iuc);
     if (req.phone !== undefined && req.phone !== '') normalizePhone(req.phone, 'phone');
-    const body = { cablename: prov.id, cableplan: pkg.id, smart_card_number: iuc };
+    const body = { [F.provider.wire]: prov.id, [F.package.wire]: pkg.id, [F.iuc.wire]: iuc };
     return {
       product: 'cable',
-      path: '/api/cablesub/',
+      path: PATH,
       body,
       quote: { product: 'cable', recipient: iuc, amount: pkg.price, description: `${pkg.label} for IUC ${iuc}`, request: body },
       match: { recipient: iuc, search: iuc, test: (r) => Number(r.details.package) === pkg.id },

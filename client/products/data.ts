@@ -6,6 +6,9 @@ import {
 import { canonicalNetwork } from '../schemas/catalog';
 import type { CatalogIndex } from '../catalog';
 import type { NetworkInfo } from '../types';
+import { PRODUCT_TABLE } from './table';
+
+const { fields: F, path: PATH } = PRODUCT_TABLE.data;
 
 /** Phone ↔ network check shared by data and airtime. */
 export function checkPhoneNetwork(phoneIn: unknown, net: NetworkInfo, ported: boolean | undefined): string {
@@ -34,7 +37,7 @@ function dataDetails(o: Record<string, unknown>): Record<string, unknown> {
 
 export const dataProduct: ProductModule<DataPurchase> = {
   product: 'data',
-  path: '/api/data/',
+  path: PATH,
   hasDetail: true,
   prepare(req, idx: CatalogIndex) {
     const net = resolveNetwork(idx, req.network);
@@ -46,10 +49,10 @@ export const dataProduct: ProductModule<DataPurchase> = {
     if (!plan.available) throw invalid('plan', `plan ${planId} (${plan.label}) is marked not available by the site; pick another plan.`);
     const ported = optionalBoolean(req.ported, 'ported');
     const phone = checkPhoneNetwork(req.phone, net, ported);
-    const body = { network: net.id, plan: plan.id, mobile_number: phone, Ported_number: ported };
+    const body = { [F.network.wire]: net.id, [F.plan.wire]: plan.id, [F.phone.wire]: phone, [F.ported.wire]: ported };
     return {
       product: 'data',
-      path: '/api/data/',
+      path: PATH,
       body,
       quote: { product: 'data', recipient: phone, amount: plan.price, description: `${plan.label} to ${phone}`, request: body },
       // a method, not an arrow property: no per-purchase function naming under tsx/esbuild keepNames

@@ -4,14 +4,9 @@ import { formatNaira, nairaText, parsePlainNaira } from '../money';
 import { normalizePhone } from '../phone';
 import { charged, firstMoney, invalid, parseBase, requireDigits, resolveChoice, result, text, type ProductModule } from './common';
 import { shown } from '../errors';
+import { PRODUCT_TABLE } from './table';
 
-export const ELECTRICITY_MIN = 50_000; // ₦500
-
-/**
- * ₦500,000 per token: a cap of ours. The family's server and api-family.md state no maximum (only the ₦500
- * minimum); the cap stops a typo (an extra zero or five) from spending the wallet on one meter.
- */
-export const ELECTRICITY_MAX = 50_000_000;
+const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.electricity;
 
 /** By id, exact name or alias ("Ikeja", "IKEDC" → Ikeja Electric). A city a disco serves ("Abakaliki") is not an alias: refused with the list. */
 export function resolveDisco(idx: CatalogIndex, disco: unknown): Disco {
@@ -26,7 +21,7 @@ export function meterTypeOf(v: unknown): 'prepaid' | 'postpaid' {
 }
 
 export function checkMeter(v: unknown): string {
-  return requireDigits(v, 'meter', 'meter number', 6, 13);
+  return requireDigits(v, 'meter', 'meter number', L.meterDigits.min, L.meterDigits.max);
 }
 
 /** Strip "Token : ", "Token:", "TOKEN -" prefixes some upstreams add. */
@@ -36,28 +31,28 @@ export function cleanToken(t: unknown): string {
 
 export const electricityProduct: ProductModule<ElectricityPurchase> = {
   product: 'electricity',
-  path: '/api/billpayment/',
+  path: PATH,
   hasDetail: true,
   prepare(req, idx, settings) {
     const disco = resolveDisco(idx, req.disco);
     const meter = checkMeter(req.meter);
     const mt = meterTypeOf(req.meterType);
     const kobo = parsePlainNaira(req.amount, 'amount');
-    if (kobo < ELECTRICITY_MIN) throw invalid('amount', `amount ${nairaText(kobo)} is below the electricity minimum of ${nairaText(ELECTRICITY_MIN)}.`);
-    if (kobo > ELECTRICITY_MAX) {
-      throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(ELECTRICITY_MAX)} per token; type a smaller amount or split it.`);
+    if (kobo < L.minKobo) throw invalid('amount', `amount ${nairaText(kobo)} is below the electricity minimum of ${nairaText(L.minKobo)}.`);
+    if (kobo > L.maxKobo) {
+      throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per token; type a smaller amount or split it.`);
     }
     const phone = req.phone !== undefined && req.phone !== '' ? normalizePhone(req.phone, 'phone') : undefined;
     const body: Record<string, unknown> = {
-      disco_name: disco.id,
-      amount: Number(formatNaira(kobo)),
-      meter_number: meter,
-      MeterType: settings.meterType === 'number' ? (mt === 'prepaid' ? 1 : 2) : mt === 'prepaid' ? 'Prepaid' : 'Postpaid',
+      [F.disco.wire]: disco.id,
+      [F.amount.wire]: Number(formatNaira(kobo)),
+      [F.meter.wire]: meter,
+      [F.meterType.wire]: settings.meterType === 'number' ? (mt === 'prepaid' ? 1 : 2) : mt === 'prepaid' ? 'Prepaid' : 'Postpaid',
     };
-    if (phone) body.Customer_Phone = phone;
+    if (phone) body[F.phone.wire] = phone;
     return {
       product: 'electricity',
-      path: '/api/billpayment/',
+      path: PATH,
       body,
       quote: {
         product: 'electricity', recipient: meter, amount: { kobo, naira: formatNaira(kobo) },

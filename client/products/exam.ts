@@ -1,8 +1,9 @@
 import type { ExamPinPurchase } from '../types';
 import { money } from '../money';
 import { charged, firstMoney, parseBase, requireQuantity, resolveChoice, result, text, type ProductModule } from './common';
+import { PRODUCT_TABLE } from './table';
 
-export const EXAM_MAX_QUANTITY = 5;
+const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.exam_pin;
 
 /** pins: list of strings | list of {pin, serial} | one string separated by commas/newlines. */
 export function parsePins(v: unknown): string[] {
@@ -28,16 +29,16 @@ export function parsePins(v: unknown): string[] {
 
 export const examProduct: ProductModule<ExamPinPurchase> = {
   product: 'exam_pin',
-  path: '/api/epin/',
+  path: PATH,
   hasDetail: true,
   prepare(req, idx) {
     const { exam: name, price } = resolveChoice(idx.exams, req.exam, 'exam', 'an exam');
     const exam = name.toUpperCase();
-    const quantity = requireQuantity(req.quantity, 'quantity', 1, EXAM_MAX_QUANTITY);
-    const body = { exam_name: exam, quantity };
+    const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
+    const body = { [F.exam.wire]: exam, [F.quantity.wire]: quantity };
     return {
       product: 'exam_pin',
-      path: '/api/epin/',
+      path: PATH,
       body,
       quote: {
         product: 'exam_pin', recipient: exam, amount: money(price.kobo * quantity),

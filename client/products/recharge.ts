@@ -2,8 +2,9 @@ import type { RechargeCardPurchase } from '../types';
 import { money } from '../money';
 import { canonicalNetwork } from '../schemas/catalog';
 import { charged, firstMoney, invalid, isRec, optionalText, parseBase, requireInt, requireQuantity, resolveNetwork, result, text, type ProductModule } from './common';
+import { PRODUCT_TABLE } from './table';
 
-export const RECHARGE_MAX_QUANTITY = 39;
+const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.recharge_card;
 
 export interface RechargeCard { pin: string; serial: string; loadCode: string; amount: ReturnType<typeof money> | null }
 
@@ -33,7 +34,7 @@ export function parseCards(v: unknown): RechargeCard[] {
 
 export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
   product: 'recharge_card',
-  path: '/api/rechargepin/',
+  path: PATH,
   hasDetail: false,
   prepare(req, idx) {
     const net = resolveNetwork(idx, req.network);
@@ -42,14 +43,14 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
     if (!d || d.networkId !== net.id) {
       throw invalid('denomination', `denomination ${denomId} is not a ${net.name} recharge card${d ? ` (it is ${d.network})` : ''}. Pick one from client.catalog.recharge().`);
     }
-    const quantity = requireQuantity(req.quantity, 'quantity', 1, RECHARGE_MAX_QUANTITY);
+    const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
     // name_on_card may not be blank on the family's serializer: default to the account's name.
-    const given = optionalText(req.nameOnCard, 'nameOnCard', 'the name printed on the cards, e.g. "Ade Stores"', 50);
-    const name = given || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, 50);
-    const body = { network: net.id, network_amount: d.id, quantity, name_on_card: name };
+    const given = optionalText(req.nameOnCard, 'nameOnCard', 'the name printed on the cards, e.g. "Ade Stores"', L.nameOnCardChars);
+    const name = given || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, L.nameOnCardChars);
+    const body = { [F.network.wire]: net.id, [F.denomination.wire]: d.id, [F.quantity.wire]: quantity, [F.nameOnCard.wire]: name };
     return {
       product: 'recharge_card',
-      path: '/api/rechargepin/',
+      path: PATH,
       body,
       quote: {
         product: 'recharge_card', recipient: name || String(net.name), amount: money(d.price.kobo * quantity),

@@ -4,10 +4,11 @@ import type { PurchaseResult, SmsPlan, SmsPurchase } from '../types';
 import { money } from '../money';
 import type { PreparedPurchase, ProductModule } from './common';
 import { batchToResult, parseSmsBatch, smsBody } from './sms';
+import { PRODUCT_TABLE } from './table';
 
 export const smsProduct: ProductModule<SmsPurchase> = {
   product: 'sms',
-  path: '/api/sendsms/',
+  path: PRODUCT_TABLE.sms.path,
   hasDetail: false,
   prepare() {
     throw new Error('SMS purchases are prepared per batch: use prepareSmsBatch');
@@ -30,7 +31,7 @@ export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo:
   const cost = money(batch.length * plan.pages * ratePerPageKobo);
   return {
     product: 'sms',
-    path: '/api/sendsms/',
+    path: PRODUCT_TABLE.sms.path,
     body,
     quote: {
       product: 'sms', recipient: batch.join(','), amount: cost,

@@ -8,8 +8,10 @@ import { classifyPhone, tryNormalizePhone } from '../phone';
 import { normalizeStatus, zId } from '../schemas/common';
 import { VtuBadResponseError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../errors';
 import { firstMoney, invalid, isRec, scrubRaw, text } from './common';
+import { PRODUCT_TABLE } from './table';
 
-export const SMS_MAX_CHARS = 905;
+const { fields: F, limits: L } = PRODUCT_TABLE.sms;
+export const SMS_MAX_CHARS = L.messageChars;
 const PAGE_LIMITS = [160, 304, 454, 605, 755, 905];
 
 /**
@@ -33,8 +35,8 @@ export function unicodeChars(message: string): string[] {
 
 export function checkSender(sender: unknown): string {
   const s = typeof sender === 'string' ? sender.trim() : '';
-  if (!/^[A-Za-z0-9]{1,11}$/.test(s)) {
-    throw invalid('sender', `sender ${JSON.stringify(sender ?? null)} must be 1–11 letters or digits (no spaces or symbols), e.g. "MyShop".`);
+  if (!/^[A-Za-z0-9]+$/.test(s) || s.length > L.senderChars) {
+    throw invalid('sender', `sender ${JSON.stringify(sender ?? null)} must be 1–${L.senderChars} letters or digits (no spaces or symbols), e.g. "MyShop".`);
   }
   return s;
 }
@@ -92,7 +94,7 @@ export function planSms(req: Omit<SmsPurchase, 'product'> | SmsPurchase, rates: 
 }
 
 export function smsBody(plan: SmsPlan, batch: string[]): Record<string, unknown> {
-  return { sender: plan.sender, recetipient: batch.join(','), message: plan.message, DND: plan.dnd };
+  return { [F.sender.wire]: plan.sender, [F.recipients.wire]: batch.join(','), [F.message.wire]: plan.message, [F.dnd.wire]: plan.dnd };
 }
 
 function phones(v: unknown): string[] {

@@ -1,20 +1,15 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { formatNaira, type VtuClient } from '../../client/core';
 import type { BuyOptions } from '../../client/types';
 import { checkSender } from '../../client/products/sms';
-import { vtuApiTest } from '../shared/credentialTest';
-import { purchaseOptions } from '../shared/descriptions';
+import { PRODUCT_TABLE } from '../../client/products/table';
+import { limitField, purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { naira } from '../shared/format';
 import { itemParam, stringParam } from '../shared/params';
+import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { readPurchaseOptions, runEachItem, runPool, runPurchases } from '../shared/runner';
 import {
 	batchNumbers,
@@ -59,55 +54,27 @@ function pacer(perSecond: number): (messages: number) => Promise<void> {
 	};
 }
 
+
 const hourLabel = (h: number): string => `${String(h % 24).padStart(2, '0')}:00`;
+
+const P = PRODUCT_TABLE.sms;
 
 export class VtuBulkSms implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'VTU Bulk SMS',
-		name: 'vtuBulkSms',
+		...vtuNodeBase(P),
 		icon: { light: 'file:vtuBulkSms.svg', dark: 'file:vtuBulkSms.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": bulk SMS"}}',
-		description: 'Send bulk SMS campaigns from the wallet of a VTU merchant API and list past batches',
-		defaults: { name: 'VTU Bulk SMS' },
-		// Not an AI-agent tool, on purpose: one call sends a whole campaign to many numbers.
-		// Agents get the small top-ups (VTU Data, VTU Airtime) under a Spend Cap.
-		usableAsTool: undefined,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
-		properties: [
+		subtitle: vtuSubtitle(P),
+		usableAsTool: usableAsTool(P),
+		properties: vtuProperties(P, [
 			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'List Batches',
-						value: 'listBatches',
-						description: 'List SMS batches sent before, newest first',
-						action: 'List bulk SMS batches',
-					},
-					{
-						name: 'Send',
-						value: 'send',
-						description: 'Send an SMS campaign (debits the wallet per recipient and page)',
-						action: 'Send a bulk SMS campaign',
-					},
-				],
-				default: 'send',
-			},
-			{
-				displayName: 'Sender ID',
+				displayName: P.fields.sender.label,
 				name: 'sender',
 				type: 'string',
 				default: '',
 				required: true,
 				placeholder: 'e.g. AdeStores',
-				description: 'Name the message comes from (at most 11 characters)',
-				displayOptions: { show: { operation: ['send'] } },
+				description: `Name the message comes from (at most ${P.limits.senderChars} characters)`,
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Message',
@@ -117,7 +84,7 @@ export class VtuBulkSms implements INodeType {
 				default: '',
 				required: true,
 				description: 'Text of the SMS; 160 characters is one page, longer messages cost more pages',
-				displayOptions: { show: { operation: ['send'] } },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Recipients From',
@@ -137,7 +104,7 @@ export class VtuBulkSms implements INodeType {
 				],
 				default: 'field',
 				description: 'Every input item is a row of ONE campaign: a personalised Message (an expression such as Hi {{ $JSON.name }}) is worked out per row, the same number with the same message is sent once, and the campaign is priced once',
-				displayOptions: { show: { operation: ['send'] } },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Recipients',
@@ -165,7 +132,7 @@ export class VtuBulkSms implements INodeType {
 				type: 'boolean',
 				default: false,
 				description: 'Whether to send through the DND route, which reaches numbers on Do-Not-Disturb at a higher rate',
-				displayOptions: { show: { operation: ['send'] } },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Output',
@@ -184,9 +151,9 @@ export class VtuBulkSms implements INodeType {
 					},
 				],
 				default: 'summary',
-				displayOptions: { show: { operation: ['send'] } },
+				displayOptions: { show: spending(P) },
 			},
-			purchaseOptions({ operation: ['send'] }, [
+			purchaseOptions(spending(P), [
 				{
 					displayName: 'Batch Size',
 					name: 'batchSize',
@@ -260,19 +227,11 @@ export class VtuBulkSms implements INodeType {
 				description: 'Whether to return all results or only up to a given limit',
 				displayOptions: { show: { operation: ['listBatches'] } },
 			},
-			{
-				displayName: 'Limit',
-				name: 'limit',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 50,
-				description: 'Max number of results to return',
-				displayOptions: { show: { operation: ['listBatches'], returnAll: [false] } },
-			},
-		],
+			limitField({ operation: ['listBatches'], returnAll: [false] }),
+		]),
 	};
 
-	methods = { credentialTest: { vtuApiTest } };
+	methods = vtuMethods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

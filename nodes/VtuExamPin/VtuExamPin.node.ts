@@ -1,81 +1,26 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { PurchaseRequest } from '../../client/core';
-import { vtuApiTest } from '../shared/credentialTest';
-import { purchaseOptions } from '../shared/descriptions';
+import { PRODUCT_TABLE } from '../../client/products/table';
+import { catalogueField, purchaseOptions, quantityField } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { resultJson } from '../shared/format';
-import { vtuLoadOptions } from '../shared/loadOptions';
 import { idParam, positiveIntParam, stringParam } from '../shared/params';
+import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem, runPurchases } from '../shared/runner';
 
-const EXAMS = ['WAEC', 'NECO', 'NABTEB'] as const;
+const P = PRODUCT_TABLE.exam_pin;
 
 export class VtuExamPin implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'VTU Exam Pin',
-		name: 'vtuExamPin',
+		...vtuNodeBase(P),
 		icon: { light: 'file:vtuExamPin.svg', dark: 'file:vtuExamPin.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": exam pin"}}',
-		description: 'Buy WAEC, NECO and NABTEB result checker pins from a VTU merchant API',
-		defaults: { name: 'VTU Exam Pin' },
-		// Not an AI-agent tool, on purpose: exam pins are cash-like and cannot be returned.
-		// Agents get the small top-ups (VTU Data, VTU Airtime) under a Spend Cap.
-		usableAsTool: undefined,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Buy',
-						value: 'buy',
-						description: 'Order result checker pins (debits the wallet)',
-						action: 'Buy exam pins',
-					},
-					{
-						name: 'Get Order',
-						value: 'getOrder',
-						description: 'Read one exam pin order with its pins',
-						action: 'Get an exam pin order',
-					},
-				],
-				default: 'buy',
-			},
-			{
-				displayName: 'Exam Name or ID',
-				name: 'exam',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getExams' },
-				default: '',
-				required: true,
-				description:
-					'WAEC, NECO or NABTEB, with your price per pin. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				displayOptions: { show: { operation: ['buy'] } },
-			},
-			{
-				displayName: 'Quantity',
-				name: 'quantity',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 5 },
-				default: 1,
-				description: 'Number of pins in this order (the site allows 1 to 5)',
-				displayOptions: { show: { operation: ['buy'] } },
-			},
-			purchaseOptions({ operation: ['buy'] }),
+		subtitle: vtuSubtitle(P),
+		usableAsTool: usableAsTool(P),
+		properties: vtuProperties(P, [
+			catalogueField('exam', P.fields.exam.label, 'WAEC, NECO or NABTEB, with your price per pin', spending(P), 'getExams'),
+			quantityField(P.fields.quantity.label, P.limits.quantity, `Number of pins in this order (the site allows ${P.limits.quantity.min} to ${P.limits.quantity.max})`, spending(P)),
+			purchaseOptions(spending(P)),
 			{
 				displayName: 'Order ID',
 				name: 'orderId',
@@ -86,30 +31,21 @@ export class VtuExamPin implements INodeType {
 				description: 'The "ID" returned by the purchase',
 				displayOptions: { show: { operation: ['getOrder'] } },
 			},
-		],
+		]),
 	};
 
-	methods = {
-		loadOptions: { getExams: vtuLoadOptions.getExams },
-		credentialTest: { vtuApiTest },
-	};
+	methods = vtuMethods('getExams');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const operation = this.getNodeParameter('operation', 0) as string;
-		if (operation === 'buy') {
+		if (this.getNodeParameter('operation', 0) === P.spend) {
 			return [
 				await runPurchases<PurchaseRequest>(this, {
-					build: (i) => {
-						const exam = String(idParam(this, 'exam', i, 'Exam')).toUpperCase();
-						if (!(EXAMS as readonly string[]).includes(exam)) {
-							throw refuse('invalid_input', `Exam "${exam}" is not one of WAEC, NECO or NABTEB`);
-						}
-						return {
-							product: 'exam_pin',
-							exam: exam as (typeof EXAMS)[number],
-							quantity: positiveIntParam(this, 'quantity', i, 'Quantity'),
-						};
-					},
+					// The exam is checked against the site's own exam list (the catalogue) when the item is priced.
+					build: (i) => ({
+						product: P.product,
+						exam: String(idParam(this, 'exam', i, P.fields.exam.label)),
+						quantity: positiveIntParam(this, 'quantity', i, P.fields.quantity.label),
+					}),
 				}),
 			];
 		}

@@ -1,16 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { IdentityResult } from '../../client/types';
-import { vtuApiTest } from '../shared/credentialTest';
 import { refuse } from '../shared/errors';
 import { stringParam } from '../shared/params';
+import { ACCOUNT_NODES, IDENTITY_KINDS } from '../shared/accountNodes';
+import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 function identityJson(r: IdentityResult): IDataObject {
@@ -27,42 +21,15 @@ function identityJson(r: IdentityResult): IDataObject {
 	};
 }
 
+const P = ACCOUNT_NODES.identity;
+
 export class VtuIdentity implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'VTU Identity',
-		name: 'vtuIdentity',
+		...vtuNodeBase(P),
 		icon: { light: 'file:vtuIdentity.svg', dark: 'file:vtuIdentity.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": identity"}}',
-		description: 'Validate a BVN or NIN through the identity provider of a VTU merchant API',
-		defaults: { name: 'VTU Identity' },
-		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Validate BVN',
-						value: 'validateBvn',
-						description: 'Check an 11-digit Bank Verification Number and get the holder\'s name',
-						action: 'Validate a BVN identity',
-					},
-					{
-						name: 'Validate NIN',
-						value: 'validateNin',
-						description: 'Check an 11-digit National Identification Number and get the holder\'s name',
-						action: 'Validate a NIN identity',
-					},
-				],
-				default: 'validateBvn',
-			},
+		subtitle: vtuSubtitle(P),
+		usableAsTool: usableAsTool(P),
+		properties: vtuProperties(P, [
 			{
 				displayName: 'Number',
 				name: 'number',
@@ -72,16 +39,16 @@ export class VtuIdentity implements INodeType {
 				placeholder: 'e.g. 22212345678',
 				description: 'The 11-digit BVN or NIN (no date of birth needed)',
 			},
-		],
+		]),
 	};
 
-	methods = { credentialTest: { vtuApiTest } };
+	methods = vtuMethods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		return [
 			await runEachItem(this, async (i, client) => {
-				const label = operation === 'validateNin' ? 'NIN' : 'BVN';
+				const [label] = IDENTITY_KINDS[operation] ?? IDENTITY_KINDS.validateBvn;
 				const number = stringParam(this, 'number', i, 'Number').replace(/\s+/g, '');
 				if (!/^\d{11}$/.test(number)) {
 					throw refuse('invalid_input', `The ${label} "${number}" is not 11 digits`, `Enter the ${label} as 11 digits without spaces or dashes.`);

@@ -6,16 +6,20 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { PurchaseRequest } from '../../client/core';
+import { PRODUCT_TABLE } from '../../client/products/table';
 import type { PurchaseResult } from '../../client/types';
-import { vtuApiTest } from '../shared/credentialTest';
-import { networkField, purchaseOptions } from '../shared/descriptions';
+import { catalogueField, networkField, purchaseOptions, quantityField } from '../shared/descriptions';
 import { resultJson } from '../shared/format';
-import { vtuLoadOptions } from '../shared/loadOptions';
 import { idParam, positiveIntParam, stringParam } from '../shared/params';
+import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runPurchases } from '../shared/runner';
+
+const OUTPUTS = [
+	{ name: 'One Item per Card', value: 'cards', description: 'Each pin is its own item' },
+	{ name: 'One Item per Order', value: 'order', description: 'The order with a list of cards' },
+];
 
 interface Card {
 	pin: string;
@@ -82,59 +86,18 @@ ${cells}
 `;
 }
 
+const P = PRODUCT_TABLE.recharge_card;
+
 export class VtuRechargeCard implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'VTU Recharge Card',
-		name: 'vtuRechargeCard',
+		...vtuNodeBase(P),
 		icon: { light: 'file:vtuRechargeCard.svg', dark: 'file:vtuRechargeCard.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": recharge cards"}}',
-		description: 'Order printable recharge card pins from a VTU merchant API (pins as items, CSV or print-ready HTML)',
-		defaults: { name: 'VTU Recharge Card' },
-		// Not an AI-agent tool, on purpose: one call prints many cash-like cards.
-		// Agents get the small top-ups (VTU Data, VTU Airtime) under a Spend Cap.
-		usableAsTool: undefined,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Order',
-						value: 'order',
-						description: 'Order printable recharge cards (debits the wallet)',
-						action: 'Order recharge cards',
-					},
-				],
-				default: 'order',
-			},
-			networkField({ operation: ['order'] }),
-			{
-				displayName: 'Denomination Name or ID',
-				name: 'denomination',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getRechargeDenominations', loadOptionsDependsOn: ['network'] },
-				default: '',
-				required: true,
-				description:
-					'Card value with your price. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				displayOptions: { show: { operation: ['order'] } },
-			},
-			{
-				displayName: 'Quantity',
-				name: 'quantity',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 39 },
-				default: 1,
-				description: 'Number of cards in this order (the site allows up to 39)',
-				displayOptions: { show: { operation: ['order'] } },
-			},
+		subtitle: vtuSubtitle(P),
+		usableAsTool: usableAsTool(P),
+		properties: vtuProperties(P, [
+			networkField(spending(P)),
+			catalogueField('denomination', P.fields.denomination.label, 'Card value with your price', spending(P), 'getRechargeDenominations', ['network']),
+			quantityField(P.fields.quantity.label, P.limits.quantity, `Number of cards in this order (the site allows up to ${P.limits.quantity.max})`, spending(P)),
 			{
 				displayName: 'Name on Card',
 				name: 'nameOnCard',
@@ -142,18 +105,15 @@ export class VtuRechargeCard implements INodeType {
 				default: '',
 				placeholder: 'e.g. Ade Stores',
 				description: 'Business name printed on the cards',
-				displayOptions: { show: { operation: ['order'] } },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Output',
 				name: 'output',
 				type: 'options',
-				options: [
-					{ name: 'One Item per Card', value: 'cards', description: 'Each pin is its own item' },
-					{ name: 'One Item per Order', value: 'order', description: 'The order with a list of cards' },
-				],
+				options: OUTPUTS,
 				default: 'cards',
-				displayOptions: { show: { operation: ['order'] } },
+				displayOptions: { show: spending(P) },
 			},
 			{
 				displayName: 'Printable File',
@@ -167,19 +127,13 @@ export class VtuRechargeCard implements INodeType {
 				],
 				default: 'none',
 				description: 'Whether to add the cards as a binary file (on the first output item of each order)',
-				displayOptions: { show: { operation: ['order'] } },
+				displayOptions: { show: spending(P) },
 			},
-			purchaseOptions({ operation: ['order'] }),
-		],
+			purchaseOptions(spending(P)),
+		]),
 	};
 
-	methods = {
-		loadOptions: {
-			getNetworks: vtuLoadOptions.getNetworks,
-			getRechargeDenominations: vtuLoadOptions.getRechargeDenominations,
-		},
-		credentialTest: { vtuApiTest },
-	};
+	methods = vtuMethods('getNetworks', 'getRechargeDenominations');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const output = this.getNodeParameter('output', 0, 'cards') as string;
@@ -187,12 +141,12 @@ export class VtuRechargeCard implements INodeType {
 		return [
 			await runPurchases<PurchaseRequest>(this, {
 				build: (i) => {
-					const nameOnCard = stringParam(this, 'nameOnCard', i, 'Name on Card', false);
+					const nameOnCard = stringParam(this, 'nameOnCard', i, P.fields.nameOnCard.label, false);
 					return {
-						product: 'recharge_card',
-						network: idParam(this, 'network', i, 'Network'),
-						denomination: Number(idParam(this, 'denomination', i, 'Denomination')),
-						quantity: positiveIntParam(this, 'quantity', i, 'Quantity'),
+						product: P.product,
+						network: idParam(this, 'network', i, P.fields.network.label),
+						denomination: Number(idParam(this, 'denomination', i, P.fields.denomination.label)),
+						quantity: positiveIntParam(this, 'quantity', i, P.fields.quantity.label),
 						...(nameOnCard ? { nameOnCard } : {}),
 					};
 				},

@@ -1,76 +1,29 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { Product } from '../../client/types';
-import { vtuApiTest } from '../shared/credentialTest';
-import { PRODUCT_OPTIONS, transactionLookupFields } from '../shared/descriptions';
+import { limitField, PRODUCT_OPTIONS, productField, transactionLookupFields } from '../shared/descriptions';
 import { resultJson } from '../shared/format';
 import { getTransaction } from '../shared/operations';
+import { ACCOUNT_NODES } from '../shared/accountNodes';
+import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
+
+const P = ACCOUNT_NODES.transaction;
 
 export class VtuTransaction implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'VTU Transaction',
-		name: 'vtuTransaction',
+		...vtuNodeBase(P),
 		icon: { light: 'file:vtuTransaction.svg', dark: 'file:vtuTransaction.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["product"]}}',
-		description: 'Look up any VTU purchase by ID or reference, or list recent ones',
-		defaults: { name: 'VTU Transaction' },
-		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Get',
-						value: 'get',
-						description: 'Get one transaction by ID or reference',
-						action: 'Get a transaction',
-					},
-					{
-						name: 'Get Many',
-						value: 'getMany',
-						description: 'List the newest transactions of a product',
-						action: 'Get many transactions',
-					},
-				],
-				default: 'get',
-			},
-			{
-				displayName: 'Product',
-				name: 'product',
-				type: 'options',
-				options: PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'),
-				default: 'data',
-				description: 'Which kind of purchase to look up',
-			},
+		subtitle: vtuSubtitle(P),
+		usableAsTool: usableAsTool(P),
+		properties: vtuProperties(P, [
+			productField(PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'), 'Which kind of purchase to look up'),
 			...transactionLookupFields({ operation: ['get'] }),
-			{
-				displayName: 'Limit',
-				name: 'limit',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 50,
-				description: 'Max number of results to return',
-				displayOptions: { show: { operation: ['getMany'] } },
-			},
-		],
+			limitField({ operation: ['getMany'] }),
+		]),
 	};
 
-	methods = { credentialTest: { vtuApiTest } };
+	methods = vtuMethods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

@@ -1,15 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { VtuClient } from '../../client/core';
-import { vtuApiTest } from '../shared/credentialTest';
-import { planLabel } from '../shared/loadOptions';
+import { PRODUCT_OPTIONS, productField } from '../shared/descriptions';
+import { planJson } from '../shared/loadOptions';
+import { ACCOUNT_NODES } from '../shared/accountNodes';
+import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 async function prices(client: VtuClient, product: string): Promise<IDataObject[]> {
@@ -18,19 +13,7 @@ async function prices(client: VtuClient, product: string): Promise<IDataObject[]
 	if (want('data')) {
 		for (const n of await client.catalog.networks()) {
 			for (const p of n.plans) {
-				out.push({
-					product: 'data',
-					network: n.name,
-					networkId: n.id,
-					id: p.id,
-					name: `${p.size} ${p.kind}`,
-					size: p.size,
-					kind: p.kind,
-					price: p.price.naira,
-					validity: p.validity,
-					available: p.available,
-					label: planLabel(p),
-				});
+				out.push({ product: 'data', ...planJson(p), network: n.name, networkId: n.id, name: `${p.size} ${p.kind}` });
 			}
 		}
 	}
@@ -82,70 +65,24 @@ async function prices(client: VtuClient, product: string): Promise<IDataObject[]
 	return out;
 }
 
+const P = ACCOUNT_NODES.wallet;
+
 export class VtuWallet implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'VTU Wallet',
-		name: 'vtuWallet',
+		...vtuNodeBase(P),
 		icon: { light: 'file:vtuWallet.svg', dark: 'file:vtuWallet.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": wallet"}}',
-		description: 'Read the wallet balance, account profile and your prices from a VTU merchant API',
-		defaults: { name: 'VTU Wallet' },
-		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }],
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Get Balance',
-						value: 'getBalance',
-						description: 'Get the wallet balance',
-						action: 'Get the wallet balance',
-					},
-					{
-						name: 'Get Prices',
-						value: 'getPrices',
-						description: 'List your prices for data, airtime, cable, electricity, exam pins, bulk SMS or recharge cards',
-						action: 'Get wallet prices',
-					},
-					{
-						name: 'Get Profile',
-						value: 'getProfile',
-						description: 'Get the account profile with its balance and account type',
-						action: 'Get the wallet profile',
-					},
-				],
-				default: 'getProfile',
-			},
-			{
-				displayName: 'Product',
-				name: 'product',
-				type: 'options',
-				options: [
-					{ name: 'Airtime', value: 'airtime' },
-					{ name: 'All', value: 'all' },
-					{ name: 'Bulk SMS', value: 'sms' },
-					{ name: 'Cable TV', value: 'cable' },
-					{ name: 'Data', value: 'data' },
-					{ name: 'Electricity', value: 'electricity' },
-					{ name: 'Exam Pin', value: 'exam_pin' },
-					{ name: 'Recharge Card', value: 'recharge_card' },
-				],
-				default: 'data',
-				description: 'Which price list to return, one item per price',
-				displayOptions: { show: { operation: ['getPrices'] } },
-			},
-		],
+		subtitle: vtuSubtitle(P),
+		usableAsTool: usableAsTool(P),
+		properties: vtuProperties(P, [
+			productField(
+				[...PRODUCT_OPTIONS, { name: 'All', value: 'all' }].sort((x, y) => x.name.localeCompare(y.name)),
+				'Which price list to return, one item per price',
+				{ operation: ['getPrices'] },
+			),
+		]),
 	};
 
-	methods = { credentialTest: { vtuApiTest } };
+	methods = vtuMethods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

@@ -7,7 +7,7 @@ import type {
 import { sleepWithAbort } from 'n8n-workflow';
 
 import { VtuClient, nairaText } from '../../client/core';
-import { VtuError } from '../../client/errors';
+import { FORBIDDEN_ADVICE, VtuError } from '../../client/errors';
 import { TransportError } from '../../client/transport';
 import { createCredentialTestTransport, safeOrigin } from './transport';
 
@@ -19,7 +19,7 @@ export function describeCredentialFailure(error: unknown, baseUrl: string): stri
 			case 'auth':
 				return 'The site rejected the API token (HTTP 401). Copy the token again from the site\'s API access page (it changes when it is reset) and paste it without spaces.';
 			case 'forbidden':
-				return `The site refused this token (HTTP 403). Either the IP address of your n8n server is not on the site's IP whitelist (add it on the pricing page, or empty the list), or the account is not of type API (ask the site owner to upgrade it).${error.serverMessage ? ` The site said: ${error.serverMessage}` : ''}`;
+				return `The site refused this token (HTTP 403). ${FORBIDDEN_ADVICE}${error.serverMessage ? ` The site said: ${error.serverMessage}` : ''}`;
 			case 'network':
 				return `Could not reach ${origin}: nothing answered there. Check the Base URL (scheme, host, port) and that the site is online and reachable from the n8n server.`;
 			case 'not_found':

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { PRODUCT_SPECS } from '../../client/products/table';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './runner';
 
 type Show = Record<string, Array<string | number | boolean>>;
@@ -99,15 +100,53 @@ export const portedField = (show: Show): INodeProperties => ({
 	displayOptions: { show },
 });
 
-export const networkField = (show: Show): INodeProperties => ({
-	displayName: 'Network Name or ID',
-	name: 'network',
-	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getNetworks' },
-	default: '',
-	required: true,
-	description:
-		'Mobile network. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+/**
+ * A required dropdown filled from the site's catalogue (`loader`, a loadOptions method), that also takes an
+ * ID or a name from an expression. `what` says what is listed.
+ */
+export function catalogueField(
+	name: string,
+	label: string,
+	what: string,
+	show: Show,
+	loader: string,
+	dependsOn?: string[],
+): INodeProperties {
+	return {
+		displayName: `${label} Name or ID`,
+		name,
+		type: 'options',
+		typeOptions: { loadOptionsMethod: loader, ...(dependsOn ? { loadOptionsDependsOn: dependsOn } : {}) },
+		default: '',
+		required: true,
+		description: `${what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+		displayOptions: { show },
+	};
+}
+
+export const networkField = (show: Show): INodeProperties => catalogueField('network', 'Network', 'Mobile network', show, 'getNetworks');
+
+/** A whole-number quantity within the product table's limits. */
+export function quantityField(label: string, limits: { min: number; max: number }, description: string, show: Show): INodeProperties {
+	return {
+		displayName: label,
+		name: 'quantity',
+		type: 'number',
+		typeOptions: { minValue: limits.min, maxValue: limits.max },
+		default: 1,
+		description,
+		displayOptions: { show },
+	};
+}
+
+/** "Limit" of a listing operation. */
+export const limitField = (show: Show): INodeProperties => ({
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
 	displayOptions: { show },
 });
 
@@ -139,12 +178,20 @@ export function transactionLookupFields(show: Show): INodeProperties[] {
 	];
 }
 
-export const PRODUCT_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Airtime', value: 'airtime' },
-	{ name: 'Bulk SMS', value: 'sms' },
-	{ name: 'Cable TV', value: 'cable' },
-	{ name: 'Data', value: 'data' },
-	{ name: 'Electricity', value: 'electricity' },
-	{ name: 'Exam Pin', value: 'exam_pin' },
-	{ name: 'Recharge Card', value: 'recharge_card' },
-];
+/** The "Product" dropdown of the nodes that serve several products (default: data). */
+export function productField(options: INodePropertyOptions[], description: string, show?: Show): INodeProperties {
+	return {
+		displayName: 'Product',
+		name: 'product',
+		type: 'options',
+		options,
+		default: 'data',
+		description,
+		...(show ? { displayOptions: { show } } : {}),
+	};
+}
+
+/** Every product by its title, in n8n's alphabetical order. */
+export const PRODUCT_OPTIONS: INodePropertyOptions[] = PRODUCT_SPECS.map((p) => ({ name: p.title, value: p.product })).sort(
+	(a, b) => a.name.localeCompare(b.name),
+);

@@ -3,11 +3,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { VtuError, redact, redactValue } from '../../client/errors';
 
-/** What to do next, per client error code (the client's own message says what happened). */
+/**
+ * What to do next, per client error code (the client's own message says what happened; a 403's message
+ * already says what to do, so it has no hint here).
+ */
 const HINTS: Record<string, string> = {
 	auth: 'Open the VTU API credential and paste the token again from the site\'s API access page.',
-	forbidden:
-		'Add the public IP address of your n8n server to the site\'s IP whitelist (or empty the list), and make sure the account is of type API.',
 	insufficient_balance: 'Fund the wallet on the VTU site, then run the node again.',
 	invalid_input: 'Correct the value in the node or in the input item.',
 	not_found: 'Check the ID or reference and the product: records are only visible to the account that made them.',

@@ -1,4 +1,4 @@
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { nairaText } from '../../client/core';
 import type { DataPlan } from '../../client/types';
@@ -13,6 +13,21 @@ export function planLabel(p: DataPlan): string {
 	let label = parts.join(' · ');
 	if (!p.available) label += ' (not available)';
 	return label;
+}
+
+/** A data plan as an output item (List Plans, Get Prices). */
+export function planJson(p: DataPlan): IDataObject {
+	return {
+		id: p.id,
+		network: p.network,
+		networkId: p.networkId,
+		size: p.size,
+		kind: p.kind,
+		price: p.price.naira,
+		validity: p.validity,
+		available: p.available,
+		label: planLabel(p),
+	};
 }
 
 function currentParam(ctx: ILoadOptionsFunctions, name: string): string | number | undefined {

@@ -7,6 +7,7 @@ import type {
 
 import { formatNaira, nairaText, parseNaira, type BuyOptions, type PurchaseRequest, type PurchaseResult, type VtuClient } from '../../client/core';
 import { canCheckExisting, findExisting } from '../../client/existing';
+import { NOT_CHARGED_CODES } from '../../client/errors';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
 import { getClient, getSpendLedger } from './client';
@@ -101,18 +102,6 @@ export interface PurchaseHooks<R> {
 		itemIndex: number,
 	) => Promise<{ items: INodeExecutionData[]; chargedKobo: number | null }>;
 }
-
-/** Codes after which the wallet was provably not charged, so a spend-cap reservation is released. */
-const NOT_CHARGED = new Set([
-	'invalid_input',
-	'insufficient_balance',
-	'auth',
-	'forbidden',
-	'not_charged',
-	'rate_limited',
-	'not_found',
-	'spend_cap',
-]);
 
 function defaultQuote(client: VtuClient, req: unknown): Promise<{ kobo: number; json: IDataObject }> {
 	return client.quote(req as PurchaseRequest).then((q: PurchaseQuote) => ({
@@ -279,7 +268,7 @@ export async function runPurchases<R>(
 				outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
 			} catch (error) {
 				const code = (error as { code?: string }).code;
-				if (ledger && code && NOT_CHARGED.has(code)) ledger.add(-reserved);
+				if (ledger && code && NOT_CHARGED_CODES.has(code)) ledger.add(-reserved);
 				if (!continueOnFail) {
 					if (!stopError || i < stopError.i) stopError = { i, error };
 					return;

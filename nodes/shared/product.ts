@@ -1,0 +1,149 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { nairaText, type PurchaseRequest, type ValidationResult, type VtuClient } from '../../client/core';
+import type { ProductOperation, ProductSpec } from '../../client/products/table';
+import type { Product } from '../../client/types';
+import { getClient } from './client';
+import { vtuApiTest } from './credentialTest';
+import { transactionLookupFields } from './descriptions';
+import type { ItemRefusal } from './errors';
+import { resultJson } from './format';
+import { vtuLoadOptions } from './loadOptions';
+import { getTransaction } from './operations';
+import { runEachItem, runPurchases } from './runner';
+import { CREDENTIAL_NAME } from './transport';
+
+/** What a VTU node's description is made of: a product table row, or the same for a non-product node (whose `spend` is just the operation a new node starts on). */
+export type NodeSpec = Pick<ProductSpec, 'node' | 'title' | 'noun' | 'summary' | 'aiTool' | 'operations' | 'spend'> & {
+	/** The canvas subtitle when not "operation: noun". */
+	subtitle?: string;
+};
+
+/** What every VTU action node shares: one main input and output, and the VTU API credential with its test. */
+const ACTION_NODE: Pick<INodeTypeDescription, 'group' | 'version' | 'inputs' | 'outputs' | 'credentials'> = {
+	group: ['transform'],
+	version: 1,
+	inputs: [NodeConnectionTypes.Main],
+	outputs: [NodeConnectionTypes.Main],
+	credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: 'vtuApiTest' }],
+};
+
+/**
+ * The common part of a VTU node's description. The node's own description literal adds its icon, subtitle,
+ * AI-tool flag and properties (n8n's lint checks those there). Type and parameter names are what saved
+ * workflows refer to: never rename them.
+ */
+export function vtuNodeBase(spec: NodeSpec): Omit<INodeTypeDescription, 'properties' | 'icon'> {
+	const displayName = `VTU ${spec.title}`;
+	return { displayName, name: spec.node, ...ACTION_NODE, description: spec.summary, defaults: { name: displayName } };
+}
+
+/** displayOptions.show of the fields of the node's spending operation. */
+export function spending(spec: NodeSpec): { operation: string[] } {
+	return { operation: [spec.spend] };
+}
+
+/** "buy: airtime" under the node's name on the canvas. */
+export function vtuSubtitle(spec: NodeSpec): string {
+	return spec.subtitle ?? `={{$parameter["operation"] + ": ${spec.noun}"}}`;
+}
+
+/**
+ * Whether an AI agent may call the node as a tool, from the product table (client/products/table.ts, aiTool,
+ * with the reason when not). n8n's type has no `false`: a node that is not a tool leaves it undefined.
+ */
+export function usableAsTool(spec: NodeSpec): true | undefined {
+	return spec.aiTool === true ? true : undefined;
+}
+
+/**
+ * A VTU node's properties: the Operation field from its spec, the node's own fields, then, when the spec
+ * has a Get Transaction operation, its lookup fields.
+ */
+export function vtuProperties(spec: NodeSpec, fields: INodeProperties[]): INodeProperties[] {
+	const { operations, spend } = spec;
+	const hasGetTransaction = operations.some((o: ProductOperation) => o.value === 'getTransaction');
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			options: operations,
+			default: spend,
+		},
+		...fields,
+		...(hasGetTransaction ? transactionLookupFields({ operation: ['getTransaction'] }) : []),
+	];
+}
+
+type LoadOptionsName = keyof typeof vtuLoadOptions;
+
+/** A VTU node's `methods`: the credential test and the named dropdown loaders. */
+export function vtuMethods(...loaders: LoadOptionsName[]) {
+	const credentialTest = { vtuApiTest };
+	if (loaders.length === 0) return { credentialTest };
+	const loadOptions: Partial<typeof vtuLoadOptions> = {};
+	for (const name of loaders) (loadOptions as Record<string, unknown>)[name] = vtuLoadOptions[name];
+	return { loadOptions, credentialTest };
+}
+
+/** The Get Transaction operation of a product's node: one record per item, by ID or reference. */
+export async function getTransactionOutput(ctx: IExecuteFunctions, product: Product): Promise<INodeExecutionData[][]> {
+	return [await runEachItem(ctx, async (i, client) => resultJson(await getTransaction(ctx, client, product, i)))];
+}
+
+/** A limit in kobo as node texts show it: "₦50", "₦1,500.50". */
+export function limitText(kobo: number): string {
+	return nairaText(kobo).replace(/\.00$/, '');
+}
+
+/**
+ * The spending operation of a bill product (cable, electricity): each item's account (IUC, meter) is
+ * checked with the site first unless the node's "Validate … First" option is off; an invalid one is
+ * refused and nothing is paid for it.
+ */
+export async function validatedPurchases<I>(
+	ctx: IExecuteFunctions,
+	steps: {
+		input: (itemIndex: number) => I;
+		validate: (client: VtuClient, input: I) => Promise<ValidationResult>;
+		/** Why the item is refused; `siteSaid` is " (the site said: …)" with the name the site gave, or ''. */
+		refusal: (input: I, siteSaid: string) => ItemRefusal;
+		request: (input: I, itemIndex: number) => PurchaseRequest;
+	},
+): Promise<INodeExecutionData[][]> {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const validateFirst = options.validateFirst !== false;
+	const client = await getClient(ctx);
+	return [
+		await runPurchases<PurchaseRequest>(ctx, {
+			build: async (i) => {
+				const input = steps.input(i);
+				if (validateFirst) {
+					const v = await steps.validate(client, input);
+					if (!v.valid) throw steps.refusal(input, v.name ? ` (the site said: ${v.name})` : '');
+				}
+				return steps.request(input, i);
+			},
+		}),
+	];
+}
+
+/** The "Validate … First" option of a bill product's spending operation (read by validatedPurchases). */
+export function validateFirstOption(displayName: string, what: string): INodeProperties {
+	return {
+		displayName,
+		name: 'validateFirst',
+		type: 'boolean',
+		default: true,
+		description: `Whether to check the ${what} before paying and refuse the item when it is invalid`,
+	};
+}
