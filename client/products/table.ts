@@ -40,10 +40,11 @@ export interface ProductSpec {
   /** What `client.catalog` section lists what can be bought, with prices. */
   catalogue: keyof Catalog;
   /**
-   * Whether an AI agent may call the node as a tool: true for the small, re-checkable top-ups; otherwise
-   * the reason why not (said in the node's code and README).
+   * An AI agent may call the product's node as a tool. Every product is one: n8n's guidance is "when in
+   * doubt, true", and an agent's call meets the same guards as a person's (Spend Cap, Dry Run, the IUC or
+   * meter checked first, one owner per record). n8n's type has no `false`.
    */
-  aiTool: true | { no: string };
+  aiTool: true;
   /** The node's operations in the order n8n lists them; `spend` is the one that debits the wallet. */
   operations: ProductOperation[];
   spend: string;
@@ -118,7 +119,7 @@ export const PRODUCT_TABLE = {
     summary: 'Validate IUC numbers and pay GOTV, DSTV and Startimes subscriptions from a VTU merchant API',
     path: '/api/cablesub/',
     catalogue: 'cable',
-    aiTool: { no: 'a subscription paid to a wrong IUC cannot be reversed' },
+    aiTool: true,
     operations: [
       getTransaction('cable subscription', 'Get a cable TV transaction'),
       { name: 'Subscribe', value: 'subscribe', description: 'Pay a cable TV package for a smart card (debits the wallet)', action: 'Subscribe a cable TV package' },
@@ -142,7 +143,7 @@ export const PRODUCT_TABLE = {
     summary: 'Validate meters and buy prepaid or postpaid electricity tokens from a VTU merchant API',
     path: '/api/billpayment/',
     catalogue: 'discos',
-    aiTool: { no: "a token bought for a wrong meter pays someone else's bill and cannot be reversed" },
+    aiTool: true,
     operations: [
       { name: 'Buy Token', value: 'buyToken', description: 'Pay electricity for a meter (debits the wallet); the token is in the output', action: 'Buy an electricity token' },
       getTransaction('electricity payment', 'Get an electricity transaction'),
@@ -175,7 +176,7 @@ export const PRODUCT_TABLE = {
     summary: 'Buy WAEC, NECO and NABTEB result checker pins from a VTU merchant API',
     path: '/api/epin/',
     catalogue: 'exams',
-    aiTool: { no: 'exam pins are cash-like and cannot be returned' },
+    aiTool: true,
     operations: [
       { name: 'Buy', value: 'buy', description: 'Order result checker pins (debits the wallet)', action: 'Buy exam pins' },
       { name: 'Get Order', value: 'getOrder', description: 'Read one exam pin order with its pins', action: 'Get an exam pin order' },
@@ -192,7 +193,7 @@ export const PRODUCT_TABLE = {
     summary: 'Order printable recharge card pins from a VTU merchant API (pins as items, CSV or print-ready HTML)',
     path: '/api/rechargepin/',
     catalogue: 'recharge',
-    aiTool: { no: 'one call prints many cash-like cards' },
+    aiTool: true,
     operations: [
       { name: 'Order', value: 'order', description: 'Order printable recharge cards (debits the wallet)', action: 'Order recharge cards' },
     ],
@@ -213,7 +214,7 @@ export const PRODUCT_TABLE = {
     summary: 'Send bulk SMS campaigns from the wallet of a VTU merchant API and list past batches',
     path: '/api/sendsms/',
     catalogue: 'sms',
-    aiTool: { no: 'one call sends a whole campaign to many numbers' },
+    aiTool: true,
     operations: [
       { name: 'List Batches', value: 'listBatches', description: 'List SMS batches sent before, newest first', action: 'List bulk SMS batches' },
       { name: 'Send', value: 'send', description: 'Send an SMS campaign (debits the wallet per recipient and page)', action: 'Send a bulk SMS campaign' },

@@ -55,12 +55,9 @@ export function vtuSubtitle(spec: NodeSpec): string {
 	return spec.subtitle ?? `={{$parameter["operation"] + ": ${spec.noun}"}}`;
 }
 
-/**
- * Whether an AI agent may call the node as a tool, from the product table (client/products/table.ts, aiTool,
- * with the reason when not). n8n's type has no `false`: a node that is not a tool leaves it undefined.
- */
-export function usableAsTool(spec: NodeSpec): true | undefined {
-	return spec.aiTool === true ? true : undefined;
+/** Whether an AI agent may call the node as a tool, from the product table (client/products/table.ts, aiTool). */
+export function usableAsTool(spec: NodeSpec): true {
+	return spec.aiTool;
 }
 
 /**

@@ -36,12 +36,7 @@ describe('node descriptions come from the tables', () => {
     expect(d.displayName).toBe(`VTU ${spec.title}`);
     expect(d.icon).toEqual({ light: `file:${spec.node}.svg`, dark: `file:${spec.node}.dark.svg` });
     expect(field(node!, 'operation')).toMatchObject({ options: spec.operations, default: spec.spend });
-    // n8n has no `usableAsTool: false`: a node that is not a tool leaves it out, and the table says why
-    if (spec.aiTool === true) expect(d.usableAsTool).toBe(true);
-    else {
-      expect(d.usableAsTool).toBeUndefined();
-      expect(spec.aiTool.no.length).toBeGreaterThan(10);
-    }
+    expect(d.usableAsTool).toBe(spec.aiTool);
     expect(d.credentials).toEqual([{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }]);
     const hasLookup = spec.operations.some((o) => o.value === 'getTransaction');
     expect(d.properties.some((p) => p.name === 'lookupBy' && p.displayOptions?.show?.operation?.includes('getTransaction'))).toBe(hasLookup);
