@@ -70,6 +70,7 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
       { product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
       {
         gets: `${naira(faceKobo)} ${net.name} airtime on ${formatPhone(phone)}${ported ? ' (ported)' : ''}`,
+        target: `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`,
         description,
         recipient: phone,
         place: 'airtime',

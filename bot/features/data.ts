@@ -27,11 +27,12 @@ export function dataFeature(s: Services): Composer<MyContext> {
     await safeEdit(chosen.c, `${net.name} data: ${plan.label}`);
     const { phone, ported } = await askPhone(conversation, ctx, net.name);
     const description = `${net.name} data ${plan.name}`;
+    const target = `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`;
     await confirmAndBuy(
       conversation,
       ctx,
       { product: 'data', network: net.id, plan: plan.id, phone, ported },
-      { gets: `${description} to ${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`, description, recipient: phone, place: 'data' },
+      { gets: `${description} to ${target}`, target, description, recipient: phone, place: 'data' },
     );
   }
 

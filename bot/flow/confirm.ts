@@ -23,6 +23,8 @@ import { choose, nudge, safeEdit } from './ui';
 export interface ConfirmMeta {
   /** What the customer gets, e.g. "MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)". */
   gets: string;
+  /** Who gets it, for the confirm question: "0803 123 4567 (MTN)", "3 numbers". */
+  target: string | null;
   /** Journal description ("MTN data 1GB SME (30 days)") and recipient (phone, or "3 numbers"). */
   description: string;
   recipient: string | null;
@@ -80,7 +82,7 @@ export function confirmSteps(s: Services) {
 
   function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
     return [
-      'Please check, then confirm:',
+      `Confirm ${naira(kobo)}${meta.target ? ` for ${meta.target}` : ''}?`,
       `Customer gets: ${meta.gets}`,
       `You pay: ${naira(kobo)} from the wallet${meta.payNote ? ` (${meta.payNote})` : ''}`,
       ...(balanceKobo !== null ? [`Wallet after: ${naira(balanceKobo - kobo)}`] : []),

@@ -69,7 +69,7 @@ describe('next steps and flows', () => {
     await env.send(app, env.tg.textUpdate(u, '/history'));
     expect(env.tg.lastText(u.id)).toMatch(/^No orders yet\. .*still open/s);
     await env.send(app, env.tg.textUpdate(u, '0803 123 4567'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Please check, then confirm:/);
+    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for .+\?\nCustomer gets: /);
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
     expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
     expect(await env.debits()).toBe(1);
@@ -115,7 +115,7 @@ describe('next steps and flows', () => {
     expect(await env.debits()).toBe(2);
     // Another number is not a repeat.
     await dataToConfirm(env, app, u, { phone: '08061234567' });
-    expect(env.tg.lastText(u.id)).toMatch(/^Please check, then confirm:/);
+    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for .+\?\nCustomer gets: /);
   });
 });
 
