@@ -246,6 +246,7 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
     await next();
   };
   const storage = deps.conversationStorage ?? sqliteConversationStorage(core.db);
+  b.use(dropTappedKeyboard);
   b.use(conversations<MyContext, ConvContext>({ storage: { type: 'key', version: 1, prefix: 'conv:', adapter: storage }, plugins: [retryInConversation] }));
   b.use(s.pinGate.middleware());
   // Reading commands first: typed during a flow they answer and leave the flow open.
@@ -296,6 +297,17 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
       if (core.ownDb) db.close();
     },
   };
+}
+
+/**
+ * A tap's update carries the whole keyboard of the tapped message (a plan list is ~1 KB). No
+ * handler reads it, and a conversation keeps every update it waits for in its state, which is
+ * parsed and written again on every update of the flow: drop it before the conversations see it.
+ */
+async function dropTappedKeyboard(ctx: MyContext, next: NextFunction): Promise<void> {
+  const m = ctx.update.callback_query?.message;
+  if (m && 'reply_markup' in m) delete m.reply_markup;
+  await next();
 }
 
 /** Conversation state in the SQLite `kv` table (see storage.ts). */

@@ -19,12 +19,12 @@ export function dataFeature(s: Services): Composer<MyContext> {
     if (!nets.length) return void (await ctx.reply('No data plans are available right now.', { reply_markup: tryAgainKeyboard('data') }));
     const { c, net, messageId } = await pickNetwork(conversation, ctx, 'Buy data: choose the network.', nets);
     const plans = await loadPlans(conversation, net.id);
-    if (!plans.ok) return void (await safeEdit(c, plans.text, tryAgainKeyboard('data')));
+    if (!plans.ok) return void (await safeEdit(conversation, c, plans.text, tryAgainKeyboard('data')));
     const kb = grid(new InlineKeyboard(), plans.value.map((p) => ({ text: p.label, data: `plan:${p.id}` })), 1).text('Cancel', 'x');
-    await safeEdit(c, `${net.name} data: choose a plan.`, kb);
+    await safeEdit(conversation, c, `${net.name} data: choose a plan.`, kb);
     const chosen = await choose(conversation, messageId, /^plan:\d+$/, 'Please choose a plan with the buttons above, or /cancel.');
     const plan = plans.value.find((p) => `plan:${p.id}` === chosen.data)!;
-    await safeEdit(chosen.c, `${net.name} data: ${plan.label}`);
+    await safeEdit(conversation, chosen.c, `${net.name} data: ${plan.label}`);
     const { phone, ported } = await askPhone(conversation, ctx, net.name);
     const description = `${net.name} data ${plan.name}`;
     const target = `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`;

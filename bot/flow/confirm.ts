@@ -44,10 +44,10 @@ export function confirmSteps(s: Services) {
     const q = await withButtons(conversation, ctx, `You bought this ${r.ago} ago (ref ${r.ref}): ${meta.gets}. Buy it again?`, kb);
     const { c, data } = await choose(conversation, q.message_id, /^repeat:[yn]$/, 'Please use the buttons above, or /cancel.');
     if (data === 'repeat:y') {
-      await safeEdit(c, `Buying again: ${meta.gets}.`);
+      await safeEdit(conversation, c, `Buying again: ${meta.gets}.`);
       return true;
     }
-    await safeEdit(c, 'OK, not bought again. Nothing was bought.', menuButton());
+    await safeEdit(conversation, c, 'OK, not bought again. Nothing was bought.', menuButton());
     return false;
   }
 
@@ -66,8 +66,9 @@ export function confirmSteps(s: Services) {
   /** The confirm message becomes "Sending…", then the outcome with the next step's buttons. */
   async function send(conversation: MyConversation, ctx: ConvContext, messageId: number, orderId: string, meta: ConfirmMeta): Promise<void> {
     const chatId = ctx.chat!.id;
+    // From conversation.external, like safeEdit: the state keeps nothing of the edited message.
     const edit = (text: string, kb?: InlineKeyboard) =>
-      ctx.api.editMessageText(chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).catch(() => undefined);
+      conversation.external((outside) => outside.api.editMessageText(chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).then(() => undefined, () => undefined));
     await edit(`⏳ Sending… don't pay again.\n${meta.gets}`);
     const out = await conversation.external(() => executeWithTyping(chatId, orderId));
     // 'already': another tap / instance won the created→sent race and reports the result.
@@ -107,11 +108,11 @@ export function confirmSteps(s: Services) {
     if (c.callbackQuery!.data === `cancel:${id}`) {
       await conversation.external(() => s.journal.cancel(id));
       await c.answerCallbackQuery({ text: 'Cancelled' });
-      return void (await safeEdit(c, `${text}\n\nCancelled. Nothing was bought.`, menuButton()));
+      return void (await safeEdit(conversation, c, `${text}\n\nCancelled. Nothing was bought.`, menuButton()));
     }
     await c.answerCallbackQuery({ text: 'Confirmed' });
     if (s.cfg.pinRequired) {
-      await safeEdit(c, `${text}\n\n🔒 Waiting for your PIN.`);
+      await safeEdit(conversation, c, `${text}\n\n🔒 Waiting for your PIN.`);
       if (!(await pinCheck(conversation, ctx, id))) return;
     }
     await send(conversation, ctx, m.message_id, id, meta);

@@ -32,11 +32,17 @@ export function failText(s: Services, what: string, e: unknown): string {
 }
 
 export function pickers(s: Services) {
-  /** Send a message with flow buttons and remember it, so /cancel can take the buttons away. */
-  async function withButtons(conversation: MyConversation, ctx: ConvContext, text: string, kb: InlineKeyboard) {
-    const m = await ctx.reply(text, { reply_markup: kb });
-    await conversation.external(() => s.keyboards.track(m.chat.id, m.message_id));
-    return m;
+  /**
+   * Send a message with flow buttons and remember it, so /cancel can take the buttons away. Sent
+   * from `conversation.external` (see safeEdit): the state keeps the message id only.
+   */
+  async function withButtons(conversation: MyConversation, ctx: ConvContext, text: string, kb: InlineKeyboard): Promise<{ message_id: number }> {
+    const chatId = ctx.chatId!;
+    return conversation.external(async (outside) => {
+      const m = await outside.api.sendMessage(chatId, text, { reply_markup: kb });
+      s.keyboards.track(chatId, m.message_id);
+      return { message_id: m.message_id };
+    });
   }
 
   /**
@@ -89,10 +95,10 @@ export function pickers(s: Services) {
       const q = await withButtons(conversation, ctx, `${formatPhone(phone)} looks like ${detected ?? 'an unknown network'}, not ${networkName}. Has this number been ported to ${networkName}?`, kb);
       const { c, data } = await choose(conversation, q.message_id, /^ported:[yn]$/, 'Please use the buttons above, or /cancel.');
       if (data === 'ported:y') {
-        await safeEdit(c, `${formatPhone(phone)}: ported to ${networkName}.`);
+        await safeEdit(conversation, c, `${formatPhone(phone)}: ported to ${networkName}.`);
         return { phone, ported: true };
       }
-      await safeEdit(c, 'OK, send another phone number.');
+      await safeEdit(conversation, c, 'OK, send another phone number.');
     }
   }
 
