@@ -4,7 +4,7 @@ import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
-import { pickers } from '../flow/pickers';
+import { phonePrompt, pickers } from '../flow/pickers';
 import { choose, grid, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
 
@@ -24,8 +24,9 @@ export function dataFeature(s: Services): Composer<MyContext> {
     await safeEdit(conversation, c, `${net.name} data: choose a plan.`, kb);
     const chosen = await choose(conversation, messageId, /^plan:\d+$/, 'Please choose a plan with the buttons above, or /cancel.');
     const plan = plans.value.find((p) => `plan:${p.id}` === chosen.data)!;
-    await safeEdit(conversation, chosen.c, `${net.name} data: ${plan.label}`);
-    const { phone, ported } = await askPhone(conversation, ctx, net.name);
+    // The plan message becomes the phone question (no new message for it).
+    await safeEdit(conversation, chosen.c, `${net.name} data: ${plan.label}\n${phonePrompt(net.name)}`);
+    const { phone, ported } = await askPhone(conversation, ctx, net.name, { asked: true });
     const description = `${net.name} data ${plan.name}`;
     const target = `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`;
     await confirmAndBuy(

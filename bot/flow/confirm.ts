@@ -20,6 +20,9 @@ import { menuButton, nextStepKeyboard, tryAgainKeyboard, type Place } from './ke
 import { pickers } from './pickers';
 import { choose, nudge, safeEdit } from './ui';
 
+/** How long a purchase may take before "typing…" is shown (the "Sending…" edit is immediate). */
+const TYPING_AFTER_MS = 1_000;
+
 export interface ConfirmMeta {
   /** What the customer gets, e.g. "MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)". */
   gets: string;
@@ -51,14 +54,22 @@ export function confirmSteps(s: Services) {
     return false;
   }
 
-  /** Runs inside conversation.external: the purchase, with "typing…" re-sent until it is done. */
+  /**
+   * Runs inside conversation.external: the purchase, with "typing…" re-sent until it is done. The
+   * "⏳ Sending…" edit already shows progress, so typing starts only when the vendor takes longer
+   * than a moment (most purchases answer sooner: one Bot API call less), then is kept alive.
+   */
   async function executeWithTyping(chatId: number, orderId: string) {
     const typing = () => void s.api.sendChatAction(chatId, 'typing').catch(() => undefined);
-    typing();
-    const timer = setInterval(typing, s.cfg.typingEveryMs);
+    let timer: NodeJS.Timeout | undefined;
+    const start = setTimeout(() => {
+      typing();
+      timer = setInterval(typing, s.cfg.typingEveryMs);
+    }, Math.min(TYPING_AFTER_MS, s.cfg.typingEveryMs));
     try {
       return await s.orders.execute(orderId);
     } finally {
+      clearTimeout(start);
       clearInterval(timer);
     }
   }

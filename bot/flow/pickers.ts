@@ -31,6 +31,10 @@ export function failText(s: Services, what: string, e: unknown): string {
   return `${what}: ${userError(code, e instanceof Error ? e.message : null)}`;
 }
 
+export function phonePrompt(networkName: string): string {
+  return `Send the ${networkName} phone number (e.g. 0803 123 4567).`;
+}
+
 export function pickers(s: Services) {
   /**
    * Send a message with flow buttons and remember it, so /cancel can take the buttons away. Sent
@@ -80,8 +84,9 @@ export function pickers(s: Services) {
     return { c, net: nets.find((n) => `net:${n.id}` === data)!, messageId: m.message_id };
   }
 
-  async function askPhone(conversation: MyConversation, ctx: ConvContext, networkName: string): Promise<{ phone: string; ported: boolean }> {
-    await ctx.reply(`Send the ${networkName} phone number (e.g. 0803 123 4567).`);
+  /** Ask for the number, unless the caller already asked in a message it edited (`asked`: one Bot API call less). */
+  async function askPhone(conversation: MyConversation, ctx: ConvContext, networkName: string, opts: { asked?: boolean } = {}): Promise<{ phone: string; ported: boolean }> {
+    if (!opts.asked) await ctx.reply(phonePrompt(networkName));
     for (;;) {
       const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Please send the phone number as text, or /cancel.') });
       const phone = tryNormalizePhone(m.message.text);
