@@ -33,6 +33,7 @@ import type { ConvContext, MyContext, RuntimeConfig, Services } from './context'
 import type { VtuClientLike } from './vtu';
 import { gates, type RateLimitRedis, type UpdateDedupe } from './middlewares/gates';
 import { flowCommands } from './middlewares/flow-commands';
+import { confirmButtons } from './flow/confirm';
 import { LiveKeyboards } from './flow/live-keyboards';
 import { adminFeature } from './features/admin';
 import { airtimeFeature } from './features/airtime';
@@ -254,6 +255,7 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
   const history = historyFeature(s);
   b.use(balance.composer, history.composer);
   b.use(flowCommands(s));
+  b.use(confirmButtons(s));
   b.use(dataFeature(s), airtimeFeature(s), smsFeature(s), pinFeature(s), repeatFeature(s));
   b.use(adminFeature(s), menuFeature(s, { balance: balance.showBalance, history: history.showHistory }));
   b.use(unhandledFeature(s));

@@ -66,9 +66,4 @@ export function dateText(ms: number): string {
   return new Date(ms).toLocaleString('en-GB', { timeZone: 'Africa/Lagos', day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 
-/** A flow of this chat is waiting for an answer (commands like /balance answer without ending it). */
-export function flowActive(ctx: { conversation: { active(): Record<string, number> } }): boolean {
-  return Object.keys(ctx.conversation.active()).length > 0;
-}
-
 export const STILL_OPEN = '\n\n(Your purchase above is still open: carry on there, or send /cancel.)';

@@ -58,7 +58,7 @@ describe('/data', () => {
     expect(env.tg.answers()).toContain('Confirmed');
     // The confirm message itself becomes "Sending…", then the result: no new message for either.
     const edits = env.tg.callsOf('editMessageText').filter((c) => c.payload.message_id === confirmMsg).map((c) => String(c.payload.text));
-    expect(edits[0]).toBe("⏳ Sending… don't pay again.\nMTN data 1GB SME (30 days) to 0803 123 4567 (MTN)");
+    expect(edits[0]).toBe("⏳ Sending… don't pay again.\nMTN data 1GB SME (30 days) to 0803 123 4567");
     const result = edits[1];
     expect(edits).toHaveLength(2);
     expect(env.tg.lastText(u.id)).toBe(result);

@@ -226,7 +226,8 @@ describe('nothing lost, nothing doubled', () => {
     await first.close();
     first.db.close();
     env.bots.splice(env.bots.indexOf(first), 1);
-    const app = await env.makeBot({ conversationTimeoutMs: 1 });
+    // The flow's conversation ended at the confirm message; the confirm button lives as long as confirmTtlMs.
+    const app = await env.makeBot({ conversationTimeoutMs: 1, confirmTtlMs: 1 });
     await new Promise((r) => setTimeout(r, 20));
     await env.send(app, env.tg.textUpdate(u, 'hello'));
     expect(env.tg.lastText(u.id)).toBe('I did not understand that. What would you like to do?');
