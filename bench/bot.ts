@@ -1,28 +1,35 @@
 /**
  * Bot benchmark: `npx tsx bench/bot.ts [--users 500] [--mode polling|sequential|webhook] [--vendor-ms 0]`.
  *
- * N simulated Telegram users buy data AT ONCE through the whole bot: fake Bot API on loopback
- * (grammY `client.apiRoot`), SQLite journal + conversation storage in a temp file, the real
- * client, and the sandbox in a CHILD PROCESS (a real vendor is another machine). Each user:
- * /data → MTN → 1GB SME → phone → Confirm, one step after the other (a user answers what the bot
- * showed); the users run concurrently.
+ * N simulated Telegram users buy data AT ONCE through the whole bot. Three processes, so the
+ * figures describe the bot alone:
+ *   - this process: the fake Bot API on loopback (what grammY's `client.apiRoot` points at) and
+ *     the N users who read the bot's messages and tap its buttons (Telegram's side);
+ *   - a bot child: createBot on a temp SQLite file (journal + conversation storage), the real
+ *     client, exactly as bot/main.ts runs it; it reports when each update is handled (IPC) and its
+ *     own CPU time;
+ *   - a sandbox child (a real vendor is another machine).
+ * Each user: /data → MTN → 1GB SME → phone → Confirm, one step after the other (a user answers
+ * what the bot showed); the users run concurrently.
  *
  * Modes (how updates reach the bot):
  *   polling (default): the production path, bot/polling.ts (@grammyjs/runner + sequentialize).
  *     Each update is queued on the fake Bot API and fetched by the runner's getUpdates long poll.
  *   sequential: grammY's bot.start() (one update at a time), for comparison.
- *   webhook: bot.handleUpdate per update, as webhookCallback does (no HTTP server in between).
+ *   webhook: bot.handleUpdate per update, as webhookCallback does (the update is handed to the bot
+ *     child over IPC instead of an HTTP POST).
  * Latency of an update = from the moment it is queued (polling) or handed over (webhook) until the
- * bot has finished handling it (includes the getUpdates round trip and any queueing in the bot).
+ * bot child reports it handled (includes the getUpdates round trip and any queueing in the bot).
  * `--vendor-ms` adds that delay to every purchase (client.buy), like a vendor that takes seconds;
  * the baseline gets the same delay.
  *
  * Checks: every user got a "Delivered" message, the journal holds N successful orders, and the
- * sandbox ledger shows exactly N new debits. Prints p50/p99 latency per update and for the
- * confirm step (which contains the purchase), and a baseline of N direct client.buy() calls at
- * the same concurrency in the same run, with the ratio.
+ * sandbox ledger shows exactly N new debits. Prints updates/s, p50/p99 latency per update and for
+ * the confirm step (which contains the purchase), the bot's CPU time per update (robust to a
+ * loaded machine) and a baseline of N direct client.buy() calls at the same concurrency in the
+ * same run, with the ratio.
  */
-import { spawn } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,14 +38,21 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: {
-    child: { type: 'boolean', default: false },
+    child: { type: 'string' },
     users: { type: 'string', default: '500' },
     mode: { type: 'string', default: 'polling' },
     'vendor-ms': { type: 'string', default: '0' },
   },
 });
 
-async function child(): Promise<void> {
+type Mode = 'polling' | 'sequential' | 'webhook';
+type SandboxInfo = { baseUrl: string; adminKey: string; token: string; username: string };
+/** What the bench tells the bot child. */
+type BotSetup = { sb: SandboxInfo; apiRoot: string; dbPath: string; token: string; allowedIds: number[]; mode: Mode; vendorMs: number };
+type ToBot = { setup: BotSetup } | { update: unknown } | { cpu: true } | { stop: true };
+type FromBot = { ready: true } | { done: number } | { cpu: NodeJS.CpuUsage } | { stopped: { errors: string[] } };
+
+async function sandboxChild(): Promise<void> {
   const { startSandbox } = await import('../sandbox/server');
   const sb = await startSandbox({ port: 0 });
   process.stdout.write(JSON.stringify({ baseUrl: sb.baseUrl, adminKey: sb.adminKey, token: sb.demo.token, username: sb.demo.username }) + '\n');
@@ -58,82 +72,132 @@ function stats(xs: number[]) {
 
 const f = (ms: number) => `${ms.toFixed(1)} ms`;
 
-type User = { id: number; first_name: string };
-type Bench = Awaited<ReturnType<typeof setup>>;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startSandboxChild() {
-  const proc = spawn(process.execPath, [...process.execArgv, __filename, '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`)));
-  });
-  return { proc, info: JSON.parse(first) as { baseUrl: string; adminKey: string; token: string; username: string } };
-}
-
-/** Sandbox child, fake Bot API, the bot on a temp SQLite file, and a hook that reports when each update is handled. */
-async function setup(N: number, mode: 'polling' | 'sequential' | 'webhook', vendorMs: number) {
-  const { proc, info: sbInfo } = await startSandboxChild();
+/** The client, purchases delayed by --vendor-ms (a slow vendor); everything else untouched. */
+async function benchClient(sb: SandboxInfo, vendorMs: number) {
   const { VtuClient } = await import('../client');
-  const { SandboxAdmin } = await import('../sandbox/admin-client');
-  const { FakeTelegram } = await import('../test/bot/fake-telegram');
-  const { createBot } = await import('../bot/bot');
-  const { openDatabase } = await import('../bot/db');
-  const { createLogger } = await import('../bot/logger');
-  const { startPolling } = await import('../bot/polling');
-
-  const admin = new SandboxAdmin(sbInfo.baseUrl, sbInfo.adminKey);
-  await admin.fund(sbInfo.username, 1_000_000);
-  const tg = await new FakeTelegram().start();
-  const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-bench-'));
-  const token = '7000001:AAH-bench_token_value_0123456789abcdef';
-  const users: User[] = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
-  const errors: string[] = [];
-  const logger = createLogger({ level: 'warn', secrets: [token, sbInfo.token], write: (l) => errors.push(l) });
-  const realClient = new VtuClient({ baseUrl: sbInfo.baseUrl, token: sbInfo.token });
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  // Same client, purchases delayed by --vendor-ms (a slow vendor); everything else untouched.
-  const client = Object.assign(Object.create(realClient) as typeof realClient, {
+  const realClient = new VtuClient({ baseUrl: sb.baseUrl, token: sb.token });
+  return Object.assign(Object.create(realClient) as typeof realClient, {
     buy: async (...a: Parameters<typeof realClient.buy>) => {
       if (vendorMs > 0) await sleep(vendorMs);
       return realClient.buy(...a);
     },
   });
+}
+
+/** The bot child: the bot as bot/main.ts runs it, reporting each handled update to the bench. */
+async function botChild(): Promise<void> {
+  const send = (m: FromBot) => process.send!(m);
+  const setup = await new Promise<BotSetup>((resolve) => process.once('message', (m: ToBot) => 'setup' in m && resolve(m.setup)));
+  const { createBot } = await import('../bot/bot');
+  const { openDatabase } = await import('../bot/db');
+  const { createLogger } = await import('../bot/logger');
+  const { startPolling } = await import('../bot/polling');
+  const errors: string[] = [];
+  const logger = createLogger({ level: 'warn', secrets: [setup.token, setup.sb.token], write: (l) => errors.push(l) });
+  const client = await benchClient(setup.sb, setup.vendorMs);
   const app = createBot(
-    { telegramToken: token, adminIds: [], allowedIds: [900_000, ...users.map((u) => u.id)], maxPurchaseKobo: 10_000_00, dailyLimitKobo: 100_000_00, rateLimit: 1000 },
-    { client, db: openDatabase(join(dir, 'bench.sqlite')), logger, botConfig: { client: { apiRoot: tg.apiRoot } } },
+    { telegramToken: setup.token, adminIds: [], allowedIds: setup.allowedIds, maxPurchaseKobo: 10_000_00, dailyLimitKobo: 100_000_00, rateLimit: 1000 },
+    { client, db: openDatabase(setup.dbPath), logger, botConfig: { client: { apiRoot: setup.apiRoot } } },
   );
   await app.init();
-  // Warm the catalogue cache and connections (not measured).
-  await client.catalog.networks();
+  await client.catalog.networks(); // warm the catalogue cache (not measured)
 
-  // Completion of each update, whoever calls handleUpdate (runner, bot.start or the bench itself).
-  const finished = new Map<number, () => void>();
   const handleUpdate = app.bot.handleUpdate.bind(app.bot);
   app.bot.handleUpdate = async (update, webhookReplyEnvelope) => {
     try {
       return await handleUpdate(update, webhookReplyEnvelope);
     } finally {
-      finished.get(update.update_id)?.();
-      finished.delete(update.update_id);
+      send({ done: update.update_id });
     }
   };
   let stopPolling: () => Promise<void> = async () => undefined;
-  if (mode === 'polling') {
+  if (setup.mode === 'polling') {
     const poller = await startPolling(app.bot, { timeoutSeconds: 30 });
     stopPolling = () => poller.stop();
-  } else if (mode === 'sequential') {
+  } else if (setup.mode === 'sequential') {
     await new Promise<void>((resolve) => void app.bot.start({ timeout: 30, onStart: () => resolve() }));
     stopPolling = () => app.bot.stop();
   }
+  process.on('message', (m: ToBot) => {
+    if ('update' in m) void app.bot.handleUpdate(m.update as never).catch((e) => errors.push(String(e)));
+    else if ('cpu' in m) send({ cpu: process.cpuUsage() });
+    else if ('stop' in m) {
+      void (async () => {
+        await stopPolling();
+        await app.close();
+        app.db.close();
+        send({ stopped: { errors } });
+        process.disconnect();
+      })();
+    }
+  });
+  send({ ready: true });
+}
+
+type User = { id: number; first_name: string };
+type Bench = Awaited<ReturnType<typeof setup>>;
+
+async function startSandboxChild() {
+  const proc = spawn(process.execPath, [...process.execArgv, __filename, '--child', 'sandbox'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).once('line', resolve);
+    proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`)));
+  });
+  return { proc, info: JSON.parse(first) as SandboxInfo };
+}
+
+/** The bot child over IPC: hand it updates, hear when each is handled, read its CPU time. */
+async function startBotChild(setup: BotSetup) {
+  const proc: ChildProcess = fork(__filename, ['--child', 'bot'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const finished = new Map<number, () => void>();
+  let reply: ((m: FromBot) => void) | undefined;
+  proc.on('message', (m: FromBot) => {
+    if ('done' in m) {
+      finished.get(m.done)?.();
+      finished.delete(m.done);
+    } else reply?.(m);
+  });
+  const ask = (m: ToBot) =>
+    new Promise<FromBot>((resolve, reject) => {
+      reply = resolve;
+      proc.once('exit', (c) => reject(new Error(`bot child exited ${c}`)));
+      proc.send(m);
+    });
+  const ready = await ask({ setup });
+  if (!('ready' in ready)) throw new Error('bot child did not start');
+  return {
+    finished,
+    handOver: (update: unknown) => proc.send({ update } satisfies ToBot),
+    cpu: async () => ((await ask({ cpu: true })) as { cpu: NodeJS.CpuUsage }).cpu,
+    stop: async () => ((await ask({ stop: true })) as { stopped: { errors: string[] } }).stopped,
+  };
+}
+
+/** Sandbox child, fake Bot API here, the bot child on a temp SQLite file. */
+async function setup(N: number, mode: Mode, vendorMs: number) {
+  const { proc, info: sbInfo } = await startSandboxChild();
+  const { SandboxAdmin } = await import('../sandbox/admin-client');
+  const { FakeTelegram } = await import('../test/bot/fake-telegram');
+  const admin = new SandboxAdmin(sbInfo.baseUrl, sbInfo.adminKey);
+  await admin.fund(sbInfo.username, 1_000_000);
+  const tg = await new FakeTelegram().start();
+  const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-bench-'));
+  const dbPath = join(dir, 'bench.sqlite');
+  const token = '7000001:AAH-bench_token_value_0123456789abcdef';
+  const users: User[] = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
+  const bot = await startBotChild({ sb: sbInfo, apiRoot: tg.apiRoot, dbPath, token, allowedIds: [900_000, ...users.map((u) => u.id)], mode, vendorMs });
+  const client = await benchClient(sbInfo, vendorMs);
+  let stopped: { errors: string[] } | undefined;
+  const stopBot = async () => (stopped ??= await bot.stop());
   const close = async () => {
-    await stopPolling();
-    await app.close();
-    app.db.close();
+    await stopBot();
     await tg.close();
     proc.stdin!.end();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { admin, sbInfo, tg, app, client, users, errors, finished, mode, close };
+  return { admin, sbInfo, tg, bot, dbPath, client, users, mode, stopBot, close };
 }
 
 /** One user's purchase, update by update (a user answers what the bot showed); latencies into `all` / `confirm`. */
@@ -141,9 +205,9 @@ function flows(b: Bench) {
   const lat = { all: [] as number[], confirm: [] as number[] };
   const handle = async (make: () => unknown, isConfirm = false) => {
     const upd = make() as { update_id: number };
-    const done = new Promise<void>((r) => b.finished.set(upd.update_id, r));
+    const done = new Promise<void>((r) => b.bot.finished.set(upd.update_id, r));
     const t0 = performance.now();
-    if (b.mode === 'webhook') await b.app.bot.handleUpdate(upd as never);
+    if (b.mode === 'webhook') b.bot.handOver(upd);
     else b.tg.enqueue(upd);
     await done;
     const ms = performance.now() - t0;
@@ -190,9 +254,16 @@ async function baseline(b: Bench) {
   return { stats: stats(base), wall: performance.now() - t0 };
 }
 
+/** Bot API calls per method, most first: "sendMessage 3000, …". */
+function callMix(calls: { method: string }[]): string {
+  const n = new Map<string, number>();
+  for (const c of calls) n.set(c.method, (n.get(c.method) ?? 0) + 1);
+  return [...n].sort((a, b) => b[1] - a[1]).map(([m, k]) => `${m} ${k}`).join(', ');
+}
+
 async function main(): Promise<void> {
   const N = Number(values.users);
-  const mode = values.mode as 'polling' | 'sequential' | 'webhook';
+  const mode = values.mode as Mode;
   if (!['polling', 'sequential', 'webhook'].includes(mode)) throw new Error('--mode must be polling, sequential or webhook');
   const vendorMs = Number(values['vendor-ms']);
   const b = await setup(N, mode, vendorMs);
@@ -203,34 +274,46 @@ async function main(): Promise<void> {
   for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf('0703', i)); // a new number each time (no repeat prompt)
 
   const debitsBefore = await debits(b);
+  const callsBefore = b.tg.calls.length;
   const run = flows(b);
+  const botCpu0 = await b.bot.cpu();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(b.users.map((u) => run.flow(u, phoneOf('0803', u.id))));
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const botCpu1 = await b.bot.cpu();
+  const botCpuMs = (botCpu1.user - botCpu0.user + botCpu1.system - botCpu0.system) / 1000;
+  const driverCpuMs = (cpu.user + cpu.system) / 1000;
+  const calls = b.tg.calls.slice(callsBefore);
 
   const ok = b.users.filter((u) => (b.tg.lastText(u.id) ?? '').startsWith('✅ Delivered')).length;
-  const successful = (b.app.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as { n: number }).n;
   const debitsBot = (await debits(b)) - debitsBefore;
+  const { errors } = await b.stopBot();
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(b.dbPath, { readonly: true });
+  const successful = (db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as { n: number }).n;
+  db.close();
   const base = await baseline(b);
 
+  const updates = N * 5;
   const a = stats(run.lat.all);
   const c = stats(run.lat.confirm);
   const idle = { all: stats(warm.lat.all), confirm: stats(warm.lat.confirm) };
   const how = { polling: 'long polling via @grammyjs/runner (bot/polling.ts)', sequential: "long polling via grammY's sequential bot.start()", webhook: 'webhook-style bot.handleUpdate' }[mode];
-  const cpuMs = (cpu.user + cpu.system) / 1000;
   console.log(`bot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase)`);
   console.log(`  completed:        ${ok}/${N} users told "Delivered"; journal successful=${successful}; sandbox debits=${debitsBot} (expected ${N})`);
-  console.log(`  wall time:        ${f(wall)}  (${((N * 5) / (wall / 1000)).toFixed(0)} updates/s, ${(N / (wall / 1000)).toFixed(0)} purchases/s)`);
+  console.log(`  wall time:        ${f(wall)}  (${(updates / (wall / 1000)).toFixed(0)} updates/s, ${(N / (wall / 1000)).toFixed(0)} purchases/s)`);
   console.log(`  per update:       p50 ${f(a.p50)}  p99 ${f(a.p99)}  max ${f(a.max)}  (n=${a.n})`);
   console.log(`  confirm (buy):    p50 ${f(c.p50)}  p99 ${f(c.p99)}  max ${f(c.max)}`);
-  console.log(`  CPU of this process (bot + fake Bot API; sandbox is a child): ${f(cpuMs)} = ${(cpuMs / (N * 5)).toFixed(2)} ms per update`);
+  console.log(`  CPU, bot process: ${f(botCpuMs)} = ${(botCpuMs / updates).toFixed(2)} ms per update (the bot alone: fake Bot API, users and sandbox are other processes)`);
+  console.log(`  CPU, fake Bot API + users (this process): ${(driverCpuMs / updates).toFixed(2)} ms per update`);
+  console.log(`  Bot API calls:    ${(calls.length / updates).toFixed(2)} per update (${callMix(calls)})`);
   console.log(`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(idle.all.p50)} p99 ${f(idle.all.p99)}; confirm p50 ${f(idle.confirm.p50)}`);
   console.log(`  baseline client.buy x${N} concurrent: wall ${f(base.wall)}  p50 ${f(base.stats.p50)}  p99 ${f(base.stats.p99)}`);
   console.log(`  ratio bot confirm / direct buy:      p50 ${(c.p50 / base.stats.p50).toFixed(2)}x  p99 ${(c.p99 / base.stats.p99).toFixed(2)}x; wall ${(wall / base.wall).toFixed(2)}x for 5x the updates`);
-  console.log(`  Bot API calls recorded by the fake:  ${b.tg.calls.length}; warnings/errors logged: ${b.errors.length}`);
-  if (b.errors.length) console.log(b.errors.slice(0, 5).join('\n'));
+  console.log(`  warnings/errors logged by the bot: ${errors.length}`);
+  if (errors.length) console.log(errors.slice(0, 5).join('\n'));
 
   await b.close();
   const pass = ok === N && successful === N && debitsBot === N;
@@ -238,7 +321,8 @@ async function main(): Promise<void> {
   process.exit(pass ? 0 : 1);
 }
 
-if (values.child) void child();
+if (values.child === 'sandbox') void sandboxChild();
+else if (values.child === 'bot') void botChild();
 else
   main().catch((e) => {
     console.error(e);

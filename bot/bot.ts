@@ -33,6 +33,7 @@ import type { ConvContext, MyContext, RuntimeConfig, Services } from './context'
 import type { VtuClientLike } from './vtu';
 import { gates, type RateLimitRedis, type UpdateDedupe } from './middlewares/gates';
 import { flowCommands } from './middlewares/flow-commands';
+import { confirmButtons } from './flow/confirm';
 import { LiveKeyboards } from './flow/live-keyboards';
 import { adminFeature } from './features/admin';
 import { airtimeFeature } from './features/airtime';
@@ -246,6 +247,7 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
     await next();
   };
   const storage = deps.conversationStorage ?? sqliteConversationStorage(core.db);
+  b.use(dropTappedKeyboard);
   b.use(conversations<MyContext, ConvContext>({ storage: { type: 'key', version: 1, prefix: 'conv:', adapter: storage }, plugins: [retryInConversation] }));
   b.use(s.pinGate.middleware());
   // Reading commands first: typed during a flow they answer and leave the flow open.
@@ -253,6 +255,7 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
   const history = historyFeature(s);
   b.use(balance.composer, history.composer);
   b.use(flowCommands(s));
+  b.use(confirmButtons(s));
   b.use(dataFeature(s), airtimeFeature(s), smsFeature(s), pinFeature(s), repeatFeature(s));
   b.use(adminFeature(s), menuFeature(s, { balance: balance.showBalance, history: history.showHistory }));
   b.use(unhandledFeature(s));
@@ -296,6 +299,17 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
       if (core.ownDb) db.close();
     },
   };
+}
+
+/**
+ * A tap's update carries the whole keyboard of the tapped message (a plan list is ~1 KB). No
+ * handler reads it, and a conversation keeps every update it waits for in its state, which is
+ * parsed and written again on every update of the flow: drop it before the conversations see it.
+ */
+async function dropTappedKeyboard(ctx: MyContext, next: NextFunction): Promise<void> {
+  const m = ctx.update.callback_query?.message;
+  if (m && 'reply_markup' in m) delete m.reply_markup;
+  await next();
 }
 
 /** Conversation state in the SQLite `kv` table (see storage.ts). */

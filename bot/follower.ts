@@ -12,6 +12,7 @@ import type { Journal, Order } from './journal';
 import type { Logger } from './logger';
 import { changeText, outcomeText, resultOf, storedOf, viewOf } from './orders';
 import { errorCode, type BotPurchaseRequest, type VtuClientLike } from './vtu';
+import { nextStepKeyboard } from './flow/keyboards';
 
 export interface FollowerDeps {
   client: VtuClientLike;
@@ -139,7 +140,7 @@ export class Follower {
     const v = viewOf(o);
     const text = from === 'sent' ? `Update on an order interrupted by a restart:\n${outcomeText(v)}` : changeText(v, from);
     try {
-      await this.d.api.sendMessage(o.chatId, text);
+      await this.d.api.sendMessage(o.chatId, text, { reply_markup: nextStepKeyboard(v, { details: true }) });
       this.d.journal.markNotified(o.id, o.state);
     } catch (e) {
       this.d.logger.warn('notify failed', { order: o.id, err: e });

@@ -191,6 +191,7 @@ export class Journal {
       ),
       forUser: db.prepare(`SELECT * FROM orders WHERE user_id = ? AND state <> 'created' ORDER BY created_at DESC, rowid DESC LIMIT ?`),
       byIdent: db.prepare(`SELECT * FROM orders WHERE user_id = ? AND (ident = ? OR id = ?) ORDER BY created_at DESC LIMIT 1`),
+      unconfirmed: db.prepare(`SELECT 1 FROM orders WHERE user_id = ? AND state = 'created' AND created_at >= ? LIMIT 1`),
       cancelCreatedFor: db.prepare(`UPDATE orders SET state = 'cancelled', final_at = @now, updated_at = @now WHERE user_id = @user_id AND state = 'created'`),
       expireCreated: db.prepare(`UPDATE orders SET state = 'expired', final_at = @now, updated_at = @now WHERE state = 'created' AND created_at < @before`),
       claimed: db.prepare(
@@ -259,6 +260,11 @@ export class Journal {
   /** created → cancelled (or expired). Returns false when the order had already moved on. */
   cancel(id: string, state: 'cancelled' | 'expired' = 'cancelled'): boolean {
     return this.stmts.cancel.run({ id, state, now: this.clock.now() }).changes === 1;
+  }
+
+  /** The user has an order created since `since` and not confirmed or cancelled yet. */
+  hasUnconfirmed(userId: number, since: number): boolean {
+    return !!this.stmts.unconfirmed.get(userId, since);
   }
 
   /** Cancel every unconfirmed order of a user (the flow was abandoned with /cancel or another command). */

@@ -64,6 +64,8 @@ export class FakeTelegram {
   private queue: any[] = [];
   private waiters = new Set<() => void>();
   private messages = new Map<string, StoredMessage>();
+  /** The same messages per chat, in order (looking up a chat's buttons must not scan every chat). */
+  private chatMessages = new Map<number, StoredMessage[]>();
   private files = new Map<string, { path: string; content: Buffer; name: string }>();
   private injected = new Map<string, Injected[]>();
   private callListeners = new Set<(call: RecordedCall) => void>();
@@ -107,7 +109,7 @@ export class FakeTelegram {
       from: { id: user.id, is_bot: false, first_name: user.first_name, username: user.username },
       ...extra,
     };
-    this.messages.set(`${user.id}:${message_id}`, { message_id, chat_id: user.id, from_bot: false, text: extra.text as string | undefined });
+    this.store({ message_id, chat_id: user.id, from_bot: false, text: extra.text as string | undefined });
     return m;
   }
 
@@ -196,7 +198,7 @@ export class FakeTelegram {
   // ---------------------------------------------------------------- inspection
 
   botMessages(chatId: number): StoredMessage[] {
-    return [...this.messages.values()].filter((m) => m.chat_id === chatId && m.from_bot).sort((a, b) => a.message_id - b.message_id);
+    return (this.chatMessages.get(chatId) ?? []).filter((m) => m.from_bot);
   }
 
   /** Texts the bot sent to a chat (sendMessage + edits), in order. */
@@ -407,10 +409,16 @@ export class FakeTelegram {
     this.send(res, 200, { ok: true, result: updates });
   }
 
+  private store(m: StoredMessage): void {
+    this.messages.set(`${m.chat_id}:${m.message_id}`, m);
+    const list = this.chatMessages.get(m.chat_id);
+    if (list) list.push(m);
+    else this.chatMessages.set(m.chat_id, [m]);
+  }
+
   private botMessage(chatId: number, text: string | undefined, reply_markup?: any) {
     const message_id = this.msgId(chatId);
-    const stored: StoredMessage = { message_id, chat_id: chatId, from_bot: true, text, reply_markup };
-    this.messages.set(`${chatId}:${message_id}`, stored);
+    this.store({ message_id, chat_id: chatId, from_bot: true, text, reply_markup });
     return {
       message_id,
       date: Math.floor(Date.now() / 1000),

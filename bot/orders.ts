@@ -152,10 +152,16 @@ export function productName(p: string): string {
   return PRODUCT_NAME[p] ?? p;
 }
 
-/** Who got it, as the seller reads it: "to 0803 123 4567" or "to 18 numbers". */
+/** Who got it, as the seller reads it: "0803 123 4567" or "18 numbers". */
+export function recipientOf(o: Pick<OrderView, 'product' | 'recipient'>): string | null {
+  if (!o.recipient) return null;
+  return o.product === 'sms' ? o.recipient : formatPhone(o.recipient);
+}
+
+/** " to 0803 123 4567", " to 18 numbers", or nothing. */
 export function recipientText(o: Pick<OrderView, 'product' | 'recipient'>): string {
-  if (!o.recipient) return '';
-  return ` to ${o.product === 'sms' ? o.recipient : formatPhone(o.recipient)}`;
+  const r = recipientOf(o);
+  return r ? ` to ${r}` : '';
 }
 
 /** The state in seller words: Delivered / Pending / Refunded ₦x / Failed (not charged). */

@@ -39,11 +39,11 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
       if (u.callbackQuery) {
         await u.answerCallbackQuery();
         if (u.callbackQuery.data === 'x') {
-          await safeEdit(u, 'Cancelled. Nothing was bought.');
+          await safeEdit(conversation, u, 'Cancelled. Nothing was bought.');
           await conversation.halt();
         }
         const kobo = Number(u.callbackQuery.data!.slice(4));
-        await safeEdit(u, `${netName} airtime: ${naira(kobo)}`);
+        await safeEdit(conversation, u, `${netName} airtime: ${naira(kobo)}`);
         return kobo;
       }
       const problem = amountProblem(u.message!.text!, s.cfg.maxPurchaseKobo);
@@ -51,7 +51,7 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
         await u.reply(problem);
         continue;
       }
-      await ctx.api.editMessageReplyMarkup(q.chat.id, q.message_id, { reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
+      await ctx.api.editMessageReplyMarkup(ctx.chatId!, q.message_id, { reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
       return tryParseKobo(u.message!.text!, false)!;
     }
   }
@@ -60,7 +60,7 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
     const loaded = await loadNetworks(conversation);
     if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('airtime') }));
     const { c, net } = await pickNetwork(conversation, ctx, 'Buy airtime: choose the network.', loaded.value);
-    await safeEdit(c, `${net.name} airtime.`);
+    await safeEdit(conversation, c, `${net.name} airtime.`);
     const faceKobo = await askAmount(conversation, ctx, net.name);
     const { phone, ported } = await askPhone(conversation, ctx, net.name);
     const description = `${net.name} airtime ${naira(faceKobo)}`;
@@ -70,6 +70,7 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
       { product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
       {
         gets: `${naira(faceKobo)} ${net.name} airtime on ${formatPhone(phone)}${ported ? ' (ported)' : ''}`,
+        target: `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`,
         description,
         recipient: phone,
         place: 'airtime',

@@ -3,7 +3,8 @@ import { Composer } from 'grammy';
 import type { MyContext, Services } from '../context';
 import { menuButton } from '../flow/keyboards';
 import { failText } from '../flow/pickers';
-import { flowActive, STILL_OPEN } from '../flow/ui';
+import { flowOpen } from '../flow/confirm';
+import { STILL_OPEN } from '../flow/ui';
 import { naira } from '../orders';
 
 export function balanceFeature(s: Services) {
@@ -15,7 +16,7 @@ export function balanceFeature(s: Services) {
       text = failText(s, 'Could not read the balance', e);
     }
     // During a flow its buttons are the next step; a Menu button would only be swallowed by it.
-    if (flowActive(ctx)) await ctx.reply(text + STILL_OPEN);
+    if (flowOpen(s, ctx)) await ctx.reply(text + STILL_OPEN);
     else await ctx.reply(text, { reply_markup: menuButton() });
   };
   const composer = new Composer<MyContext>();

@@ -4,7 +4,7 @@ import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
-import { pickers } from '../flow/pickers';
+import { phonePrompt, pickers } from '../flow/pickers';
 import { choose, grid, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
 
@@ -19,19 +19,21 @@ export function dataFeature(s: Services): Composer<MyContext> {
     if (!nets.length) return void (await ctx.reply('No data plans are available right now.', { reply_markup: tryAgainKeyboard('data') }));
     const { c, net, messageId } = await pickNetwork(conversation, ctx, 'Buy data: choose the network.', nets);
     const plans = await loadPlans(conversation, net.id);
-    if (!plans.ok) return void (await safeEdit(c, plans.text, tryAgainKeyboard('data')));
+    if (!plans.ok) return void (await safeEdit(conversation, c, plans.text, tryAgainKeyboard('data')));
     const kb = grid(new InlineKeyboard(), plans.value.map((p) => ({ text: p.label, data: `plan:${p.id}` })), 1).text('Cancel', 'x');
-    await safeEdit(c, `${net.name} data: choose a plan.`, kb);
+    await safeEdit(conversation, c, `${net.name} data: choose a plan.`, kb);
     const chosen = await choose(conversation, messageId, /^plan:\d+$/, 'Please choose a plan with the buttons above, or /cancel.');
     const plan = plans.value.find((p) => `plan:${p.id}` === chosen.data)!;
-    await safeEdit(chosen.c, `${net.name} data: ${plan.label}`);
-    const { phone, ported } = await askPhone(conversation, ctx, net.name);
+    // The plan message becomes the phone question (no new message for it).
+    await safeEdit(conversation, chosen.c, `${net.name} data: ${plan.label}\n${phonePrompt(net.name)}`);
+    const { phone, ported } = await askPhone(conversation, ctx, net.name, { asked: true });
     const description = `${net.name} data ${plan.name}`;
+    const target = `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`;
     await confirmAndBuy(
       conversation,
       ctx,
       { product: 'data', network: net.id, plan: plan.id, phone, ported },
-      { gets: `${description} to ${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`, description, recipient: phone, place: 'data' },
+      { gets: `${description} to ${target}`, target, description, recipient: phone, place: 'data' },
     );
   }
 

@@ -7,7 +7,8 @@ import { Composer, InlineKeyboard } from 'grammy';
 import type { MyContext, Services } from '../context';
 import type { Order } from '../journal';
 import { menuButton, nextStepKeyboard } from '../flow/keyboards';
-import { dateText, EXPIRED, flowActive, STILL_OPEN } from '../flow/ui';
+import { flowOpen } from '../flow/confirm';
+import { dateText, EXPIRED, STILL_OPEN } from '../flow/ui';
 import { naira, outcomeText, productName, recipientText, resultOf, stateLabel, storedOf, viewOf } from '../orders';
 import { errorCode } from '../vtu';
 
@@ -21,7 +22,7 @@ export function historyLine(o: Order, i: number): string {
 export function historyFeature(s: Services) {
   const showHistory = async (ctx: MyContext) => {
     const list = s.journal.recentForUser(ctx.from!.id, 50).filter((o) => !HIDDEN.has(o.state)).slice(0, 10);
-    const open = flowActive(ctx);
+    const open = flowOpen(s, ctx);
     if (!list.length) return void (await ctx.reply(`No orders yet. Try /data or /airtime.${open ? STILL_OPEN : ''}`, open ? {} : { reply_markup: menuButton() }));
     const kb = new InlineKeyboard();
     list.forEach((o, i) => {
@@ -51,7 +52,7 @@ export function historyFeature(s: Services) {
   const showOrder = async (ctx: MyContext, found: Order) => {
     const o = await current(found);
     const text = `${productName(o.product)} order of ${dateText(o.createdAt)}\n${outcomeText(viewOf(o))}`;
-    if (flowActive(ctx)) await ctx.reply(text + STILL_OPEN);
+    if (flowOpen(s, ctx)) await ctx.reply(text + STILL_OPEN);
     else await ctx.reply(text, { reply_markup: nextStepKeyboard(o) });
   };
 

@@ -4,7 +4,7 @@ import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { menuButton, type Place } from '../flow/keyboards';
-import { recipientText } from '../orders';
+import { recipientOf, recipientText } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
 
 export function repeatFeature(s: Services): Composer<MyContext> {
@@ -19,6 +19,7 @@ export function repeatFeature(s: Services): Composer<MyContext> {
     if (!o) return void (await ctx.reply('I cannot find that order any more.', { reply_markup: menuButton() }));
     await confirmAndBuy(conversation, ctx, o.request as unknown as BotPurchaseRequest, {
       gets: `${o.description}${recipientText(o)}`,
+      target: recipientOf(o),
       description: o.description,
       recipient: o.recipient,
       place: o.product as Place,

@@ -109,7 +109,7 @@ export function smsFeature(s: Services): Composer<MyContext> {
       conversation,
       ctx,
       { product: 'sms', sender, message, recipients: p.recipients },
-      { gets: `${description} to ${plural(n, 'number')}`, description, recipient: plural(n, 'number'), place: 'sms' },
+      { gets: `${description} to ${plural(n, 'number')}`, target: plural(n, 'number'), description, recipient: plural(n, 'number'), place: 'sms' },
     );
   }
 

@@ -4,25 +4,35 @@
  * 1. Every check that can refuse the purchase runs BEFORE the Confirm button is shown
  *    (checks.ts: price, limits, PIN, balance). A repeat of the same purchase within minutes asks first.
  * 2. The order is journalled (`created`) and the Confirm button carries its id (`confirm:<id>`),
- *    so a stale button never confirms another order.
+ *    so a stale button never confirms another order. The flow's conversation ends here: the
+ *    journal holds everything the purchase needs, so Confirm / Cancel are plain handlers
+ *    (confirmButtons), not one more conversation step replaying the whole flow.
  * 3. On Confirm the message becomes "⏳ Sending… don't pay again", typing is re-sent while the
  *    vendor works, and the same message is edited to the outcome with the next step's buttons.
+ *    With PINs required, a short conversation (`pay`) takes the PIN first.
  * The money moves only in `orders.execute`, behind the journal's atomic created→sent (limits are
  * checked again there, inside the transaction).
  */
-import { InlineKeyboard } from 'grammy';
-import type { ConvContext, MyConversation, Services } from '../context';
-import { naira, outcomeText } from '../orders';
+import { Composer, InlineKeyboard, type Api } from 'grammy';
+import { createConversation } from '@grammyjs/conversations';
+import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import type { Order } from '../journal';
+import { naira, outcomeText, recipientText } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
 import { purchaseChecks } from './checks';
 import { pinStep } from './pin-step';
 import { menuButton, nextStepKeyboard, tryAgainKeyboard, type Place } from './keyboards';
 import { pickers } from './pickers';
-import { choose, nudge, safeEdit } from './ui';
+import { EXPIRED, choose, safeEdit } from './ui';
+
+/** How long a purchase may take before "typing…" is shown (the "Sending…" edit is immediate). */
+const TYPING_AFTER_MS = 1_000;
 
 export interface ConfirmMeta {
   /** What the customer gets, e.g. "MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)". */
   gets: string;
+  /** Who gets it, for the confirm question: "0803 123 4567 (MTN)", "3 numbers". */
+  target: string | null;
   /** Journal description ("MTN data 1GB SME (30 days)") and recipient (phone, or "3 numbers"). */
   description: string;
   recipient: string | null;
@@ -32,61 +42,130 @@ export interface ConfirmMeta {
   payNote?: string;
 }
 
+/** Orders whose Confirm was already used: a replayed tap is told so instead of "expired". */
+const USED = new Set(['sent', 'successful', 'processing', 'unknown', 'failed', 'not_charged']);
+
+/** Runs outside any conversation: the purchase, with "typing…" kept alive until it is done. */
+function purchase(s: Services) {
+  /**
+   * The "⏳ Sending…" edit already shows progress, so typing starts only when the vendor takes
+   * longer than a moment (most purchases answer sooner: one Bot API call less), then is kept alive.
+   */
+  async function executeWithTyping(chatId: number, orderId: string) {
+    const typing = () => void s.api.sendChatAction(chatId, 'typing').catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const start = setTimeout(() => {
+      typing();
+      timer = setInterval(typing, s.cfg.typingEveryMs);
+    }, Math.min(TYPING_AFTER_MS, s.cfg.typingEveryMs));
+    try {
+      return await s.orders.execute(orderId);
+    } finally {
+      clearTimeout(start);
+      clearInterval(timer);
+    }
+  }
+
+  /** The confirm message becomes "Sending…", then the outcome with the next step's buttons. */
+  return async function send(api: Api, messageId: number, o: Order): Promise<void> {
+    const edit = (text: string, kb?: InlineKeyboard) =>
+      api.editMessageText(o.chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).then(() => undefined, () => undefined);
+    await edit(`⏳ Sending… don't pay again.\n${o.description}${recipientText(o)}`);
+    const out = await executeWithTyping(o.chatId, o.id);
+    // 'already': another tap / instance won the created→sent race and reports the result.
+    if (out.kind === 'already') return;
+    if (out.kind === 'refused') return void (await edit(out.text, tryAgainKeyboard(o.product as Place)));
+    await edit(outcomeText(out.order), nextStepKeyboard(out.order));
+    s.journal.markNotified(o.id, out.order.state);
+    s.keyboards.forget(o.chatId);
+  };
+}
+
+/** A confirm message of this user waits for Confirm or Cancel (its order is recent and unconfirmed). */
+export function confirmWaiting(s: Services, userId: number): boolean {
+  return s.journal.hasUnconfirmed(userId, confirmableSince(s));
+}
+
+/** Orders created before this can no longer be confirmed (orders.execute refuses them too). */
+const confirmableSince = (s: Services) => s.clock.now() - s.cfg.confirmTtlMs;
+
+/**
+ * A flow of this chat is open: a conversation waits for an answer, or a confirm message for its
+ * tap (commands like /balance answer without ending it; other commands abandon it).
+ */
+export function flowOpen(s: Services, ctx: MyContext): boolean {
+  return Object.keys(ctx.conversation.active()).length > 0 || (ctx.from !== undefined && confirmWaiting(s, ctx.from.id));
+}
+
+/**
+ * Confirm / Cancel under a confirm message, and the PIN step after Confirm (conversation `pay`).
+ * Install after conversations() and before the unhandled fallback.
+ */
+export function confirmButtons(s: Services): Composer<MyContext> {
+  const send = purchase(s);
+  const { pinCheck } = pinStep(s);
+
+  async function pay(conversation: MyConversation, ctx: ConvContext, orderId: string, messageId: number): Promise<void> {
+    if (!(await pinCheck(conversation, ctx, orderId))) return;
+    await conversation.external(async (outside) => {
+      const o = s.journal.get(orderId);
+      if (o) await send(outside.api, messageId, o);
+    });
+  }
+
+  const composer = new Composer<MyContext>();
+  composer.use(createConversation<MyContext, ConvContext>(pay, s.conversationOptions('pay')));
+  composer.callbackQuery(/^(confirm|cancel):([\w-]+)$/, async (ctx) => {
+    const [, action, id] = ctx.match;
+    const o = s.journal.get(id);
+    if (!o || o.userId !== ctx.from.id || o.state !== 'created' || o.createdAt < confirmableSince(s)) {
+      const used = o && o.userId === ctx.from.id && USED.has(o.state);
+      return void (await ctx.answerCallbackQuery({ text: used ? `Already bought (ref ${o.ident ?? o.id})` : EXPIRED }));
+    }
+    const messageId = ctx.callbackQuery.message!.message_id;
+    const text = ctx.callbackQuery.message && 'text' in ctx.callbackQuery.message ? ctx.callbackQuery.message.text : '';
+    const edit = (more: string, kb?: InlineKeyboard) =>
+      ctx.editMessageText(text ? `${text}\n\n${more}` : more, { reply_markup: kb ?? { inline_keyboard: [] } }).catch(() => undefined);
+    if (action === 'cancel') {
+      s.journal.cancel(id);
+      s.keyboards.forget(o.chatId);
+      await ctx.answerCallbackQuery({ text: 'Cancelled' });
+      return void (await edit('Cancelled. Nothing was bought.', menuButton()));
+    }
+    await ctx.answerCallbackQuery({ text: 'Confirmed' });
+    if (!s.cfg.pinRequired) return send(ctx.api, messageId, o);
+    await edit('🔒 Waiting for your PIN.');
+    await ctx.conversation.enter('pay', id, messageId);
+  });
+  return composer;
+}
+
 export function confirmSteps(s: Services) {
   const { withButtons } = pickers(s);
   const { check } = purchaseChecks(s);
-  const { pinCheck } = pinStep(s);
 
   async function repeatGuard(conversation: MyConversation, ctx: ConvContext, r: { ago: string; ref: string }, meta: ConfirmMeta): Promise<boolean> {
     const kb = new InlineKeyboard().text('🔁 Yes, buy again', 'repeat:y').text('No', 'repeat:n');
     const q = await withButtons(conversation, ctx, `You bought this ${r.ago} ago (ref ${r.ref}): ${meta.gets}. Buy it again?`, kb);
     const { c, data } = await choose(conversation, q.message_id, /^repeat:[yn]$/, 'Please use the buttons above, or /cancel.');
     if (data === 'repeat:y') {
-      await safeEdit(c, `Buying again: ${meta.gets}.`);
+      await safeEdit(conversation, c, `Buying again: ${meta.gets}.`);
       return true;
     }
-    await safeEdit(c, 'OK, not bought again. Nothing was bought.', menuButton());
+    await safeEdit(conversation, c, 'OK, not bought again. Nothing was bought.', menuButton());
     return false;
-  }
-
-  /** Runs inside conversation.external: the purchase, with "typing…" re-sent until it is done. */
-  async function executeWithTyping(chatId: number, orderId: string) {
-    const typing = () => void s.api.sendChatAction(chatId, 'typing').catch(() => undefined);
-    typing();
-    const timer = setInterval(typing, s.cfg.typingEveryMs);
-    try {
-      return await s.orders.execute(orderId);
-    } finally {
-      clearInterval(timer);
-    }
-  }
-
-  /** The confirm message becomes "Sending…", then the outcome with the next step's buttons. */
-  async function send(conversation: MyConversation, ctx: ConvContext, messageId: number, orderId: string, meta: ConfirmMeta): Promise<void> {
-    const chatId = ctx.chat!.id;
-    const edit = (text: string, kb?: InlineKeyboard) =>
-      ctx.api.editMessageText(chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).catch(() => undefined);
-    await edit(`⏳ Sending… don't pay again.\n${meta.gets}`);
-    const out = await conversation.external(() => executeWithTyping(chatId, orderId));
-    // 'already': another tap / instance won the created→sent race and reports the result.
-    if (out.kind === 'already') return;
-    if (out.kind === 'refused') return void (await edit(out.text, tryAgainKeyboard(meta.place)));
-    await edit(outcomeText(out.order), nextStepKeyboard(out.order));
-    await conversation.external(() => {
-      s.journal.markNotified(orderId, out.order.state);
-      s.keyboards.forget(chatId);
-    });
   }
 
   function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
     return [
-      'Please check, then confirm:',
+      `Confirm ${naira(kobo)}${meta.target ? ` for ${meta.target}` : ''}?`,
       `Customer gets: ${meta.gets}`,
       `You pay: ${naira(kobo)} from the wallet${meta.payNote ? ` (${meta.payNote})` : ''}`,
       ...(balanceKobo !== null ? [`Wallet after: ${naira(balanceKobo - kobo)}`] : []),
     ].join('\n');
   }
 
+  /** Checks, then the confirm message; the flow ends there (confirmButtons takes the tap). */
   async function confirmAndBuy(conversation: MyConversation, ctx: ConvContext, req: BotPurchaseRequest, meta: ConfirmMeta): Promise<void> {
     const userId = ctx.from!.id;
     const chatId = ctx.chat!.id;
@@ -96,23 +175,8 @@ export function confirmSteps(s: Services) {
     const id = await conversation.external(
       () => s.journal.create({ userId, chatId, product: req.product, request: req as unknown as Record<string, unknown>, description: meta.description, recipient: meta.recipient, amountKobo: p.kobo }).id,
     );
-    const text = confirmText(meta, p.kobo, p.balanceKobo);
     const kb = new InlineKeyboard().text(`✅ Confirm: pay ${naira(p.kobo)}`, `confirm:${id}`).text('✖️ Cancel', `cancel:${id}`);
-    const m = await withButtons(conversation, ctx, text, kb);
-    const c = await conversation.waitUntil((u) => u.callbackQuery?.data === `confirm:${id}` || u.callbackQuery?.data === `cancel:${id}`, {
-      otherwise: (u) => nudge(u, 'Tap Confirm or Cancel above, or send /cancel.'),
-    });
-    if (c.callbackQuery!.data === `cancel:${id}`) {
-      await conversation.external(() => s.journal.cancel(id));
-      await c.answerCallbackQuery({ text: 'Cancelled' });
-      return void (await safeEdit(c, `${text}\n\nCancelled. Nothing was bought.`, menuButton()));
-    }
-    await c.answerCallbackQuery({ text: 'Confirmed' });
-    if (s.cfg.pinRequired) {
-      await safeEdit(c, `${text}\n\n🔒 Waiting for your PIN.`);
-      if (!(await pinCheck(conversation, ctx, id))) return;
-    }
-    await send(conversation, ctx, m.message_id, id, meta);
+    await withButtons(conversation, ctx, confirmText(meta, p.kobo, p.balanceKobo), kb);
   }
 
   return { confirmAndBuy };

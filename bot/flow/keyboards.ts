@@ -32,11 +32,16 @@ export function tryAgainKeyboard(place: Place, label = 'Try again'): InlineKeybo
   return new InlineKeyboard().text(label, `go:${place}`).text('🏠 Menu', 'go:menu');
 }
 
-/** Under an order's outcome: buy the same again (or try again when it was not charged). */
-export function nextStepKeyboard(o: Pick<OrderView, 'id' | 'state'>): InlineKeyboard {
+/**
+ * Under an order's outcome: buy the same again (or try again when it was not charged), the menu,
+ * and with `details` (a notice that arrives later, away from the flow) the order's Details too.
+ */
+export function nextStepKeyboard(o: Pick<OrderView, 'id' | 'state'>, opts: { details?: boolean } = {}): InlineKeyboard {
   const kb = new InlineKeyboard();
+  let details = opts.details ?? false;
   if (o.state === 'successful' || o.state === 'processing') kb.text('🔁 Buy again', `again:${o.id}`);
   else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired') kb.text('Try again', `again:${o.id}`);
-  else kb.text('🧾 Details', `order:${o.id}`);
+  else details = true;
+  if (details) kb.text('🧾 Details', `order:${o.id}`);
   return kb.text('🏠 Menu', 'go:menu');
 }

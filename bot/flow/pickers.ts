@@ -31,12 +31,22 @@ export function failText(s: Services, what: string, e: unknown): string {
   return `${what}: ${userError(code, e instanceof Error ? e.message : null)}`;
 }
 
+export function phonePrompt(networkName: string): string {
+  return `Send the ${networkName} phone number (e.g. 0803 123 4567).`;
+}
+
 export function pickers(s: Services) {
-  /** Send a message with flow buttons and remember it, so /cancel can take the buttons away. */
-  async function withButtons(conversation: MyConversation, ctx: ConvContext, text: string, kb: InlineKeyboard) {
-    const m = await ctx.reply(text, { reply_markup: kb });
-    await conversation.external(() => s.keyboards.track(m.chat.id, m.message_id));
-    return m;
+  /**
+   * Send a message with flow buttons and remember it, so /cancel can take the buttons away. Sent
+   * from `conversation.external` (see safeEdit): the state keeps the message id only.
+   */
+  async function withButtons(conversation: MyConversation, ctx: ConvContext, text: string, kb: InlineKeyboard): Promise<{ message_id: number }> {
+    const chatId = ctx.chatId!;
+    return conversation.external(async (outside) => {
+      const m = await outside.api.sendMessage(chatId, text, { reply_markup: kb });
+      s.keyboards.track(chatId, m.message_id);
+      return { message_id: m.message_id };
+    });
   }
 
   /**
@@ -74,8 +84,9 @@ export function pickers(s: Services) {
     return { c, net: nets.find((n) => `net:${n.id}` === data)!, messageId: m.message_id };
   }
 
-  async function askPhone(conversation: MyConversation, ctx: ConvContext, networkName: string): Promise<{ phone: string; ported: boolean }> {
-    await ctx.reply(`Send the ${networkName} phone number (e.g. 0803 123 4567).`);
+  /** Ask for the number, unless the caller already asked in a message it edited (`asked`: one Bot API call less). */
+  async function askPhone(conversation: MyConversation, ctx: ConvContext, networkName: string, opts: { asked?: boolean } = {}): Promise<{ phone: string; ported: boolean }> {
+    if (!opts.asked) await ctx.reply(phonePrompt(networkName));
     for (;;) {
       const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Please send the phone number as text, or /cancel.') });
       const phone = tryNormalizePhone(m.message.text);
@@ -89,10 +100,10 @@ export function pickers(s: Services) {
       const q = await withButtons(conversation, ctx, `${formatPhone(phone)} looks like ${detected ?? 'an unknown network'}, not ${networkName}. Has this number been ported to ${networkName}?`, kb);
       const { c, data } = await choose(conversation, q.message_id, /^ported:[yn]$/, 'Please use the buttons above, or /cancel.');
       if (data === 'ported:y') {
-        await safeEdit(c, `${formatPhone(phone)}: ported to ${networkName}.`);
+        await safeEdit(conversation, c, `${formatPhone(phone)}: ported to ${networkName}.`);
         return { phone, ported: true };
       }
-      await safeEdit(c, 'OK, send another phone number.');
+      await safeEdit(conversation, c, 'OK, send another phone number.');
     }
   }
 

@@ -16,13 +16,21 @@ export async function nudge(c: ConvContext, hint: string): Promise<void> {
   else if (c.message) await c.reply(hint);
 }
 
-/** Edit the message the tap came from; without `markup` its keyboard is removed. */
-export async function safeEdit(c: ConvContext, text: string, markup?: InlineKeyboard): Promise<void> {
-  try {
-    await c.editMessageText(text, markup ? { reply_markup: markup } : { reply_markup: { inline_keyboard: [] } });
-  } catch {
-    // "message is not modified" or deleted: nothing to do.
-  }
+/**
+ * Edit the message the tap `c` came from; without `markup` its keyboard is removed. Sent with the
+ * outside api from `conversation.external`, so the conversation's state keeps nothing of it (a
+ * call through `c` would keep the whole edited Message, keyboard included, and the state is
+ * parsed and written again on every update of the flow).
+ */
+export async function safeEdit(conversation: MyConversation, c: ConvContext, text: string, markup?: InlineKeyboard): Promise<void> {
+  const chatId = c.chatId!;
+  const messageId = c.msgId!;
+  await conversation.external((outside) =>
+    outside.api.editMessageText(chatId, messageId, text, { reply_markup: markup ?? { inline_keyboard: [] } }).then(
+      () => undefined,
+      () => undefined, // "message is not modified" or deleted: nothing to do.
+    ),
+  );
 }
 
 export function grid(kb: InlineKeyboard, items: { text: string; data: string }[], perRow: number): InlineKeyboard {
@@ -44,7 +52,7 @@ export async function choose(conversation: MyConversation, messageId: number, pa
   );
   await c.answerCallbackQuery();
   if (c.callbackQuery!.data === 'x') {
-    await safeEdit(c, 'Cancelled. Nothing was bought.');
+    await safeEdit(conversation, c, 'Cancelled. Nothing was bought.');
     await conversation.halt();
   }
   return { c, data: c.callbackQuery!.data! };
@@ -56,11 +64,6 @@ export function clockText(ms: number): string {
 
 export function dateText(ms: number): string {
   return new Date(ms).toLocaleString('en-GB', { timeZone: 'Africa/Lagos', day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit' });
-}
-
-/** A flow of this chat is waiting for an answer (commands like /balance answer without ending it). */
-export function flowActive(ctx: { conversation: { active(): Record<string, number> } }): boolean {
-  return Object.keys(ctx.conversation.active()).length > 0;
 }
 
 export const STILL_OPEN = '\n\n(Your purchase above is still open: carry on there, or send /cancel.)';

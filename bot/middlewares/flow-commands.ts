@@ -5,8 +5,8 @@
  */
 import { Composer } from 'grammy';
 import type { MyContext, Services } from '../context';
+import { flowOpen } from '../flow/confirm';
 import { menuButton } from '../flow/keyboards';
-import { flowActive } from '../flow/ui';
 
 const CANCEL = /^\/cancel(@\w+)?\b/;
 
@@ -22,7 +22,7 @@ export function flowCommands(s: Services): Composer<MyContext> {
   composer.use(async (ctx, next) => {
     const text = ctx.message?.text;
     if (text?.startsWith('/')) {
-      const active = flowActive(ctx);
+      const active = flowOpen(s, ctx);
       if (active || CANCEL.test(text)) await abandon(ctx);
       if (CANCEL.test(text)) return void (await ctx.reply(active ? 'Cancelled. Nothing was bought.' : 'Nothing to cancel.', { reply_markup: menuButton() }));
     }

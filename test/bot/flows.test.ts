@@ -46,10 +46,10 @@ describe('/data', () => {
     expect(env.tg.lastText(u.id)).toBe('MTN data: choose a plan.');
     expect(env.tg.buttons(u.id).map((b) => b.text)).toContain('1GB SME ₦250.00 (30 days)');
     await env.send(app, env.tg.buttonUpdate(u, '1GB SME ₦250.00 (30 days)'));
-    expect(env.tg.lastText(u.id)).toBe('Send the MTN phone number (e.g. 0803 123 4567).');
+    expect(env.tg.lastText(u.id)).toBe('MTN data: 1GB SME ₦250.00 (30 days)\nSend the MTN phone number (e.g. 0803 123 4567).'); // the plan message, edited
     await env.send(app, env.tg.textUpdate(u, '+234 803 123 4567'));
     expect(env.tg.lastText(u.id)).toBe(
-      'Please check, then confirm:\nCustomer gets: MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)\nYou pay: ₦250.00 from the wallet\nWallet after: ₦999,750.00',
+      'Confirm ₦250.00 for 0803 123 4567 (MTN)?\nCustomer gets: MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)\nYou pay: ₦250.00 from the wallet\nWallet after: ₦999,750.00',
     );
     expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['✅ Confirm: pay ₦250.00', '✖️ Cancel']);
     expect(await env.debits()).toBe(0); // nothing spent before the confirm
@@ -58,13 +58,12 @@ describe('/data', () => {
     expect(env.tg.answers()).toContain('Confirmed');
     // The confirm message itself becomes "Sending…", then the result: no new message for either.
     const edits = env.tg.callsOf('editMessageText').filter((c) => c.payload.message_id === confirmMsg).map((c) => String(c.payload.text));
-    expect(edits[0]).toBe("⏳ Sending… don't pay again.\nMTN data 1GB SME (30 days) to 0803 123 4567 (MTN)");
+    expect(edits[0]).toBe("⏳ Sending… don't pay again.\nMTN data 1GB SME (30 days) to 0803 123 4567");
     const result = edits[1];
     expect(edits).toHaveLength(2);
     expect(env.tg.lastText(u.id)).toBe(result);
     expect(result).toMatch(/^✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\nCharged: ₦250\.00\nReference: (\S+)\nWallet balance: ₦999,750\.00$/);
     expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['🔁 Buy again', '🏠 Menu']);
-    expect(env.tg.callsOf('sendChatAction').filter((c) => Number(c.payload.chat_id) === u.id).length).toBeGreaterThanOrEqual(1);
     const ident = /Reference: (\S+)/.exec(result)![1];
 
     const ledger = await env.demoLedger();
@@ -95,7 +94,7 @@ describe('/data', () => {
     await env.send(app, env.tg.buttonUpdate(u, 'ported:n'));
     await env.send(app, env.tg.textUpdate(u, '08051234567'));
     await env.send(app, env.tg.buttonUpdate(u, 'ported:y'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Please check, then confirm:\nCustomer gets: MTN data 1GB SME \(30 days\) to 0805 123 4567 \(MTN, ported\)\n/);
+    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦250\.00 for 0805 123 4567 \(MTN, ported\)\?\nCustomer gets: MTN data 1GB SME \(30 days\) to 0805 123 4567 \(MTN, ported\)\n/);
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
     expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
     expect(await env.debits()).toBe(1);
@@ -138,7 +137,7 @@ describe('/airtime', () => {
     expect(quoted.amount.kobo).toBeLessThan(50_000); // the site's discount: the two amounts differ
     expect(env.tg.lastText(u.id)).toBe(
       [
-        'Please check, then confirm:',
+        `Confirm ₦${quoted.amount.naira} for 0802 123 4567 (AIRTEL)?`,
         'Customer gets: ₦500.00 AIRTEL airtime on 0802 123 4567',
         `You pay: ₦${quoted.amount.naira} from the wallet (the site's price for ₦500.00 of airtime)`,
         `Wallet after: ₦${(1_000_000 - quoted.amount.kobo / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
@@ -158,7 +157,7 @@ describe('/airtime', () => {
     await env.send(app, env.tg.textUpdate(u, '150.50'));
     expect(env.tg.buttons(u.id)).toEqual([]);
     await env.send(app, env.tg.textUpdate(u, '08031234567'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Please check, then confirm:\nCustomer gets: ₦150\.50 MTN airtime on 0803 123 4567\n/);
+    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for 0803 123 4567 \(MTN\)\?\nCustomer gets: ₦150\.50 MTN airtime on 0803 123 4567\n/);
   });
 });
 
@@ -185,7 +184,7 @@ describe('/sms', () => {
     expect(plan.pages).toBe(2);
     const all = env.tg.textsTo(u.id);
     expect(all[all.length - 2]).toBe(['Bulk SMS from MYSHOP', 'Recipients: 3 numbers (1 duplicate removed)', 'Message: 169 characters = 2 pages per number', `Cost: ₦${plan.cost.naira}`].join('\n'));
-    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^Please check, then confirm:\\nCustomer gets: Bulk SMS from MYSHOP \\(2 pages\\) to 3 numbers\\nYou pay: ₦${plan.cost.naira.replace('.', '\\.')} from the wallet`));
+    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^Confirm ₦${plan.cost.naira.replace('.', '\\.')} for 3 numbers\\?\\nCustomer gets: Bulk SMS from MYSHOP \\(2 pages\\) to 3 numbers\\nYou pay: ₦${plan.cost.naira.replace('.', '\\.')} from the wallet`));
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
     expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: Bulk SMS from MYSHOP \(2 pages\) to 3 numbers\.\n/);
     const debits = (await env.demoLedger()).filter((e) => e.kind === 'debit');

@@ -6,6 +6,8 @@ import { dataToConfirm, useBotEnv } from './harness';
 
 const env = useBotEnv();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Button texts of the newest message the bot sent to a chat. */
+const lastButtons = (chatId: number) => (env.tg.botMessages(chatId).at(-1)?.reply_markup?.inline_keyboard ?? []).flat().map((b: { text: string }) => b.text);
 
 test('processing → successful: the user is told once when it settles', async () => {
   await env.admin.setConfig({ settle: { mode: 'processing', delayMs: 300, finalStatus: 'successful' } });
@@ -21,6 +23,7 @@ test('processing → successful: the user is told once when it settles', async (
   await sleep(400);
   await app.follower.tick();
   expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^Update on order ${ident}:\\n✅ Delivered: MTN data 1GB SME`));
+  expect(lastButtons(u.id)).toEqual(['🔁 Buy again', '🧾 Details', '🏠 Menu']); // a notice is no dead end
   const n = env.tg.textsTo(u.id).length;
   await app.follower.tick();
   expect(env.tg.textsTo(u.id)).toHaveLength(n);
@@ -36,6 +39,7 @@ test('processing → failed: told it failed; the sandbox refunded', async () => 
   await sleep(300);
   await app.follower.tick();
   expect(env.tg.lastText(env.bob.id)).toMatch(/^Update on order \S+:\n↩️ Refunded ₦250\.00: MTN data .*\nThe provider could not deliver it; the money is back in the wallet\.$/s);
+  expect(lastButtons(env.bob.id)).toEqual(['Try again', '🧾 Details', '🏠 Menu']);
   const kinds = (await env.demoLedger()).map((e) => e.kind);
   expect(kinds.filter((k) => k === 'debit')).toHaveLength(1);
   expect(kinds.filter((k) => k === 'refund')).toHaveLength(1);

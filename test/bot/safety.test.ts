@@ -226,7 +226,8 @@ describe('nothing lost, nothing doubled', () => {
     await first.close();
     first.db.close();
     env.bots.splice(env.bots.indexOf(first), 1);
-    const app = await env.makeBot({ conversationTimeoutMs: 1 });
+    // The flow's conversation ended at the confirm message; the confirm button lives as long as confirmTtlMs.
+    const app = await env.makeBot({ conversationTimeoutMs: 1, confirmTtlMs: 1 });
     await new Promise((r) => setTimeout(r, 20));
     await env.send(app, env.tg.textUpdate(u, 'hello'));
     expect(env.tg.lastText(u.id)).toBe('I did not understand that. What would you like to do?');
@@ -247,7 +248,7 @@ describe('nothing lost, nothing doubled', () => {
 
     const app2 = await env.makeBot();
     await env.send(app2, env.tg.textUpdate(u, '0805 123 4567'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Please check, then confirm:\nCustomer gets: GLO data .* to 0805 123 4567 \(GLO\)\n/);
+    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for 0805 123 4567 \(GLO\)\?\nCustomer gets: GLO data .* to 0805 123 4567 \(GLO\)\n/);
     await env.send(app2, env.tg.buttonUpdate(u, /^confirm:/));
     expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: GLO data/);
     expect(await env.debits()).toBe(1);
@@ -272,7 +273,7 @@ describe('nothing lost, nothing doubled', () => {
     const poor = await env.admin.createUser({ username: 'poor', balance: '300' });
     const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
     await dataToConfirm(env, app, env.alice);
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^Please check, then confirm:/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^Confirm ₦[\d,.]+ for 0803 123 4567 /);
     // Another buyer on the same wallet spends it meanwhile.
     await env.clientFor(poor.token).buy({ product: 'data', network: 1, plan: 2, phone: '08069999999' });
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
@@ -284,7 +285,7 @@ describe('nothing lost, nothing doubled', () => {
     expect(app.journal.recentForUser(env.alice.id)[0]).toMatchObject({ state: 'not_charged', errorCode: 'insufficient_balance' });
     await env.admin.fund('poor', '250');
     await env.send(app, env.tg.buttonUpdate(env.alice, 'Try again'));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^Please check, then confirm:\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567\nYou pay: ₦250\.00/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(/^Confirm ₦250\.00 for 0803 123 4567\?\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567\nYou pay: ₦250\.00/);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
     expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
     expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(2);

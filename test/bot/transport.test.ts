@@ -55,7 +55,7 @@ function gatedClient(c: VtuClient) {
   };
 }
 
-async function walkToConfirm(u: typeof env.alice, phone: string, confirm: RegExp = /^Please check, then confirm:\n.*\nYou pay: ₦250\.00/): Promise<void> {
+async function walkToConfirm(u: typeof env.alice, phone: string, confirm: RegExp = /^Confirm ₦250\.00 for .+\?\n.*\nYou pay: ₦250\.00/): Promise<void> {
   env.tg.sendText(u, '/data');
   await env.tg.waitForText(u.id, /choose the network/);
   env.tg.press(u, 'MTN');
@@ -72,7 +72,7 @@ test('long polling: getUpdates with offset drives a whole data purchase; stop() 
   const poller = await poll(app);
   env.tg.sendText(u, '/balance');
   await env.tg.waitForText(u.id, /Wallet balance: ₦1,000,000\.00/);
-  await walkToConfirm(u, '08031234567', /^Please check, then confirm:\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567 \(MTN\)\nYou pay: ₦250\.00/);
+  await walkToConfirm(u, '08031234567', /^Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567 \(MTN\)\nYou pay: ₦250\.00/);
   const confirm = env.tg.buttonUpdate(u, /^confirm:/);
   env.tg.enqueue(confirm);
   env.tg.enqueue(confirm); // Telegram re-sends an update (same update_id)

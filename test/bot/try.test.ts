@@ -53,9 +53,9 @@ test('bot:try: /start, /balance, /data → MTN → plan → number → confirm �
     await until(/\(you tapped "MTN"\)/);
     await until(/bot[^:]*: MTN data: choose a plan\./);
     type((await until(/\[(\d+)\] 1GB SME ₦250\.00 \(30 days\)/))[1]);
-    await until(/bot[^:]*: Send the MTN phone number/);
+    await until(/Send the MTN phone number/);
     type('0803 123 4567');
-    await until(/bot[^:]*: Please check, then confirm:\s+Customer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567 \(MTN\)\s+You pay: ₦250\.00 from the wallet/);
+    await until(/bot[^:]*: Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?\s+Customer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567 \(MTN\)\s+You pay: ₦250\.00 from the wallet/);
     type((await until(/\[(\d+)\] ✅ Confirm: pay ₦250\.00/))[1]);
     const receipt = await until(/bot[^:]*: ✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\s+Charged: ₦250\.00\s+Reference: (\S+)\s+Wallet balance: ₦999,750\.00/);
     expect(receipt[1]).toMatch(/\S{6,}/);
