@@ -28,7 +28,7 @@ export interface TriggerState {
 	/** Highest transaction ID seen: newer IDs are new transactions. */
 	maxId?: number;
 	/**
-	 * key (ident or "#id") → [status char, id, minute (since the epoch) its status was first seen].
+	 * key (ident or "#id") → [status char, id, minute (since the epoch) of its last change or first sight].
 	 * Insertion order = least recently changed first.
 	 */
 	t?: Record<string, [StatusChar, number | null, number?]>;
@@ -78,9 +78,8 @@ const CATCH_UP_PAGES = 200;
  */
 const RECHECK_PAGES = 20;
 
-
-/** The record, or null when the site has no such record; any other error reaches poll's handler. */
-function unlessNotFound(read: Promise<PurchaseResult>): Promise<PurchaseResult | null> {
+/** The answer, or null when the site has no such record or page; any other error reaches poll's handler. */
+function unlessNotFound<T>(read: Promise<T>): Promise<T | null> {
 	return read.catch((error: unknown) => {
 		if (error instanceof VtuError && error.code === 'not_found') return null;
 		throw error;
@@ -215,11 +214,9 @@ async function recheckWatched(
 	const reached = (rs: PurchaseResult[]) => rs.some((r) => typeof r.id === 'number' && r.id <= floor);
 	let page = scan.nextPage === null || floor === Infinity || reached(scan.scanned) ? null : Math.max(state.sweep ?? 0, scan.nextPage);
 	for (let n = 0; page !== null && n < RECHECK_PAGES; n++) {
-		const res = await client.transactions.list(s.product, { page }).catch((error: unknown) => {
-			if (error instanceof VtuError && error.code === 'not_found') return null; // past the last page
-			throw error;
-		});
+		const res = await unlessNotFound(client.transactions.list(s.product, { page }));
 		if (!res) {
+			// past the last page
 			page = null;
 			break;
 		}
