@@ -356,9 +356,9 @@ async function readPages(
     if (!page.next) return out;
     if (!back) {
       if (n >= ctx.reconcile.maxPages) return out;
-    } else if (page.items.some((r) => before(ctx, r, back.sinceMs))) return out;
-    else if (n >= ctx.reconcile.readBackPages) {
-      throw new VtuUnknownOutcomeError(
+    } else {
+      if (page.items.some((r) => before(ctx, r, back.sinceMs))) return out; // the rest is older still
+      if (n >= ctx.reconcile.readBackPages) throw new VtuUnknownOutcomeError(
         `Could not tell whether this ${module.product} purchase was already bought: the account has more than ${out.length} ${module.product} records${opts.search ? ` for ${opts.search}` : ''} since ${new Date(back.sinceMs).toISOString()}, more than the check reads (${n} pages). Nothing was bought for it: check a shorter time back, or the transaction history, before buying it.`,
         { candidates: [], details: { product: module.product, pagesRead: n } },
       );
