@@ -237,12 +237,17 @@ export class VtuClient {
    */
   /**
    * The account's records that answer this request, created since `since` (claimed by an order or not),
-   * newest first. Sends no purchase. For "was this already bought?" checks (client/existing.ts).
+   * newest first. Sends no purchase. For "was this already bought?" checks (client/existing.ts). Reads
+   * the list back until it reaches records older than `since` (at most `reconcile.readBackPages` pages;
+   * past that: unknown_outcome). Calls given the same `listCache` read
+   * the unfiltered list once.
    */
-  async matchingRecords(req: PurchaseRequest, opts: { since: Date; signal?: AbortSignal }): Promise<PurchaseResult[]> {
+  async matchingRecords(
+    req: PurchaseRequest, opts: { since: Date; signal?: AbortSignal; listCache?: Map<Product, Promise<PurchaseResult[]>> },
+  ): Promise<PurchaseResult[]> {
     if (!opts?.since || Number.isNaN(new Date(opts.since).getTime())) throw invalid('since', 'matchingRecords needs { since: Date }.');
     const { module, prep } = await this.prepare(req);
-    return matchingRecords(this.ctx, module, prep, new Date(opts.since).getTime(), opts.signal);
+    return matchingRecords(this.ctx, module, prep, new Date(opts.since).getTime(), opts.signal, opts.listCache);
   }
 
   /** Marks records as owned (e.g. found by an "already bought?" check): no reconciliation in this process adopts them. */

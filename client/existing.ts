@@ -53,10 +53,11 @@ export async function findExisting(
   const matches: Array<{ group: number[]; recs: PurchaseResult[] }> = [];
   const unchecked = new Map<number, VtuError>();
   const list = [...groups.values()];
+  const listCache = new Map<Product, Promise<PurchaseResult[]>>(); // the unfiltered list, read once for all groups
   await run(list.length, async (k) => {
     const group = list[k];
     try {
-      matches.push({ group, recs: await client.matchingRecords(requests.get(group[0])!, { since }) });
+      matches.push({ group, recs: await client.matchingRecords(requests.get(group[0])!, { since, listCache }) });
     } catch (e) {
       for (const i of group) unchecked.set(i, e instanceof VtuError ? e : new VtuUnknownOutcomeError(String(e), { candidates: [] }));
     }

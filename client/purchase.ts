@@ -43,6 +43,11 @@ export interface ReconcileSettings {
   pollMs: number;
   /** List pages read when the site does not filter by `?search=`. Default 3. */
   maxPages: number;
+  /**
+   * List pages the "already bought?" check (matchingRecords) may read back to reach its window's start.
+   * Default 200 (3,000 records at 15 a page); past it the check answers unknown_outcome.
+   */
+  readBackPages: number;
   /** Allowed clock skew between the learned offset and reality. Default 120 000. */
   skewMs: number;
   /** Server's naive create_date offset from UTC in minutes, if known (e.g. 60 for Africa/Lagos). */
@@ -57,7 +62,7 @@ export interface ReconcileSettings {
 }
 
 export const DEFAULT_RECONCILE: ReconcileSettings = {
-  windowMs: 120_000, waitMs: 6_000, pollMs: 1_500, maxPages: 3, skewMs: 120_000, sharedAccount: false,
+  windowMs: 120_000, waitMs: 6_000, pollMs: 1_500, maxPages: 3, readBackPages: 200, skewMs: 120_000, sharedAccount: false,
 };
 
 /** Learned naive-clock offsets per base URL (shared by clients of the same site). */
@@ -183,14 +188,29 @@ export function knownOffset(ctx: PurchaseContext): number | null {
   return zone !== undefined && skew !== null ? zone + skew : null;
 }
 
+/**
+ * The earliest create_date a record made at or after `sentAt` can carry, in the record's own terms
+ * (absolute ms, or the server's naive clock; with no offset known, any timezone down to −12h).
+ */
+function windowStart(ctx: PurchaseContext, sentAt: number, absolute: boolean): number {
+  const skew = ctx.reconcile.skewMs;
+  if (absolute) return sentAt - skew;
+  return sentAt + (knownOffset(ctx) ?? -12 * 3_600_000) - skew;
+}
+
 function inWindow(ctx: PurchaseContext, createdAt: string | null, sentAt: number, hi: number): boolean {
   const p = parseCreateDate(createdAt);
   if (!p) return true; // no date: cannot exclude by time
+  if (p.ms < windowStart(ctx, sentAt, p.absolute)) return false;
   const skew = ctx.reconcile.skewMs;
-  if (p.absolute) return p.ms >= sentAt - skew && p.ms <= hi + skew;
-  const off = knownOffset(ctx);
-  if (off === null) return p.ms >= sentAt - 12 * 3_600_000 - skew && p.ms <= hi + 14 * 3_600_000 + skew;
-  return p.ms >= sentAt + off - skew && p.ms <= hi + off + skew;
+  if (p.absolute) return p.ms <= hi + skew;
+  return p.ms <= hi + (knownOffset(ctx) ?? 14 * 3_600_000) + skew;
+}
+
+/** Created before `sinceMs`, as far as its create_date tells (no date: not provably). */
+function before(ctx: PurchaseContext, r: PurchaseResult, sinceMs: number): boolean {
+  const p = parseCreateDate(r.createdAt);
+  return p !== null && p.ms < windowStart(ctx, sinceMs, p.absolute);
 }
 
 /* ------------------------------------------------------------------ keys ---------------- */
@@ -290,38 +310,61 @@ function sameRecipient(a: string | null, b: string | null): boolean {
   return pa !== null && pa === tryNormalizePhone(b);
 }
 
-/** Read the newest records of the product that could be this purchase. */
-async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, signal?: AbortSignal): Promise<PurchaseResult[]> {
+/**
+ * How far back the "already bought?" check reads (matchingRecords): until the records are older than
+ * its `sinceMs`, at most `readBackPages` pages. Calls given the same `cache` (the requests of one check)
+ * read the unfiltered list once.
+ */
+export interface ReadBack {
+  sinceMs: number;
+  cache?: Map<Product, Promise<PurchaseResult[]>>;
+}
+
+/**
+ * Read the newest records of the product that could be this purchase: `?search=<recipient>` where the
+ * site filters (detecting when it ignored the filter), else the unfiltered list. Reconcile reads
+ * `maxPages` pages; with `back`, pages are read until they reach records older than `back.sinceMs`.
+ */
+async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, signal?: AbortSignal, back?: ReadBack): Promise<PurchaseResult[]> {
   const { search } = prep.match;
-  const support = ctx.account.searchSupport.get(module.product);
-  const out: PurchaseResult[] = [];
-  let startPage = 1;
-  if (search && support !== false) {
+  let first: Page<PurchaseResult> | undefined;
+  if (search && ctx.account.searchSupport.get(module.product) !== false) {
     const page = await listPage(ctx, module, { search, signal });
     const ignored = page.items.some((r) => !sameRecipient(r.recipient, search) && r.ident !== search && String(r.id) !== search);
-    out.push(...page.items);
     if (!ignored) {
       if (page.items.length) ctx.account.searchSupport.set(module.product, true);
-      // a filtered but paginated answer: follow a few pages
-      let next = page.next;
-      for (let i = 1; next && i < ctx.reconcile.maxPages; i++) {
-        const p = await listPage(ctx, module, { search, page: next, signal });
-        out.push(...p.items);
-        next = p.next;
-      }
-      return out;
+      return readPages(ctx, module, page, { search, signal }, back); // filtered, maybe paginated
     }
     ctx.account.searchSupport.set(module.product, false);
     ctx.logger?.info?.(`${module.product}: the site ignores ?search=; scanning the newest pages instead`);
+    first = page; // the unfiltered page 1
+  }
+  if (!back?.cache) return readPages(ctx, module, first, { signal }, back);
+  let all = back.cache.get(module.product);
+  if (!all) back.cache.set(module.product, (all = readPages(ctx, module, first, { signal }, back)));
+  return all;
+}
+
+/** The list from `first` (page 1, already read) or from page 1 on, as far as readRecent says. */
+async function readPages(
+  ctx: PurchaseContext, module: ProductModule, first: Page<PurchaseResult> | undefined, opts: { search?: string; signal?: AbortSignal }, back?: ReadBack,
+): Promise<PurchaseResult[]> {
+  const out: PurchaseResult[] = [];
+  let page = first ?? (await listPage(ctx, module, opts));
+  for (let n = 1; ; n++) {
+    out.push(...page.items);
     if (!page.next) return out;
-    startPage = 2;
+    if (!back) {
+      if (n >= ctx.reconcile.maxPages) return out;
+    } else {
+      if (page.items.some((r) => before(ctx, r, back.sinceMs))) return out; // the rest is older still
+      if (n >= ctx.reconcile.readBackPages) throw new VtuUnknownOutcomeError(
+        `Could not tell whether this ${module.product} purchase was already bought: the account has more than ${out.length} ${module.product} records${opts.search ? ` for ${opts.search}` : ''} since ${new Date(back.sinceMs).toISOString()}, more than the check reads (${n} pages). Nothing was bought for it: check a shorter time back, or the transaction history, before buying it.`,
+        { candidates: [], details: { product: module.product, pagesRead: n } },
+      );
+    }
+    page = await listPage(ctx, module, { ...opts, page: page.next });
   }
-  for (let n: number | null = startPage, i = startPage; n && i <= ctx.reconcile.maxPages; i++) {
-    const p = await listPage(ctx, module, { page: n, signal });
-    out.push(...p.items);
-    n = p.next;
-  }
-  return out;
 }
 
 /**
@@ -392,10 +435,12 @@ function byRef(ctx: PurchaseContext, candidates: PurchaseResult[], ref: string |
 /**
  * Every record of the account that answers this request and was created between `sinceMs` and now,
  * claimed or not: the "already bought?" check (client/existing.ts) applies its own one-owner rule to
- * them. Reads only; adopts and claims nothing.
+ * them. Reads back to `sinceMs` (ReadBack); reads only; adopts and claims nothing.
  */
-export async function matchingRecords(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, sinceMs: number, signal?: AbortSignal): Promise<PurchaseResult[]> {
-  const recent = await readRecent(ctx, module, prep, signal);
+export async function matchingRecords(
+  ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, sinceMs: number, signal?: AbortSignal, cache?: ReadBack['cache'],
+): Promise<PurchaseResult[]> {
+  const recent = await readRecent(ctx, module, prep, signal, { sinceMs, cache });
   const hi = ctx.http.now();
   const seen = new Set<string>();
   return recent.filter((r) => {

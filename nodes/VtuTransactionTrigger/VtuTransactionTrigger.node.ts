@@ -27,8 +27,13 @@ export interface TriggerState {
 	product?: string;
 	/** Highest transaction ID seen: newer IDs are new transactions. */
 	maxId?: number;
-	/** key (ident or "#id") → [status char, id]. Insertion order = least recently changed first. */
-	t?: Record<string, [StatusChar, number | null]>;
+	/**
+	 * key (ident or "#id") → [status char, id, minute (since the epoch) of its last change or first sight].
+	 * Insertion order = least recently changed first.
+	 */
+	t?: Record<string, [StatusChar, number | null, number?]>;
+	/** List page where the re-check of older watched transactions goes on at the next poll. */
+	sweep?: number;
 }
 
 export type TriggerEvent = 'new' | 'completed' | 'failed' | 'reversed' | 'otherChange';
@@ -53,6 +58,10 @@ export interface PollSettings {
 	maxTracked: number;
 	emitExisting: boolean;
 	refreshLimit: number;
+	/** How long after its last change a transaction is re-checked beyond the scanned pages. */
+	watchHours: number;
+	/** The poll's clock (epoch ms). */
+	now: number;
 }
 
 /**
@@ -62,9 +71,15 @@ export interface PollSettings {
  */
 const CATCH_UP_PAGES = 200;
 
+/**
+ * Pages a poll may read beyond the scanned ones to re-check older watched transactions (a reversal comes
+ * hours after the purchase, when it is far down the list on a busy account). The next poll goes on
+ * where this one stopped, so every watched transaction is re-read once per cycle of polls.
+ */
+const RECHECK_PAGES = 20;
 
-/** The record, or null when the site has no such record; any other error reaches poll's handler. */
-function unlessNotFound(read: Promise<PurchaseResult>): Promise<PurchaseResult | null> {
+/** The answer, or null when the site has no such record or page; any other error reaches poll's handler. */
+function unlessNotFound<T>(read: Promise<T>): Promise<T | null> {
 	return read.catch((error: unknown) => {
 		if (error instanceof VtuError && error.code === 'not_found') return null;
 		throw error;
@@ -74,11 +89,12 @@ async function fetchCurrent(
 	client: VtuClient,
 	s: PollSettings,
 	watermark?: number,
-): Promise<{ records: PurchaseResult[]; missing: string[] }> {
+): Promise<{ records: PurchaseResult[]; missing: string[]; listed: number; nextPage: number | null }> {
 	const records: PurchaseResult[] = [];
 	const missing: string[] = [];
-	if (s.watch !== 'idents') {
-		let page: number | null = 1;
+	// the list page after the scanned ones (null: the scan reached the end of the list, or reads no list)
+	let page: number | null = s.watch === 'idents' ? null : 1;
+	if (page !== null) {
 		let allNew = watermark !== undefined;
 		for (let n = 0; page !== null && (n < s.pages || (allNew && n < CATCH_UP_PAGES)); n++) {
 			const res = await client.transactions.list(s.product, { page });
@@ -87,6 +103,7 @@ async function fetchCurrent(
 			page = res.items.length === 0 ? null : res.next;
 		}
 	}
+	const listed = records.length;
 	if (s.watch !== 'recent') {
 		const have = new Set(records.map((r) => r.ident).filter(Boolean));
 		for (const ident of s.idents) {
@@ -96,7 +113,7 @@ async function fetchCurrent(
 			else missing.push(ident);
 		}
 	}
-	return { records, missing };
+	return { records, missing, listed, nextPage: page };
 }
 
 /**
@@ -112,11 +129,14 @@ export async function pollOnce(
 	if (state.product !== s.product) {
 		state.product = s.product;
 		delete state.maxId;
+		delete state.sweep;
 		state.t = {};
 	}
 	const tracked = (state.t ??= {});
+	const minute = Math.floor(s.now / 60_000);
+	for (const entry of Object.values(tracked)) entry[2] ??= minute; // state written before watch times
 	const firstPoll = state.maxId === undefined;
-	const { records } = await fetchCurrent(client, s, state.maxId);
+	const { records, listed, nextPage } = await fetchCurrent(client, s, state.maxId);
 	const seen = new Set<string>();
 	const out: IDataObject[] = [];
 	const watermark = state.maxId ?? 0;
@@ -130,7 +150,7 @@ export async function pollOnce(
 		const now = TO_CHAR[r.status] ?? 'p';
 		const prev = tracked[key];
 		if (!prev) {
-			tracked[key] = [now, r.id];
+			tracked[key] = [now, r.id, minute];
 			const isNew =
 				typeof r.id === 'number' ? r.id > watermark : s.idents.includes(r.ident ?? '');
 			if ((firstPoll && !s.emitExisting) || !isNew) return;
@@ -140,7 +160,7 @@ export async function pollOnce(
 		if (prev[0] === now) return;
 		const event = classify(FROM_CHAR[prev[0]], r.status);
 		delete tracked[key];
-		tracked[key] = [now, r.id ?? prev[1]];
+		tracked[key] = [now, r.id ?? prev[1], minute];
 		if (s.events.includes(event)) {
 			out.push({
 				event,
@@ -151,6 +171,8 @@ export async function pollOnce(
 		}
 	};
 	for (const r of records) consider(r);
+
+	await recheckWatched(client, state, s, { scanned: records.slice(0, listed), nextPage, minute }, consider);
 
 	// Tracked "processing" records that left the watched pages: read them by ID.
 	let refreshed = 0;
@@ -167,6 +189,42 @@ export async function pollOnce(
 	const keys = Object.keys(tracked);
 	for (let n = 0; n < keys.length - s.maxTracked; n++) delete tracked[keys[n]];
 	return out;
+}
+
+/**
+ * Re-reads the list beyond the scanned pages, down to the oldest transaction whose last change is inside
+ * the watch period, at most RECHECK_PAGES pages per poll; the next poll goes on from the page where this
+ * one stopped. The list is newest first and only grows at the top, so a transaction ahead of the stored
+ * page is still ahead of it at the next poll: none is skipped. Only tracked transactions are considered
+ * (an untracked one down there is older than the watch or was dropped by Max Tracked Transactions).
+ */
+async function recheckWatched(
+	client: VtuClient,
+	state: TriggerState,
+	s: PollSettings,
+	scan: { scanned: PurchaseResult[]; nextPage: number | null; minute: number },
+	consider: (r: PurchaseResult) => void,
+): Promise<void> {
+	const tracked = state.t!;
+	const since = scan.minute - s.watchHours * 60;
+	let floor = Infinity; // the oldest watched transaction's ID
+	for (const [, id, at] of Object.values(tracked)) {
+		if (typeof id === 'number' && (at ?? scan.minute) >= since && id < floor) floor = id;
+	}
+	const reached = (rs: PurchaseResult[]) => rs.some((r) => typeof r.id === 'number' && r.id <= floor);
+	let page = scan.nextPage === null || floor === Infinity || reached(scan.scanned) ? null : Math.max(state.sweep ?? 0, scan.nextPage);
+	for (let n = 0; page !== null && n < RECHECK_PAGES; n++) {
+		const res = await unlessNotFound(client.transactions.list(s.product, { page }));
+		if (!res) {
+			// past the last page
+			page = null;
+			break;
+		}
+		for (const r of res.items) if (tracked[keyOf(r)]) consider(r);
+		page = reached(res.items) || res.items.length === 0 ? null : res.next;
+	}
+	if (page === null) delete state.sweep;
+	else state.sweep = page;
 }
 
 export class VtuTransactionTrigger implements INodeType {
@@ -256,6 +314,14 @@ export class VtuTransactionTrigger implements INodeType {
 						default: 1,
 						description: 'How many pages of recent transactions (15 per page) each poll reads',
 					},
+					{
+						displayName: 'Watch Changes For (Hours)',
+						name: 'watchHours',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 720 },
+						default: 24,
+						description: 'How long after its last change a transaction is still re-checked for another change (e.g. a reversal) once it is older than Pages to Scan. Each poll re-reads up to 20 more pages (300 transactions) of them and goes on from there at the next poll.',
+					},
 				],
 			},
 		],
@@ -277,6 +343,8 @@ export class VtuTransactionTrigger implements INodeType {
 			maxTracked: Math.min(5000, Math.max(20, Number(options.maxTracked ?? 500) || 500)),
 			emitExisting: options.emitExisting === true,
 			refreshLimit: 20,
+			watchHours: Math.min(720, Math.max(1, Number(options.watchHours ?? 24) || 24)),
+			now: Date.now(),
 		};
 		try {
 			const client = await getClient(this);

@@ -1,7 +1,10 @@
-/** findExisting (client/existing.ts) against the in-process sandbox: one record per request, failed records ignored. */
+/**
+ * findExisting (client/existing.ts) against the in-process sandbox: one record per request, failed records
+ * ignored; on a site that ignores ?search=, the list is read back to the window's start (once per check).
+ */
 import { findExisting } from '../../client/existing';
 import type { PurchaseRequest } from '../../client';
-import { startEnv, type Env } from './helpers';
+import { rawBuy, startEnv, type Env } from './helpers';
 
 const data = (phone: string, plan = 2): PurchaseRequest => ({ product: 'data', network: 'MTN', plan, phone });
 const sequential = async (n: number, read: (k: number) => Promise<void>) => {
@@ -49,5 +52,57 @@ describe('findExisting', () => {
     await env.make().buy(data('08031230005'));
     const { found } = await findExisting(env.make(), new Map([[0, data('08031230005')]]), Date.now() + 10 * 60_000, sequential);
     expect(found.size).toBe(0);
+  });
+});
+
+describe('findExisting on a site that ignores ?search= (family dialect): reads the list back to the window', () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await startEnv('family');
+  });
+  afterAll(() => env.close());
+  const listReads = () => env.counting.requests.filter((r) => r.method === 'GET' && r.url.endsWith('/api/data/')).length;
+
+  test("the first run's purchases are found under more than 3 pages of other buyers' records; the list is read once", async () => {
+    const since = Date.now() - 60_000;
+    const firstRun = env.make();
+    const a = await firstRun.buy(data('08031230001'));
+    const b = await firstRun.buy(data('08031230002'));
+    // other buyers of the account (another process: no client here knows these records): 4 pages on top
+    for (let i = 0; i < 60; i++) await rawBuy(env.client, env.sb.demo.token, data(`0806${String(5000000 + i)}`));
+
+    const retry = env.make();
+    env.counting.reset();
+    const requests = new Map<number, PurchaseRequest>([
+      [0, data('08031230001')],
+      [1, data('08031230002')],
+      [2, data('08031230003')], // never bought
+    ]);
+    const { found, unchecked } = await findExisting(retry, requests, since, sequential);
+    expect(unchecked.size).toBe(0);
+    expect(found.get(0)!.id).toBe(a.id);
+    expect(found.get(1)!.id).toBe(b.id);
+    expect(found.has(2)).toBe(false);
+    expect(listReads()).toBe(5); // 62 records, all inside the window: pages 1-5, once for the three requests
+    expect(env.counting.posts()).toHaveLength(0);
+  });
+
+  test('reading stops at the first page that reaches records older than the window', async () => {
+    env.counting.reset();
+    const { found } = await findExisting(env.make(), new Map([[0, data('08031230001')]]), Date.now() + 10 * 60_000, sequential);
+    expect(found.size).toBe(0);
+    expect(listReads()).toBe(1);
+  });
+
+  test('more records inside the window than readBackPages holds: unknown_outcome for every request, nothing bought', async () => {
+    env.counting.reset();
+    const checker = env.make({ reconcile: { readBackPages: 2 } });
+    const { found, unchecked } = await findExisting(checker, new Map([[0, data('08031230001')], [1, data('08031230009')]]), Date.now() - 60_000, sequential);
+    expect(found.size).toBe(0);
+    expect([...unchecked.keys()]).toEqual([0, 1]);
+    expect(unchecked.get(0)!.code).toBe('unknown_outcome');
+    expect(unchecked.get(0)!.message).toMatch(/more than 30 data records since .+ \(2 pages\)\. Nothing was bought for it/);
+    expect(listReads()).toBe(2);
+    expect(env.counting.posts()).toHaveLength(0);
   });
 });

@@ -1,6 +1,7 @@
 'use strict';
 // VTU Transaction Trigger in a real n8n (test/n8n/n8n-versions.json) against the sandbox: manual mode, activation,
-// forced polls (deactivate + activate: state re-read from the DB), every event exactly once.
+// forced polls (deactivate + activate: state re-read from the DB), every event exactly once, a late reversal
+// of a transaction far beyond Pages to Scan.
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { startN8n, REPO_ROOT } = require('./harness');
@@ -140,4 +141,27 @@ test('nothing was emitted twice over all polls; state survives in the DB', async
   const state = (await n8n.getStaticData(wfId))['node:VTU Transaction Trigger'];
   assert.equal(state.maxId, 5);
   await n8n.deactivateWorkflow(wfId);
+});
+
+test('a reversal far beyond Pages to Scan is emitted once; the re-check goes on across polls (its place kept in the DB)', async () => {
+  const deep = await n8n.importWorkflow({
+    ...trigger,
+    name: 'watch data (deep)',
+    nodes: [{ ...trigger.nodes[0], parameters: { ...trigger.nodes[0].parameters, options: { pages: 1 } } }],
+  });
+  assert.deepEqual(events(await n8n.activateWorkflow(deep.id)), []);
+  const oldest = await buyData('08039990000');
+  assert.deepEqual(events(await n8n.pollNow(deep.id)), [['new', oldest.id, 'successful']]);
+  // 330 newer purchases (22 pages) on top of it: past the scanned page plus one poll's 20 re-check pages
+  const items = Array.from({ length: 330 }, (_, i) => ({ phone: `0806${String(5000000 + i)}` }));
+  const bulk = await n8n.runWorkflow(oneNode(n8n, 'vtuData', { operation: 'buy', network: '1', plan: '2', phone: '={{ $json.phone }}' }, { items }));
+  assert.equal(bulk.status, 'success', JSON.stringify(bulk.nodeError('Node')));
+  assert.equal(events(await n8n.pollNow(deep.id)).length, 330);
+
+  await sb.setStatus('data', oldest.id, 'failed');
+  assert.deepEqual(events(await n8n.pollNow(deep.id)), []); // page 1 + pages 2-21: not there yet
+  assert.equal((await n8n.getStaticData(deep.id))['node:VTU Transaction Trigger'].sweep, 22);
+  assert.deepEqual(events(await n8n.pollNow(deep.id)), [['reversed', oldest.id, 'failed']]);
+  assert.deepEqual(events(await n8n.pollNow(deep.id)), []);
+  await n8n.deactivateWorkflow(deep.id);
 });
