@@ -13,6 +13,13 @@
  * Every run also pays a fixed part outside the node (workflow import and start, Start and Code
  * nodes, result saved and fetched: wall − node, printed per run), the same for both setups.
  *
+ * Where VTU Airtime's time goes (n8n 2.41.1, --cpu-prof, 2,000 items, Nov 2026): about two thirds of
+ * n8n's busy time in the node is n8n's own outbound HTTP per request (new agents and TCP connection
+ * every time, proxy lookup, axios), about a tenth the package's code (parameters, client, output),
+ * the rest the harness's polling, GC and n8n's bookkeeping. The HTTP Request node pays the same HTTP
+ * cost plus, per item, a credential read and decryption and its expressions in the isolate.
+ * Before the node starts, n8n spends 0.15–0.3 s loading and starting the execution.
+ *
  *   node bench/n8n.js [--items 200,2000 (one or more run sizes)] [--rounds 1] [--concurrency N (VTU Airtime option; default: node default)]
  *                     [--latency-ms 0 (the site's answer time per purchase)] [--only ours|fields|json] [--http fields,json]
  *   npm run bench:n8n [-- --rounds 3]
