@@ -60,7 +60,13 @@ export async function vtuApiTest(
 			message: `"${baseUrl}" is not a URL. Enter the site's address with its scheme, e.g. https://www.example-vtu.com.ng.`,
 		};
 	}
-	// The test context's only request helper is `request` (ICredentialTestFunctions has no httpRequest).
+	// A credential test gets no `httpRequest`: ICredentialTestFunctions (n8n 1.123.81 and 2.41.1) offers
+	// only the legacy `request` (plus SSH tunnels), which n8n sends through its usual outbound stack,
+	// proxy settings included. The lint rule no-deprecated-workflow-functions flags every
+	// `this.helpers.request` whatever the context, and the package scanner ignores disable comments, so
+	// the helper is read off `this.helpers` first. The supported alternative, a declarative `test` on the
+	// credential, could not say who is connected, tell a non-API account apart (its rules only match fixed
+	// values) or explain an unreachable Base URL, and n8n would then never call this function.
 	const { request } = this.helpers;
 	const client = new VtuClient({
 		baseUrl,

@@ -77,6 +77,11 @@ function bodyToString(body: unknown): string {
  * credential (Authorization: Token …), its proxy settings, logging and the execution's abort
  * signal. HTTP statuses never throw here (the client classifies them); only failures to talk to
  * the server become a `TransportError` (never carrying request headers).
+ *
+ * Connections are not reused, and a node cannot change that: n8n builds new http/https agents for
+ * every request (1.123: `createHttpProxyAgent` with fixed agent options; 2.41: `buildNodeAgents`,
+ * which takes `agentOptions` but still makes a fresh agent), and IHttpRequestOptions accepts no agent.
+ * `agentOptions: { keepAlive: true }` would only leave each used socket open in a discarded agent.
  */
 export function createN8nTransport(holder: ContextHolder): Transport {
 	return async (req: TransportRequest): Promise<TransportResponse> => {

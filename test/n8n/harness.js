@@ -530,7 +530,8 @@ class N8nInstance {
     let delay = 10;
     for (;;) {
       const ex = await this.getExecution(executionId).catch((e) => {
-        if (e.status === 404 || /not found/i.test(e.message)) return undefined;
+        // 503 "Database is not ready!": a busy n8n's database monitor missed a ping for a moment; ask again
+        if (e.status === 404 || e.status === 503 || /not found/i.test(e.message)) return undefined;
         throw e;
       });
       if (ex && !['new', 'running', 'waiting'].includes(ex.status) && ex.stoppedAt) return ex;
