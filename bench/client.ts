@@ -209,24 +209,21 @@ async function main(): Promise<void> {
   const x = (r: number) => `${r.toFixed(3)}×`;
   const m = (name: string, k: Metric, part: 'profile' | 'buy' | 'total') => median(ratios(name, k)[part]);
   console.log(`\nbench/client: N=${N} × ${ROUNDS} rounds, concurrency ${C}, dialect ${values.dialect}, sandbox in a child process, order rotated per round${collect === noop ? '' : ', GC before each phase'}\n`);
+  /** One table row: two per-operation figures, then the median ratios of `k` over the rounds and a spread. */
+  const row = (name: string, k: Metric, profile: number, buy: number, spread: 'buy' | 'total', extra = '') => {
+    const r = ratios(name, k);
+    console.log(
+      `${name.padEnd(16)} ${String(profile).padStart(13)} ${String(buy).padStart(11)}` +
+        `${x(median(r.profile)).padStart(23)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   (${x(Math.min(...r[spread]))}–${x(Math.max(...r[spread]))})${extra}`,
+    );
+  };
   console.log('WALL TIME (throughput; moves with the machine\'s load)');
-  console.log('variant          profile req/s   buy req/s   median overhead: profile        buy      total   (total min–max over rounds)');
-  for (const name of names) {
-    const r = ratios(name, 'wallMs');
-    console.log(
-      `${name.padEnd(16)} ${String(rate(ms[name].profile)).padStart(13)} ${String(rate(ms[name].buy)).padStart(11)}` +
-        `${x(median(r.profile)).padStart(26)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   (${x(Math.min(...r.total))}–${x(Math.max(...r.total))})`,
-    );
-  }
+  console.log('variant          profile req/s   buy req/s   median ratio: profile        buy      total   (total min–max over rounds)');
+  for (const name of names) row(name, 'wallMs', rate(ms[name].profile), rate(ms[name].buy), 'total');
   console.log('\nCPU TIME of the calling process (user + system, per operation; robust to load: the sandbox runs in its own process)');
-  console.log('variant          profile µs/op   buy µs/op   median CPU ratio: profile        buy      total   (buy min–max)   main-thread busy ratio: buy   total');
+  console.log('variant          profile µs/op   buy µs/op   median ratio: profile        buy      total   (buy min–max)     main-thread busy ratio: buy   total');
   for (const name of names) {
-    const r = ratios(name, 'cpuUs');
-    console.log(
-      `${name.padEnd(16)} ${String(perOp(ms[name].profile)).padStart(13)} ${String(perOp(ms[name].buy)).padStart(11)}` +
-        `${x(median(r.profile)).padStart(27)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   (${x(Math.min(...r.buy))}–${x(Math.max(...r.buy))})` +
-        `${x(m(name, 'eluMs', 'buy')).padStart(31)} ${x(m(name, 'eluMs', 'total')).padStart(7)}`,
-    );
+    row(name, 'cpuUs', perOp(ms[name].profile), perOp(ms[name].buy), 'buy', `${x(m(name, 'eluMs', 'buy')).padStart(29)} ${x(m(name, 'eluMs', 'total')).padStart(7)}`);
   }
   console.log(`\nON THE WIRE (counted by the sandbox over the ${ROUNDS} measured rounds): requests per operation, new connections`);
   for (const name of names) {
