@@ -9,8 +9,14 @@
  * in rounds in one run. Every round runs every variant once, in a rotated order (the sandbox's state grows
  * with every purchase and the machine may be shared, so no variant may always go first or last); the heap
  * is collected before every phase so no variant pays for another's garbage. Each round gives a ratio
- * (variant time / raw time of the same round); printed are the MEDIAN ratios over the rounds (profile, buy,
- * total; target ≤ 1.15×), their spread, median req/s, and the sandbox's req/s (raw phase throughput).
+ * (variant / raw of the same round) for three measures of the calling process: wall time (throughput,
+ * which moves with the machine's load), CPU time (process.cpuUsage: user + system, GC threads included)
+ * and main-thread busy time (performance.eventLoopUtilization). CPU time is the load-robust one: the
+ * sandbox's work is in another process, and a busy machine delays this process without billing it CPU.
+ * Printed are the MEDIAN ratios over the rounds (profile, buy, total; target ≤ 1.15×) and their spread.
+ * The sandbox counts what reaches the wire per phase (requests per method + path, new connections), so
+ * the baseline and the client are shown to do the same work: one request per operation on kept-alive
+ * sockets, plus the client's catalogue refresh (8 GETs per catalogTtlMs) when its cache expires.
  */
 import { spawn } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
