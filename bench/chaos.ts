@@ -278,7 +278,9 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
     const waitMs = o.timeoutMs;
     const client = new VtuClient({
       baseUrl: sb.baseUrl, token, transport: inj.transport, timeoutMs: o.timeoutMs,
-      reconcile: { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3 },
+      // one buyer at a time (the twin's raw purchase finishes first): this lane checks adoption of a lone record;
+      // shared accounts (the client's default) are bench/chaos-actors.ts's lane
+      reconcile: { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3, sharedAccount: false },
       retry: { maxAttempts: 3, maxDelayMs: 1500 },
     });
     // patient reads for the other process's purchases (rawPurchase): not under test, so no short timeout

@@ -9,12 +9,20 @@
  * in rounds in one run. Every round runs every variant once, in a rotated order (the sandbox's state grows
  * with every purchase and the machine may be shared, so no variant may always go first or last); the heap
  * is collected before every phase so no variant pays for another's garbage. Each round gives a ratio
- * (variant time / raw time of the same round); printed are the MEDIAN ratios over the rounds (profile, buy,
- * total; target ≤ 1.15×), their spread, median req/s, and the sandbox's req/s (raw phase throughput).
+ * (variant / raw of the same round) for three measures of the calling process: wall time (throughput,
+ * which moves with the machine's load), CPU time (process.cpuUsage: user + system, GC threads included)
+ * and main-thread busy time (performance.eventLoopUtilization). CPU time is the load-robust one: the
+ * sandbox's work is in another process, and a busy machine delays this process without billing it CPU.
+ * Printed are the MEDIAN ratios over the rounds (profile, buy, total; target ≤ 1.15×) and their spread.
+ * The sandbox counts what reaches the wire per phase (requests per method + path, new connections), so
+ * the baseline and the client are shown to do the same work: one request per operation on kept-alive
+ * sockets, plus the client's catalogue refresh (8 GETs per catalogTtlMs) when its cache expires.
  */
 import { spawn } from 'node:child_process';
+import { subscribe } from 'node:diagnostics_channel';
 import http from 'node:http';
 import { createInterface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -32,11 +40,28 @@ const { values } = parseArgs({
 });
 
 async function child(): Promise<void> {
+  // What reaches the wire, counted on the server side (diagnostics channels: no change to the sandbox):
+  // requests per method + path (no query) and new TCP connections. "stats" on stdin prints and resets them.
+  let requests = new Map<string, number>();
+  let connections = 0;
+  subscribe('http.server.request.start', (m) => {
+    const { method, url } = (m as { request: http.IncomingMessage }).request;
+    const q = url!.indexOf('?');
+    const key = `${method} ${q === -1 ? url : url!.slice(0, q)}`;
+    requests.set(key, (requests.get(key) ?? 0) + 1);
+  });
+  subscribe('net.server.socket', () => void connections++);
   const { startSandbox } = await import('../sandbox/server');
   const sb = await startSandbox({ port: 0, dialect: values.dialect as 'seed' | 'family' });
   process.stdout.write(JSON.stringify({ baseUrl: sb.baseUrl, adminKey: sb.adminKey, token: sb.demo.token }) + '\n');
-  process.stdin.resume();
-  process.stdin.on('end', () => sb.close().then(() => process.exit(0)));
+  const input = createInterface({ input: process.stdin });
+  input.on('line', (l) => {
+    if (l.trim() !== 'stats') return;
+    process.stdout.write(JSON.stringify({ requests: Object.fromEntries(requests), connections }) + '\n');
+    requests = new Map();
+    connections = 0;
+  });
+  input.on('close', () => sb.close().then(() => process.exit(0)));
 }
 
 const noop = (): void => undefined;
@@ -54,14 +79,32 @@ function gcFunction(): () => void {
   return noop;
 }
 
-async function pool(n: number, conc: number, fn: (i: number) => Promise<unknown>): Promise<number> {
+interface Phase {
+  wallMs: number;
+  /** This process's CPU time (user + system, GC and libuv threads included), µs. */
+  cpuUs: number;
+  /** Main-thread busy time (event loop utilisation × wall), ms. */
+  eluMs: number;
+}
+
+/** Run `fn` n times, `conc` at a time, measuring wall time, CPU time and event-loop busy time. */
+async function pool(n: number, conc: number, fn: (i: number) => Promise<unknown>): Promise<Phase> {
   let next = 0;
+  const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
   const t0 = process.hrtime.bigint();
   await Promise.all(Array.from({ length: conc }, async () => {
     while (next < n) await fn(next++);
   }));
-  return Number(process.hrtime.bigint() - t0) / 1e6;
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = process.cpuUsage(cpu0);
+  return { wallMs, cpuUs: cpu.user + cpu.system, eluMs: performance.eventLoopUtilization(elu0).active };
 }
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function main(): Promise<void> {
   const { VtuClient, createAxiosTransport, createNodeTransport } = await import('../client');
@@ -72,13 +115,20 @@ async function main(): Promise<void> {
   const WARM = Number(values.warmup);
 
   const proc = spawn(process.execPath, ['--import', 'tsx', __filename, '--child', '--dialect', String(values.dialect)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`)));
-  });
-  const { baseUrl, adminKey, token } = JSON.parse(line) as { baseUrl: string; adminKey: string; token: string };
+  const waiting: ((l: string) => void)[] = [];
+  createInterface({ input: proc.stdout! }).on('line', (l) => waiting.shift()?.(l));
+  const exited = new Promise<never>((_, reject) => proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`))));
+  exited.catch(() => undefined);
+  const nextLine = () => Promise.race([new Promise<string>((resolve) => waiting.push(resolve)), exited]);
+  const { baseUrl, adminKey, token } = JSON.parse(await nextLine()) as { baseUrl: string; adminKey: string; token: string };
+  /** Requests (per method + path) and new connections the sandbox saw since the last call. */
+  const wire = async () => {
+    proc.stdin!.write('stats\n');
+    return JSON.parse(await nextLine()) as { requests: Record<string, number>; connections: number };
+  };
   const admin = new SandboxAdmin(baseUrl, adminKey);
 
+  // the baseline's keep-alive policy is the node transport's (client/transport-node.ts)
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const u = new URL(baseUrl);
   const raw = (method: 'GET' | 'POST', path: string, body?: string) =>
@@ -124,6 +174,7 @@ async function main(): Promise<void> {
   // enough money for every purchase of every round, warm-up included, and variant
   await admin.fund('demo', String((N * ROUNDS + WARM) * Object.keys(variants).length * 130 + 1000));
   type Name = keyof typeof variants;
+  type Op = 'profile' | 'buy';
   const names = Object.keys(variants) as Name[];
   const collect = values['no-gc'] ? noop : gcFunction();
   // warm-up (JIT, sockets, catalogue cache)
@@ -131,55 +182,81 @@ async function main(): Promise<void> {
     await pool(WARM, C, () => v.profile());
     await pool(WARM, C, () => v.buy());
   }
-  const ms: Record<string, { profile: number[]; buy: number[] }> = {};
-  for (const name of names) ms[name] = { profile: [], buy: [] };
+  await wire(); // the warm-up's requests are not counted
+  const ms: Record<string, Record<Op, Phase[]>> = {};
+  const onWire: Record<string, Record<Op, { requests: Map<string, number>; connections: number }>> = {};
+  for (const name of names) {
+    ms[name] = { profile: [], buy: [] };
+    onWire[name] = { profile: { requests: new Map(), connections: 0 }, buy: { requests: new Map(), connections: 0 } };
+  }
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of names.map((_, i) => names[(i + round) % names.length])) {
       const v = variants[name];
-      collect();
-      ms[name].profile.push(await pool(N, C, () => v.profile()));
-      collect();
-      ms[name].buy.push(await pool(N, C, () => v.buy()));
+      for (const op of ['profile', 'buy'] as const) {
+        collect();
+        ms[name][op].push(await pool(N, C, () => v[op]()));
+        const w = await wire();
+        const acc = onWire[name][op];
+        for (const [k, n] of Object.entries(w.requests)) acc.requests.set(k, (acc.requests.get(k) ?? 0) + n);
+        acc.connections += w.connections;
+      }
     }
   }
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
   const base = ms.raw;
-  /** Per-round ratios of a variant against raw in the same round. */
-  const ratios = (name: string) => ({
-    profile: ms[name].profile.map((t, i) => t / base.profile[i]),
-    buy: ms[name].buy.map((t, i) => t / base.buy[i]),
-    total: ms[name].profile.map((t, i) => (t + ms[name].buy[i]) / (base.profile[i] + base.buy[i])),
+  type Metric = 'wallMs' | 'cpuUs' | 'eluMs';
+  /** Per-round ratios of a variant against raw in the same round, for one measure. */
+  const ratios = (name: string, k: Metric) => ({
+    profile: ms[name].profile.map((p, i) => p[k] / base.profile[i][k]),
+    buy: ms[name].buy.map((p, i) => p[k] / base.buy[i][k]),
+    total: ms[name].profile.map((p, i) => (p[k] + ms[name].buy[i][k]) / (base.profile[i][k] + base.buy[i][k])),
   });
-  const rate = (xs: number[]) => Math.round(N / (median(xs) / 1000));
+  const rate = (ps: Phase[]) => Math.round(N / (median(ps.map((p) => p.wallMs)) / 1000));
+  const perOp = (ps: Phase[]) => Math.round(median(ps.map((p) => p.cpuUs)) / N);
   const x = (r: number) => `${r.toFixed(3)}×`;
+  const m = (name: string, k: Metric, part: 'profile' | 'buy' | 'total') => median(ratios(name, k)[part]);
   console.log(`\nbench/client: N=${N} × ${ROUNDS} rounds, concurrency ${C}, dialect ${values.dialect}, sandbox in a child process, order rotated per round${collect === noop ? '' : ', GC before each phase'}\n`);
-  console.log('variant          profile req/s   buy req/s   median overhead: profile        buy      total   (total min–max over rounds)');
-  const worst: number[] = [];
-  for (const name of names) {
-    const r = ratios(name);
-    if (name !== 'raw') worst.push(median(r.total));
+  /** One table row: two per-operation figures, then the median ratios of `k` over the rounds and a spread. */
+  const row = (name: string, k: Metric, profile: number, buy: number, spread: 'buy' | 'total', extra = '') => {
+    const r = ratios(name, k);
     console.log(
-      `${name.padEnd(16)} ${String(rate(ms[name].profile)).padStart(13)} ${String(rate(ms[name].buy)).padStart(11)}` +
-        `${x(median(r.profile)).padStart(26)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   (${x(Math.min(...r.total))}–${x(Math.max(...r.total))})`,
+      `${name.padEnd(16)} ${String(profile).padStart(13)} ${String(buy).padStart(11)}` +
+        `${x(median(r.profile)).padStart(23)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   (${x(Math.min(...r[spread]))}–${x(Math.max(...r[spread]))})${extra}`,
     );
+  };
+  console.log('WALL TIME (throughput; moves with the machine\'s load)');
+  console.log('variant          profile req/s   buy req/s   median ratio: profile        buy      total   (total min–max over rounds)');
+  for (const name of names) row(name, 'wallMs', rate(ms[name].profile), rate(ms[name].buy), 'total');
+  console.log('\nCPU TIME of the calling process (user + system, per operation; robust to load: the sandbox runs in its own process)');
+  console.log('variant          profile µs/op   buy µs/op   median ratio: profile        buy      total   (buy min–max)     main-thread busy ratio: buy   total');
+  for (const name of names) {
+    row(name, 'cpuUs', perOp(ms[name].profile), perOp(ms[name].buy), 'buy', `${x(m(name, 'eluMs', 'buy')).padStart(29)} ${x(m(name, 'eluMs', 'total')).padStart(7)}`);
   }
-  const perRound = ratios('client/node').total.map((r) => r.toFixed(3)).join(' ');
-  console.log(`\nclient/node total ratio per round (run order): ${perRound}`);
-  const rawTotal = median(base.profile.map((t, i) => t + base.buy[i]));
+  console.log(`\nON THE WIRE (counted by the sandbox over the ${ROUNDS} measured rounds): requests per operation, new connections`);
+  for (const name of names) {
+    const parts = (['profile', 'buy'] as const).map((op) => {
+      const w = onWire[name][op];
+      const reqs = [...w.requests].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${(n / (N * ROUNDS)).toFixed(n % (N * ROUNDS) ? 4 : 0)} ${k}`);
+      return `${op}: ${reqs.join(' + ')}; ${w.connections} new connection(s)`;
+    });
+    console.log(`${name.padEnd(16)} ${parts.join(' | ')}`);
+  }
+  const perRound = ratios('client/node', 'wallMs').total.map((r) => r.toFixed(3)).join(' ');
+  console.log(`\nclient/node wall total ratio per round (run order): ${perRound}`);
+  const rawTotal = median(base.profile.map((p, i) => p.wallMs + base.buy[i].wallMs));
   console.log(`sandbox throughput (raw phase): ${Math.round((2 * N) / (rawTotal / 1000))} req/s overall; profile ${rate(base.profile)} req/s, purchases ${rate(base.buy)} req/s`);
-  const ratio = (k: string) => median(ratios(k).total).toFixed(3);
-  console.log(`client overhead ratio (median of ${ROUNDS} rounds), default transport (node:http): ${ratio('client/node')}× (target ≤ 1.15×); with the axios transport: ${ratio('client/axios')}×; worst ${Math.max(...worst).toFixed(3)}×`);
-  const buyRatio = (k: string) => median(ratios(k).buy).toFixed(3);
   console.log(
-    `purchase overhead (median of ${ROUNDS} rounds), default transport: ${buyRatio('client/node')}× (target ≤ 1.15×); with customerRef: ${buyRatio('client/node+ref')}×. ` +
-      'Proving ownership adds no request to a purchase answered directly; reads happen only when the answer is lost.',
+    `client overhead (median of ${ROUNDS} rounds), default transport (node:http): wall ${x(m('client/node', 'wallMs', 'total'))}, CPU ${x(m('client/node', 'cpuUs', 'total'))} (target ≤ 1.15×); ` +
+      `axios transport: wall ${x(m('client/axios', 'wallMs', 'total'))}, CPU ${x(m('client/axios', 'cpuUs', 'total'))}`,
+  );
+  const perBuy = (name: string) => [...onWire[name].buy.requests.values()].reduce((a, b) => a + b, 0) / (N * ROUNDS);
+  console.log(
+    `purchase overhead (median of ${ROUNDS} rounds), default transport: wall ${x(m('client/node', 'wallMs', 'buy'))}, CPU ${x(m('client/node', 'cpuUs', 'buy'))} (target ≤ 1.15×); ` +
+      `with customerRef: wall ${x(m('client/node+ref', 'wallMs', 'buy'))}, CPU ${x(m('client/node+ref', 'cpuUs', 'buy'))}. ` +
+      `Requests per purchase: raw ${perBuy('raw').toFixed(4)}, client ${perBuy('client/node').toFixed(4)}, with customerRef ${perBuy('client/node+ref').toFixed(4)}.`,
   );
   agent.destroy();
   proc.stdin!.end();
-  await new Promise((r) => proc.once('exit', r));
+  await exited.catch(() => undefined);
 }
 
 (values.child ? child() : main()).catch((e) => {

@@ -63,7 +63,11 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
-  const client = new VtuClient({ baseUrl: config.vtuBaseUrl, token: config.vtuToken, logger: { ...logger, debug: () => undefined } });
+  // The bot is run as its token's only buyer (client/API.md "Who owns a record"): a lost answer is settled
+  // by adopting the lone matching record, so the user gets a final answer instead of "unknown".
+  const client = new VtuClient({
+    baseUrl: config.vtuBaseUrl, token: config.vtuToken, logger: { ...logger, debug: () => undefined }, reconcile: { sharedAccount: false },
+  });
 
   const deps: BotDeps = { client, logger };
   let redis: RedisShared | undefined;

@@ -10,8 +10,8 @@
  *     time window, not claimed by any order of this process (every VtuClient of the same account shares
  *     the claims, see `AccountState`), not passed in as another order's. The ownership rule (client/API.md
  *     "Who owns a record"): a record carrying our `customer_ref` is ours; one lone candidate is adopted
- *     (path 'reconciled') only when no identical purchase of this process is in flight and the account
- *     is not shared with other processes; anything else re-reads until `waitMs` and then answers
+ *     (path 'reconciled') only when no identical purchase of this process is in flight and the caller
+ *     said no other process buys on the account (`sharedAccount: false`); anything else re-reads until `waitMs` and then answers
  *     `unknown_outcome` with every candidate; none after re-reading for `waitMs` → `not_charged`
  *     (or, with `retryIfNotCharged`, ONE re-send, path 'retried').
  *
@@ -56,13 +56,14 @@ export interface ReconcileSettings {
    * Other processes may buy on this account at the same moment (n8n queue mode with several workers,
    * several bots, another app, a person on the website). This process cannot see their purchases, so a
    * lone matching record could be theirs: it is adopted only when its customer_ref proves it ours, else
-   * the answer is unknown_outcome with it as the candidate. Default false (this process is the only buyer).
+   * the answer is unknown_outcome with it as the candidate. Default true: the client cannot know who else
+   * holds the token, so only a caller that knows it is the only buyer sets false (client/API.md).
    */
   sharedAccount: boolean;
 }
 
 export const DEFAULT_RECONCILE: ReconcileSettings = {
-  windowMs: 120_000, waitMs: 6_000, pollMs: 1_500, maxPages: 3, readBackPages: 200, skewMs: 120_000, sharedAccount: false,
+  windowMs: 120_000, waitMs: 6_000, pollMs: 1_500, maxPages: 3, readBackPages: 200, skewMs: 120_000, sharedAccount: true,
 };
 
 /** Learned naive-clock offsets per base URL (shared by clients of the same site). */

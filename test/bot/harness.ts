@@ -65,10 +65,10 @@ export function useBotEnv(): Env {
       token: env.sb.demo.token,
       timeoutMs: 1500,
       catalogTtlMs: 60_000,
-      reconcile: { waitMs: 1500, pollMs: 200 },
+      reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false }, // as bot/main.ts
     });
     env.clientFor = (token) =>
-      new VtuClient({ baseUrl: env.sb.baseUrl, token, timeoutMs: 1500, reconcile: { waitMs: 1500, pollMs: 200 } });
+      new VtuClient({ baseUrl: env.sb.baseUrl, token, timeoutMs: 1500, reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false } });
     env.makeBot = async (cfg = {}, dbPath = env.dbPath, client = env.client, deps = {}) => {
       // No redaction here: the tests check the raw log lines never contain a secret.
       const rawLogger = createLogger({ level: 'debug', secrets: [], write: (l) => env.logs.push(l) });

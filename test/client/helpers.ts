@@ -58,7 +58,11 @@ export async function startEnv(dialect: Dialect, opts: Partial<VtuClientOptions>
   const counting = countingTransport();
   const logs = captureLogs();
   const make = (o: Partial<VtuClientOptions> = {}) =>
-    new VtuClient({ baseUrl: sb.baseUrl, token: sb.demo.token, transport: counting.transport, logger: logs.logger, timeoutMs: 5_000, ...opts, ...o });
+    new VtuClient({
+      baseUrl: sb.baseUrl, token: sb.demo.token, transport: counting.transport, logger: logs.logger, timeoutMs: 5_000, ...opts, ...o,
+      // each test's sandbox has one buyer (this process) unless the test says otherwise
+      reconcile: { sharedAccount: false, ...opts.reconcile, ...o.reconcile },
+    });
   return { sb, admin, client: make(), counting, logs, make, close: () => sb.close() };
 }
 

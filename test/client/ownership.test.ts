@@ -41,17 +41,17 @@ test('two executions in one process: X gets a 500 before any charge while Y buys
   expect(await debits()).toBe(before + 1);
 });
 
-test('single buyer: 500 after the debit, one candidate → reconciled to its own record', async () => {
+test('declared single buyer (sharedAccount: false): 500 after the debit, one candidate → reconciled to its own record', async () => {
   const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110007' };
-  const r = await client({ 'x-sandbox-fault': 'html_after', 'x-sandbox-tag': 'solo' }).buy(req);
+  const r = await client({ 'x-sandbox-fault': 'html_after', 'x-sandbox-tag': 'solo' }, { reconcile: { waitMs: 2_500, pollMs: 100, sharedAccount: false } }).buy(req);
   expect(r.path).toBe('reconciled');
   expect(await byTag('solo')).toEqual([r.id]);
 });
 
-test('shared account: a lone record another process may have bought → unknown_outcome with it, never adopted', async () => {
+test('shared account (the default): a lone record another process may have bought → unknown_outcome with it, never adopted', async () => {
   const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110008' };
   const other = await rawBuy(env.client, env.sb.demo.token, req);
-  const e = await client({ 'x-sandbox-fault': 'error_before' }, { reconcile: { waitMs: 300, pollMs: 100, sharedAccount: true } }).buy(req).catch((x) => x);
+  const e = await client({ 'x-sandbox-fault': 'error_before' }, { reconcile: { waitMs: 300, pollMs: 100 } }).buy(req).catch((x) => x);
   expect(e.code).toBe('unknown_outcome');
   expect(e.message).toMatch(/sharedAccount/);
   expect(e.candidates.map((c: { id: number }) => c.id)).toEqual([other]);
@@ -83,7 +83,7 @@ test('after a restart, a claimed record teaches the server clock: an identical o
 
   clearAccountState(); // a fresh process: no claims, no clock
   clearCatalogCache();
-  const fresh = client({}, { reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500 } });
+  const fresh = client({}, { reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500, sharedAccount: false } });
   // without a clock every timezone is allowed: both identical records could be it
   const e = await fresh.reconcile(req, { sentAt }).catch((x) => x);
   expect(e.code).toBe('unknown_outcome');
