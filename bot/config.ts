@@ -94,6 +94,7 @@ const EnvSchema = z
     BOT_MAX_PURCHASE_NAIRA: naira(10_000),
     BOT_DAILY_LIMIT_NAIRA: naira(50_000),
     BOT_PIN_REQUIRED: bool(false),
+    VTU_TOKEN_SHARED: bool(false),
     BOT_PIN_MAX_FAILURES: int(3, 1, 20),
     BOT_PIN_LOCK_MINUTES: int(15, 1, 24 * 60),
     BOT_DB_PATH: z.string().trim().optional().transform((s) => (s ? s : './vtu-bot.sqlite')),
@@ -151,6 +152,11 @@ export interface BotConfig {
   telegramToken: string;
   vtuBaseUrl: string;
   vtuToken: string;
+  /**
+   * Other buyers (n8n, a second bot, a person) use the same API token: a lost answer is then never
+   * settled by adopting a lone matching record (client/API.md "Who owns a record").
+   */
+  tokenShared: boolean;
   adminIds: number[];
   allowedIds: number[];
   /** Per purchase, kobo. */
@@ -205,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
     telegramToken: e.TELEGRAM_BOT_TOKEN,
     vtuBaseUrl: e.VTU_BASE_URL,
     vtuToken: e.VTU_API_TOKEN,
+    tokenShared: e.VTU_TOKEN_SHARED,
     adminIds: e.BOT_ADMIN_IDS,
     allowedIds: e.BOT_ALLOWED_IDS,
     maxPurchaseKobo: e.BOT_MAX_PURCHASE_NAIRA,

@@ -63,10 +63,11 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
-  // The bot is run as its token's only buyer (client/API.md "Who owns a record"): a lost answer is settled
-  // by adopting the lone matching record, so the user gets a final answer instead of "unknown".
+  // By default the bot is its token's only buyer (client/API.md "Who owns a record"): a lost answer is
+  // settled by adopting the lone matching record, so the user gets a final answer instead of "unknown".
+  // VTU_TOKEN_SHARED=true when n8n or anyone else buys with the same token.
   const client = new VtuClient({
-    baseUrl: config.vtuBaseUrl, token: config.vtuToken, logger: { ...logger, debug: () => undefined }, reconcile: { sharedAccount: false },
+    baseUrl: config.vtuBaseUrl, token: config.vtuToken, logger: { ...logger, debug: () => undefined }, reconcile: { sharedAccount: config.tokenShared },
   });
 
   const deps: BotDeps = { client, logger };

@@ -26,12 +26,14 @@ describe('config', () => {
       maxPurchaseKobo: 250_050,
       dailyLimitKobo: 5_000_000,
       pinRequired: true,
+      tokenShared: false,
       dbPath: './vtu-bot.sqlite',
       apiRoot: 'https://api.telegram.org',
       mode: 'polling',
       redisUrl: undefined,
     });
     expect(loadConfig({ ...base, TELEGRAM_API_ROOT: 'http://localhost:8081/' }).apiRoot).toBe('http://localhost:8081');
+    expect(loadConfig({ ...base, VTU_TOKEN_SHARED: 'true' }).tokenShared).toBe(true);
   });
 
   test('naira limits use the client\'s exact parser: grouping and ₦ accepted, a third decimal or a negative refused', () => {
