@@ -44,6 +44,8 @@ export interface CatalogIndex {
 interface Entry {
   expires: number;
   promise: Promise<CatalogIndex>;
+  /** The index once `promise` resolved (read synchronously by `ready`). */
+  idx?: CatalogIndex;
 }
 
 const cache = new Map<string, Entry>();
@@ -162,6 +164,12 @@ export class CatalogCache {
     private readonly logger?: Logger,
   ) {}
 
+  /** The cached index when it is fetched and fresh, without a promise (the purchase hot path); else undefined. */
+  ready(): CatalogIndex | undefined {
+    const e = cache.get(this.key);
+    return e?.idx && e.expires > this.http.now() ? e.idx : undefined;
+  }
+
   get(opts: { fresh?: boolean; signal?: AbortSignal } = {}): Promise<CatalogIndex> {
     const now = this.http.now();
     const e = cache.get(this.key);
@@ -171,7 +179,9 @@ export class CatalogCache {
     cache.set(this.key, entry);
     promise.then(
       (idx) => {
-        if (cache.get(this.key) === entry) entry.expires = idx.fetchedAt + this.ttlMs;
+        if (cache.get(this.key) !== entry) return;
+        entry.expires = idx.fetchedAt + this.ttlMs;
+        entry.idx = idx;
       },
       () => {
         if (cache.get(this.key) === entry) cache.delete(this.key);

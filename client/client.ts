@@ -188,8 +188,13 @@ export class VtuClient {
 
   private async prepare(req: PurchaseRequest): Promise<{ module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex }> {
     if (!req || typeof req !== 'object') throw invalid('product', 'purchase request must be an object with a product field.');
+    this.module(req.product); // an unknown product fails before the catalogue is fetched
+    return this.prepareWith(req, await this.cache.get());
+  }
+
+  /** `prepare` once the catalogue is at hand (synchronous: `buy` calls it directly when the cache is fresh). */
+  private prepareWith(req: PurchaseRequest, idx: CatalogIndex): { module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex } {
     const module = this.module(req.product);
-    const idx = await this.cache.get();
     if (req.product === 'sms') {
       const plan = planSms(req, idx.catalog.sms, Number.MAX_SAFE_INTEGER);
       const rate = plan.dnd ? idx.catalog.sms.dndPerPage.kobo : idx.catalog.sms.perPage.kobo;
@@ -211,7 +216,9 @@ export class VtuClient {
       // unreachable: sendSms with a single-batch request
       return results[0];
     }
-    const { module, prep } = await this.prepare(req);
+    // a fresh catalogue is used without awaiting it: two microtask hops fewer per purchase (bench:client)
+    const idx = req && typeof req === 'object' ? this.cache.ready() : undefined;
+    const { module, prep } = idx ? this.prepareWith(req, idx) : await this.prepare(req);
     const r = await executePurchase(this.ctx, module, prep, { signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
     return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
   }
