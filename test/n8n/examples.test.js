@@ -202,7 +202,7 @@ test('recharge-cards-print-sheet: balance checked, 12 cards ordered with CSV and
   assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'recharge_card', 235200]]);
 });
 
-test('ai-agent-vtu-assistant: imports; its tools are our nodes\' tool variants (usableAsTool), no money-moving extras', async () => {
+test('ai-agent-vtu-assistant: imports; its tools are our nodes\' tool variants (usableAsTool): every VTU node has a tool variant, every buying tool a Spend Cap', async () => {
   const wf = load('ai-agent-vtu-assistant.json');
   const stored = await n8n.importWorkflow(wf);
   assert.ok(stored.id);
@@ -218,9 +218,11 @@ test('ai-agent-vtu-assistant: imports; its tools are our nodes\' tool variants (
     assert.equal(base.usableAsTool, true, `${base.name} is not usableAsTool`);
     assert.ok(node.parameters.toolDescription, `${name}: no tool description`);
   }
-  for (const off of ['vtuCableTv', 'vtuElectricity', 'vtuExamPin', 'vtuRechargeCard', 'vtuBulkSms']) {
-    assert.ok(!n8n.loadedNodes.includes(n8n.nodeType(`${off}Tool`)), `${off} must not be an AI tool`);
+  // Every node but the trigger is offered to agents (the product table's aiTool), so n8n loads a tool variant of each.
+  for (const product of ['vtuData', 'vtuAirtime', 'vtuCableTv', 'vtuElectricity', 'vtuExamPin', 'vtuRechargeCard', 'vtuBulkSms', 'vtuWallet', 'vtuTransaction', 'vtuIdentity']) {
+    assert.ok(n8n.loadedNodes.includes(n8n.nodeType(`${product}Tool`)), `${product} has no AI tool variant`);
   }
+  assert.ok(!n8n.loadedNodes.includes(n8n.nodeType('vtuTransactionTriggerTool')), 'a trigger is never an AI tool');
   const buyTools = wf.nodes.filter((x) => /Tool$/.test(x.type) && x.parameters.operation === 'buy');
   for (const t of buyTools) assert.ok(t.parameters.options.spendCap > 0, `${t.name} has no Spend Cap`);
 });
