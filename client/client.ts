@@ -238,16 +238,10 @@ export class VtuClient {
   }
 
   /**
-   * Find the record of a purchase whose outcome is unknown (e.g. after a crash). The record must have been
-   * created within `windowMs` of `sentAt` (a lost POST is answered long before that), must match, and
-   * must not be one of `claimed` / `excludeIds` (other orders' records) — see API.md "Who owns a record".
-   */
-  /**
    * The account's records that answer this request, created since `since` (claimed by an order or not),
    * newest first. Sends no purchase. For "was this already bought?" checks (client/existing.ts). Reads
    * the list back until it reaches records older than `since` (at most `reconcile.readBackPages` pages;
-   * past that: unknown_outcome). Calls given the same `listCache` read
-   * the unfiltered list once.
+   * past that: unknown_outcome). Calls given the same `listCache` read the unfiltered list once.
    */
   async matchingRecords(
     req: PurchaseRequest, opts: { since: Date; signal?: AbortSignal; listCache?: Map<Product, Promise<PurchaseResult[]>> },
@@ -262,6 +256,11 @@ export class VtuClient {
     for (const r of records) claim(this.ctx, r);
   }
 
+  /**
+   * Find the record of a purchase whose outcome is unknown (e.g. after a crash). The record must have been
+   * created within `windowMs` of `sentAt` (a lost POST is answered long before that), must match, and
+   * must not be one of `claimed` / `excludeIds` (other orders' records) — see API.md "Who owns a record".
+   */
   async reconcile(req: PurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult> {
     if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime())) throw invalid('sentAt', 'reconcile needs { sentAt: Date } (when the purchase was sent).');
     const { module, prep } = await this.prepare(req);
