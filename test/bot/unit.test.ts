@@ -160,7 +160,11 @@ describe('access and PIN', () => {
     pins.set(2, '2468');
     const rows = db.prepare('SELECT hash, salt FROM pins ORDER BY user_id').all() as { hash: string; salt: string }[];
     expect(rows[0].hash).not.toBe(rows[1].hash);
-    expect(JSON.stringify(rows)).not.toContain('2468');
+    // the PIN is stored as neither column (a substring test would trip on random hex that happens to hold "2468")
+    for (const r of rows) {
+      expect([r.hash, r.salt]).not.toContain('2468');
+      expect(r.hash).toMatch(/^[0-9a-f]{64}$/);
+    }
     expect(pins.verify(1, '2468')).toEqual({ ok: true });
     expect(pins.verify(1, '0000')).toEqual({ ok: false, reason: 'wrong', attemptsLeft: 2 });
     expect(pins.verify(1, '0000')).toEqual({ ok: false, reason: 'wrong', attemptsLeft: 1 });
