@@ -19,33 +19,31 @@ const LOCAL_BOT_TOKEN = '1000001:local-try-token-not-a-real-bot-000000';
 const YOU: FakeUser = { id: 1001, first_name: 'You', username: 'you' };
 
 interface Button { text: string; data: string; messageId: number }
+type Say = (line: string) => void;
 
-async function main(): Promise<void> {
-  const sb = await startSandbox({ port: 0 });
-  const tg = await new FakeTelegram().start();
-  Object.assign(tg.botInfo, { first_name: 'VTU Bot (local)', username: 'vtu_local_bot' });
-  const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-try-'));
+const say: Say = (line) => process.stdout.write(`${line}\n`);
 
+/** The real bot (bot/main.ts) as a child process, pointed at the sandbox and the local Bot API. */
+function startBot(sb: { baseUrl: string; demo: { token: string } }, apiRoot: string, dbPath: string) {
   // The bot's own variables come from here only: a REDIS_URL or webhook setting in the shell must not leak in.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|TELEGRAM_|VTU_|REDIS_|WEBHOOK_)/.test(k)));
-  const bot = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'main.ts')], {
     env: {
       ...inherited,
       TELEGRAM_BOT_TOKEN: LOCAL_BOT_TOKEN,
-      TELEGRAM_API_ROOT: tg.apiRoot,
+      TELEGRAM_API_ROOT: apiRoot,
       VTU_BASE_URL: sb.baseUrl,
       VTU_API_TOKEN: sb.demo.token,
       BOT_ADMIN_IDS: String(YOU.id),
-      BOT_DB_PATH: join(dir, 'bot.sqlite'),
+      BOT_DB_PATH: dbPath,
       BOT_MODE: 'polling',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const say = (line: string) => process.stdout.write(`${line}\n`);
   // The bot logs JSON lines; show its start-up line and its warnings, not the routine ones.
-  let botLog = '';
+  let log = '';
   const onLog = (chunk: Buffer) => {
-    botLog += chunk;
+    log += chunk;
     for (const line of String(chunk).split('\n')) {
       try {
         const rec = JSON.parse(line) as { level?: string; msg?: string };
@@ -55,15 +53,90 @@ async function main(): Promise<void> {
       }
     }
   };
-  bot.stdout.on('data', onLog);
-  bot.stderr.on('data', onLog);
-  const botExited = new Promise<number | null>((resolve) => bot.on('exit', resolve));
+  child.stdout!.on('data', onLog);
+  child.stderr!.on('data', onLog);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { child, exited, log: () => log };
+}
+
+/**
+ * The terminal side of the chat: prints what the bot sends to YOU, and numbers the buttons of the
+ * newest keyboard so that typing a number taps one.
+ */
+class ChatView {
+  private keyboard: Button[] = [];
+  private keyboardMessage = 0;
+
+  constructor(private readonly prompt: () => void) {}
+
+  /** The button typed as `n` (1-based), if the newest keyboard has it. */
+  button(n: number): Button | undefined {
+    return n >= 1 && n <= this.keyboard.length ? this.keyboard[n - 1] : undefined;
+  }
+
+  show(call: RecordedCall): void {
+    const p = call.payload;
+    if (Number(p.chat_id) !== YOU.id && call.method !== 'answerCallbackQuery') return;
+    const messageId = Number(call.result?.message_id ?? p.message_id);
+    switch (call.method) {
+      case 'sendMessage':
+      case 'editMessageText':
+        say('');
+        say(`bot${call.method === 'editMessageText' ? ' (edited)' : ''}: ${String(p.text).split('\n').join('\n     ')}`);
+        break;
+      case 'editMessageReplyMarkup':
+        break;
+      case 'answerCallbackQuery':
+        if (p.text) say(`bot (notice): ${p.text}`);
+        return;
+      case 'sendDocument':
+      case 'sendPhoto':
+        say(`bot sent a file${p.caption ? `: ${p.caption}` : ''}`);
+        return;
+      case 'deleteMessage':
+        if (messageId === this.keyboardMessage) this.keyboard = [];
+        return;
+      default:
+        return;
+    }
+    this.showKeyboard(p.reply_markup, messageId);
+    this.prompt();
+  }
+
+  private showKeyboard(replyMarkup: unknown, messageId: number): void {
+    const markup = (typeof replyMarkup === 'string' ? JSON.parse(replyMarkup) : replyMarkup) as
+      | { inline_keyboard?: { text: string; callback_data?: string; url?: string }[][] }
+      | undefined;
+    const rows = markup?.inline_keyboard ?? [];
+    if (!rows.length) {
+      if (messageId === this.keyboardMessage) this.keyboard = [];
+      return;
+    }
+    this.keyboard = [];
+    this.keyboardMessage = messageId;
+    for (const row of rows) {
+      const labels = row.map((b) => {
+        if (!b.callback_data) return `(${b.text}: ${b.url ?? 'link'})`;
+        this.keyboard.push({ text: b.text, data: b.callback_data, messageId });
+        return `[${this.keyboard.length}] ${b.text}`;
+      });
+      say(`     ${labels.join('   ')}`);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const sb = await startSandbox({ port: 0 });
+  const tg = await new FakeTelegram().start();
+  Object.assign(tg.botInfo, { first_name: 'VTU Bot (local)', username: 'vtu_local_bot' });
+  const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-try-'));
+  const bot = startBot(sb, tg.apiRoot, join(dir, 'bot.sqlite'));
 
   let closing: Promise<void> | undefined;
   const shutdown = (code: number) =>
     (closing ??= (async () => {
-      if (bot.exitCode === null) bot.kill('SIGTERM');
-      await botExited;
+      if (bot.child.exitCode === null) bot.child.kill('SIGTERM');
+      await bot.exited;
       await tg.close();
       await sb.close();
       rmSync(dir, { recursive: true, force: true });
@@ -74,56 +147,20 @@ async function main(): Promise<void> {
   say(`Sandbox (merchant API, ₦1,000,000.00 demo wallet): ${sb.baseUrl}`);
   say(`Local Bot API: ${tg.apiRoot}. Starting the bot…`);
   const ready = tg.waitFor(() => tg.callsOf('setMyCommands').length > 0, 120_000, 'the bot to start');
-  const early = botExited.then((code) => {
-    throw new Error(`the bot exited (code ${code}) before it was ready:\n${botLog}`);
+  const early = bot.exited.then((code) => {
+    throw new Error(`the bot exited (code ${code}) before it was ready:\n${bot.log()}`);
   });
   await Promise.race([ready, early]);
-  void botExited.then((code) => {
+  void bot.exited.then((code) => {
     if (!closing) {
       say(`The bot stopped (code ${code}).`);
       void shutdown(1);
     }
   });
 
-  // The newest keyboard shown: its buttons are numbered 1..n.
-  let keyboard: Button[] = [];
-  let keyboardMessage = 0;
-  const show = (call: RecordedCall) => {
-    const p = call.payload;
-    if (Number(p.chat_id) !== YOU.id && call.method !== 'answerCallbackQuery') return;
-    const markup = typeof p.reply_markup === 'string' ? JSON.parse(p.reply_markup) : p.reply_markup;
-    const rows: { text: string; callback_data?: string; url?: string }[][] = markup?.inline_keyboard ?? [];
-    const messageId = Number(call.result?.message_id ?? p.message_id);
-    if (call.method === 'sendMessage' || call.method === 'editMessageText') {
-      say('');
-      say(`bot${call.method === 'editMessageText' ? ' (edited)' : ''}: ${String(p.text).split('\n').join('\n     ')}`);
-    } else if (call.method === 'answerCallbackQuery') {
-      if (p.text) say(`bot (notice): ${p.text}`);
-      return;
-    } else if (call.method === 'sendDocument' || call.method === 'sendPhoto') {
-      say(`bot sent a file${p.caption ? `: ${p.caption}` : ''}`);
-      return;
-    } else if (call.method === 'deleteMessage') {
-      if (messageId === keyboardMessage) keyboard = [];
-      return;
-    } else if (call.method !== 'editMessageReplyMarkup') return;
-    if (rows.length) {
-      keyboard = [];
-      keyboardMessage = messageId;
-      for (const row of rows) {
-        const labels = row.map((b) => {
-          if (!b.callback_data) return `(${b.text}: ${b.url ?? 'link'})`;
-          keyboard.push({ text: b.text, data: b.callback_data, messageId });
-          return `[${keyboard.length}] ${b.text}`;
-        });
-        say(`     ${labels.join('   ')}`);
-      }
-    } else if (messageId === keyboardMessage) keyboard = [];
-    rl.prompt();
-  };
-
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: 'you> ' });
-  tg.onCall(show);
+  const view = new ChatView(() => rl.prompt());
+  tg.onCall((call) => view.show(call));
   say('');
   say('You are chatting with the bot as "You" (its admin). Try /start, /balance, /data.');
   say('Buttons are numbered: type a number to tap one. /quit (or Ctrl-D) stops.');
@@ -131,9 +168,8 @@ async function main(): Promise<void> {
   rl.on('line', (input) => {
     const text = input.trim();
     if (text === '/quit') return void shutdown(0);
-    const n = /^\d+$/.test(text) ? Number(text) : 0;
-    if (n >= 1 && n <= keyboard.length) {
-      const b = keyboard[n - 1];
+    const b = /^\d+$/.test(text) ? view.button(Number(text)) : undefined;
+    if (b) {
       say(`(you tapped "${b.text}")`);
       tg.enqueue(tg.callbackUpdate(YOU, b.messageId, b.data));
     } else if (text) tg.sendText(YOU, text);
@@ -143,7 +179,7 @@ async function main(): Promise<void> {
   // SIGTERM it finishes the updates it holds.
   rl.on('close', () => {
     void (async () => {
-      while (tg.pendingUpdates > 0 && bot.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+      while (tg.pendingUpdates > 0 && bot.child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
       await shutdown(0);
     })();
   });
