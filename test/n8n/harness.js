@@ -18,6 +18,8 @@
  *   await n8n.testCredential({ id: cred.id });  // { status: 'OK' | 'Error', message }
  *   await n8n.stop();
  *
+ * A VTU test file does all of its set-up with useVtuN8n() (the sandbox, n8n, the credential, teardown).
+ *
  * Credentials in workflow JSON: a node's `credentials: { vtuApi: { id, name } }` entry
  * whose id is missing or unknown is pointed at the default credential of that type (the
  * last one created through createCredential, or the one passed as `credentials` option).
@@ -48,6 +50,16 @@ const DEFAULT_OWNER = Object.freeze({
 });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A response body as JSON, or `fallback` when it is empty or not JSON. */
+function jsonOr(text, fallback) {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
 
 /** Runs install.sh (idempotent, cached) and returns { cache, node, bin, flatted }. */
 function ensureInstalled({ quiet = true } = {}) {
@@ -262,12 +274,7 @@ class N8nInstance {
     }
     if (bytes) return { status: res.status, buffer: Buffer.from(await res.arrayBuffer()), headers: res.headers };
     const text = await res.text();
-    let json;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
+    const json = jsonOr(text, undefined);
     if (raw) return { status: res.status, json, text, headers: res.headers };
     if (!res.ok) {
       const msg = (json && (json.message || (json.error && json.error.message))) || text.slice(0, 300);
@@ -508,11 +515,7 @@ class N8nInstance {
       body: body === undefined || method === 'GET' ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
-    let parsed = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed };
+    return { status: res.status, headers: Object.fromEntries(res.headers), body: jsonOr(text, text) };
   }
 
   /** Waits for executions of a workflow that are not in `beforeIds` (e.g. after callWebhook). */
@@ -855,6 +858,7 @@ function useVtuN8n({ packageDir = REPO_ROOT, credentialName = 'VTU sandbox', n8n
 module.exports = {
   startN8n,
   useVtuN8n,
+  jsonOr,
   ensureInstalled,
   prepareUserFolder,
   n8nEnv,
