@@ -13,7 +13,7 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { useVtuN8n, N8N_VERSION, RunResult } = require('./harness');
 const { peakRssBytes } = require('./queue');
-const { MANUAL } = require('./sandbox');
+const { oneNode } = require('./sandbox');
 
 const ITEMS = Number(process.env.N8N_QUEUE_ITEMS || 1000);
 const RETRY_ITEMS = Math.max(20, Math.round(ITEMS / 5));
@@ -35,20 +35,12 @@ function bigItems(k) {
 }
 
 function buyWorkflow(name, items, { credential, options = {}, onError } = {}) {
-  return {
-    name,
-    nodes: [
-      { ...MANUAL },
-      {
-        id: 'buy', name: 'Buy', type: vtu.n8n.nodeType('vtuData'), typeVersion: 1, position: [220, 0],
-        parameters: { operation: 'buy', network: '1', plan: '={{ $json.plan }}', phone: '={{ $json.phone }}', options },
-        ...(credential ? { credentials: { vtuApi: { id: credential.id, name: credential.name } } } : {}),
-        ...(onError ? { onError } : {}),
-      },
-    ],
-    connections: { Start: { main: [[{ node: 'Buy', type: 'main', index: 0 }]] } },
-    pinData: { Start: items.map((json) => ({ json })) },
+  const parameters = { operation: 'buy', network: '1', plan: '={{ $json.plan }}', phone: '={{ $json.phone }}', options };
+  const extra = {
+    ...(credential ? { credentials: { vtuApi: { id: credential.id, name: credential.name } } } : {}),
+    ...(onError ? { onError } : {}),
   };
+  return oneNode(vtu.n8n, 'vtuData', parameters, { items, extra, name: 'Buy', wfName: name });
 }
 
 const triggerWorkflow = (credential) => ({
