@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { useVtuN8n, REPO_ROOT } = require('./harness');
+const { oneNode } = require('./sandbox');
 
 const EX_DIR = path.join(REPO_ROOT, 'examples');
 const load = (f) => JSON.parse(fs.readFileSync(path.join(EX_DIR, f), 'utf8'));
@@ -141,14 +142,9 @@ test('failed-transaction-alert: a failed data purchase → one SMS to the owner,
   try {
     assert.deepEqual(await vtu.n8n.activateWorkflow(stored.id), []);
     await vtu.sb.setConfig({ settle: { mode: 'processing', delayMs: 3600000, finalStatus: 'successful' } });
-    const buy = await vtu.n8n.runWorkflow({
-      name: 'buy',
-      nodes: [
-        { id: 's', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-        { id: 'd', name: 'Data', type: vtu.n8n.nodeType('vtuData'), typeVersion: 1, position: [200, 0], parameters: { operation: 'buy', network: 'MTN', plan: '2', phone: '08031234567' } },
-      ],
-      connections: { Start: { main: [[{ node: 'Data', type: 'main', index: 0 }]] } },
-    });
+    const buy = await vtu.n8n.runWorkflow(
+      oneNode(vtu.n8n, 'vtuData', { operation: 'buy', network: 'MTN', plan: '2', phone: '08031234567' }, { name: 'Data', wfName: 'buy' }),
+    );
     const [txn] = buy.nodeOutput('Data');
     assert.equal(txn.status, 'processing');
     assert.deepEqual(await vtu.n8n.pollNow(stored.id), [], 'a new purchase is not an alert');

@@ -4,6 +4,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { useVtuN8n, N8N_VERSION } = require('./harness');
+const { MANUAL } = require('./sandbox');
 
 const vtu = useVtuN8n();
 const exec = vtu.runNode;
@@ -178,7 +179,7 @@ test('Spend Cap across two runs of the node in one execution (loop) counts both 
   const wf = {
     name: 'spend cap loop',
     nodes: [
-      { id: 's', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+      { ...MANUAL },
       { id: 'l', name: 'Loop', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, position: [200, 0], parameters: { batchSize: 2, options: {} } },
       {
         id: 'n', name: 'Node', type: vtu.n8n.nodeType('vtuData'), typeVersion: 1, position: [400, 0],
