@@ -210,7 +210,6 @@ export function activeTrigger(type: INodeType, parameters: IDataObject, creds: C
   };
 }
 
-/** Call a loadOptions method with a real LoadOptionsContext and the given current parameters. */
 /** A node's load-options method as the editor calls it; no `creds` = no credential selected yet. */
 export async function loadOptions(type: INodeType, method: string, parameters: IDataObject, creds: Creds | undefined): Promise<INodePropertyOptions[]> {
   const node = vtuNode(type, parameters, creds ? {} : { credentials: undefined });
