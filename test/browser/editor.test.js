@@ -39,6 +39,7 @@ let page;
 let base;
 
 before(async () => {
+  await vtu.ready;
   base = `http://127.0.0.1:${vtu.n8n.port}`;
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

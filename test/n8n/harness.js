@@ -805,9 +805,12 @@ async function startN8n(opts = {}) {
  *   runNode(type, parameters, { items, extra, credentials, username })  Manual Trigger → one node named
  *                      "Node" (sandbox.js oneNode); checks for secrets; returns { run, out (the node's
  *                      output when the run succeeded), ledger (the account's ledger rows it wrote) }
- * Options: packageDir (default this repo; a function is called in the hook, after the file's own earlier
- * before hooks), credentialName (default 'VTU sandbox'), n8n (more startN8n options), queue (startQueueCluster
- * options).
+ *   ready              resolves when all of the above is set up. Node 20 starts a file's top-level before hooks
+ *                      together, without waiting for the one before: a file's own hook that needs n8n
+ *                      awaits vtu.ready first (test/browser/editor.test.js)
+ * Options: packageDir (default this repo; a function, e.g. one that packs and installs the package, is
+ * awaited in the hook), credentialName (default 'VTU sandbox'), n8n (more startN8n options), queue
+ * (startQueueCluster options).
  */
 function useVtuN8n({ packageDir = REPO_ROOT, credentialName = 'VTU sandbox', n8n: n8nOpts = {}, queue } = {}) {
   const { before, after } = require('node:test');
@@ -834,17 +837,26 @@ function useVtuN8n({ packageDir = REPO_ROOT, credentialName = 'VTU sandbox', n8n
       return { run, out: run.status === 'success' ? run.nodeOutput('Node') : undefined, ledger };
     },
   };
+  let ready;
+  ctx.ready = new Promise((resolve, reject) => (ready = { resolve, reject }));
+  ctx.ready.catch(() => {}); // the hook reports a failed set-up; a file that does not wait on it is fine
   before(async () => {
-    ctx.sb = await startSandboxProcess();
-    ctx.secrets.push(ctx.sb.token);
-    const dir = typeof packageDir === 'function' ? await packageDir() : packageDir;
-    if (queue) {
-      ctx.q = await require('./queue').startQueueCluster({ packageDir: dir, ...queue });
-      ctx.n8n = ctx.q.main;
-    } else {
-      ctx.n8n = await startN8n({ packageDir: dir, ...n8nOpts });
+    try {
+      ctx.sb = await startSandboxProcess();
+      ctx.secrets.push(ctx.sb.token);
+      const dir = typeof packageDir === 'function' ? await packageDir() : packageDir;
+      if (queue) {
+        ctx.q = await require('./queue').startQueueCluster({ packageDir: dir, ...queue });
+        ctx.n8n = ctx.q.main;
+      } else {
+        ctx.n8n = await startN8n({ packageDir: dir, ...n8nOpts });
+      }
+      ctx.cred = await ctx.credential(credentialName, { makeDefault: true });
+      ready.resolve(ctx);
+    } catch (e) {
+      ready.reject(e);
+      throw e;
     }
-    ctx.cred = await ctx.credential(credentialName, { makeDefault: true });
   });
   after(async () => {
     if (ctx.n8n) for (const id of ctx.n8n.activeWorkflows) await ctx.n8n.deactivateWorkflow(id).catch(() => {});

@@ -6,7 +6,7 @@
 // are present (the package has no dependencies; zod comes from n8n itself): no repo, no
 // dev packages. The same tarball first passes n8n's community-package scanner
 // (test/nodes/scan-package.mjs). Run: npm run test:n8n
-const { test, before, after } = require('node:test');
+const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -19,7 +19,8 @@ let work;
 let installed;
 let scan;
 
-before(() => {
+/** Packs the package, scans the tarball and installs it as n8n's installer does; returns its folder. */
+function packAndInstall() {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-pack-'));
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n').pop();
   // exits 1 when a leg fails; the test below shows the findings
@@ -40,10 +41,11 @@ before(() => {
     cwd: installed,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-});
+  return installed;
+}
 
-// n8n loads the tarball installed above (the hook before this one); start-up is slow on a saturated machine
-const vtu = useVtuN8n({ packageDir: () => installed, n8n: { timeoutMs: 10 * 60 * 1000 } });
+// start-up is slow on a saturated machine
+const vtu = useVtuN8n({ packageDir: packAndInstall, n8n: { timeoutMs: 10 * 60 * 1000 } });
 
 after(() => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
