@@ -9,8 +9,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { startN8n, REPO_ROOT } = require('../n8n/harness');
-const { startSandboxProcess, oneNode } = require('../n8n/sandbox');
+const { useVtuN8n } = require('../n8n/harness');
+const { oneNode } = require('../n8n/sandbox');
 
 // The display names the panel lists, with the icon file each one uses. The panel folds a trigger into the
 // node of the same name: VTU Transaction Trigger is not a row of its own but the "Triggers" actions of the
@@ -32,18 +32,15 @@ const TRIGGER_DESCRIPTION = /Starts the workflow when a VTU purchase/;
 // Flags for Chromium on a closed network as root (see the machine notes): no background traffic, no sandbox.
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-let sb;
-let n8n;
+// A give-up limit for n8n's start-up, generous for a saturated machine (not a measurement).
+const vtu = useVtuN8n({ credentialName: 'VTU Sandbox', n8n: { timeoutMs: 600_000 } });
 let browser;
 let page;
 let base;
 
 before(async () => {
-  sb = await startSandboxProcess();
-  // A give-up limit for n8n's start-up, generous for a saturated machine (not a measurement).
-  n8n = await startN8n({ packageDir: REPO_ROOT, timeoutMs: 600_000 });
-  await n8n.createCredential({ name: 'VTU Sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
-  base = `http://127.0.0.1:${n8n.port}`;
+  await vtu.ready;
+  base = `http://127.0.0.1:${vtu.n8n.port}`;
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
@@ -51,8 +48,8 @@ before(async () => {
   // Sign in as a person does, with the owner the harness set up.
   await withScreenshot('signin', async () => {
     await page.goto(`${base}/signin`);
-    await page.locator('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]').first().fill(n8n.owner.email);
-    await page.locator('input[type="password"]').first().fill(n8n.owner.password);
+    await page.locator('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]').first().fill(vtu.n8n.owner.email);
+    await page.locator('input[type="password"]').first().fill(vtu.n8n.owner.password);
     await page.getByRole('button', { name: /sign in/i }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
   });
@@ -60,8 +57,6 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (n8n) await n8n.stop();
-  if (sb) await sb.stop();
 });
 
 /** Run `fn`; on failure keep a screenshot and the HTML of the page for whoever reads the log. */
@@ -78,7 +73,7 @@ async function withScreenshot(name, fn) {
 }
 
 async function openWorkflow(wf) {
-  const stored = await n8n.importWorkflow(wf);
+  const stored = await vtu.n8n.importWorkflow(wf);
   await page.goto(`${base}/workflow/${stored.id}`);
   await page.locator('[data-test-id="canvas-node"]').first().waitFor();
 }
@@ -91,7 +86,7 @@ test('the nodes panel lists every VTU node with its own icon loaded', async () =
       const m = /\/(vtu\w+?)(\.dark)?\.svg(\?|$)/.exec(r.url());
       if (m) icons.set(m[1], r.status());
     });
-    await openWorkflow({ ...oneNode(n8n, 'vtuWallet', { operation: 'getBalance' }), name: 'Browser: panel' });
+    await openWorkflow({ ...oneNode(vtu.n8n, 'vtuWallet', { operation: 'getBalance' }), name: 'Browser: panel' });
     await page.locator('[data-test-id="node-creator-plus-button"]').first().click(); // the canvas's "+": the nodes panel
     const panel = page.locator('[data-test-id="node-creator"]');
     const search = panel.locator('input').first();
@@ -128,7 +123,7 @@ test('the nodes panel lists every VTU node with its own icon loaded', async () =
 
 test('VTU Data: the Network and Plan dropdowns list the sandbox catalogue', async () => {
   await withScreenshot('dropdowns', async () => {
-    await openWorkflow({ ...oneNode(n8n, 'vtuData', { operation: 'buy' }), name: 'Browser: data' });
+    await openWorkflow({ ...oneNode(vtu.n8n, 'vtuData', { operation: 'buy' }), name: 'Browser: data' });
     await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Node' }).first().dblclick();
     const ndv = page.locator('[data-test-id="ndv"]').first();
     await ndv.waitFor();

@@ -2,44 +2,32 @@
 // examples/*.json in a real n8n (test/n8n/n8n-versions.json): every example imports; the ones that need no outside
 // service run against the sandbox (ledger checked). The AI-agent one needs an LLM: import only,
 // and its tools must be our nodes' tool variants (usableAsTool).
-const { test, before, after } = require('node:test');
+const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startN8n, REPO_ROOT } = require('./harness');
-const { startSandboxProcess, executionText } = require('./sandbox');
+const { useVtuN8n, REPO_ROOT } = require('./harness');
+const { oneNode } = require('./sandbox');
 
 const EX_DIR = path.join(REPO_ROOT, 'examples');
 const load = (f) => JSON.parse(fs.readFileSync(path.join(EX_DIR, f), 'utf8'));
 const FILES = fs.readdirSync(EX_DIR).filter((f) => f.endsWith('.json')).sort();
 
-let n8n;
-let sb;
 // n8n 2.x reads and writes files only under ~/.n8n-files; this run's n8n gets its own folder instead.
 const FILES_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-n8n-files-'));
-
-before(async () => {
-  sb = await startSandboxProcess();
-  n8n = await startN8n({ packageDir: REPO_ROOT, env: { N8N_RESTRICT_FILE_ACCESS_TO: FILES_DIR } });
-  await n8n.createCredential({ name: 'VTU API', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
-});
-
-after(async () => {
-  if (n8n) await n8n.stop();
-  if (sb) await sb.stop();
-  fs.rmSync(FILES_DIR, { recursive: true, force: true });
-});
+const vtu = useVtuN8n({ credentialName: 'VTU API', n8n: { env: { N8N_RESTRICT_FILE_ACCESS_TO: FILES_DIR } } });
+after(() => fs.rmSync(FILES_DIR, { recursive: true, force: true }));
 
 const debits = (ledger) => ledger.map((l) => [l.kind, l.product, l.amountKobo]);
 function clean(run) {
-  assert.ok(!executionText(run).includes(sb.token), 'token in the execution data');
+  vtu.assertNoSecrets(run);
   return run;
 }
 
 test('at least five examples; each imports with every node type known to n8n', async () => {
   assert.ok(FILES.length >= 5, FILES.join(', '));
-  const { json: types } = await n8n.request('GET', '/types/nodes.json', undefined, { raw: true });
+  const { json: types } = await vtu.n8n.request('GET', '/types/nodes.json', undefined, { raw: true });
   const known = new Set(types.map((t) => t.name));
   for (const f of FILES) {
     const wf = load(f);
@@ -50,7 +38,7 @@ test('at least five examples; each imports with every node type known to n8n', a
       assert.ok(wf.nodes.some((nd) => nd.name === from), `${f}: connection from unknown node ${from}`);
       for (const list of Object.values(outs)) for (const c of list.flat()) assert.ok(wf.nodes.some((nd) => nd.name === c.node), `${f}: → ${c.node}`);
     }
-    const stored = await n8n.importWorkflow(wf);
+    const stored = await vtu.n8n.importWorkflow(wf);
     assert.ok(stored.id, f);
     assert.equal(stored.nodes.length, wf.nodes.length, f);
     for (const nd of stored.nodes.filter((x) => x.type.startsWith('n8n-nodes-vtu.'))) {
@@ -60,8 +48,8 @@ test('at least five examples; each imports with every node type known to n8n', a
 });
 
 test('csv-dry-run-buy-data: rows priced (total ₦880.00), then bought: exact debits', async () => {
-  const seq = await sb.lastSeq();
-  const run = clean(await n8n.runWorkflow(load('csv-dry-run-buy-data.json')));
+  const seq = await vtu.sb.lastSeq();
+  const run = clean(await vtu.n8n.runWorkflow(load('csv-dry-run-buy-data.json')));
   assert.equal(run.status, 'success', JSON.stringify(run.error));
   const priced = run.nodeOutput('Price every row (dry run)');
   assert.deepEqual(priced.map((p) => [p.dryRun, p.price, p.total]), [
@@ -77,15 +65,15 @@ test('csv-dry-run-buy-data: rows priced (total ₦880.00), then bought: exact de
     ['successful', '08021234567', '260.00'],
   ]);
   assert.ok(!run.runData['Over budget']);
-  assert.deepEqual(debits(await sb.since('demo', seq)), [
+  assert.deepEqual(debits(await vtu.sb.since('demo', seq)), [
     ['debit', 'data', 25000], ['debit', 'data', 13000], ['debit', 'data', 24000], ['debit', 'data', 26000],
   ]);
 });
 
 test('webhook-electricity-token-sms: POST → token bought, SMSed, returned to the caller', async () => {
-  const seq = await sb.lastSeq();
+  const seq = await vtu.sb.lastSeq();
   const body = { disco: 'Ikeja Electric', meterType: 'prepaid', meter: '45012345678', amount: 1000, phone: '08031234567' };
-  const run = clean(await n8n.runWorkflow(load('webhook-electricity-token-sms.json'), { trigger: 'Electricity order', webhook: { path: 'vtu-electricity', body } }));
+  const run = clean(await vtu.n8n.runWorkflow(load('webhook-electricity-token-sms.json'), { trigger: 'Electricity order', webhook: { path: 'vtu-electricity', body } }));
   assert.equal(run.status, 'success', JSON.stringify(run.error));
   const [bought] = run.nodeOutput('Buy token');
   assert.match(bought.token, /^\d{4}(-\d{4}){4}$/);
@@ -96,22 +84,22 @@ test('webhook-electricity-token-sms: POST → token bought, SMSed, returned to t
   assert.deepEqual(run.webhookResponse.body, {
     status: 'successful', token: bought.token, customer: 'BOLA AHMED', amount: '1000.00', reference: bought.ident, smsStatus: 'successful',
   });
-  assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'electricity', 100000], ['debit', 'sms', 180]]);
+  assert.deepEqual(debits(await vtu.sb.since('demo', seq)), [['debit', 'electricity', 100000], ['debit', 'sms', 180]]);
 
   // an invalid meter: nothing paid, no SMS
-  const seq2 = await sb.lastSeq();
-  const bad = clean(await n8n.runWorkflow(load('webhook-electricity-token-sms.json'), {
+  const seq2 = await vtu.sb.lastSeq();
+  const bad = clean(await vtu.n8n.runWorkflow(load('webhook-electricity-token-sms.json'), {
     trigger: 'Electricity order',
     webhook: { path: 'vtu-electricity', body: { ...body, meter: '45010000000' } },
   }));
   assert.equal(bad.status, 'error');
   assert.match(bad.nodeError('Buy token').message, /not valid/);
-  assert.deepEqual(await sb.since('demo', seq2), []);
+  assert.deepEqual(await vtu.sb.since('demo', seq2), []);
 });
 
 test('schedule-bulk-sms-campaign: priced, then one campaign to the 4 subscribers not on the STOP list (₦7.20)', async () => {
-  const seq = await sb.lastSeq();
-  const run = clean(await n8n.runWorkflow(load('schedule-bulk-sms-campaign.json')));
+  const seq = await vtu.sb.lastSeq();
+  const run = clean(await vtu.n8n.runWorkflow(load('schedule-bulk-sms-campaign.json')));
   assert.equal(run.status, 'success', JSON.stringify(run.error));
   const [price] = run.nodeOutput('Price campaign (dry run)');
   assert.deepEqual([price.dryRun, price.toSend, price.optedOut, price.cost, price.costKobo], [true, 4, 1, '₦7.20', 720]);
@@ -120,7 +108,7 @@ test('schedule-bulk-sms-campaign: priced, then one campaign to the 4 subscribers
   assert.equal(out.length, 1);
   assert.deepEqual([out[0].status, out[0].sent, out[0].pages, out[0].charged, out[0].chargedKobo], ['successful', 4, 1, '₦7.20', 720]);
   assert.equal(out[0].summary, '4 sent + 0 duplicates + 0 invalid + 1 opted out = 5 rows; charged ₦7.20');
-  assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'sms', 720]]);
+  assert.deepEqual(debits(await vtu.sb.since('demo', seq)), [['debit', 'sms', 720]]);
 });
 
 test('csv-bulk-sms-campaign: Read/Write File → Extract From File (CSV) → priced → one personalised campaign; rejected.csv saved', async () => {
@@ -128,15 +116,15 @@ test('csv-bulk-sms-campaign: Read/Write File → Extract From File (CSV) → pri
     'name,phone', 'Ada,08031234567', 'Bayo,08061234567', 'Ada,+234 803 123 4567', 'Chi,0800 123 4567', 'Dupe,', 'Efe,08051234567', 'Femi,0809 123 4567',
   ].join('\n') + '\n');
   const wf = JSON.parse(JSON.stringify(load('csv-bulk-sms-campaign.json')).replaceAll('/home/node/.n8n-files', FILES_DIR));
-  const seq = await sb.lastSeq();
-  const run = clean(await n8n.runWorkflow(wf));
+  const seq = await vtu.sb.lastSeq();
+  const run = clean(await vtu.n8n.runWorkflow(wf));
   assert.equal(run.status, 'success', JSON.stringify(run.error));
   assert.equal(run.nodeOutput('Parse CSV').length, 7);
   const [price] = run.nodeOutput('Price campaign (dry run)');
   assert.deepEqual([price.rows, price.toSend, price.duplicates, price.invalid, price.optedOut, price.messages], [7, 3, 1, 2, 1, 3]);
   const [sent] = run.nodeOutput('Send campaign');
   assert.equal(sent.summary, `3 sent + 1 duplicates + 2 invalid + 1 opted out = 7 rows; charged ${price.cost}`);
-  const ledger = await sb.since('demo', seq);
+  const ledger = await vtu.sb.since('demo', seq);
   assert.equal(ledger.filter((l) => l.kind === 'debit' && l.product === 'sms').reduce((t, l) => t + l.amountKobo, 0), price.costKobo);
   assert.equal(ledger.length, 3); // one request per personalised message
   const rejected = fs.readFileSync(path.join(FILES_DIR, 'rejected.csv'), 'utf8').trim().split('\n');
@@ -150,25 +138,20 @@ test('csv-bulk-sms-campaign: Read/Write File → Extract From File (CSV) → pri
 });
 
 test('failed-transaction-alert: a failed data purchase → one SMS to the owner, once', async () => {
-  const stored = await n8n.importWorkflow(load('failed-transaction-alert.json'));
+  const stored = await vtu.n8n.importWorkflow(load('failed-transaction-alert.json'));
   try {
-    assert.deepEqual(await n8n.activateWorkflow(stored.id), []);
-    await sb.setConfig({ settle: { mode: 'processing', delayMs: 3600000, finalStatus: 'successful' } });
-    const buy = await n8n.runWorkflow({
-      name: 'buy',
-      nodes: [
-        { id: 's', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-        { id: 'd', name: 'Data', type: n8n.nodeType('vtuData'), typeVersion: 1, position: [200, 0], parameters: { operation: 'buy', network: 'MTN', plan: '2', phone: '08031234567' } },
-      ],
-      connections: { Start: { main: [[{ node: 'Data', type: 'main', index: 0 }]] } },
-    });
+    assert.deepEqual(await vtu.n8n.activateWorkflow(stored.id), []);
+    await vtu.sb.setConfig({ settle: { mode: 'processing', delayMs: 3600000, finalStatus: 'successful' } });
+    const buy = await vtu.n8n.runWorkflow(
+      oneNode(vtu.n8n, 'vtuData', { operation: 'buy', network: 'MTN', plan: '2', phone: '08031234567' }, { name: 'Data', wfName: 'buy' }),
+    );
     const [txn] = buy.nodeOutput('Data');
     assert.equal(txn.status, 'processing');
-    assert.deepEqual(await n8n.pollNow(stored.id), [], 'a new purchase is not an alert');
+    assert.deepEqual(await vtu.n8n.pollNow(stored.id), [], 'a new purchase is not an alert');
 
-    const seq = await sb.lastSeq();
-    await sb.setStatus('data', txn.id, 'failed');
-    const runs = await n8n.pollNow(stored.id);
+    const seq = await vtu.sb.lastSeq();
+    await vtu.sb.setStatus('data', txn.id, 'failed');
+    const runs = await vtu.n8n.pollNow(stored.id);
     assert.equal(runs.length, 1);
     clean(runs[0]);
     assert.equal(runs[0].status, 'success', JSON.stringify(runs[0].error));
@@ -178,51 +161,51 @@ test('failed-transaction-alert: a failed data purchase → one SMS to the owner,
     assert.equal(sms.status, 'successful');
     assert.equal(sms.sent, 1);
     // the batch as the site recorded it (the summary carries counts, not the numbers)
-    const hist = await (await fetch(`${sb.baseUrl}/api/sendsms/`, { headers: { Authorization: `Token ${sb.token}` } })).json();
+    const hist = await (await fetch(`${vtu.sb.baseUrl}/api/sendsms/`, { headers: { Authorization: `Token ${vtu.sb.token}` } })).json();
     const [batch] = hist.results || hist;
     assert.equal(batch.to, '2348030000000');
     assert.match(batch.message, new RegExp(`ALERT: data N250.00 to 08031234567 went processing → failed \\(ref ${txn.ident}\\)`));
-    assert.deepEqual(debits(await sb.since('demo', seq)), [['refund', 'data', 25000], ['debit', 'sms', 180]]);
-    assert.deepEqual(await n8n.pollNow(stored.id), [], 'no second alert');
+    assert.deepEqual(debits(await vtu.sb.since('demo', seq)), [['refund', 'data', 25000], ['debit', 'sms', 180]]);
+    assert.deepEqual(await vtu.n8n.pollNow(stored.id), [], 'no second alert');
   } finally {
-    await n8n.deactivateWorkflow(stored.id).catch(() => {});
-    await sb.setConfig({ settle: { mode: 'immediate' } });
+    await vtu.n8n.deactivateWorkflow(stored.id).catch(() => {});
+    await vtu.sb.setConfig({ settle: { mode: 'immediate' } });
   }
 });
 
 test('recharge-cards-print-sheet: balance checked, 12 cards ordered with CSV and HTML', async () => {
-  const seq = await sb.lastSeq();
-  const run = clean(await n8n.runWorkflow(load('recharge-cards-print-sheet.json')));
+  const seq = await vtu.sb.lastSeq();
+  const run = clean(await vtu.n8n.runWorkflow(load('recharge-cards-print-sheet.json')));
   assert.equal(run.status, 'success', JSON.stringify(run.error));
   const [order] = run.nodeOutput('Order cards');
   assert.deepEqual([order.status, order.cardCount, order.amount], ['successful', 12, '2352.00']);
   const bin = run.nodeItems('Order cards')[0].binary;
   assert.deepEqual(Object.keys(bin).sort(), ['csv', 'html']);
-  assert.equal((await n8n.binaryBuffer(bin.csv)).toString('utf8').trim().split('\n').length, 13);
-  assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'recharge_card', 235200]]);
+  assert.equal((await vtu.n8n.binaryBuffer(bin.csv)).toString('utf8').trim().split('\n').length, 13);
+  assert.deepEqual(debits(await vtu.sb.since('demo', seq)), [['debit', 'recharge_card', 235200]]);
 });
 
 test('ai-agent-vtu-assistant: imports; its tools are our nodes\' tool variants (usableAsTool): every VTU node has a tool variant, every buying tool a Spend Cap', async () => {
   const wf = load('ai-agent-vtu-assistant.json');
-  const stored = await n8n.importWorkflow(wf);
+  const stored = await vtu.n8n.importWorkflow(wf);
   assert.ok(stored.id);
-  const { json: types } = await n8n.request('GET', '/types/nodes.json', undefined, { raw: true });
+  const { json: types } = await vtu.n8n.request('GET', '/types/nodes.json', undefined, { raw: true });
   const byName = new Map(types.map((t) => [t.name, t]));
   const toolConns = Object.entries(wf.connections).filter(([, o]) => o.ai_tool).map(([name]) => name);
   assert.ok(toolConns.length >= 4);
   for (const name of toolConns) {
     const node = wf.nodes.find((x) => x.name === name);
     assert.match(node.type, /^n8n-nodes-vtu\.vtu\w+Tool$/, name);
-    assert.ok(n8n.loadedNodes.includes(node.type), `${node.type} not loaded`);
+    assert.ok(vtu.n8n.loadedNodes.includes(node.type), `${node.type} not loaded`);
     const base = byName.get(node.type.replace(/Tool$/, ''));
     assert.equal(base.usableAsTool, true, `${base.name} is not usableAsTool`);
     assert.ok(node.parameters.toolDescription, `${name}: no tool description`);
   }
   // Every node but the trigger is offered to agents (the product table's aiTool), so n8n loads a tool variant of each.
   for (const product of ['vtuData', 'vtuAirtime', 'vtuCableTv', 'vtuElectricity', 'vtuExamPin', 'vtuRechargeCard', 'vtuBulkSms', 'vtuWallet', 'vtuTransaction', 'vtuIdentity']) {
-    assert.ok(n8n.loadedNodes.includes(n8n.nodeType(`${product}Tool`)), `${product} has no AI tool variant`);
+    assert.ok(vtu.n8n.loadedNodes.includes(vtu.n8n.nodeType(`${product}Tool`)), `${product} has no AI tool variant`);
   }
-  assert.ok(!n8n.loadedNodes.includes(n8n.nodeType('vtuTransactionTriggerTool')), 'a trigger is never an AI tool');
+  assert.ok(!vtu.n8n.loadedNodes.includes(vtu.n8n.nodeType('vtuTransactionTriggerTool')), 'a trigger is never an AI tool');
   const buyTools = wf.nodes.filter((x) => /Tool$/.test(x.type) && x.parameters.operation === 'buy');
   for (const t of buyTools) assert.ok(t.parameters.options.spendCap > 0, `${t.name} has no Spend Cap`);
 });

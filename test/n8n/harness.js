@@ -18,6 +18,8 @@
  *   await n8n.testCredential({ id: cred.id });  // { status: 'OK' | 'Error', message }
  *   await n8n.stop();
  *
+ * A VTU test file does all of its set-up with useVtuN8n() (the sandbox, n8n, the credential, teardown).
+ *
  * Credentials in workflow JSON: a node's `credentials: { vtuApi: { id, name } }` entry
  * whose id is missing or unknown is pointed at the default credential of that type (the
  * last one created through createCredential, or the one passed as `credentials` option).
@@ -48,6 +50,16 @@ const DEFAULT_OWNER = Object.freeze({
 });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A response body as JSON, or `fallback` when it is empty or not JSON. */
+function jsonOr(text, fallback) {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
 
 /** Runs install.sh (idempotent, cached) and returns { cache, node, bin, flatted }. */
 function ensureInstalled({ quiet = true } = {}) {
@@ -220,6 +232,7 @@ class N8nInstance {
     this.cookie = undefined;
     this.browserId = 'n8n-e2e-harness';
     this.defaultCredentials = {}; // type → { id, name }
+    this.activeWorkflows = new Set(); // ids activated here and not deactivated since
     this.stopped = false;
     this.timings = {};
   }
@@ -261,12 +274,7 @@ class N8nInstance {
     }
     if (bytes) return { status: res.status, buffer: Buffer.from(await res.arrayBuffer()), headers: res.headers };
     const text = await res.text();
-    let json;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
+    const json = jsonOr(text, undefined);
     if (raw) return { status: res.status, json, text, headers: res.headers };
     if (!res.ok) {
       const msg = (json && (json.message || (json.error && json.error.message))) || text.slice(0, 300);
@@ -507,11 +515,7 @@ class N8nInstance {
       body: body === undefined || method === 'GET' ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
-    let parsed = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed };
+    return { status: res.status, headers: Object.fromEntries(res.headers), body: jsonOr(text, text) };
   }
 
   /** Waits for executions of a workflow that are not in `beforeIds` (e.g. after callWebhook). */
@@ -573,6 +577,7 @@ class N8nInstance {
     const before = new Set((await this.listExecutions(id)).map((e) => e.id));
     const wf = await this.getWorkflow(id);
     await this.request('POST', `/rest/workflows/${id}/activate`, { versionId: wf.versionId });
+    this.activeWorkflows.add(String(id));
     await this.#waitForPublication(id, { timeoutMs });
     return await this.#collectNewExecutions(id, before, { settleMs, timeoutMs });
   }
@@ -616,6 +621,7 @@ class N8nInstance {
 
   async deactivateWorkflow(id) {
     await this.request('POST', `/rest/workflows/${id}/deactivate`);
+    this.activeWorkflows.delete(String(id));
   }
 
   /**
@@ -783,8 +789,88 @@ async function startN8n(opts = {}) {
   }
 }
 
+/**
+ * The set-up every VTU e2e file shares, as node:test hooks of the calling file. Before its tests: the
+ * sandbox (a child process on a free port), one n8n with the package (or, with `queue`, a queue-mode
+ * cluster: queue.js) and a default VTU credential for the sandbox's account "demo". After them: the
+ * workflows still active deactivated, then n8n and the sandbox stopped. Returns the file's context,
+ * filled in by the before hook:
+ *   sb                 the sandbox (sandbox.js)
+ *   n8n                the N8nInstance (the cluster's main with `queue`); q: the cluster
+ *   cred               the default credential ({ id, name, type })
+ *   credential(name, { apiToken?, makeDefault? })  one more VTU credential for the sandbox (default: the
+ *                      demo token, not the default credential)
+ *   secrets            tokens that must appear in no execution (the demo token; push the others)
+ *   assertNoSecrets(run)  fails when one of them appears in what n8n stored about the run
+ *   runNode(type, parameters, { items, extra, credentials, username })  Manual Trigger → one node named
+ *                      "Node" (sandbox.js oneNode); checks for secrets; returns { run, out (the node's
+ *                      output when the run succeeded), ledger (the account's ledger rows it wrote) }
+ *   ready              resolves when all of the above is set up. Node 20 starts a file's top-level before hooks
+ *                      together, without waiting for the one before: a file's own hook that needs n8n
+ *                      awaits vtu.ready first (test/browser/editor.test.js)
+ * Options: packageDir (default this repo; a function, e.g. one that packs and installs the package, is
+ * awaited in the hook), credentialName (default 'VTU sandbox'), n8n (more startN8n options), queue
+ * (startQueueCluster options).
+ */
+function useVtuN8n({ packageDir = REPO_ROOT, credentialName = 'VTU sandbox', n8n: n8nOpts = {}, queue } = {}) {
+  const { before, after } = require('node:test');
+  const assert = require('node:assert/strict');
+  const { startSandboxProcess, oneNode, executionText } = require('./sandbox');
+  const ctx = {
+    sb: undefined,
+    n8n: undefined,
+    q: undefined,
+    cred: undefined,
+    secrets: [],
+    credential(name, { apiToken = ctx.sb.token, makeDefault = false } = {}) {
+      return ctx.n8n.createCredential({ name, data: { baseUrl: ctx.sb.baseUrl, apiToken }, makeDefault });
+    },
+    assertNoSecrets(run) {
+      const text = executionText(run);
+      for (const s of ctx.secrets) assert.ok(!text.includes(s), 'an API token appears in the execution data');
+    },
+    async runNode(type, parameters, opts = {}) {
+      const seq = await ctx.sb.lastSeq();
+      const run = await ctx.n8n.runWorkflow(oneNode(ctx.n8n, type, parameters, opts), opts.credentials ? { credentials: opts.credentials } : {});
+      const ledger = await ctx.sb.since(opts.username || 'demo', seq);
+      ctx.assertNoSecrets(run);
+      return { run, out: run.status === 'success' ? run.nodeOutput('Node') : undefined, ledger };
+    },
+  };
+  let ready;
+  ctx.ready = new Promise((resolve, reject) => (ready = { resolve, reject }));
+  ctx.ready.catch(() => {}); // the hook reports a failed set-up; a file that does not wait on it is fine
+  before(async () => {
+    try {
+      ctx.sb = await startSandboxProcess();
+      ctx.secrets.push(ctx.sb.token);
+      const dir = typeof packageDir === 'function' ? await packageDir() : packageDir;
+      if (queue) {
+        ctx.q = await require('./queue').startQueueCluster({ packageDir: dir, ...queue });
+        ctx.n8n = ctx.q.main;
+      } else {
+        ctx.n8n = await startN8n({ packageDir: dir, ...n8nOpts });
+      }
+      ctx.cred = await ctx.credential(credentialName, { makeDefault: true });
+      ready.resolve(ctx);
+    } catch (e) {
+      ready.reject(e);
+      throw e;
+    }
+  });
+  after(async () => {
+    if (ctx.n8n) for (const id of ctx.n8n.activeWorkflows) await ctx.n8n.deactivateWorkflow(id).catch(() => {});
+    if (ctx.q) await ctx.q.stop();
+    else if (ctx.n8n) await ctx.n8n.stop();
+    if (ctx.sb) await ctx.sb.stop();
+  });
+  return ctx;
+}
+
 module.exports = {
   startN8n,
+  useVtuN8n,
+  jsonOr,
   ensureInstalled,
   prepareUserFolder,
   n8nEnv,

@@ -1,33 +1,12 @@
 'use strict';
 // Every node and operation of n8n-nodes-vtu in a real n8n (test/n8n/n8n-versions.json) against the sandbox:
 // output items and the sandbox ledger (exact debits in kobo). Run: npm run test:n8n
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { startN8n, REPO_ROOT } = require('./harness');
-const { startSandboxProcess, oneNode, executionText } = require('./sandbox');
+const { useVtuN8n } = require('./harness');
 
-let n8n;
-let sb;
-
-before(async () => {
-  sb = await startSandboxProcess();
-  n8n = await startN8n({ packageDir: REPO_ROOT });
-  await n8n.createCredential({ name: 'VTU sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
-});
-
-after(async () => {
-  if (n8n) await n8n.stop();
-  if (sb) await sb.stop();
-});
-
-/** Runs Manual Trigger → node; returns { run, out, ledger (demo rows written by this run) }. */
-async function exec(type, parameters, opts = {}) {
-  const seq = await sb.lastSeq();
-  const run = await n8n.runWorkflow(oneNode(n8n, type, parameters, opts));
-  const ledger = await sb.since('demo', seq);
-  assert.ok(!executionText(run).includes(sb.token), 'the API token appears in the execution data');
-  return { run, out: run.status === 'success' ? run.nodeOutput('Node') : undefined, ledger };
-}
+const vtu = useVtuN8n();
+const exec = vtu.runNode;
 
 function ok(r) {
   assert.equal(r.run.status, 'success', JSON.stringify(r.run.nodeError('Node') || r.run.error));
@@ -42,11 +21,11 @@ test('all eleven nodes (and their AI-tool variants) are loaded', async () => {
     'vtuWallet', 'vtuData', 'vtuAirtime', 'vtuCableTv', 'vtuElectricity', 'vtuExamPin',
     'vtuRechargeCard', 'vtuBulkSms', 'vtuIdentity', 'vtuTransaction', 'vtuTransactionTrigger',
   ];
-  for (const n of names) assert.ok(n8n.loadedNodes.includes(n8n.nodeType(n)), `${n} not loaded`);
+  for (const n of names) assert.ok(vtu.n8n.loadedNodes.includes(vtu.n8n.nodeType(n)), `${n} not loaded`);
   for (const n of ['vtuWallet', 'vtuData', 'vtuAirtime', 'vtuIdentity', 'vtuTransaction']) {
-    assert.ok(n8n.loadedNodes.includes(n8n.nodeType(`${n}Tool`)), `${n}Tool not loaded`);
+    assert.ok(vtu.n8n.loadedNodes.includes(vtu.n8n.nodeType(`${n}Tool`)), `${n}Tool not loaded`);
   }
-  assert.ok((await n8n.loadedCredentialTypes()).includes('vtuApi'));
+  assert.ok((await vtu.n8n.loadedCredentialTypes()).includes('vtuApi'));
 });
 
 test('VTU Wallet: getProfile, getBalance, getPrices', async () => {
@@ -206,11 +185,11 @@ test('VTU Recharge Card: order 2 × MTN ₦100 (₦196), one item per card with 
   const bin = r.run.nodeItems('Node')[0].binary;
   assert.deepEqual(Object.keys(bin).sort(), ['csv', 'html']);
   assert.equal(bin.csv.mimeType, 'text/csv');
-  const csv = (await n8n.binaryBuffer(bin.csv)).toString('utf8').trim().split('\n');
+  const csv = (await vtu.n8n.binaryBuffer(bin.csv)).toString('utf8').trim().split('\n');
   assert.equal(csv[0], 'network,amount,pin,serial,load_code,name_on_card');
   assert.equal(csv.length, 3);
   assert.ok(csv[1].includes(cards[0].pin) && csv[1].endsWith('Ade Stores'));
-  assert.match((await n8n.binaryBuffer(bin.html)).toString('utf8'), /<!doctype html>[\s\S]*Ade Stores/);
+  assert.match((await vtu.n8n.binaryBuffer(bin.html)).toString('utf8'), /<!doctype html>[\s\S]*Ade Stores/);
 
   const o = await exec('vtuRechargeCard', { operation: 'order', network: 'GLO', denomination: '6', quantity: 3, output: 'order' });
   const [order] = ok(o);
@@ -300,10 +279,10 @@ test('VTU Transaction: get (by id / ident, every product), getMany with limit', 
 });
 
 test('the wallet balance equals ₦1,000,000 minus the sum of all ledger debits', async () => {
-  const ledger = await sb.ledger('demo');
+  const ledger = await vtu.sb.ledger('demo');
   let kobo = 100000000;
   for (const l of ledger) kobo += l.kind === 'debit' ? -l.amountKobo : l.kind === 'refund' ? l.amountKobo : 0;
   const [bal] = ok(await exec('vtuWallet', { operation: 'getBalance' }));
   assert.equal(bal.balanceKobo, kobo);
-  assert.equal(await sb.balanceKobo('demo'), kobo);
+  assert.equal(await vtu.sb.balanceKobo('demo'), kobo);
 });

@@ -6,22 +6,21 @@
 // are present (the package has no dependencies; zod comes from n8n itself): no repo, no
 // dev packages. The same tarball first passes n8n's community-package scanner
 // (test/nodes/scan-package.mjs). Run: npm run test:n8n
-const { test, before, after } = require('node:test');
+const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startN8n, REPO_ROOT } = require('./harness');
-const { startSandboxProcess, oneNode } = require('./sandbox');
+const { useVtuN8n, REPO_ROOT } = require('./harness');
+const { oneNode } = require('./sandbox');
 
-let n8n;
-let sb;
 let work;
 let installed;
 let scan;
 
-before(async () => {
+/** Packs the package, scans the tarball and installs it as n8n's installer does; returns its folder. */
+function packAndInstall() {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-pack-'));
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n').pop();
   // exits 1 when a leg fails; the test below shows the findings
@@ -42,13 +41,13 @@ before(async () => {
     cwd: installed,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  sb = await startSandboxProcess();
-  n8n = await startN8n({ packageDir: installed, timeoutMs: 10 * 60 * 1000 }); // start-up is slow on a saturated machine
-});
+  return installed;
+}
 
-after(async () => {
-  if (n8n) await n8n.stop();
-  if (sb) await sb.stop();
+// start-up is slow on a saturated machine
+const vtu = useVtuN8n({ packageDir: packAndInstall, n8n: { timeoutMs: 10 * 60 * 1000 } });
+
+after(() => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
@@ -68,20 +67,19 @@ test('the tarball passes the scanner, holds only the nodes, credential, client c
 });
 
 test('n8n loads every node from it; the credential test passes and a purchase runs', async () => {
-  const types = await n8n.loadedNodeTypes();
+  const types = await vtu.n8n.loadedNodeTypes();
   for (const t of ['vtuWallet', 'vtuData', 'vtuAirtime', 'vtuCableTv', 'vtuElectricity', 'vtuExamPin', 'vtuRechargeCard', 'vtuBulkSms', 'vtuIdentity', 'vtuTransaction', 'vtuTransactionTrigger']) {
-    assert.ok(types.includes(n8n.nodeType(t)), `${t} loaded`);
+    assert.ok(types.includes(vtu.n8n.nodeType(t)), `${t} loaded`);
   }
-  const cred = await n8n.createCredential({ name: 'VTU sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
-  const tested = await n8n.testCredential({ id: cred.id });
+  const tested = await vtu.n8n.testCredential({ id: vtu.cred.id });
   assert.equal(tested.status, 'OK', tested.message);
 
-  const seq = await sb.lastSeq();
-  const run = await n8n.runWorkflow(
-    oneNode(n8n, 'vtuData', { operation: 'buy', network: '1', plan: '2', phone: '={{ $json.phone }}' }, { items: [{ phone: '08031234567' }] }),
+  const seq = await vtu.sb.lastSeq();
+  const run = await vtu.n8n.runWorkflow(
+    oneNode(vtu.n8n, 'vtuData', { operation: 'buy', network: '1', plan: '2', phone: '={{ $json.phone }}' }, { items: [{ phone: '08031234567' }] }),
   );
   assert.equal(run.status, 'success', JSON.stringify(run.nodeError('Node')));
   assert.equal(run.nodeOutput('Node')[0].status, 'successful');
-  const debits = (await sb.since('demo', seq)).filter((l) => l.kind === 'debit');
+  const debits = (await vtu.sb.since('demo', seq)).filter((l) => l.kind === 'debit');
   assert.deepEqual(debits.map((l) => [l.product, l.amountKobo]), [['data', 25000]]);
 });

@@ -9,11 +9,11 @@
 // Audited from the sandbox's records and ledger only: 0 double charges, 0 lost, 0 false successes, every
 // change emitted by the trigger exactly once, the retries bought only what the failed runs did not.
 // Run: npm run test:n8n:queue   (N8N_E2E_VERSION picks the n8n version; N8N_QUEUE_ITEMS the workflow size)
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { N8N_VERSION, RunResult } = require('./harness');
-const { startQueueCluster, peakRssBytes } = require('./queue');
-const { startSandboxProcess, MANUAL, executionText } = require('./sandbox');
+const { useVtuN8n, N8N_VERSION, RunResult } = require('./harness');
+const { peakRssBytes } = require('./queue');
+const { oneNode } = require('./sandbox');
 
 const ITEMS = Number(process.env.N8N_QUEUE_ITEMS || 1000);
 const RETRY_ITEMS = Math.max(20, Math.round(ITEMS / 5));
@@ -26,22 +26,7 @@ const MTN = ['0803', '0806', '0703', '0706', '0813', '0816', '0810', '0814', '09
 const phone = (n) => MTN[n % MTN.length] + String(1000000 + n).slice(-7);
 const LONG = 20 * 60 * 1000;
 
-let sb;
-let q;
-let n8n;
-const secrets = [];
-
-before(async () => {
-  sb = await startSandboxProcess();
-  secrets.push(sb.token);
-  q = await startQueueCluster({ workers: 2 });
-  n8n = q.main;
-});
-
-after(async () => {
-  if (q) await q.stop();
-  if (sb) await sb.stop();
-});
+const vtu = useVtuN8n({ queue: { workers: 2 }, credentialName: 'VTU demo' });
 
 /** Workflow k of the three: items cycle over a shared pool of recipients, so workflows overlap. */
 function bigItems(k) {
@@ -50,27 +35,19 @@ function bigItems(k) {
 }
 
 function buyWorkflow(name, items, { credential, options = {}, onError } = {}) {
-  return {
-    name,
-    nodes: [
-      { ...MANUAL },
-      {
-        id: 'buy', name: 'Buy', type: n8n.nodeType('vtuData'), typeVersion: 1, position: [220, 0],
-        parameters: { operation: 'buy', network: '1', plan: '={{ $json.plan }}', phone: '={{ $json.phone }}', options },
-        ...(credential ? { credentials: { vtuApi: { id: credential.id, name: credential.name } } } : {}),
-        ...(onError ? { onError } : {}),
-      },
-    ],
-    connections: { Start: { main: [[{ node: 'Buy', type: 'main', index: 0 }]] } },
-    pinData: { Start: items.map((json) => ({ json })) },
+  const parameters = { operation: 'buy', network: '1', plan: '={{ $json.plan }}', phone: '={{ $json.phone }}', options };
+  const extra = {
+    ...(credential ? { credentials: { vtuApi: { id: credential.id, name: credential.name } } } : {}),
+    ...(onError ? { onError } : {}),
   };
+  return oneNode(vtu.n8n, 'vtuData', parameters, { items, extra, name: 'Buy', wfName: name });
 }
 
 const triggerWorkflow = (credential) => ({
   name: 'watch data (queue)',
   nodes: [
     {
-      id: 't', name: 'Trigger', type: n8n.nodeType('vtuTransactionTrigger'), typeVersion: 1, position: [0, 0],
+      id: 't', name: 'Trigger', type: vtu.n8n.nodeType('vtuTransactionTrigger'), typeVersion: 1, position: [0, 0],
       credentials: { vtuApi: { id: credential.id, name: credential.name } },
       parameters: {
         product: 'data', events: ['new', 'completed', 'failed', 'reversed', 'otherChange'],
@@ -97,7 +74,7 @@ async function injectFaults() {
   // rules are tried in order: rule k's chance is its share of 20% among the requests no earlier rule took
   const share = 0.2 / kinds.length;
   for (let k = 0; k < kinds.length; k++) {
-    await sb.admin('POST', '/admin/faults', { endpoint: 'POST /api/data/', probability: share / (1 - k * share), ...kinds[k] });
+    await vtu.sb.admin('POST', '/admin/faults', { endpoint: 'POST /api/data/', probability: share / (1 - k * share), ...kinds[k] });
   }
 }
 
@@ -158,8 +135,8 @@ function audit(rows, records, debited) {
 const priceOf = (planId) => PLANS.find((p) => p.id === String(planId)).kobo;
 
 async function dataRecords(username) {
-  const records = await sb.transactions({ username, product: 'data' });
-  const debited = new Set((await sb.ledger(username)).filter((l) => l.kind === 'debit' && l.product === 'data').map((l) => l.txnId));
+  const records = await vtu.sb.transactions({ username, product: 'data' });
+  const debited = new Set((await vtu.sb.ledger(username)).filter((l) => l.kind === 'debit' && l.product === 'data').map((l) => l.txnId));
   return { records, debited };
 }
 
@@ -167,53 +144,53 @@ async function dataRecords(username) {
 async function failThenRetry(cred) {
   const items = Array.from({ length: RETRY_ITEMS }, (_, i) => ({ phone: phone(500000 + i), plan: '2' }));
   const wf = buyWorkflow('retry me', items, { credential: cred, options: { retryIfNotCharged: true } });
-  const first = await n8n.runWorkflow(wf, { timeoutMs: LONG });
+  const first = await vtu.n8n.runWorkflow(wf, { timeoutMs: LONG });
   const runs = [first];
   // dry run of the same items with the guard on: reports what would be skipped, buys nothing
-  const dry = await n8n.runWorkflow(
+  const dry = await vtu.n8n.runWorkflow(
     buyWorkflow('retry me (dry run)', items, { credential: cred, options: { dryRun: true, skipIfBoughtWithinMinutes: 60 } }),
     { timeoutMs: LONG },
   );
   // bought by the failed run and still standing (a flip_later fault may have refunded some since)
-  const boughtFirst = (await sb.transactions({ username: 'retry', product: 'data' })).filter((r) => r.Status !== 'failed');
-  await sb.admin('POST', '/admin/users/retry/fund', { amount: `${RETRY_ITEMS * 250 + 1000}.00` });
+  const boughtFirst = (await vtu.sb.transactions({ username: 'retry', product: 'data' })).filter((r) => r.Status !== 'failed');
+  await vtu.sb.admin('POST', '/admin/users/retry/fund', { amount: `${RETRY_ITEMS * 250 + 1000}.00` });
   let last = first;
   for (let attempt = 0; attempt < 5 && last.status !== 'success'; attempt++) {
     // what the editor's "Retry with original workflow" sends; answers when the retry has finished
-    const res = await n8n.request('POST', `/rest/executions/${last.executionId}/retry`, { loadWorkflow: false });
-    last = new RunResult(await n8n.waitForExecution(String(res.id), { timeoutMs: LONG }));
+    const res = await vtu.n8n.request('POST', `/rest/executions/${last.executionId}/retry`, { loadWorkflow: false });
+    last = new RunResult(await vtu.n8n.waitForExecution(String(res.id), { timeoutMs: LONG }));
     runs.push(last);
   }
   return { items, runs, dry, boughtFirst: boughtFirst.length, standingAfterFirst: new Set(boughtFirst.map((r) => r.recipient)) };
 }
 
 test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEMS}-item workflows ×3 under faults + trigger + a retried execution`, async (t) => {
-  const demo = await n8n.createCredential({ name: 'VTU demo', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
-  await sb.admin('POST', '/admin/users/demo/fund', { amount: `${ITEMS * 3 * 500}.00` });
-  const retryUser = await sb.createUser({ username: 'retry', balance: `${Math.floor(RETRY_ITEMS / 2) * 250 + 100}.00` });
-  secrets.push(retryUser.token);
-  const retryCred = await n8n.createCredential({ name: 'VTU retry', data: { baseUrl: sb.baseUrl, apiToken: retryUser.token }, makeDefault: false });
+  const demo = vtu.cred;
+  await vtu.sb.admin('POST', '/admin/users/demo/fund', { amount: `${ITEMS * 3 * 500}.00` });
+  const retryUser = await vtu.sb.createUser({ username: 'retry', balance: `${Math.floor(RETRY_ITEMS / 2) * 250 + 100}.00` });
+  vtu.secrets.push(retryUser.token);
+  const retryCred = await vtu.credential('VTU retry', { apiToken: retryUser.token });
 
-  const trig = await n8n.importWorkflow(triggerWorkflow(demo));
-  await n8n.activateWorkflow(trig.id, { timeoutMs: LONG });
+  const trig = await vtu.n8n.importWorkflow(triggerWorkflow(demo));
+  await vtu.n8n.activateWorkflow(trig.id, { timeoutMs: LONG });
   let polls = 1;
   await injectFaults();
 
   const t0 = Date.now();
   let done = false;
   const poller = (async () => {
-    for (; !done; polls++) await n8n.pollNow(trig.id, { timeoutMs: LONG });
+    for (; !done; polls++) await vtu.n8n.pollNow(trig.id, { timeoutMs: LONG });
   })();
   const bigOpts = { options: { retryIfNotCharged: true }, onError: 'continueRegularOutput' };
   const [big, retry] = await Promise.all([
-    Promise.all([0, 1, 2].map((k) => n8n.runWorkflow(buyWorkflow(`big ${k}`, bigItems(k), bigOpts), { timeoutMs: LONG }))),
+    Promise.all([0, 1, 2].map((k) => vtu.n8n.runWorkflow(buyWorkflow(`big ${k}`, bigItems(k), bigOpts), { timeoutMs: LONG }))),
     failThenRetry(retryCred),
   ]).finally(() => {
     done = true;
   });
   await poller;
   const runMs = Date.now() - t0;
-  await sb.admin('DELETE', '/admin/faults');
+  await vtu.sb.admin('DELETE', '/admin/faults');
 
   // ---- the three big workflows: ledger audit
   for (const r of big) assert.equal(r.status, 'success', JSON.stringify(r.error));
@@ -225,7 +202,7 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
   });
   const demoRecs = await dataRecords('demo');
   const a = audit(rows, demoRecs.records, demoRecs.debited);
-  const faults = (await sb.admin('GET', '/admin/faults/log')).length;
+  const faults = (await vtu.sb.admin('GET', '/admin/faults/log')).length;
   const paths = {};
   for (const { out } of rows) {
     const p = out.error ? out.code : out.path;
@@ -240,7 +217,7 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
 
   // ---- the retried workflow: the retries bought exactly what the failed run did not
   const { records: retryRecs } = await dataRecords('retry');
-  const retryDebits = (await sb.ledger('retry')).filter((l) => l.kind === 'debit');
+  const retryDebits = (await vtu.sb.ledger('retry')).filter((l) => l.kind === 'debit');
   const firstRun = retry.runs[0];
   const lastRun = retry.runs[retry.runs.length - 1];
   t.diagnostic(
@@ -287,12 +264,12 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
   const pollRuns = new Map();
   const emitted = async () => {
     for (;;) {
-      const list = await n8n.listExecutions(trig.id, { limit: 100 }); // n8n's most; a run polls ~10-30 times
+      const list = await vtu.n8n.listExecutions(trig.id, { limit: 100 }); // n8n's most; a run polls ~10-30 times
       if (list.some((e) => ['new', 'running'].includes(e.status) || !e.stoppedAt)) {
         await new Promise((r) => setTimeout(r, 200));
         continue;
       }
-      for (const e of list) if (!pollRuns.has(e.id)) pollRuns.set(e.id, new RunResult(await n8n.getExecution(e.id)));
+      for (const e of list) if (!pollRuns.has(e.id)) pollRuns.set(e.id, new RunResult(await vtu.n8n.getExecution(e.id)));
       // in execution order (n8n lists the newest first): a record's last event is its latest status
       const ev = [];
       for (const [, r] of [...pollRuns].sort(([a], [b]) => Number(a) - Number(b))) {
@@ -303,24 +280,24 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
     }
   };
   const settled = async () => {
-    const recs = await sb.transactions({ username: 'demo', product: 'data' });
+    const recs = await vtu.sb.transactions({ username: 'demo', product: 'data' });
     const lastStatus = new Map();
     for (const e of await emitted()) lastStatus.set(e.id, e.status);
     return recs.every((r) => lastStatus.get(r.id) === r.Status);
   };
   // final polls: until every record's current status has been emitted (flips settle after the runs)
-  for (let n = 0; n < 20 && !(await settled()); n++, polls++) await n8n.pollNow(trig.id, { timeoutMs: LONG });
-  await n8n.deactivateWorkflow(trig.id);
+  for (let n = 0; n < 20 && !(await settled()); n++, polls++) await vtu.n8n.pollNow(trig.id, { timeoutMs: LONG });
+  await vtu.n8n.deactivateWorkflow(trig.id);
   const events = await emitted();
-  const finalRecs = await sb.transactions({ username: 'demo', product: 'data' });
+  const finalRecs = await vtu.sb.transactions({ username: 'demo', product: 'data' });
   const news = events.filter((e) => e.event === 'new');
   const seen = new Set(events.map((e) => `${e.event}:${e.id}:${e.status}`));
   const missing = finalRecs.filter((r) => !news.some((e) => e.id === r.id)).length;
   const reversed = events.filter((e) => e.event === 'reversed').length;
   t.diagnostic(`trigger: ${polls} polls → ${pollRuns.size} executions, ${events.length} events (${news.length} new, ${reversed} reversed) for ${finalRecs.length} records; ${missing} never emitted; ${events.length - seen.size} duplicates`);
-  for (const r of [...big, ...retry.runs, ...pollRuns.values()]) assert.ok(!secrets.some((s) => executionText(r).includes(s)), 'a token in an execution');
+  for (const r of [...big, ...retry.runs, ...pollRuns.values()]) vtu.assertNoSecrets(r);
 
-  const mem = q.processes().map((p) => `${p.role} ${Math.round((peakRssBytes(p.pid) || 0) / 1048576)} MB`);
+  const mem = vtu.q.processes().map((p) => `${p.role} ${Math.round((peakRssBytes(p.pid) || 0) / 1048576)} MB`);
   t.diagnostic(`peak memory: ${mem.join(', ')}`);
 
   assert.equal(a.doubleCharges, 0, a.problems.join('\n'));

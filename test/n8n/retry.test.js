@@ -3,45 +3,33 @@
 // a retried execution outputs the items already bought with path 'existing' and buys only the rest; the
 // option does the same in ordinary runs; one record answers one item; Dry Run says what would be skipped.
 // Queue mode (main + workers) runs the same under load: queue.e2e.js. Run: npm run test:n8n
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { startN8n, REPO_ROOT, RunResult } = require('./harness');
-const { startSandboxProcess, oneNode } = require('./sandbox');
+const { useVtuN8n, RunResult } = require('./harness');
+const { oneNode } = require('./sandbox');
 
-let n8n;
-let sb;
-
-before(async () => {
-  sb = await startSandboxProcess();
-  n8n = await startN8n({ packageDir: REPO_ROOT });
-  await n8n.createCredential({ name: 'VTU sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
-});
-
-after(async () => {
-  if (n8n) await n8n.stop();
-  if (sb) await sb.stop();
-});
+const vtu = useVtuN8n();
 
 const buy = (options = {}) => ({ operation: 'buy', network: '1', plan: '2', phone: '={{ $json.phone }}', options });
-const debits = async (seq) => (await sb.since('demo', seq)).filter((l) => l.kind === 'debit');
+const debits = async (seq) => (await vtu.sb.since('demo', seq)).filter((l) => l.kind === 'debit');
 
 test('Skip If Already Bought: bought items come back as "existing" (one record per item), new ones are bought', async () => {
   // two identical orders for 08031110001, one for 08031110002
   const first = ['08031110001', '08031110001', '08031110002'].map((phone) => ({ phone }));
-  let seq = await sb.lastSeq();
-  const r1 = await n8n.runWorkflow(oneNode(n8n, 'vtuData', buy(), { items: first }));
+  let seq = await vtu.sb.lastSeq();
+  const r1 = await vtu.n8n.runWorkflow(oneNode(vtu.n8n, 'vtuData', buy(), { items: first }));
   assert.equal(r1.status, 'success', JSON.stringify(r1.nodeError('Node')));
   const bought = r1.nodeOutput('Node');
   assert.equal((await debits(seq)).length, 3);
 
   const again = [...first, { phone: '08031110003' }];
-  const dry = await n8n.runWorkflow(oneNode(n8n, 'vtuData', buy({ dryRun: true, skipIfBoughtWithinMinutes: 30 }), { items: again }));
+  const dry = await vtu.n8n.runWorkflow(oneNode(vtu.n8n, 'vtuData', buy({ dryRun: true, skipIfBoughtWithinMinutes: 30 }), { items: again }));
   assert.deepEqual(dry.nodeOutput('Node').map((o) => o.wouldSkip), [true, true, true, false]);
   assert.deepEqual(dry.nodeOutput('Node').slice(0, 3).map((o) => o.existing.id).sort(), bought.map((o) => o.id).sort());
   assert.equal(dry.nodeOutput('Node')[3].itemsPriced, 1);
 
-  seq = await sb.lastSeq();
-  const r2 = await n8n.runWorkflow(oneNode(n8n, 'vtuData', buy({ skipIfBoughtWithinMinutes: 30 }), { items: again }));
+  seq = await vtu.sb.lastSeq();
+  const r2 = await vtu.n8n.runWorkflow(oneNode(vtu.n8n, 'vtuData', buy({ skipIfBoughtWithinMinutes: 30 }), { items: again }));
   assert.equal(r2.status, 'success', JSON.stringify(r2.nodeError('Node')));
   const out = r2.nodeOutput('Node');
   assert.deepEqual(out.map((o) => o.path), ['existing', 'existing', 'existing', 'direct']);
@@ -49,31 +37,31 @@ test('Skip If Already Bought: bought items come back as "existing" (one record p
   assert.deepEqual((await debits(seq)).map((l) => l.txnId), [out[3].id], 'only the new item was bought');
 
   // without the option an ordinary run buys again (the guard is off by default)
-  seq = await sb.lastSeq();
-  const r3 = await n8n.runWorkflow(oneNode(n8n, 'vtuData', buy(), { items: [{ phone: '08031110002' }] }));
+  seq = await vtu.sb.lastSeq();
+  const r3 = await vtu.n8n.runWorkflow(oneNode(vtu.n8n, 'vtuData', buy(), { items: [{ phone: '08031110002' }] }));
   assert.equal(r3.nodeOutput('Node')[0].path, 'direct');
   assert.equal((await debits(seq)).length, 1);
 });
 
 test('Retry execution after a node stopped half-way buys only what the failed run did not', async () => {
-  const poor = await sb.createUser({ username: 'poor', balance: '750.00' }); // 3 of 6 plans at ₦250
-  const cred = await n8n.createCredential({ name: 'poor', data: { baseUrl: sb.baseUrl, apiToken: poor.token }, makeDefault: false });
+  const poor = await vtu.sb.createUser({ username: 'poor', balance: '750.00' }); // 3 of 6 plans at ₦250
+  const cred = await vtu.credential('poor', { apiToken: poor.token });
   const items = Array.from({ length: 6 }, (_, i) => ({ phone: `0806222000${i}` }));
-  const failed = await n8n.runWorkflow(oneNode(n8n, 'vtuData', { ...buy(), options: { concurrency: 1 } }, { items }), { credentials: { vtuApi: cred } });
+  const failed = await vtu.n8n.runWorkflow(oneNode(vtu.n8n, 'vtuData', { ...buy(), options: { concurrency: 1 } }, { items }), { credentials: { vtuApi: cred } });
   assert.equal(failed.status, 'error');
   assert.match(JSON.stringify(failed.nodeError('Node')), /balance/i);
-  const firstDebits = (await sb.ledger('poor')).filter((l) => l.kind === 'debit');
+  const firstDebits = (await vtu.sb.ledger('poor')).filter((l) => l.kind === 'debit');
   assert.equal(firstDebits.length, 3);
 
-  await sb.admin('POST', '/admin/users/poor/fund', { amount: '5000.00' });
-  const res = await n8n.request('POST', `/rest/executions/${failed.executionId}/retry`, { loadWorkflow: false });
-  const retried = new RunResult(await n8n.waitForExecution(String(res.id)));
+  await vtu.sb.admin('POST', '/admin/users/poor/fund', { amount: '5000.00' });
+  const res = await vtu.n8n.request('POST', `/rest/executions/${failed.executionId}/retry`, { loadWorkflow: false });
+  const retried = new RunResult(await vtu.n8n.waitForExecution(String(res.id)));
   assert.equal(retried.mode, 'retry');
   assert.equal(retried.status, 'success', JSON.stringify(retried.nodeError('Node')));
   const out = retried.nodeOutput('Node');
   assert.deepEqual(out.map((o) => o.path), ['existing', 'existing', 'existing', 'direct', 'direct', 'direct']);
   assert.deepEqual(out.slice(0, 3).map((o) => o.id), firstDebits.map((l) => l.txnId));
-  const all = (await sb.ledger('poor')).filter((l) => l.kind === 'debit');
+  const all = (await vtu.sb.ledger('poor')).filter((l) => l.kind === 'debit');
   assert.equal(all.length, 6, 'one debit per item over both runs');
   assert.deepEqual(out.map((o) => o.recipient), items.map((i) => i.phone));
 });

@@ -1,40 +1,13 @@
 'use strict';
 // Credential test, Continue On Fail, Dry Run, Spend Cap and token hygiene of n8n-nodes-vtu in a
 // real n8n (test/n8n/n8n-versions.json) against the sandbox. Run: npm run test:n8n
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { startN8n, REPO_ROOT, N8N_VERSION } = require('./harness');
-const { startSandboxProcess, oneNode, executionText } = require('./sandbox');
+const { useVtuN8n, N8N_VERSION } = require('./harness');
+const { MANUAL } = require('./sandbox');
 
-let n8n;
-let sb;
-let cred;
-const secrets = [];
-
-before(async () => {
-  sb = await startSandboxProcess();
-  n8n = await startN8n({ packageDir: REPO_ROOT });
-  cred = await n8n.createCredential({ name: 'VTU sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
-  secrets.push(sb.token);
-});
-
-after(async () => {
-  if (n8n) await n8n.stop();
-  if (sb) await sb.stop();
-});
-
-function noSecrets(run) {
-  const text = executionText(run);
-  for (const s of secrets) assert.ok(!text.includes(s), 'an API token appears in the execution data');
-}
-
-async function exec(type, parameters, opts = {}) {
-  const seq = await sb.lastSeq();
-  const run = await n8n.runWorkflow(oneNode(n8n, type, parameters, opts), opts.credentials ? { credentials: opts.credentials } : {});
-  const ledger = await sb.since(opts.username || 'demo', seq);
-  noSecrets(run);
-  return { run, out: run.status === 'success' ? run.nodeOutput('Node') : undefined, ledger };
-}
+const vtu = useVtuN8n();
+const exec = vtu.runNode;
 const debits = (ledger) => ledger.map((l) => [l.kind, l.product, l.amountKobo]);
 const buyData = (extra = {}) => ({ operation: 'buy', network: '1', plan: '2', phone: '={{ $json.phone }}', ...extra });
 const CONTINUE = { onError: 'continueRegularOutput' };
@@ -45,15 +18,15 @@ const CONTINUE = { onError: 'continueRegularOutput' };
 // (nodes/shared/credentialTest.ts), which says why a test failed and how to fix it.
 
 async function credentialCases() {
-  const wl = await sb.createUser({ username: 'whitelisted', balance: '1000.00', whitelist: ['10.9.9.9'] });
-  const se = await sb.createUser({ username: 'smartearner', balance: '1000.00', user_type: 'Smart Earner' });
-  secrets.push(wl.token, se.token);
+  const wl = await vtu.sb.createUser({ username: 'whitelisted', balance: '1000.00', whitelist: ['10.9.9.9'] });
+  const se = await vtu.sb.createUser({ username: 'smartearner', balance: '1000.00', user_type: 'Smart Earner' });
+  vtu.secrets.push(wl.token, se.token);
   return {
-    good: await n8n.testCredential({ id: cred.id }),
-    badToken: await n8n.testCredential({ data: { baseUrl: sb.baseUrl, apiToken: 'f'.repeat(40) } }),
-    whitelist: await n8n.testCredential({ data: { baseUrl: sb.baseUrl, apiToken: wl.token } }),
-    notApi: await n8n.testCredential({ data: { baseUrl: sb.baseUrl, apiToken: se.token } }),
-    unreachable: await n8n.testCredential({ data: { baseUrl: 'http://127.0.0.1:9', apiToken: sb.token } }),
+    good: await vtu.n8n.testCredential({ id: vtu.cred.id }),
+    badToken: await vtu.n8n.testCredential({ data: { baseUrl: vtu.sb.baseUrl, apiToken: 'f'.repeat(40) } }),
+    whitelist: await vtu.n8n.testCredential({ data: { baseUrl: vtu.sb.baseUrl, apiToken: wl.token } }),
+    notApi: await vtu.n8n.testCredential({ data: { baseUrl: vtu.sb.baseUrl, apiToken: se.token } }),
+    unreachable: await vtu.n8n.testCredential({ data: { baseUrl: 'http://127.0.0.1:9', apiToken: vtu.sb.token } }),
   };
 }
 
@@ -63,7 +36,7 @@ test('credential test: good token OK; bad token, IP whitelist, non-API account, 
   assert.equal(cases.good.status, 'OK');
   for (const k of ['badToken', 'whitelist', 'notApi', 'unreachable']) {
     assert.equal(cases[k].status, 'Error', k);
-    for (const s of secrets) assert.ok(!cases[k].message.includes(s), `${k}: token in the message`);
+    for (const s of vtu.secrets) assert.ok(!cases[k].message.includes(s), `${k}: token in the message`);
   }
   assert.match(cases.good.message, /Connected as demo \(API account\)/);
   assert.match(cases.badToken.message, /rejected the API token/);
@@ -74,15 +47,15 @@ test('credential test: good token OK; bad token, IP whitelist, non-API account, 
 });
 
 test('a node run with a bad token / whitelisted-away IP fails with a message that says what to fix', async () => {
-  const bad = await n8n.createCredential({ name: 'bad token', data: { baseUrl: sb.baseUrl, apiToken: 'e'.repeat(40) }, makeDefault: false });
+  const bad = await vtu.credential('bad token', { apiToken: 'e'.repeat(40) });
   const r = await exec('vtuWallet', { operation: 'getBalance' }, { credentials: { vtuApi: bad } });
   assert.equal(r.run.status, 'error');
   const err = r.run.nodeError('Node');
   assert.equal(String(err.httpCode), '401');
   assert.match(`${err.message} ${err.description}`, /token/i);
 
-  const wlUser = (await sb.admin('GET', '/admin/users/whitelisted'));
-  const wl = await n8n.createCredential({ name: 'whitelisted', data: { baseUrl: sb.baseUrl, apiToken: wlUser.token }, makeDefault: false });
+  const wlUser = (await vtu.sb.admin('GET', '/admin/users/whitelisted'));
+  const wl = await vtu.credential('whitelisted', { apiToken: wlUser.token });
   const w = await exec('vtuData', buyData(), { credentials: { vtuApi: wl }, items: [{ phone: '08031234567' }], username: 'whitelisted' });
   assert.equal(w.run.status, 'error');
   const e2 = w.run.nodeError('Node');
@@ -102,7 +75,7 @@ test('a bad row without Continue On Fail: the node fails and NOTHING is bought',
 
 test('Continue On Fail: one output per row, in order; failed rows say why; only good rows debited', async (t) => {
   // row 3's POST gets a 500 before anything is charged (sandbox fault, one hit); concurrency 1 = deterministic
-  await sb.admin('POST', '/admin/faults', { endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
+  await vtu.sb.admin('POST', '/admin/faults', { endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
   const rows = [{ phone: '08031234567' }, { phone: '0803123' }, { phone: '08061234567' }, { phone: '08051234567' }, { phone: '08131234567' }];
   // row 3 (GLO number on MTN) is refused by the number check; the fault hits the first POST (row 0)
   const r = await exec('vtuData', buyData({ options: { concurrency: 1 } }), { items: rows, extra: CONTINUE });
@@ -131,13 +104,13 @@ test('Continue On Fail: one output per row, in order; failed rows say why; only 
   assert.equal(out[4].recipient, '08131234567');
   assert.deepEqual(debits(r.ledger), [['debit', 'data', 25000], ['debit', 'data', 25000]]);
   assert.deepEqual(r.ledger.map((l) => l.txnId), [out[2].id, out[4].id]);
-  await sb.admin('DELETE', '/admin/faults');
+  await vtu.sb.admin('DELETE', '/admin/faults');
 });
 
 // ---- dry run ----------------------------------------------------------------------------
 
 test('Dry Run: every row priced, total shown, ledger unchanged', async () => {
-  const before = await sb.balanceKobo('demo');
+  const before = await vtu.sb.balanceKobo('demo');
   const r = await exec('vtuData', buyData({ options: { dryRun: true } }), {
     items: [{ phone: '08031234567' }, { phone: '08061234567' }, { phone: '08131234567' }],
   });
@@ -153,8 +126,8 @@ test('Dry Run: every row priced, total shown, ledger unchanged', async () => {
   }
   assert.deepEqual(r.out.map((o) => o.recipient), ['08031234567', '08061234567', '08131234567']);
   assert.deepEqual(r.ledger, []);
-  assert.equal(await sb.balanceKobo('demo'), before);
-  assert.deepEqual(await sb.transactions({ username: 'demo', product: 'data' }).then((t) => t.length), 2);
+  assert.equal(await vtu.sb.balanceKobo('demo'), before);
+  assert.deepEqual(await vtu.sb.transactions({ username: 'demo', product: 'data' }).then((t) => t.length), 2);
 });
 
 test('Dry Run with Continue On Fail and a Spend Cap: bad row explained, rows flagged within/over the cap', async () => {
@@ -206,10 +179,10 @@ test('Spend Cap across two runs of the node in one execution (loop) counts both 
   const wf = {
     name: 'spend cap loop',
     nodes: [
-      { id: 's', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+      { ...MANUAL },
       { id: 'l', name: 'Loop', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, position: [200, 0], parameters: { batchSize: 2, options: {} } },
       {
-        id: 'n', name: 'Node', type: n8n.nodeType('vtuData'), typeVersion: 1, position: [400, 0],
+        id: 'n', name: 'Node', type: vtu.n8n.nodeType('vtuData'), typeVersion: 1, position: [400, 0],
         parameters: buyData({ options: { spendCap: 600 } }), ...CONTINUE,
       },
     ],
@@ -220,15 +193,15 @@ test('Spend Cap across two runs of the node in one execution (loop) counts both 
     },
     pinData: { Start: ['08031234567', '08061234567', '08131234567', '08161234567'].map((phone) => ({ json: { phone } })) },
   };
-  const seq = await sb.lastSeq();
-  const run = await n8n.runWorkflow(wf);
-  noSecrets(run);
+  const seq = await vtu.sb.lastSeq();
+  const run = await vtu.n8n.runWorkflow(wf);
+  vtu.assertNoSecrets(run);
   assert.equal(run.status, 'success', JSON.stringify(run.error));
   const runs = run.runData.Node.map((_, i) => run.nodeOutput('Node', 0, i));
   assert.deepEqual(runs.map((o) => o.map((x) => x.status || x.code)), [['successful', 'successful'], ['spend_cap', 'spend_cap']]);
-  assert.deepEqual(debits(await sb.since('demo', seq)), [['debit', 'data', 25000], ['debit', 'data', 25000]]);
+  assert.deepEqual(debits(await vtu.sb.since('demo', seq)), [['debit', 'data', 25000], ['debit', 'data', 25000]]);
 });
 
 test('the API token never appears in outputs or errors (checked on every run above)', () => {
-  assert.ok(secrets.length >= 3);
+  assert.ok(vtu.secrets.length >= 3);
 });

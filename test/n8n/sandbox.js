@@ -12,6 +12,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const fs = require('node:fs');
+const { jsonOr } = require('./harness');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -63,12 +64,7 @@ async function startSandboxProcess({ port = 0, dialect = 'seed', seed = 1, timeo
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    let json;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = text;
-    }
+    const json = text ? jsonOr(text, text) : undefined;
     if (!res.ok) {
       const e = new Error(`sandbox admin ${method} ${p} → ${res.status}: ${text.slice(0, 300)}`);
       e.status = res.status;

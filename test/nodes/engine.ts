@@ -165,44 +165,38 @@ export async function runNode(type: INodeType, opts: RunOptions): Promise<RunRes
     workflow,
     startNode: input,
   } as never);
+  return resultOf(run, workflow);
+}
+
+/** What the VTU node output (or the error that stopped it) in a finished run. */
+function resultOf(run: IRun, workflow: Workflow): RunResult {
   const taskData = run.data.resultData.runData.VTU?.[0];
   const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
   const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
   return { items, error, run, staticData: workflow.staticData as IDataObject };
 }
 
+/** A workflow of the VTU node alone (a trigger, or a node whose load-options method is called). */
+function loneNodeWorkflow(id: string, node: INode, type: INodeType, active: boolean): Workflow {
+  return new Workflow({ id, nodes: [node], connections: {}, nodeTypes: nodeTypesFor({ [node.type]: type }) as never, active, staticData: {} });
+}
+
 /** The trigger as start node of a manual run (what "Test step" does). */
 export async function runTriggerManually(type: INodeType, opts: RunOptions): Promise<RunResult> {
   const executionId = opts.executionId ?? `exec-${++executionCounter}`;
   const node = vtuNode(type, opts.parameters);
-  const workflow = new Workflow({
-    id: 'wf2',
-    nodes: [node],
-    connections: {},
-    nodeTypes: nodeTypesFor({ [node.type]: type }) as never,
-    active: false,
-    staticData: {},
-  });
+  const workflow = loneNodeWorkflow('wf2', node, type, false);
   const run = await new WorkflowExecute(additionalData(opts.creds, executionId, { id: 'wf2', nodes: [node] }), 'manual').run({
     workflow,
     startNode: node,
   } as never);
-  const taskData = run.data.resultData.runData.VTU?.[0];
-  const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
-  return { items, error: (taskData?.error ?? run.data.resultData.error) as RunResult['error'], run, staticData: workflow.staticData as IDataObject };
+  return resultOf(run, workflow);
 }
 
 /** A long-lived active trigger: each poll() gets a real PollContext in 'trigger' mode, static data persists. */
 export function activeTrigger(type: INodeType, parameters: IDataObject, creds: Creds) {
   const node = vtuNode(type, parameters);
-  const workflow = new Workflow({
-    id: 'wf3',
-    nodes: [node],
-    connections: {},
-    nodeTypes: nodeTypesFor({ [node.type]: type }) as never,
-    active: true,
-    staticData: {},
-  });
+  const workflow = loneNodeWorkflow('wf3', node, type, true);
   let n = 0;
   return {
     workflow,
@@ -216,17 +210,10 @@ export function activeTrigger(type: INodeType, parameters: IDataObject, creds: C
   };
 }
 
-/** Call a loadOptions method with a real LoadOptionsContext and the given current parameters. */
 /** A node's load-options method as the editor calls it; no `creds` = no credential selected yet. */
 export async function loadOptions(type: INodeType, method: string, parameters: IDataObject, creds: Creds | undefined): Promise<INodePropertyOptions[]> {
   const node = vtuNode(type, parameters, creds ? {} : { credentials: undefined });
-  const workflow = new Workflow({
-    id: 'wf4',
-    nodes: [node],
-    connections: {},
-    nodeTypes: nodeTypesFor({ [node.type]: type }) as never,
-    active: false,
-  });
+  const workflow = loneNodeWorkflow('wf4', node, type, false);
   const data = additionalData(creds, `lo-${++executionCounter}`, { id: 'wf4', nodes: [node] });
   data.currentNodeParameters = parameters as never;
   const ctx = new LoadOptionsContext(workflow, node, data, 'parameters.x');
