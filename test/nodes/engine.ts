@@ -66,7 +66,7 @@ class InputNode implements INodeType {
 
 let executionCounter = 0;
 
-function additionalData(creds: Creds, executionId: string, wf: { id: string; nodes: INode[] }): IWorkflowExecuteAdditionalData {
+function additionalData(creds: Creds | undefined, executionId: string, wf: { id: string; nodes: INode[] }): IWorkflowExecuteAdditionalData {
   const credentialsHelper = {
     getParentTypes: () => [],
     authenticate: async (c: ICredentialDataDecryptedObject, _t: string, o: IHttpRequestOptions) => applyAuth(c, o),
