@@ -1,6 +1,6 @@
 /**
  * Bot benchmark: `npx tsx bench/bot.ts [--users 500] [--mode polling|sequential|webhook] [--vendor-ms 0]
- *   [--floor | --no-floor] [--bot-node-flags "--max-semi-space-size=16"]`.
+ *   [--floor | --no-floor] [--bot-node-flags="--max-semi-space-size=16"]`.
  *
  * N simulated Telegram users buy data AT ONCE through the whole bot. Three processes, so the
  * figures describe the bot alone:
