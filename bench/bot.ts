@@ -27,8 +27,9 @@
  * Checks: every user got a "Delivered" message, the journal holds N successful orders, and the
  * sandbox ledger shows exactly N new debits. Prints updates/s, p50/p99 latency per update and for
  * the confirm step (which contains the purchase), the CPU time per update of the bot, of this
- * process and of the sandbox (robust to a loaded machine) and a baseline of N direct client.buy()
- * calls at the same concurrency in the same run, with the ratio.
+ * process and of the sandbox (robust to a loaded machine), how busy each one's event loop was (a
+ * loop near 100% is a bottleneck by itself, whatever the cores) and a baseline of N direct
+ * client.buy() calls at the same concurrency in the same run, with the ratio.
  *
  * FLOOR: the same run (same harness, fake Bot API, users and updates) is first made against
  * bench/floor-bot.ts, a bare grammY bot that sends the same Bot API calls and does the same
@@ -43,6 +44,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Bot } from 'grammy';
 
 const { values } = parseArgs({
@@ -63,16 +65,19 @@ type Kind = 'bot' | 'floor';
 type SandboxInfo = { baseUrl: string; adminKey: string; token: string; username: string };
 /** What the bench tells the bot child. */
 type BotSetup = { kind: Kind; sb: SandboxInfo; apiRoot: string; dbPath: string; token: string; allowedIds: number[]; mode: Mode; vendorMs: number };
-type ToBot = { setup: BotSetup } | { update: unknown } | { cpu: true } | { stop: true };
-type FromBot = { ready: true } | { done: number } | { cpu: NodeJS.CpuUsage } | { stopped: { errors: string[] } };
+/** A process's CPU time and how busy its event loop (main thread) has been, so far. */
+type Usage = { cpu: NodeJS.CpuUsage; elu: EventLoopUtilization };
+const usage = (): Usage => ({ cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() });
+type ToBot = { setup: BotSetup } | { update: unknown } | { usage: true } | { stop: true };
+type FromBot = { ready: true } | { done: number } | { usage: Usage } | { stopped: { errors: string[] } };
 
 async function sandboxChild(): Promise<void> {
   const { startSandbox } = await import('../sandbox/server');
   const sb = await startSandbox({ port: 0 });
   process.stdout.write(JSON.stringify({ baseUrl: sb.baseUrl, adminKey: sb.adminKey, token: sb.demo.token, username: sb.demo.username }) + '\n');
-  // A line on stdin asks for this process's CPU time, as the bot child reports its own.
+  // A line on stdin asks for this process's usage, as the bot child reports its own.
   const lines = createInterface({ input: process.stdin });
-  lines.on('line', () => process.stdout.write(JSON.stringify({ cpu: process.cpuUsage() }) + '\n'));
+  lines.on('line', () => process.stdout.write(JSON.stringify(usage()) + '\n'));
   lines.on('close', () => sb.close().then(() => process.exit(0)));
 }
 
@@ -161,7 +166,7 @@ async function botChild(): Promise<void> {
   }
   process.on('message', (m: ToBot) => {
     if ('update' in m) void bot.handleUpdate(m.update as never).catch((e) => errors.push(String(e)));
-    else if ('cpu' in m) send({ cpu: process.cpuUsage() });
+    else if ('usage' in m) send({ usage: usage() });
     else if ('stop' in m) {
       void (async () => {
         await stopPolling();
@@ -185,12 +190,12 @@ async function startSandboxChild() {
   createInterface({ input: proc.stdout! }).on('line', (l) => waiting.shift()?.(l));
   const nextLine = () => new Promise<string>((resolve) => waiting.push(resolve));
   const first = await Promise.race([nextLine(), new Promise<never>((_, reject) => proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`))))]);
-  const cpu = async () => {
+  const usageOf = async () => {
     const line = nextLine();
-    proc.stdin!.write('cpu\n');
-    return (JSON.parse(await line) as { cpu: NodeJS.CpuUsage }).cpu;
+    proc.stdin!.write('usage\n');
+    return JSON.parse(await line) as Usage;
   };
-  return { proc, info: JSON.parse(first) as SandboxInfo, cpu };
+  return { proc, info: JSON.parse(first) as SandboxInfo, usage: usageOf };
 }
 
 /** The bot child over IPC: hand it updates, hear when each is handled, read its CPU time. */
@@ -216,7 +221,7 @@ async function startBotChild(setup: BotSetup, nodeFlags: string[]) {
   return {
     finished,
     handOver: (update: unknown) => proc.send({ update } satisfies ToBot),
-    cpu: async () => ((await ask({ cpu: true })) as { cpu: NodeJS.CpuUsage }).cpu,
+    usage: async () => ((await ask({ usage: true })) as { usage: Usage }).usage,
     /** Idempotent: the child disconnects once stopped. */
     stop: () => (stopped ??= ask({ stop: true }).then((m) => (m as { stopped: { errors: string[] } }).stopped)),
   };
@@ -294,7 +299,9 @@ function callMix(calls: { method: string }[]): string {
   return [...n].sort((a, b) => b[1] - a[1]).map(([m, k]) => `${m} ${k}`).join(', ');
 }
 
-const cpuMs = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => (b.user - a.user + b.system - a.system) / 1000;
+const cpuMs = (a: Usage, b: Usage) => (b.cpu.user - a.cpu.user + b.cpu.system - a.cpu.system) / 1000;
+/** Share of the time the event loop was busy: near 1, that process alone is the bottleneck (one thread). */
+const loopBusy = (a: Usage, b: Usage) => performance.eventLoopUtilization(b.elu, a.elu).utilization;
 
 /** MTN numbers per run, so no run's purchases look like another's repeats. */
 const PHONES: Record<Kind, { warm: string; run: string }> = { bot: { warm: '0703', run: '0803' }, floor: { warm: '0706', run: '0813' } };
@@ -321,12 +328,12 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
     const debitsBefore = await debits(sh);
     const callsBefore = tg.calls.length;
     const measured = flows(run);
-    const [bot0, sb0, me0] = [await bot.cpu(), await sh.sandbox.cpu(), process.cpuUsage()];
+    const [bot0, sb0, me0] = [await bot.usage(), await sh.sandbox.usage(), usage()];
     const t0 = performance.now();
     await Promise.all(sh.users.map((u) => measured.flow(u, phoneOf(PHONES[kind].run, u.id))));
     const wall = performance.now() - t0;
-    const me1 = process.cpuUsage();
-    const [bot1, sb1] = [await bot.cpu(), await sh.sandbox.cpu()];
+    const me1 = usage();
+    const [bot1, sb1] = [await bot.usage(), await sh.sandbox.usage()];
     const calls = tg.calls.slice(callsBefore);
 
     const ok = sh.users.filter((u) => (tg.lastText(u.id) ?? '').startsWith('✅ Delivered')).length;
@@ -355,6 +362,7 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
       confirm: stats(measured.lat.confirm),
       idle: { all: stats(warm.lat.all), confirm: stats(warm.lat.confirm) },
       cpu: { bot: per(cpuMs(bot0, bot1)), driver: per(cpuMs(me0, me1)), sandbox: per(cpuMs(sb0, sb1)) },
+      loop: { bot: loopBusy(bot0, bot1), driver: loopBusy(me0, me1), sandbox: loopBusy(sb0, sb1) },
       calls: { perUpdate: calls.length / updates, mix: callMix(calls) },
       errors,
     };
@@ -399,6 +407,7 @@ function printSideBySide(results: Result[]): void {
     ['CPU ms/update, sandbox', (r) => r.cpu.sandbox.toFixed(2), (fl, b) => `${(b.cpu.sandbox / fl.cpu.sandbox).toFixed(2)}x`],
     ['CPU ms/update, all three', (r) => total(r).toFixed(2), (fl, b) => `${(total(b) / total(fl)).toFixed(2)}x`],
     ['cores busy during the run (CPU / wall)', (r) => `${((total(r) * r.updates) / r.wall).toFixed(2)} of 2`],
+    ['event loop busy: bot / driver / sandbox, %', (r) => [r.loop.bot, r.loop.driver, r.loop.sandbox].map((x) => (100 * x).toFixed(0)).join(' / ')],
     ['2-core budget: 2000 / all three, updates/s', (r) => (2000 / total(r)).toFixed(0)],
     ['Bot API calls per update', (r) => r.calls.perUpdate.toFixed(2)],
   ];
