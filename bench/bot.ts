@@ -414,9 +414,9 @@ function printSideBySide(results: Result[]): void {
   const fl = results.find((r) => r.kind === 'floor');
   const b = results.find((r) => r.kind === 'bot');
   const cols = results.map((r) => (r.kind === 'floor' ? 'floor' : 'real bot'));
-  const line = (label: string, cells: string[]) => console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(12)).join('')}`);
+  const line = (label: string, cells: string[]) => console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(14)).join('')}`);
   console.log('  side by side (same harness, same run):');
-  line('', [...cols, ...(fl && b ? ['real/floor'] : [])].map((c) => c.padStart(12)));
+  line('', [...cols, ...(fl && b ? ['real/floor'] : [])]);
   for (const [label, cell, ratio] of rows) line(label, [...results.map(cell), ...(fl && b ? [ratio ? ratio(fl, b) : ''] : [])]);
 }
 
