@@ -1,5 +1,6 @@
 /**
- * Bot benchmark: `npx tsx bench/bot.ts [--users 500] [--mode polling|sequential|webhook] [--vendor-ms 0]`.
+ * Bot benchmark: `npx tsx bench/bot.ts [--users 500] [--mode polling|sequential|webhook] [--vendor-ms 0]
+ *   [--floor | --no-floor] [--bot-node-flags="--max-semi-space-size=16"]`.
  *
  * N simulated Telegram users buy data AT ONCE through the whole bot. Three processes, so the
  * figures describe the bot alone:
@@ -25,9 +26,17 @@
  *
  * Checks: every user got a "Delivered" message, the journal holds N successful orders, and the
  * sandbox ledger shows exactly N new debits. Prints updates/s, p50/p99 latency per update and for
- * the confirm step (which contains the purchase), the bot's CPU time per update (robust to a
- * loaded machine) and a baseline of N direct client.buy() calls at the same concurrency in the
- * same run, with the ratio.
+ * the confirm step (which contains the purchase), the CPU time per update of the bot, of this
+ * process and of the sandbox (robust to a loaded machine), how busy each one's event loop was (a
+ * loop near 100% is a bottleneck by itself, whatever the cores) and a baseline of N direct
+ * client.buy() calls at the same concurrency in the same run, with the ratio.
+ *
+ * FLOOR: the same run (same harness, fake Bot API, users and updates) is first made against
+ * bench/floor-bot.ts, a bare grammY bot that sends the same Bot API calls and does the same
+ * client.buy, and nothing else. Side by side with the real bot it says what this harness and
+ * machine allow at all, and how much of the real bot's cost is its own layers. `--floor` runs the
+ * floor only, `--no-floor` the real bot only; `--bot-node-flags` are node options for the bot
+ * child (e.g. GC tuning).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +44,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import type { Bot } from 'grammy';
 
 const { values } = parseArgs({
   options: {
@@ -42,22 +53,32 @@ const { values } = parseArgs({
     users: { type: 'string', default: '500' },
     mode: { type: 'string', default: 'polling' },
     'vendor-ms': { type: 'string', default: '0' },
+    floor: { type: 'boolean', default: false },
+    'no-floor': { type: 'boolean', default: false },
+    'bot-node-flags': { type: 'string', default: '' },
   },
 });
 
 type Mode = 'polling' | 'sequential' | 'webhook';
+/** The real bot (bot/bot.ts) or the floor (bench/floor-bot.ts). */
+type Kind = 'bot' | 'floor';
 type SandboxInfo = { baseUrl: string; adminKey: string; token: string; username: string };
 /** What the bench tells the bot child. */
-type BotSetup = { sb: SandboxInfo; apiRoot: string; dbPath: string; token: string; allowedIds: number[]; mode: Mode; vendorMs: number };
-type ToBot = { setup: BotSetup } | { update: unknown } | { cpu: true } | { stop: true };
-type FromBot = { ready: true } | { done: number } | { cpu: NodeJS.CpuUsage } | { stopped: { errors: string[] } };
+type BotSetup = { kind: Kind; sb: SandboxInfo; apiRoot: string; dbPath: string; token: string; allowedIds: number[]; mode: Mode; vendorMs: number };
+/** A process's CPU time and how busy its event loop (main thread) has been, so far. */
+type Usage = { cpu: NodeJS.CpuUsage; elu: EventLoopUtilization };
+const usage = (): Usage => ({ cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() });
+type ToBot = { setup: BotSetup } | { update: unknown } | { usage: true } | { stop: true };
+type FromBot = { ready: true } | { done: number } | { usage: Usage } | { stopped: { errors: string[] } };
 
 async function sandboxChild(): Promise<void> {
   const { startSandbox } = await import('../sandbox/server');
   const sb = await startSandbox({ port: 0 });
   process.stdout.write(JSON.stringify({ baseUrl: sb.baseUrl, adminKey: sb.adminKey, token: sb.demo.token, username: sb.demo.username }) + '\n');
-  process.stdin.resume();
-  process.stdin.on('end', () => sb.close().then(() => process.exit(0)));
+  // A line on stdin asks for this process's usage, as the bot child reports its own.
+  const lines = createInterface({ input: process.stdin });
+  lines.on('line', () => process.stdout.write(JSON.stringify(usage()) + '\n'));
+  lines.on('close', () => sb.close().then(() => process.exit(0)));
 }
 
 function pct(sorted: number[], p: number): number {
@@ -86,26 +107,49 @@ async function benchClient(sb: SandboxInfo, vendorMs: number) {
   });
 }
 
-/** The bot child: the bot as bot/main.ts runs it, reporting each handled update to the bench. */
-async function botChild(): Promise<void> {
-  const send = (m: FromBot) => process.send!(m);
-  const setup = await new Promise<BotSetup>((resolve) => process.once('message', (m: ToBot) => 'setup' in m && resolve(m.setup)));
+type BenchBot = { bot: Bot; close(): Promise<void> };
+
+/** The bot as bot/main.ts runs it: createBot on the temp SQLite file, the real client. */
+async function realBot(setup: BotSetup, client: Awaited<ReturnType<typeof benchClient>>, errors: string[]): Promise<BenchBot> {
   const { createBot } = await import('../bot/bot');
   const { openDatabase } = await import('../bot/db');
   const { createLogger } = await import('../bot/logger');
-  const { startPolling } = await import('../bot/polling');
-  const errors: string[] = [];
   const logger = createLogger({ level: 'warn', secrets: [setup.token, setup.sb.token], write: (l) => errors.push(l) });
-  const client = await benchClient(setup.sb, setup.vendorMs);
   const app = createBot(
     { telegramToken: setup.token, adminIds: [], allowedIds: setup.allowedIds, maxPurchaseKobo: 10_000_00, dailyLimitKobo: 100_000_00, rateLimit: 1000 },
     { client, db: openDatabase(setup.dbPath), logger, botConfig: { client: { apiRoot: setup.apiRoot } } },
   );
   await app.init();
   await client.catalog.networks(); // warm the catalogue cache (not measured)
+  return {
+    bot: app.bot as unknown as Bot,
+    close: async () => {
+      await app.close();
+      app.db.close();
+    },
+  };
+}
 
-  const handleUpdate = app.bot.handleUpdate.bind(app.bot);
-  app.bot.handleUpdate = async (update, webhookReplyEnvelope) => {
+/** The floor: a bare grammY bot making the same Bot API calls and the same purchase (floor-bot.ts). */
+async function floorBot(setup: BotSetup, client: Awaited<ReturnType<typeof benchClient>>, errors: string[]): Promise<BenchBot> {
+  const { createFloorBot } = await import('./floor-bot');
+  const bot = await createFloorBot(setup.token, setup.apiRoot, client);
+  bot.catch((e) => errors.push(String(e.error)));
+  await bot.init();
+  return { bot, close: async () => undefined };
+}
+
+/** The bot child: the real bot or the floor, reporting each handled update to the bench. */
+async function botChild(): Promise<void> {
+  const send = (m: FromBot) => process.send!(m);
+  const setup = await new Promise<BotSetup>((resolve) => process.once('message', (m: ToBot) => 'setup' in m && resolve(m.setup)));
+  const { startPolling } = await import('../bot/polling');
+  const errors: string[] = [];
+  const client = await benchClient(setup.sb, setup.vendorMs);
+  const { bot, close } = await (setup.kind === 'floor' ? floorBot : realBot)(setup, client, errors);
+
+  const handleUpdate = bot.handleUpdate.bind(bot);
+  bot.handleUpdate = async (update, webhookReplyEnvelope) => {
     try {
       return await handleUpdate(update, webhookReplyEnvelope);
     } finally {
@@ -114,20 +158,19 @@ async function botChild(): Promise<void> {
   };
   let stopPolling: () => Promise<void> = async () => undefined;
   if (setup.mode === 'polling') {
-    const poller = await startPolling(app.bot, { timeoutSeconds: 30 });
+    const poller = await startPolling(bot as unknown as Parameters<typeof startPolling>[0], { timeoutSeconds: 30 });
     stopPolling = () => poller.stop();
   } else if (setup.mode === 'sequential') {
-    await new Promise<void>((resolve) => void app.bot.start({ timeout: 30, onStart: () => resolve() }));
-    stopPolling = () => app.bot.stop();
+    await new Promise<void>((resolve) => void bot.start({ timeout: 30, onStart: () => resolve() }));
+    stopPolling = () => bot.stop();
   }
   process.on('message', (m: ToBot) => {
-    if ('update' in m) void app.bot.handleUpdate(m.update as never).catch((e) => errors.push(String(e)));
-    else if ('cpu' in m) send({ cpu: process.cpuUsage() });
+    if ('update' in m) void bot.handleUpdate(m.update as never).catch((e) => errors.push(String(e)));
+    else if ('usage' in m) send({ usage: usage() });
     else if ('stop' in m) {
       void (async () => {
         await stopPolling();
-        await app.close();
-        app.db.close();
+        await close();
         send({ stopped: { errors } });
         process.disconnect();
       })();
@@ -137,20 +180,27 @@ async function botChild(): Promise<void> {
 }
 
 type User = { id: number; first_name: string };
-type Bench = Awaited<ReturnType<typeof setup>>;
+type Shared = Awaited<ReturnType<typeof setup>>;
+type Run = { tg: InstanceType<typeof import('../test/bot/fake-telegram').FakeTelegram>; bot: Awaited<ReturnType<typeof startBotChild>>; mode: Mode };
 
+/** The sandbox child: its connection details, and its CPU time on request. */
 async function startSandboxChild() {
   const proc = spawn(process.execPath, [...process.execArgv, __filename, '--child', 'sandbox'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`)));
-  });
-  return { proc, info: JSON.parse(first) as SandboxInfo };
+  const waiting: ((line: string) => void)[] = [];
+  createInterface({ input: proc.stdout! }).on('line', (l) => waiting.shift()?.(l));
+  const nextLine = () => new Promise<string>((resolve) => waiting.push(resolve));
+  const first = await Promise.race([nextLine(), new Promise<never>((_, reject) => proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`))))]);
+  const usageOf = async () => {
+    const line = nextLine();
+    proc.stdin!.write('usage\n');
+    return JSON.parse(await line) as Usage;
+  };
+  return { proc, info: JSON.parse(first) as SandboxInfo, usage: usageOf };
 }
 
 /** The bot child over IPC: hand it updates, hear when each is handled, read its CPU time. */
-async function startBotChild(setup: BotSetup) {
-  const proc: ChildProcess = fork(__filename, ['--child', 'bot'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+async function startBotChild(setup: BotSetup, nodeFlags: string[]) {
+  const proc: ChildProcess = fork(__filename, ['--child', 'bot'], { execArgv: [...process.execArgv, ...nodeFlags], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const finished = new Map<number, () => void>();
   let reply: ((m: FromBot) => void) | undefined;
   proc.on('message', (m: FromBot) => {
@@ -167,41 +217,29 @@ async function startBotChild(setup: BotSetup) {
     });
   const ready = await ask({ setup });
   if (!('ready' in ready)) throw new Error('bot child did not start');
+  let stopped: Promise<{ errors: string[] }> | undefined;
   return {
     finished,
     handOver: (update: unknown) => proc.send({ update } satisfies ToBot),
-    cpu: async () => ((await ask({ cpu: true })) as { cpu: NodeJS.CpuUsage }).cpu,
-    stop: async () => ((await ask({ stop: true })) as { stopped: { errors: string[] } }).stopped,
+    usage: async () => ((await ask({ usage: true })) as { usage: Usage }).usage,
+    /** Idempotent: the child disconnects once stopped. */
+    stop: () => (stopped ??= ask({ stop: true }).then((m) => (m as { stopped: { errors: string[] } }).stopped)),
   };
 }
 
-/** Sandbox child, fake Bot API here, the bot child on a temp SQLite file. */
-async function setup(N: number, mode: Mode, vendorMs: number) {
-  const { proc, info: sbInfo } = await startSandboxChild();
+/** What every run shares: the sandbox child (funded), the N users, a client for the baseline. */
+async function setup(N: number, vendorMs: number) {
+  const sandbox = await startSandboxChild();
   const { SandboxAdmin } = await import('../sandbox/admin-client');
-  const { FakeTelegram } = await import('../test/bot/fake-telegram');
-  const admin = new SandboxAdmin(sbInfo.baseUrl, sbInfo.adminKey);
-  await admin.fund(sbInfo.username, 1_000_000);
-  const tg = await new FakeTelegram().start();
-  const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-bench-'));
-  const dbPath = join(dir, 'bench.sqlite');
-  const token = '7000001:AAH-bench_token_value_0123456789abcdef';
+  const admin = new SandboxAdmin(sandbox.info.baseUrl, sandbox.info.adminKey);
+  await admin.fund(sandbox.info.username, 1_000_000);
   const users: User[] = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
-  const bot = await startBotChild({ sb: sbInfo, apiRoot: tg.apiRoot, dbPath, token, allowedIds: [900_000, ...users.map((u) => u.id)], mode, vendorMs });
-  const client = await benchClient(sbInfo, vendorMs);
-  let stopped: { errors: string[] } | undefined;
-  const stopBot = async () => (stopped ??= await bot.stop());
-  const close = async () => {
-    await stopBot();
-    await tg.close();
-    proc.stdin!.end();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  return { admin, sbInfo, tg, bot, dbPath, client, users, mode, stopBot, close };
+  const client = await benchClient(sandbox.info, vendorMs);
+  return { admin, sandbox, sbInfo: sandbox.info, client, users, close: () => void sandbox.proc.stdin!.end() };
 }
 
 /** One user's purchase, update by update (a user answers what the bot showed); latencies into `all` / `confirm`. */
-function flows(b: Bench) {
+function flows(b: Run) {
   const lat = { all: [] as number[], confirm: [] as number[] };
   const handle = async (make: () => unknown, isConfirm = false) => {
     const upd = make() as { update_id: number };
@@ -229,7 +267,7 @@ function flows(b: Bench) {
  * it: after a minute of load the admin's idle keep-alive socket can be closed by the sandbox just
  * as it is reused ("other side closed", seen on a loaded machine).
  */
-async function debits(b: Bench): Promise<number> {
+async function debits(b: Shared): Promise<number> {
   const read = async () => (await b.admin.ledger(b.sbInfo.username)).filter((e) => e.kind === 'debit').length;
   try {
     return await read();
@@ -241,7 +279,7 @@ async function debits(b: Bench): Promise<number> {
 const phoneOf = (prefix: string, n: number) => `${prefix}${String(1_000_000 + (n % 1_000_000)).slice(-7)}`;
 
 /** The same N purchases straight through the client, same concurrency, same run. */
-async function baseline(b: Bench) {
+async function baseline(b: Shared) {
   const base: number[] = [];
   const t0 = performance.now();
   await Promise.all(
@@ -261,62 +299,152 @@ function callMix(calls: { method: string }[]): string {
   return [...n].sort((a, b) => b[1] - a[1]).map(([m, k]) => `${m} ${k}`).join(', ');
 }
 
+const cpuMs = (a: Usage, b: Usage) => (b.cpu.user - a.cpu.user + b.cpu.system - a.cpu.system) / 1000;
+/** Share of the time the event loop was busy: near 1, that process alone is the bottleneck (one thread). */
+const loopBusy = (a: Usage, b: Usage) => performance.eventLoopUtilization(b.elu, a.elu).utilization;
+
+/** MTN numbers per run, so no run's purchases look like another's repeats. */
+const PHONES: Record<Kind, { warm: string; run: string }> = { bot: { warm: '0703', run: '0803' }, floor: { warm: '0706', run: '0813' } };
+
+/**
+ * One bot (real or floor) on its own fake Bot API: 20 purchases by one user (unloaded reference,
+ * warms everything up), then the N users at once, measured; then the checks.
+ */
+async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nodeFlags: string[]) {
+  const N = sh.users.length;
+  const { FakeTelegram } = await import('../test/bot/fake-telegram');
+  const tg = await new FakeTelegram().start();
+  const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-bench-'));
+  const dbPath = join(dir, 'bench.sqlite');
+  const token = '7000001:AAH-bench_token_value_0123456789abcdef';
+  const solo = { id: 900_000, first_name: 'Solo' };
+  const allowedIds = [solo.id, ...sh.users.map((u) => u.id)];
+  const bot = await startBotChild({ kind, sb: sh.sbInfo, apiRoot: tg.apiRoot, dbPath, token, allowedIds, mode, vendorMs }, nodeFlags);
+  const run: Run = { tg, bot, mode };
+  try {
+    const warm = flows(run);
+    for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf(PHONES[kind].warm, i)); // a new number each time (no repeat prompt)
+
+    const debitsBefore = await debits(sh);
+    const callsBefore = tg.calls.length;
+    const measured = flows(run);
+    const [bot0, sb0, me0] = [await bot.usage(), await sh.sandbox.usage(), usage()];
+    const t0 = performance.now();
+    await Promise.all(sh.users.map((u) => measured.flow(u, phoneOf(PHONES[kind].run, u.id))));
+    const wall = performance.now() - t0;
+    const me1 = usage();
+    const [bot1, sb1] = [await bot.usage(), await sh.sandbox.usage()];
+    const calls = tg.calls.slice(callsBefore);
+
+    const ok = sh.users.filter((u) => (tg.lastText(u.id) ?? '').startsWith('✅ Delivered')).length;
+    const debitsRun = (await debits(sh)) - debitsBefore;
+    const { errors } = await bot.stop();
+    let successful: number | undefined; // the journal's count; the floor keeps none
+    if (kind === 'bot') {
+      const { default: Database } = await import('better-sqlite3');
+      const db = new Database(dbPath, { readonly: true });
+      successful = (db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as { n: number }).n;
+      db.close();
+    }
+    const updates = N * 5;
+    const per = (ms: number) => ms / updates;
+    return {
+      kind,
+      N,
+      updates,
+      ok,
+      successful,
+      debits: debitsRun,
+      pass: ok === N && debitsRun === N && (successful === undefined || successful === N),
+      wall,
+      rate: updates / (wall / 1000),
+      all: stats(measured.lat.all),
+      confirm: stats(measured.lat.confirm),
+      idle: { all: stats(warm.lat.all), confirm: stats(warm.lat.confirm) },
+      cpu: { bot: per(cpuMs(bot0, bot1)), driver: per(cpuMs(me0, me1)), sandbox: per(cpuMs(sb0, sb1)) },
+      loop: { bot: loopBusy(bot0, bot1), driver: loopBusy(me0, me1), sandbox: loopBusy(sb0, sb1) },
+      calls: { perUpdate: calls.length / updates, mix: callMix(calls) },
+      errors,
+    };
+  } finally {
+    await bot.stop();
+    await tg.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type Result = Awaited<ReturnType<typeof measure>>;
+
+const TITLE: Record<Kind, string> = { bot: 'REAL BOT (bot/bot.ts)', floor: 'FLOOR (bench/floor-bot.ts: bare grammY, same Bot API calls and purchase, nothing else)' };
+
+function printRun(r: Result): void {
+  const journal = r.successful === undefined ? 'no journal' : `journal successful=${r.successful}`;
+  console.log(`  ${TITLE[r.kind]}`);
+  console.log(`  completed:        ${r.ok}/${r.N} users told "Delivered"; ${journal}; sandbox debits=${r.debits} (expected ${r.N})`);
+  console.log(`  wall time:        ${f(r.wall)}  (${r.rate.toFixed(0)} updates/s, ${(r.N / (r.wall / 1000)).toFixed(0)} purchases/s)`);
+  console.log(`  per update:       p50 ${f(r.all.p50)}  p99 ${f(r.all.p99)}  max ${f(r.all.max)}  (n=${r.all.n})`);
+  console.log(`  confirm (buy):    p50 ${f(r.confirm.p50)}  p99 ${f(r.confirm.p99)}  max ${f(r.confirm.max)}`);
+  console.log(`  CPU, bot process: ${f(r.cpu.bot * r.updates)} = ${r.cpu.bot.toFixed(2)} ms per update (the bot alone: fake Bot API, users and sandbox are other processes)`);
+  console.log(`  CPU, fake Bot API + users (this process): ${r.cpu.driver.toFixed(2)} ms per update; sandbox process: ${r.cpu.sandbox.toFixed(2)} ms per update`);
+  console.log(`  Bot API calls:    ${r.calls.perUpdate.toFixed(2)} per update (${r.calls.mix})`);
+  console.log(`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(r.idle.all.p50)} p99 ${f(r.idle.all.p99)}; confirm p50 ${f(r.idle.confirm.p50)}`);
+  console.log(`  warnings/errors logged by the bot: ${r.errors.length}`);
+  if (r.errors.length) console.log(r.errors.slice(0, 5).join('\n'));
+}
+
+/**
+ * Floor and real bot side by side, and what 2 cores allow at the measured CPU costs: all three
+ * processes share them, so no run can beat 2000 ms / (bot + driver + sandbox CPU ms per update).
+ */
+function printSideBySide(results: Result[]): void {
+  const total = (r: Result) => r.cpu.bot + r.cpu.driver + r.cpu.sandbox;
+  const rows: [string, (r: Result) => string, ((fl: Result, bot: Result) => string)?][] = [
+    ['updates/s', (r) => r.rate.toFixed(0), (fl, b) => `${(b.rate / fl.rate).toFixed(2)}x`],
+    ['per update p50 / p99, ms', (r) => `${r.all.p50.toFixed(0)} / ${r.all.p99.toFixed(0)}`, (fl, b) => `${(b.all.p99 / fl.all.p99).toFixed(2)}x (p99)`],
+    ['confirm p50 / p99, ms', (r) => `${r.confirm.p50.toFixed(0)} / ${r.confirm.p99.toFixed(0)}`],
+    ['CPU ms/update, bot child', (r) => r.cpu.bot.toFixed(2), (fl, b) => `${(b.cpu.bot / fl.cpu.bot).toFixed(2)}x`],
+    ['CPU ms/update, driver (fake Bot API + users)', (r) => r.cpu.driver.toFixed(2), (fl, b) => `${(b.cpu.driver / fl.cpu.driver).toFixed(2)}x`],
+    ['CPU ms/update, sandbox', (r) => r.cpu.sandbox.toFixed(2), (fl, b) => `${(b.cpu.sandbox / fl.cpu.sandbox).toFixed(2)}x`],
+    ['CPU ms/update, all three', (r) => total(r).toFixed(2), (fl, b) => `${(total(b) / total(fl)).toFixed(2)}x`],
+    ['cores busy during the run (CPU / wall)', (r) => `${((total(r) * r.updates) / r.wall).toFixed(2)} of 2`],
+    ['event loop busy: bot / driver / sandbox, %', (r) => [r.loop.bot, r.loop.driver, r.loop.sandbox].map((x) => (100 * x).toFixed(0)).join(' / ')],
+    ['2-core budget: 2000 / all three, updates/s', (r) => (2000 / total(r)).toFixed(0)],
+    ['Bot API calls per update', (r) => r.calls.perUpdate.toFixed(2)],
+  ];
+  const fl = results.find((r) => r.kind === 'floor');
+  const b = results.find((r) => r.kind === 'bot');
+  const cols = results.map((r) => (r.kind === 'floor' ? 'floor' : 'real bot'));
+  const line = (label: string, cells: string[]) => console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(14)).join('')}`);
+  console.log('  side by side (same harness, same run):');
+  line('', [...cols, ...(fl && b ? ['real/floor'] : [])]);
+  for (const [label, cell, ratio] of rows) line(label, [...results.map(cell), ...(fl && b ? [ratio ? ratio(fl, b) : ''] : [])]);
+}
+
 async function main(): Promise<void> {
   const N = Number(values.users);
   const mode = values.mode as Mode;
   if (!['polling', 'sequential', 'webhook'].includes(mode)) throw new Error('--mode must be polling, sequential or webhook');
+  if (values.floor && values['no-floor']) throw new Error('--floor runs the floor only, --no-floor the real bot only: pick one');
   const vendorMs = Number(values['vendor-ms']);
-  const b = await setup(N, mode, vendorMs);
+  const nodeFlags = values['bot-node-flags'].split(/\s+/).filter(Boolean);
+  const kinds: Kind[] = values.floor ? ['floor'] : values['no-floor'] ? ['bot'] : ['floor', 'bot'];
+  const sh = await setup(N, vendorMs);
+  const results: Result[] = [];
+  for (const kind of kinds) results.push(await measure(sh, kind, mode, vendorMs, nodeFlags));
+  const base = await baseline(sh);
+  sh.close();
 
-  // Unloaded reference: 20 purchases by one user after another (also warms everything up).
-  const solo = { id: 900_000, first_name: 'Solo' };
-  const warm = flows(b);
-  for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf('0703', i)); // a new number each time (no repeat prompt)
-
-  const debitsBefore = await debits(b);
-  const callsBefore = b.tg.calls.length;
-  const run = flows(b);
-  const botCpu0 = await b.bot.cpu();
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await Promise.all(b.users.map((u) => run.flow(u, phoneOf('0803', u.id))));
-  const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const botCpu1 = await b.bot.cpu();
-  const botCpuMs = (botCpu1.user - botCpu0.user + botCpu1.system - botCpu0.system) / 1000;
-  const driverCpuMs = (cpu.user + cpu.system) / 1000;
-  const calls = b.tg.calls.slice(callsBefore);
-
-  const ok = b.users.filter((u) => (b.tg.lastText(u.id) ?? '').startsWith('✅ Delivered')).length;
-  const debitsBot = (await debits(b)) - debitsBefore;
-  const { errors } = await b.stopBot();
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(b.dbPath, { readonly: true });
-  const successful = (db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as { n: number }).n;
-  db.close();
-  const base = await baseline(b);
-
-  const updates = N * 5;
-  const a = stats(run.lat.all);
-  const c = stats(run.lat.confirm);
-  const idle = { all: stats(warm.lat.all), confirm: stats(warm.lat.confirm) };
   const how = { polling: 'long polling via @grammyjs/runner (bot/polling.ts)', sequential: "long polling via grammY's sequential bot.start()", webhook: 'webhook-style bot.handleUpdate' }[mode];
-  console.log(`bot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase)`);
-  console.log(`  completed:        ${ok}/${N} users told "Delivered"; journal successful=${successful}; sandbox debits=${debitsBot} (expected ${N})`);
-  console.log(`  wall time:        ${f(wall)}  (${(updates / (wall / 1000)).toFixed(0)} updates/s, ${(N / (wall / 1000)).toFixed(0)} purchases/s)`);
-  console.log(`  per update:       p50 ${f(a.p50)}  p99 ${f(a.p99)}  max ${f(a.max)}  (n=${a.n})`);
-  console.log(`  confirm (buy):    p50 ${f(c.p50)}  p99 ${f(c.p99)}  max ${f(c.max)}`);
-  console.log(`  CPU, bot process: ${f(botCpuMs)} = ${(botCpuMs / updates).toFixed(2)} ms per update (the bot alone: fake Bot API, users and sandbox are other processes)`);
-  console.log(`  CPU, fake Bot API + users (this process): ${(driverCpuMs / updates).toFixed(2)} ms per update`);
-  console.log(`  Bot API calls:    ${(calls.length / updates).toFixed(2)} per update (${callMix(calls)})`);
-  console.log(`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(idle.all.p50)} p99 ${f(idle.all.p99)}; confirm p50 ${f(idle.confirm.p50)}`);
+  const flags = nodeFlags.length ? `; bot child node flags: ${nodeFlags.join(' ')}` : '';
+  console.log(`bot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase${flags})`);
+  for (const r of results) printRun(r);
+  printSideBySide(results);
   console.log(`  baseline client.buy x${N} concurrent: wall ${f(base.wall)}  p50 ${f(base.stats.p50)}  p99 ${f(base.stats.p99)}`);
-  console.log(`  ratio bot confirm / direct buy:      p50 ${(c.p50 / base.stats.p50).toFixed(2)}x  p99 ${(c.p99 / base.stats.p99).toFixed(2)}x; wall ${(wall / base.wall).toFixed(2)}x for 5x the updates`);
-  console.log(`  warnings/errors logged by the bot: ${errors.length}`);
-  if (errors.length) console.log(errors.slice(0, 5).join('\n'));
-
-  await b.close();
-  const pass = ok === N && successful === N && debitsBot === N;
+  for (const r of results) {
+    const name = r.kind === 'floor' ? 'floor' : 'bot';
+    console.log(`  ratio ${name} confirm / direct buy:`.padEnd(40) + `p50 ${(r.confirm.p50 / base.stats.p50).toFixed(2)}x  p99 ${(r.confirm.p99 / base.stats.p99).toFixed(2)}x; wall ${(r.wall / base.wall).toFixed(2)}x for 5x the updates`);
+  }
+  const pass = results.every((r) => r.pass);
   console.log(pass ? 'PASS' : 'FAIL');
   process.exit(pass ? 0 : 1);
 }
