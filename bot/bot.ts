@@ -144,6 +144,21 @@ function botApiAgent(apiRoot: string): http.Agent {
   return apiRoot.startsWith('https:') ? new https.Agent(opts) : new http.Agent(opts);
 }
 
+/**
+ * One request for callers that overlap: while a read is on its way, the next callers wait for its
+ * answer instead of sending their own. For the wallet balance, the vendor's /api/user/ (13 KB with
+ * every price list) read before each Confirm: a lone seller never overlaps and gets a fresh read
+ * each time; 500 buyers at once share a few. The figure is advisory either way (other buyers of
+ * the account debit it meanwhile, and the vendor refuses what the wallet cannot pay).
+ */
+export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= read().finally(() => {
+      pending = undefined;
+    }));
+}
+
 function runtimeConfig(config: CreateBotConfig): RuntimeConfig {
   return {
     maxPurchaseKobo: config.maxPurchaseKobo ?? 1_000_000,
@@ -183,6 +198,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
   const services: Services = {
     cfg,
     client: deps.client,
+    walletBalance: sharedRead(() => deps.client.user.balance()),
     journal,
     access,
     pins,
@@ -242,8 +258,10 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
   const b = bot.errorBoundary(onError);
   b.use(gates(s, { updateDedupe: deps.updateDedupe, rateLimit: config.rateLimit ?? 20, rateWindowMs: config.rateWindowMs ?? 10_000, rateLimitRedis: deps.rateLimitRedis }));
 
+  // The conversations build a new Api per update they replay; the transformer keeps no state, so one serves them all.
+  const retry = retryOpts ? autoRetry(retryOpts) : undefined;
   const retryInConversation = async (ctx: ConvContext, next: NextFunction) => {
-    if (retryOpts) ctx.api.config.use(autoRetry(retryOpts));
+    if (retry) ctx.api.config.use(retry);
     await next();
   };
   const storage = deps.conversationStorage ?? sqliteConversationStorage(core.db);
