@@ -15,12 +15,13 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Bot, BotError, type Api, type BotConfig as GrammyBotConfig, type NextFunction } from 'grammy';
+import { Bot, BotError, type Api, type ApiClientOptions, type BotConfig as GrammyBotConfig, type NextFunction } from 'grammy';
 import { conversations, type ConversationData, type VersionedState } from '@grammyjs/conversations';
 import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
 import { sequentialize } from '@grammyjs/runner';
 import type { BotConfig } from './config';
 import { secretsOf } from './config';
+import { botApiFetch } from './bot-api-fetch';
 import { openDatabase, type DB } from './db';
 import { Journal, systemClock, type Clock } from './journal';
 import { Access, Pins } from './access';
@@ -189,7 +190,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
   const orders = new OrderService({ client: deps.client, journal, limits, logger, confirmTtlMs: cfg.confirmTtlMs, now: () => clock.now() });
 
   const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
-  const client = { baseFetchConfig: { agent: botApiAgent(apiRoot) }, ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
+  const client = { baseFetchConfig: { agent: botApiAgent(apiRoot) }, fetch: botApiFetch as unknown as ApiClientOptions['fetch'], ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
   const bot = new Bot<MyContext>(config.telegramToken, { ...deps.botConfig, client });
   const retryOpts: Partial<AutoRetryOptions> | false = deps.autoRetry === undefined ? { maxRetryAttempts: 5, maxDelaySeconds: 60 } : deps.autoRetry;
   if (retryOpts) bot.api.config.use(autoRetry(retryOpts));
