@@ -15,12 +15,13 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Bot, BotError, type Api, type BotConfig as GrammyBotConfig, type NextFunction } from 'grammy';
+import { Bot, BotError, type Api, type ApiClientOptions, type BotConfig as GrammyBotConfig, type NextFunction } from 'grammy';
 import { conversations, type ConversationData, type VersionedState } from '@grammyjs/conversations';
 import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
 import { sequentialize } from '@grammyjs/runner';
 import type { BotConfig } from './config';
 import { secretsOf } from './config';
+import { botApiFetch } from './bot-api-fetch';
 import { openDatabase, type DB } from './db';
 import { Journal, systemClock, type Clock } from './journal';
 import { Access, Pins } from './access';
@@ -144,6 +145,21 @@ function botApiAgent(apiRoot: string): http.Agent {
   return apiRoot.startsWith('https:') ? new https.Agent(opts) : new http.Agent(opts);
 }
 
+/**
+ * One request for callers that overlap: while a read is on its way, the next callers wait for its
+ * answer instead of sending their own. For the wallet balance, the vendor's /api/user/ (13 KB with
+ * every price list) read before each Confirm: a lone seller never overlaps and gets a fresh read
+ * each time; 500 buyers at once share a few. The figure is advisory either way (other buyers of
+ * the account debit it meanwhile, and the vendor refuses what the wallet cannot pay).
+ */
+export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= read().finally(() => {
+      pending = undefined;
+    }));
+}
+
 function runtimeConfig(config: CreateBotConfig): RuntimeConfig {
   return {
     maxPurchaseKobo: config.maxPurchaseKobo ?? 1_000_000,
@@ -174,7 +190,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
   const orders = new OrderService({ client: deps.client, journal, limits, logger, confirmTtlMs: cfg.confirmTtlMs, now: () => clock.now() });
 
   const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
-  const client = { baseFetchConfig: { agent: botApiAgent(apiRoot) }, ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
+  const client = { baseFetchConfig: { agent: botApiAgent(apiRoot) }, fetch: botApiFetch as unknown as ApiClientOptions['fetch'], ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
   const bot = new Bot<MyContext>(config.telegramToken, { ...deps.botConfig, client });
   const retryOpts: Partial<AutoRetryOptions> | false = deps.autoRetry === undefined ? { maxRetryAttempts: 5, maxDelaySeconds: 60 } : deps.autoRetry;
   if (retryOpts) bot.api.config.use(autoRetry(retryOpts));
@@ -183,6 +199,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
   const services: Services = {
     cfg,
     client: deps.client,
+    walletBalance: sharedRead(() => deps.client.user.balance()),
     journal,
     access,
     pins,
@@ -242,8 +259,10 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
   const b = bot.errorBoundary(onError);
   b.use(gates(s, { updateDedupe: deps.updateDedupe, rateLimit: config.rateLimit ?? 20, rateWindowMs: config.rateWindowMs ?? 10_000, rateLimitRedis: deps.rateLimitRedis }));
 
+  // The conversations build a new Api per update they replay; the transformer keeps no state, so one serves them all.
+  const retry = retryOpts ? autoRetry(retryOpts) : undefined;
   const retryInConversation = async (ctx: ConvContext, next: NextFunction) => {
-    if (retryOpts) ctx.api.config.use(autoRetry(retryOpts));
+    if (retry) ctx.api.config.use(retry);
     await next();
   };
   const storage = deps.conversationStorage ?? sqliteConversationStorage(core.db);

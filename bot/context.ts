@@ -6,7 +6,7 @@ import type { Clock, Journal } from './journal';
 import type { Logger } from './logger';
 import type { OrderService } from './orders';
 import type { PinGate } from './pin-gate';
-import type { VtuClientLike } from './vtu';
+import type { Money, VtuClientLike } from './vtu';
 
 /** Context of the outside middleware tree. */
 export type MyContext = ConversationFlavor<Context>;
@@ -36,6 +36,8 @@ export interface RuntimeConfig {
 export interface Services {
   cfg: RuntimeConfig;
   client: VtuClientLike;
+  /** The wallet balance; reads that overlap share one request (see sharedRead in bot.ts). */
+  walletBalance(): Promise<Money>;
   journal: Journal;
   access: Access;
   pins: Pins;

@@ -78,7 +78,9 @@ export class FakeTelegram {
 
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 1000;
+    // Keep idle connections open as Telegram does. (1 s made every Bot API call a new TCP connection:
+    // Node's agent drops a socket whose server hint is `Keep-Alive: timeout=1`, one second ahead of it.)
+    this.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
     this.port = (this.server.address() as AddressInfo).port;
     return this;

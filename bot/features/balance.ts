@@ -11,7 +11,7 @@ export function balanceFeature(s: Services) {
   const showBalance = async (ctx: MyContext) => {
     let text: string;
     try {
-      text = `💰 Wallet balance: ${naira((await s.client.user.balance()).kobo)}`;
+      text = `💰 Wallet balance: ${naira((await s.walletBalance()).kobo)}`;
     } catch (e) {
       text = failText(s, 'Could not read the balance', e);
     }

@@ -1,15 +1,15 @@
 /** /data: network → plan → phone → checks → confirm → buy. */
-import { Composer, InlineKeyboard } from 'grammy';
+import { Composer } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { phonePrompt, pickers } from '../flow/pickers';
-import { choose, grid, safeEdit } from '../flow/ui';
+import { choose, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
 
 export function dataFeature(s: Services): Composer<MyContext> {
-  const { loadNetworks, loadPlans, pickNetwork, askPhone } = pickers(s);
+  const { loadNetworks, showPlans, loadPlan, pickNetwork, askPhone } = pickers(s);
   const { confirmAndBuy } = confirmSteps(s);
 
   async function data(conversation: MyConversation, ctx: ConvContext): Promise<void> {
@@ -18,12 +18,12 @@ export function dataFeature(s: Services): Composer<MyContext> {
     const nets = loaded.value.filter((n) => n.planCount > 0);
     if (!nets.length) return void (await ctx.reply('No data plans are available right now.', { reply_markup: tryAgainKeyboard('data') }));
     const { c, net, messageId } = await pickNetwork(conversation, ctx, 'Buy data: choose the network.', nets);
-    const plans = await loadPlans(conversation, net.id);
-    if (!plans.ok) return void (await safeEdit(conversation, c, plans.text, tryAgainKeyboard('data')));
-    const kb = grid(new InlineKeyboard(), plans.value.map((p) => ({ text: p.label, data: `plan:${p.id}` })), 1).text('Cancel', 'x');
-    await safeEdit(conversation, c, `${net.name} data: choose a plan.`, kb);
+    const shown = await showPlans(conversation, c, net);
+    if (!shown.ok) return void (await safeEdit(conversation, c, shown.text, tryAgainKeyboard('data')));
     const chosen = await choose(conversation, messageId, /^plan:\d+$/, 'Please choose a plan with the buttons above, or /cancel.');
-    const plan = plans.value.find((p) => `plan:${p.id}` === chosen.data)!;
+    const found = await loadPlan(conversation, net.id, Number(chosen.data.slice('plan:'.length)));
+    if (!found.ok) return void (await safeEdit(conversation, chosen.c, found.text, tryAgainKeyboard('data')));
+    const plan = found.value;
     // The plan message becomes the phone question (no new message for it).
     await safeEdit(conversation, chosen.c, `${net.name} data: ${plan.label}\n${phonePrompt(net.name)}`);
     const { phone, ported } = await askPhone(conversation, ctx, net.name, { asked: true });

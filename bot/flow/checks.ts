@@ -65,7 +65,7 @@ export function purchaseChecks(s: Services) {
     if (pin) return pin;
     let balanceKobo: number | null = null;
     try {
-      balanceKobo = (await s.client.user.balance()).kobo;
+      balanceKobo = (await s.walletBalance()).kobo;
     } catch (e) {
       // Not a refusal: the vendor refuses a purchase the wallet cannot pay, and says so.
       s.logger.warn('balance check before confirm failed', { err: e instanceof Error ? e.message : String(e) });

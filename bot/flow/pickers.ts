@@ -65,12 +65,38 @@ export function pickers(s: Services) {
     });
   }
 
-  async function loadPlans(conversation: MyConversation, networkId: number): Promise<Loaded<PlanView[]>> {
-    return conversation.external(async (): Promise<Loaded<PlanView[]>> => {
+  async function availablePlans(networkId: number): Promise<PlanView[]> {
+    const net = (await s.client.catalog.networks()).find((n) => n.id === networkId);
+    return (net?.plans ?? []).filter((p) => p.available).map((p) => ({ id: p.id, label: p.label, name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}` }));
+  }
+
+  /**
+   * The tapped message `c` becomes the plan list of the network. The list stays out of the
+   * conversation's state (a ~1 KB external result, cloned and parsed again at every later step):
+   * the chosen plan is looked up again with `loadPlan` (the client caches the catalogue).
+   */
+  async function showPlans(conversation: MyConversation, c: ConvContext, net: { id: number; name: string }): Promise<Loaded<true>> {
+    const chatId = c.chatId!;
+    const messageId = c.msgId!;
+    return conversation.external(async (outside): Promise<Loaded<true>> => {
+      let plans: PlanView[];
       try {
-        const net = (await s.client.catalog.networks()).find((n) => n.id === networkId);
-        const plans = (net?.plans ?? []).filter((p) => p.available);
-        return { ok: true, value: plans.map((p) => ({ id: p.id, label: p.label, name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}` })) };
+        plans = await availablePlans(net.id);
+      } catch (e) {
+        return { ok: false, text: failText(s, 'Could not load the price list', e) };
+      }
+      const kb = grid(new InlineKeyboard(), plans.map((p) => ({ text: p.label, data: `plan:${p.id}` })), 1).text('Cancel', 'x');
+      await outside.api.editMessageText(chatId, messageId, `${net.name} data: choose a plan.`, { reply_markup: kb }).catch(() => undefined);
+      return { ok: true, value: true };
+    });
+  }
+
+  /** The plan tapped in the list `showPlans` sent. */
+  async function loadPlan(conversation: MyConversation, networkId: number, planId: number): Promise<Loaded<PlanView>> {
+    return conversation.external(async (): Promise<Loaded<PlanView>> => {
+      try {
+        const plan = (await availablePlans(networkId)).find((p) => p.id === planId);
+        return plan ? { ok: true, value: plan } : { ok: false, text: 'That plan is no longer available. Nothing was bought.' };
       } catch (e) {
         return { ok: false, text: failText(s, 'Could not load the price list', e) };
       }
@@ -107,5 +133,5 @@ export function pickers(s: Services) {
     }
   }
 
-  return { withButtons, loadNetworks, loadPlans, pickNetwork, askPhone };
+  return { withButtons, loadNetworks, showPlans, loadPlan, pickNetwork, askPhone };
 }
