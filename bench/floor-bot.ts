@@ -6,14 +6,13 @@
  * the one real `client.buy` at Confirm. Nothing else: no storage, no journal, no conversations,
  * no gates, no checks, no retries. What the real bot costs above this is what its layers cost.
  *
- * Kept equal to the real bot: grammY itself, `sequentialize(sequentialKey)` first, the keep-alive
- * agent of bot/bot.ts `botApiAgent` (not exported there, hence repeated here), and (in the bench)
- * bot/polling.ts's runner setup.
+ * Kept equal to the real bot: grammY itself, `sequentialize(sequentialKey)` first, the Bot API
+ * client of bot/bot.ts `botApiClient` (keep-alive pool and fetch), and (in the bench) bot/polling.ts's
+ * runner setup.
  */
-import http from 'node:http';
 import { Bot, InlineKeyboard } from 'grammy';
 import { sequentialize } from '@grammyjs/runner';
-import { sequentialKey } from '../bot/bot';
+import { botApiClient, sequentialKey } from '../bot/bot';
 import { grid } from '../bot/flow/ui';
 import type { VtuClientLike } from '../bot/vtu';
 import { nairaText } from '../client/money';
@@ -40,7 +39,7 @@ export async function createFloorBot(token: string, apiRoot: string, client: Vtu
     return { n, p, name: `${n.name} data ${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}` };
   };
 
-  const bot = new Bot(token, { client: { apiRoot, baseFetchConfig: { agent: new http.Agent({ keepAlive: true, maxSockets: 32 }) } } });
+  const bot = new Bot(token, { client: { ...botApiClient(apiRoot), apiRoot } });
   bot.use(sequentialize(sequentialKey));
   /** The one thing a bot must remember between updates: the plan a chat chose, until its phone number comes. */
   const chosen = new Map<number, { net: number; plan: number }>();

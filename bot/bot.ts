@@ -145,6 +145,11 @@ function botApiAgent(apiRoot: string): http.Agent {
   return apiRoot.startsWith('https:') ? new https.Agent(opts) : new http.Agent(opts);
 }
 
+/** How the bot talks to the Bot API at `apiRoot`: the capped keep-alive pool and the lean fetch (bot-api-fetch.ts). */
+export function botApiClient(apiRoot: string): Pick<ApiClientOptions, 'baseFetchConfig' | 'fetch'> {
+  return { baseFetchConfig: { agent: botApiAgent(apiRoot) }, fetch: botApiFetch as unknown as ApiClientOptions['fetch'] };
+}
+
 /**
  * One request for callers that overlap: while a read is on its way, the next callers wait for its
  * answer instead of sending their own. For the wallet balance, the vendor's /api/user/ (13 KB with
@@ -190,7 +195,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
   const orders = new OrderService({ client: deps.client, journal, limits, logger, confirmTtlMs: cfg.confirmTtlMs, now: () => clock.now() });
 
   const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
-  const client = { baseFetchConfig: { agent: botApiAgent(apiRoot) }, fetch: botApiFetch as unknown as ApiClientOptions['fetch'], ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
+  const client = { ...botApiClient(apiRoot), ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
   const bot = new Bot<MyContext>(config.telegramToken, { ...deps.botConfig, client });
   const retryOpts: Partial<AutoRetryOptions> | false = deps.autoRetry === undefined ? { maxRetryAttempts: 5, maxDelaySeconds: 60 } : deps.autoRetry;
   if (retryOpts) bot.api.config.use(autoRetry(retryOpts));
