@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { sqlReport, traceSql, type SqlCounts } from './sql-trace';
 
 const { values } = parseArgs({
   options: {
@@ -50,7 +51,7 @@ type SandboxInfo = { baseUrl: string; adminKey: string; token: string; username:
 /** What the bench tells the bot child. */
 type BotSetup = { sb: SandboxInfo; apiRoot: string; dbPath: string; token: string; allowedIds: number[]; mode: Mode; vendorMs: number };
 type ToBot = { setup: BotSetup } | { update: unknown } | { cpu: true } | { stop: true };
-type FromBot = { ready: true } | { done: number } | { cpu: NodeJS.CpuUsage } | { stopped: { errors: string[] } };
+type FromBot = { ready: true } | { done: number; sql?: SqlCounts } | { cpu: NodeJS.CpuUsage } | { stopped: { errors: string[] } };
 
 async function sandboxChild(): Promise<void> {
   const { startSandbox } = await import('../sandbox/server');
@@ -97,19 +98,22 @@ async function botChild(): Promise<void> {
   const errors: string[] = [];
   const logger = createLogger({ level: 'warn', secrets: [setup.token, setup.sb.token], write: (l) => errors.push(l) });
   const client = await benchClient(setup.sb, setup.vendorMs);
+  const db = openDatabase(setup.dbPath);
+  const sql = process.env.BENCH_SQL ? traceSql(db) : undefined;
   const app = createBot(
     { telegramToken: setup.token, adminIds: [], allowedIds: setup.allowedIds, maxPurchaseKobo: 10_000_00, dailyLimitKobo: 100_000_00, rateLimit: 1000 },
-    { client, db: openDatabase(setup.dbPath), logger, botConfig: { client: { apiRoot: setup.apiRoot } } },
+    { client, db, logger, botConfig: { client: { apiRoot: setup.apiRoot } } },
   );
   await app.init();
   await client.catalog.networks(); // warm the catalogue cache (not measured)
 
   const handleUpdate = app.bot.handleUpdate.bind(app.bot);
   app.bot.handleUpdate = async (update, webhookReplyEnvelope) => {
+    const traced = sql?.run(() => handleUpdate(update, webhookReplyEnvelope));
     try {
-      return await handleUpdate(update, webhookReplyEnvelope);
+      return await (traced?.done ?? handleUpdate(update, webhookReplyEnvelope));
     } finally {
-      send({ done: update.update_id });
+      send({ done: update.update_id, sql: traced?.counts });
     }
   };
   let stopPolling: () => Promise<void> = async () => undefined;
@@ -151,11 +155,11 @@ async function startSandboxChild() {
 /** The bot child over IPC: hand it updates, hear when each is handled, read its CPU time. */
 async function startBotChild(setup: BotSetup) {
   const proc: ChildProcess = fork(__filename, ['--child', 'bot'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const finished = new Map<number, () => void>();
+  const finished = new Map<number, (sql?: SqlCounts) => void>();
   let reply: ((m: FromBot) => void) | undefined;
   proc.on('message', (m: FromBot) => {
     if ('done' in m) {
-      finished.get(m.done)?.();
+      finished.get(m.done)?.(m.sql);
       finished.delete(m.done);
     } else reply?.(m);
   });
@@ -203,25 +207,28 @@ async function setup(N: number, mode: Mode, vendorMs: number) {
 /** One user's purchase, update by update (a user answers what the bot showed); latencies into `all` / `confirm`. */
 function flows(b: Bench) {
   const lat = { all: [] as number[], confirm: [] as number[] };
-  const handle = async (make: () => unknown, isConfirm = false) => {
+  /** BENCH_SQL=1: SQLite statements of each update, per step of the flow. */
+  const sql = new Map<string, SqlCounts[]>();
+  const handle = async (step: string, make: () => unknown, isConfirm = false) => {
     const upd = make() as { update_id: number };
-    const done = new Promise<void>((r) => b.bot.finished.set(upd.update_id, r));
+    const done = new Promise<SqlCounts | undefined>((r) => b.bot.finished.set(upd.update_id, r));
     const t0 = performance.now();
     if (b.mode === 'webhook') b.bot.handOver(upd);
     else b.tg.enqueue(upd);
-    await done;
+    const counts = await done;
+    if (counts) sql.set(step, [...(sql.get(step) ?? []), counts]);
     const ms = performance.now() - t0;
     lat.all.push(ms);
     if (isConfirm) lat.confirm.push(ms);
   };
   const flow = async (u: User, phone: string) => {
-    await handle(() => b.tg.textUpdate(u, '/data'));
-    await handle(() => b.tg.buttonUpdate(u, 'MTN'));
-    await handle(() => b.tg.buttonUpdate(u, /^1GB SME /));
-    await handle(() => b.tg.textUpdate(u, phone));
-    await handle(() => b.tg.buttonUpdate(u, /^confirm:/), true);
+    await handle('/data', () => b.tg.textUpdate(u, '/data'));
+    await handle('MTN', () => b.tg.buttonUpdate(u, 'MTN'));
+    await handle('plan', () => b.tg.buttonUpdate(u, /^1GB SME /));
+    await handle('phone', () => b.tg.textUpdate(u, phone));
+    await handle('Confirm', () => b.tg.buttonUpdate(u, /^confirm:/), true);
   };
-  return { lat, flow };
+  return { lat, sql, flow };
 }
 
 /**
@@ -312,6 +319,7 @@ async function main(): Promise<void> {
   console.log(`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(idle.all.p50)} p99 ${f(idle.all.p99)}; confirm p50 ${f(idle.confirm.p50)}`);
   console.log(`  baseline client.buy x${N} concurrent: wall ${f(base.wall)}  p50 ${f(base.stats.p50)}  p99 ${f(base.stats.p99)}`);
   console.log(`  ratio bot confirm / direct buy:      p50 ${(c.p50 / base.stats.p50).toFixed(2)}x  p99 ${(c.p99 / base.stats.p99).toFixed(2)}x; wall ${(wall / base.wall).toFixed(2)}x for 5x the updates`);
+  if (run.sql.size) console.log(`  SQLite per update, by step (BENCH_SQL):\n${sqlReport(run.sql)}`);
   console.log(`  warnings/errors logged by the bot: ${errors.length}`);
   if (errors.length) console.log(errors.slice(0, 5).join('\n'));
 
