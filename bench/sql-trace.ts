@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DB } from '../bot/db';
 
-/** Statement counts of one update, keyed by a short form of the SQL; `total`, `commits` and `µs` (CPU time inside them) too. */
+/** Statement counts of one update, keyed by a short form of the SQL; `total`, `commits`, `bytes` (size of the written values) and `µs` (CPU time inside them) too. */
 export type SqlCounts = Record<string, number>;
 
 const label = (sql: string) => sql.replace(/\s+/g, ' ').trim().slice(0, 70);
@@ -28,6 +28,7 @@ export function traceSql(db: DB) {
         add(name);
         add('total');
         if (!st.readonly && !db.inTransaction) add('commits');
+        if (!st.readonly) add('bytes', JSON.stringify(a).length);
         const t0 = process.cpuUsage();
         try {
           return orig(...a);
@@ -69,10 +70,10 @@ export function sqlReport(perStep: Map<string, SqlCounts[]>): string {
     for (const c of list) for (const [k, v] of Object.entries(c)) sum[k] = (sum[k] ?? 0) + v;
     const mean = (k: string) => ((sum[k] ?? 0) / list.length).toFixed(1);
     const stmts = Object.keys(sum)
-      .filter((k) => !['total', 'commits', 'µs'].includes(k))
+      .filter((k) => !['total', 'commits', 'bytes', 'µs'].includes(k))
       .sort((a, b) => sum[b] - sum[a])
       .map((k) => `      ${mean(k)} × ${k}`);
-    lines.push(`    ${step} (n=${list.length}): ${mean('total')} statements, ${mean('commits')} commits, ${mean('µs')} µs CPU in SQLite`, ...stmts);
+    lines.push(`    ${step} (n=${list.length}): ${mean('total')} statements, ${mean('commits')} commits (${mean('bytes')} bytes written), ${mean('µs')} µs CPU in SQLite`, ...stmts);
   }
   return lines.join('\n');
 }
