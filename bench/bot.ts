@@ -46,6 +46,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Bot } from 'grammy';
+import { sqlReport, traceSql, type SqlCounts } from './sql-trace';
 
 const { values } = parseArgs({
   options: {
@@ -69,7 +70,7 @@ type BotSetup = { kind: Kind; sb: SandboxInfo; apiRoot: string; dbPath: string; 
 type Usage = { cpu: NodeJS.CpuUsage; elu: EventLoopUtilization };
 const usage = (): Usage => ({ cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() });
 type ToBot = { setup: BotSetup } | { update: unknown } | { usage: true } | { stop: true };
-type FromBot = { ready: true } | { done: number } | { usage: Usage } | { stopped: { errors: string[] } };
+type FromBot = { ready: true } | { done: number; sql?: SqlCounts } | { usage: Usage } | { stopped: { errors: string[] } };
 
 async function sandboxChild(): Promise<void> {
   const { startSandbox } = await import('../sandbox/server');
@@ -107,7 +108,8 @@ async function benchClient(sb: SandboxInfo, vendorMs: number) {
   });
 }
 
-type BenchBot = { bot: Bot; close(): Promise<void> };
+/** `sql`: BENCH_SQL=1 traces the real bot's SQLite statements per update (sql-trace.ts). */
+type BenchBot = { bot: Bot; close(): Promise<void>; sql?: ReturnType<typeof traceSql> };
 
 /** The bot as bot/main.ts runs it: createBot on the temp SQLite file, the real client. */
 async function realBot(setup: BotSetup, client: Awaited<ReturnType<typeof benchClient>>, errors: string[]): Promise<BenchBot> {
@@ -115,14 +117,17 @@ async function realBot(setup: BotSetup, client: Awaited<ReturnType<typeof benchC
   const { openDatabase } = await import('../bot/db');
   const { createLogger } = await import('../bot/logger');
   const logger = createLogger({ level: 'warn', secrets: [setup.token, setup.sb.token], write: (l) => errors.push(l) });
+  const db = openDatabase(setup.dbPath);
+  const sql = process.env.BENCH_SQL ? traceSql(db) : undefined;
   const app = createBot(
     { telegramToken: setup.token, adminIds: [], allowedIds: setup.allowedIds, maxPurchaseKobo: 10_000_00, dailyLimitKobo: 100_000_00, rateLimit: 1000 },
-    { client, db: openDatabase(setup.dbPath), logger, botConfig: { client: { apiRoot: setup.apiRoot } } },
+    { client, db, logger, botConfig: { client: { apiRoot: setup.apiRoot } } },
   );
   await app.init();
   await client.catalog.networks(); // warm the catalogue cache (not measured)
   return {
     bot: app.bot as unknown as Bot,
+    sql,
     close: async () => {
       await app.close();
       app.db.close();
@@ -146,14 +151,15 @@ async function botChild(): Promise<void> {
   const { startPolling } = await import('../bot/polling');
   const errors: string[] = [];
   const client = await benchClient(setup.sb, setup.vendorMs);
-  const { bot, close } = await (setup.kind === 'floor' ? floorBot : realBot)(setup, client, errors);
+  const { bot, close, sql } = await (setup.kind === 'floor' ? floorBot : realBot)(setup, client, errors);
 
   const handleUpdate = bot.handleUpdate.bind(bot);
   bot.handleUpdate = async (update, webhookReplyEnvelope) => {
+    const traced = sql?.run(() => handleUpdate(update, webhookReplyEnvelope));
     try {
-      return await handleUpdate(update, webhookReplyEnvelope);
+      return await (traced?.done ?? handleUpdate(update, webhookReplyEnvelope));
     } finally {
-      send({ done: update.update_id });
+      send({ done: update.update_id, sql: traced?.counts });
     }
   };
   let stopPolling: () => Promise<void> = async () => undefined;
@@ -201,11 +207,11 @@ async function startSandboxChild() {
 /** The bot child over IPC: hand it updates, hear when each is handled, read its CPU time. */
 async function startBotChild(setup: BotSetup, nodeFlags: string[]) {
   const proc: ChildProcess = fork(__filename, ['--child', 'bot'], { execArgv: [...process.execArgv, ...nodeFlags], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const finished = new Map<number, () => void>();
+  const finished = new Map<number, (sql?: SqlCounts) => void>();
   let reply: ((m: FromBot) => void) | undefined;
   proc.on('message', (m: FromBot) => {
     if ('done' in m) {
-      finished.get(m.done)?.();
+      finished.get(m.done)?.(m.sql);
       finished.delete(m.done);
     } else reply?.(m);
   });
@@ -241,25 +247,28 @@ async function setup(N: number, vendorMs: number) {
 /** One user's purchase, update by update (a user answers what the bot showed); latencies into `all` / `confirm`. */
 function flows(b: Run) {
   const lat = { all: [] as number[], confirm: [] as number[] };
-  const handle = async (make: () => unknown, isConfirm = false) => {
+  /** BENCH_SQL=1: SQLite statements of each update, per step of the flow. */
+  const sql = new Map<string, SqlCounts[]>();
+  const handle = async (step: string, make: () => unknown, isConfirm = false) => {
     const upd = make() as { update_id: number };
-    const done = new Promise<void>((r) => b.bot.finished.set(upd.update_id, r));
+    const done = new Promise<SqlCounts | undefined>((r) => b.bot.finished.set(upd.update_id, r));
     const t0 = performance.now();
     if (b.mode === 'webhook') b.bot.handOver(upd);
     else b.tg.enqueue(upd);
-    await done;
+    const counts = await done;
+    if (counts) sql.set(step, [...(sql.get(step) ?? []), counts]);
     const ms = performance.now() - t0;
     lat.all.push(ms);
     if (isConfirm) lat.confirm.push(ms);
   };
   const flow = async (u: User, phone: string) => {
-    await handle(() => b.tg.textUpdate(u, '/data'));
-    await handle(() => b.tg.buttonUpdate(u, 'MTN'));
-    await handle(() => b.tg.buttonUpdate(u, /^1GB SME /));
-    await handle(() => b.tg.textUpdate(u, phone));
-    await handle(() => b.tg.buttonUpdate(u, /^confirm:/), true);
+    await handle('/data', () => b.tg.textUpdate(u, '/data'));
+    await handle('MTN', () => b.tg.buttonUpdate(u, 'MTN'));
+    await handle('plan', () => b.tg.buttonUpdate(u, /^1GB SME /));
+    await handle('phone', () => b.tg.textUpdate(u, phone));
+    await handle('Confirm', () => b.tg.buttonUpdate(u, /^confirm:/), true);
   };
-  return { lat, flow };
+  return { lat, sql, flow };
 }
 
 /**
@@ -364,6 +373,7 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
       cpu: { bot: per(cpuMs(bot0, bot1)), driver: per(cpuMs(me0, me1)), sandbox: per(cpuMs(sb0, sb1)) },
       loop: { bot: loopBusy(bot0, bot1), driver: loopBusy(me0, me1), sandbox: loopBusy(sb0, sb1) },
       calls: { perUpdate: calls.length / updates, mix: callMix(calls) },
+      sql: measured.sql,
       errors,
     };
   } finally {
@@ -388,6 +398,7 @@ function printRun(r: Result): void {
   console.log(`  CPU, fake Bot API + users (this process): ${r.cpu.driver.toFixed(2)} ms per update; sandbox process: ${r.cpu.sandbox.toFixed(2)} ms per update`);
   console.log(`  Bot API calls:    ${r.calls.perUpdate.toFixed(2)} per update (${r.calls.mix})`);
   console.log(`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(r.idle.all.p50)} p99 ${f(r.idle.all.p99)}; confirm p50 ${f(r.idle.confirm.p50)}`);
+  if (r.sql.size) console.log(`  SQLite per update, by step (BENCH_SQL):\n${sqlReport(r.sql)}`);
   console.log(`  warnings/errors logged by the bot: ${r.errors.length}`);
   if (r.errors.length) console.log(r.errors.slice(0, 5).join('\n'));
 }

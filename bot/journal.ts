@@ -127,6 +127,7 @@ export type BeginSendResult =
   | { ok: true; order: Order }
   | { ok: false; reason: 'state'; order: Order }
   | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'expired'; order: Order }
   | { ok: false; reason: 'max_purchase'; limitKobo: number; order: Order }
   | { ok: false; reason: 'daily_limit'; limitKobo: number; spentKobo: number; order: Order };
 
@@ -162,10 +163,10 @@ export class Journal {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO orders (id, user_id, chat_id, product, request, description, recipient, amount_kobo, state, created_at, updated_at)
-         VALUES (@id, @user_id, @chat_id, @product, @request, @description, @recipient, @amount_kobo, 'created', @now, @now)`,
+         VALUES (@id, @user_id, @chat_id, @product, @request, @description, @recipient, @amount_kobo, 'created', @now, @now) RETURNING *`,
       ),
       get: db.prepare(`SELECT * FROM orders WHERE id = ?`),
-      toSent: db.prepare(`UPDATE orders SET state = 'sent', sent_at = @now, updated_at = @now WHERE id = @id AND state = 'created'`),
+      toSent: db.prepare(`UPDATE orders SET state = 'sent', sent_at = @now, updated_at = @now WHERE id = @id AND state = 'created' RETURNING *`),
       cancel: db.prepare(`UPDATE orders SET state = @state, final_at = @now, updated_at = @now WHERE id = @id AND state = 'created'`),
       spent: db.prepare(
         `SELECT COALESCE(SUM(COALESCE(charged_kobo, amount_kobo)), 0) AS s FROM orders
@@ -176,12 +177,12 @@ export class Journal {
            charged_kobo = COALESCE(@charged_kobo, charged_kobo), result = @result, error_code = NULL, error_message = NULL,
            final_at = CASE WHEN @state IN ('successful','failed') THEN @now ELSE final_at END,
            updated_at = @now, checked_at = @now
-         WHERE id = @id`,
+         WHERE id = @id RETURNING *`,
       ),
       error: db.prepare(
         `UPDATE orders SET state = @state, error_code = @code, error_message = @message,
            final_at = CASE WHEN @state IN ('failed','not_charged') THEN @now ELSE final_at END, updated_at = @now, checked_at = @now
-         WHERE id = @id`,
+         WHERE id = @id RETURNING *`,
       ),
       checked: db.prepare(`UPDATE orders SET checked_at = @now WHERE id = @id`),
       notified: db.prepare(`UPDATE orders SET notified_state = @state WHERE id = @id`),
@@ -212,7 +213,7 @@ export class Journal {
 
   create(o: NewOrder, id = Journal.newId()): Order {
     const now = this.clock.now();
-    this.stmts.insert.run({
+    const row = this.stmts.insert.get({
       id,
       user_id: o.userId,
       chat_id: o.chatId,
@@ -222,8 +223,8 @@ export class Journal {
       recipient: o.recipient,
       amount_kobo: o.amountKobo,
       now,
-    });
-    return this.get(id)!;
+    }) as Row;
+    return toOrder(row)!;
   }
 
   get(id: string): Order | undefined {
@@ -236,23 +237,28 @@ export class Journal {
   }
 
   /**
-   * The single gate to the API: atomically check limits and move `created → sent`.
-   * Only the caller that gets `{ ok: true }` may send the purchase.
+   * The single gate to the API: atomically check age and limits and move `created → sent`.
+   * Only the caller that gets `{ ok: true }` may send the purchase. A refused order is closed in
+   * the same transaction (`expired` when older than `maxAgeMs`, else `cancelled`).
    */
-  beginSend(id: string, limits: Limits): BeginSendResult {
+  beginSend(id: string, limits: Limits, maxAgeMs = Infinity): BeginSendResult {
     const run = this.db.transaction((): BeginSendResult => {
       const order = this.get(id);
       if (!order) return { ok: false, reason: 'not_found' };
       if (order.state !== 'created') return { ok: false, reason: 'state', order };
-      if (order.amountKobo > limits.maxPurchaseKobo) return { ok: false, reason: 'max_purchase', limitKobo: limits.maxPurchaseKobo, order };
       const now = this.clock.now();
+      const refuse = <R extends BeginSendResult>(r: R, state: 'cancelled' | 'expired' = 'cancelled'): R => {
+        this.stmts.cancel.run({ id, state, now });
+        return r;
+      };
+      if (now - order.createdAt > maxAgeMs) return refuse({ ok: false, reason: 'expired', order }, 'expired');
+      if (order.amountKobo > limits.maxPurchaseKobo) return refuse({ ok: false, reason: 'max_purchase', limitKobo: limits.maxPurchaseKobo, order });
       const spent = this.spentToday(order.userId, now);
       if (spent + order.amountKobo > limits.dailyLimitKobo) {
-        return { ok: false, reason: 'daily_limit', limitKobo: limits.dailyLimitKobo, spentKobo: spent, order };
+        return refuse({ ok: false, reason: 'daily_limit', limitKobo: limits.dailyLimitKobo, spentKobo: spent, order });
       }
-      const r = this.stmts.toSent.run({ id, now });
-      if (r.changes !== 1) return { ok: false, reason: 'state', order: this.get(id)! };
-      return { ok: true, order: this.get(id)! };
+      // The row was read in this (immediate) transaction as `created`, so the update cannot miss.
+      return { ok: true, order: toOrder(this.stmts.toSent.get({ id, now }) as Row)! };
     });
     return run.immediate();
   }
@@ -273,7 +279,7 @@ export class Journal {
   }
 
   recordResult(id: string, r: StoredResult): Order {
-    this.stmts.result.run({
+    const row = this.stmts.result.get({
       id,
       state: r.status,
       ident: r.ident,
@@ -281,13 +287,12 @@ export class Journal {
       charged_kobo: r.amountKobo,
       result: JSON.stringify(r),
       now: this.clock.now(),
-    });
-    return this.get(id)!;
+    }) as Row;
+    return toOrder(row)!;
   }
 
   recordError(id: string, state: 'failed' | 'unknown' | 'not_charged', code: string, message: string): Order {
-    this.stmts.error.run({ id, state, code, message, now: this.clock.now() });
-    return this.get(id)!;
+    return toOrder(this.stmts.error.get({ id, state, code, message, now: this.clock.now() }) as Row)!;
   }
 
   touchChecked(id: string): void {

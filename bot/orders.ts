@@ -106,17 +106,12 @@ export class OrderService {
 
   async execute(orderId: string): Promise<ExecuteOutcome> {
     const { journal, client, logger } = this.d;
-    const pre = journal.get(orderId);
-    if (!pre) return { kind: 'refused', reason: 'not_found', text: 'This order no longer exists.' };
-    if (pre.state === 'created' && this.d.now() - pre.createdAt > this.d.confirmTtlMs) {
-      journal.cancel(orderId, 'expired');
-      return { kind: 'refused', reason: 'expired', text: 'This order has expired. Please start again.' };
-    }
-    const begin = journal.beginSend(orderId, this.d.limits);
+    // Age and limits are checked inside the created→sent transaction; a refused order is closed there.
+    const begin = journal.beginSend(orderId, this.d.limits, this.d.confirmTtlMs);
     if (!begin.ok) {
       if (begin.reason === 'state') return { kind: 'already', order: viewOf(begin.order) };
       if (begin.reason === 'not_found') return { kind: 'refused', reason: 'not_found', text: 'This order no longer exists.' };
-      journal.cancel(orderId, 'cancelled');
+      if (begin.reason === 'expired') return { kind: 'refused', reason: 'expired', text: 'This order has expired. Please start again.' };
       if (begin.reason === 'max_purchase') {
         return { kind: 'refused', reason: 'max_purchase', text: `Refused: ${naira(begin.order.amountKobo)} is above your per-purchase limit of ${naira(begin.limitKobo)}.` };
       }

@@ -1,5 +1,6 @@
 /** Units: configuration, journal state machine and limits, allowlist, PIN hashing/lockout, storage, redaction. */
 import { mkdtempSync } from 'node:fs';
+import type { Api } from 'grammy';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Access, Pins } from '../../bot/access';
@@ -8,6 +9,7 @@ import { openDatabase } from '../../bot/db';
 import { Journal, lagosDayStart } from '../../bot/journal';
 import { createLogger, redactor } from '../../bot/logger';
 import { SqliteStorage } from '../../bot/storage';
+import { LiveKeyboards } from '../../bot/flow/live-keyboards';
 import { nonGsmChars, recipientsFromCsv, recipientsFromText } from '../../bot/features/sms-recipients';
 import { amountProblem } from '../../bot/features/airtime';
 import { stateLabel, userError } from '../../bot/orders';
@@ -127,6 +129,21 @@ describe('journal', () => {
     expect(j.beginSend(o.id, limits)).toMatchObject({ ok: false, reason: 'state' });
   });
 
+  test('beginSend refuses and closes in its transaction: too old → expired, over a limit → cancelled; the winner gets the sent row', () => {
+    const j = new Journal(openDatabase(':memory:'), clock);
+    const old = mk(j);
+    now += 60_000;
+    expect(j.beginSend(old.id, limits, 30_000)).toMatchObject({ ok: false, reason: 'expired', order: { id: old.id } });
+    expect(j.get(old.id)!.state).toBe('expired');
+    const big = mk(j, 1, 100_001);
+    expect(j.beginSend(big.id, limits, 30_000)).toMatchObject({ ok: false, reason: 'max_purchase' });
+    expect(j.get(big.id)!.state).toBe('cancelled');
+    const fresh = mk(j);
+    expect(j.beginSend(fresh.id, limits, 30_000)).toEqual({ ok: true, order: j.get(fresh.id) });
+    expect(j.get(fresh.id)).toMatchObject({ state: 'sent', sentAt: now });
+    now -= 60_000;
+  });
+
   test('file database survives reopen (migrations idempotent)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'j-'));
     const p = `${dir}/j.sqlite`;
@@ -190,6 +207,51 @@ describe('storage and logs', () => {
     s.delete('2');
     expect([...s.readAllKeys()]).toEqual(['1']);
     expect([...new SqliteStorage(db, 'other:').readAllKeys()]).toEqual([]);
+  });
+
+  test('SqliteStorage skips writing back the value just read, unless another connection (instance) or adapter committed since', () => {
+    const p = join(mkdtempSync(join(tmpdir(), 'kv-')), 'kv.sqlite');
+    const db = openDatabase(p);
+    const other = openDatabase(p); // a second bot instance on the same file
+    const changes = () => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    const a = new SqliteStorage<{ step: number }>(db, 'conv:');
+    a.write('1', { step: 1 });
+    let before = changes();
+    a.write('1', a.read('1')!); // looked at, unchanged: nothing written
+    expect(changes()).toBe(before);
+    a.write('1', { step: 2 }); // changed: written
+    expect(changes()).toBe(before + 1);
+    before = changes();
+    a.write('1', { step: 2 }); // not read since the last write: written (no assumption)
+    expect(changes()).toBe(before + 1);
+
+    const seen = a.read('1')!;
+    new SqliteStorage<{ step: number }>(other, 'conv:').write('1', { step: 3 }); // the other instance moves on
+    a.write('1', seen); // the value read is no longer in the file: written
+    expect(new SqliteStorage<{ step: number }>(other, 'conv:').read('1')).toEqual({ step: 2 });
+
+    const seen2 = a.read('1')!;
+    new SqliteStorage<{ step: number }>(db, 'conv:').write('1', { step: 4 }); // another adapter, same connection
+    a.write('1', seen2);
+    expect(a.read('1')).toEqual({ step: 2 });
+    db.close();
+    other.close();
+  });
+
+  test('LiveKeyboards: one statement per tracked message keeps the newest 10 ids, once each, in order; clear takes every button away', async () => {
+    const db = openDatabase(':memory:');
+    const kb = new LiveKeyboards(db);
+    for (const id of [1, 2, 3, 2]) kb.track(7, id);
+    kb.track(8, 99);
+    expect(new SqliteStorage<number[]>(db, 'kb:').read('7')).toEqual([1, 3, 2]);
+    for (let id = 10; id <= 21; id++) kb.track(7, id);
+    expect(new SqliteStorage<number[]>(db, 'kb:').read('7')).toEqual([12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
+    const edited: number[] = [];
+    const api = { editMessageReplyMarkup: async (_chat: number, id: number) => void edited.push(id) } as unknown as Api;
+    await kb.clear(7, api, createLogger({ level: 'error', secrets: [], write: () => undefined }));
+    expect(edited).toEqual([12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
+    expect(new SqliteStorage<number[]>(db, 'kb:').read('7')).toBeUndefined();
+    expect(new SqliteStorage<number[]>(db, 'kb:').read('8')).toEqual([99]); // other chats untouched
   });
 
   test('the logger redacts configured secrets, also inside errors', () => {
