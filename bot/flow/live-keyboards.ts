@@ -8,28 +8,16 @@ import type { DB } from '../db';
 import type { Logger } from '../logger';
 import { SqliteStorage } from '../storage';
 
-/** Most message ids kept per chat (a flow has a few messages with buttons). */
-const KEEP = 10;
-const PREFIX = 'kb:';
-
 export class LiveKeyboards {
   private readonly store: SqliteStorage<number[]>;
-  private readonly append;
 
   constructor(db: DB) {
-    this.store = new SqliteStorage<number[]>(db, PREFIX);
-    // One statement (no read first): the id goes last, after the newest KEEP-1 other ids.
-    this.append = db.prepare(
-      `INSERT INTO kv (key, value, updated_at) VALUES (@key, json_array(@id), @now)
-       ON CONFLICT(key) DO UPDATE SET updated_at = excluded.updated_at, value = json_insert(
-         (SELECT json_group_array(value) FROM
-           (SELECT value FROM (SELECT value, key AS i FROM json_each(kv.value) WHERE value <> @id ORDER BY i DESC LIMIT ${KEEP - 1}) ORDER BY i)),
-         '$[#]', @id)`,
-    );
+    this.store = new SqliteStorage<number[]>(db, 'kb:');
   }
 
   track(chatId: number, messageId: number): void {
-    this.append.run({ key: `${PREFIX}${chatId}`, id: messageId, now: Date.now() });
+    const ids = this.store.read(String(chatId)) ?? [];
+    if (!ids.includes(messageId)) this.store.write(String(chatId), [...ids.slice(-9), messageId]);
   }
 
   /** The flow ended by itself (each step already removed its buttons). */
