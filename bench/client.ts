@@ -1,12 +1,14 @@
 /**
- * Client overhead benchmark: `npx tsx bench/client.ts [--n 2000] [--concurrency 8] [--rounds 9] [--warmup 300] [--no-gc] [--dialect seed|family]`.
+ * Client overhead benchmark: `npx tsx bench/client.ts [--n 2000] [--concurrency 8] [--rounds 9] [--warmup 300] [--no-gc] [--dialect seed|family] [--only a,b]`.
  *
  * The sandbox runs as a CHILD PROCESS (this same file with --child): a real vendor is a separate
  * machine, and sharing one event loop would bill the sandbox's CPU to whichever side is running,
  * blurring the comparison. The same N profile reads and N data purchases then go through
  *   (a) raw node:http with a keep-alive agent (+ JSON.stringify of the body, JSON.parse of the answer), the baseline, and
  *   (b) VtuClient with its default node:http transport, and with the optional axios transport,
- * in rounds in one run. Every round runs every variant once, in a rotated order (the sandbox's state grows
+ *   and between them the layers the default one is built from, each adding one to the one before:
+ *   layer/transport (createNodeTransport() + JSON.parse) and layer/http (HttpCore.send + parse),
+ * in rounds in one run. A "by layer" line says how much CPU each layer adds per operation. Every round runs every variant once, in a rotated order (the sandbox's state grows
  * with every purchase and the machine may be shared, so no variant may always go first or last); the heap
  * is collected before every phase so no variant pays for another's garbage. Each round gives a ratio
  * (variant / raw of the same round) for three measures of the calling process: wall time (throughput,
