@@ -8,9 +8,13 @@
  *   (b) VtuClient with its default node:http transport, and with the optional axios transport,
  *   and between them the layers the default one is built from, each adding one to the one before:
  *   layer/transport (createNodeTransport() + JSON.parse) and layer/http (HttpCore.send + parse),
- * in rounds in one run. A "by layer" line says how much CPU each layer adds per operation. Every round runs every variant once, in a rotated order (the sandbox's state grows
- * with every purchase and the machine may be shared, so no variant may always go first or last); the heap
- * is collected before every phase so no variant pays for another's garbage. Each round gives a ratio
+ * in rounds in one run. A "by layer" line says how much CPU each layer adds per operation. Every round
+ * runs every variant once, in a rotated order (the sandbox's state grows with every purchase and the
+ * machine may be shared, so no variant may always go first or last); the heap is collected before every
+ * phase so no variant pays for another's garbage. That full GC also makes V8 drop optimised code whose
+ * maps died, so every phase pays for re-optimising node:http and the client (background compile threads,
+ * billed as CPU to every variant): `--no-gc` measures the steady state of a long-running process instead,
+ * where raw's CPU per operation is far lower and the same added µs give a higher ratio. Each round gives a ratio
  * (variant / raw of the same round) for three measures of the calling process: wall time (throughput,
  * which moves with the machine's load), CPU time (process.cpuUsage: user + system, GC threads included)
  * and main-thread busy time (performance.eventLoopUtilization). CPU time is the load-robust one: the
