@@ -1,14 +1,20 @@
 /**
- * Client overhead benchmark: `npx tsx bench/client.ts [--n 2000] [--concurrency 8] [--rounds 9] [--warmup 300] [--no-gc] [--dialect seed|family]`.
+ * Client overhead benchmark: `npx tsx bench/client.ts [--n 2000] [--concurrency 8] [--rounds 9] [--warmup 300] [--no-gc] [--dialect seed|family] [--only a,b]`.
  *
  * The sandbox runs as a CHILD PROCESS (this same file with --child): a real vendor is a separate
  * machine, and sharing one event loop would bill the sandbox's CPU to whichever side is running,
  * blurring the comparison. The same N profile reads and N data purchases then go through
  *   (a) raw node:http with a keep-alive agent (+ JSON.stringify of the body, JSON.parse of the answer), the baseline, and
  *   (b) VtuClient with its default node:http transport, and with the optional axios transport,
- * in rounds in one run. Every round runs every variant once, in a rotated order (the sandbox's state grows
- * with every purchase and the machine may be shared, so no variant may always go first or last); the heap
- * is collected before every phase so no variant pays for another's garbage. Each round gives a ratio
+ *   and between them the layers the default one is built from, each adding one to the one before:
+ *   layer/transport (createNodeTransport() + JSON.parse) and layer/http (HttpCore.send + parse),
+ * in rounds in one run. A "by layer" line says how much CPU each layer adds per operation. Every round
+ * runs every variant once, in a rotated order (the sandbox's state grows with every purchase and the
+ * machine may be shared, so no variant may always go first or last); the heap is collected before every
+ * phase so no variant pays for another's garbage. That full GC also makes V8 drop optimised code whose
+ * maps died, so every phase pays for re-optimising node:http and the client (background compile threads,
+ * billed as CPU to every variant): `--no-gc` measures the steady state of a long-running process instead,
+ * where raw's CPU per operation is far lower and the same added µs give a higher ratio. Each round gives a ratio
  * (variant / raw of the same round) for three measures of the calling process: wall time (throughput,
  * which moves with the machine's load), CPU time (process.cpuUsage: user + system, GC threads included)
  * and main-thread busy time (performance.eventLoopUtilization). CPU time is the load-robust one: the
@@ -36,6 +42,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '9' },
     warmup: { type: 'string', default: '300' },
     'no-gc': { type: 'boolean', default: false },
+    /** Comma-separated variants to run besides raw (quick probes), e.g. `--only layer/transport,client/node`. */
+    only: { type: 'string' },
   },
 });
 
@@ -107,7 +115,8 @@ const median = (xs: number[]) => {
 };
 
 async function main(): Promise<void> {
-  const { VtuClient, createAxiosTransport, createNodeTransport } = await import('../client');
+  const { VtuClient, createAxiosTransport, createNodeTransport, timerSleep } = await import('../client');
+  const { HttpCore } = await import('../client/http');
   const { SandboxAdmin } = await import('../sandbox/admin-client');
   const N = Number(values.n);
   const C = Number(values.concurrency);
@@ -151,12 +160,29 @@ async function main(): Promise<void> {
       r.end(body);
     });
 
-  const variants = {
+  // serialised per request, as any caller (and the client) must do for a purchase
+  const buyBody = () => JSON.stringify({ network: 1, plan: 1, mobile_number: '08031234567', Ported_number: false });
+  // The layers between raw and the client, each adding one to the one before (same request, same body):
+  // the transport alone, then HttpCore (retry loop, Date header, status classification), then VtuClient
+  // (validation against the catalogue, the safe-purchase mechanism, zod-checked record parsing, claims).
+  const transport = createNodeTransport();
+  const auth = { Authorization: `Token ${token}`, Accept: 'application/json' };
+  const viaTransport = async (method: 'GET' | 'POST', path: string, body?: string) => {
+    const headers = body === undefined ? auth : { ...auth, 'Content-Type': 'application/json' };
+    const res = await transport({ method, url: baseUrl + path, headers, body, timeoutMs: 30_000 });
+    const j = JSON.parse(res.body) as unknown;
+    if (res.status >= 300) throw new Error(`HTTP ${res.status}`);
+    return j;
+  };
+  const core = new HttpCore({ baseUrl, token, transport: createNodeTransport(), sleep: timerSleep, now: Date.now, timeoutMs: 30_000 });
+  const viaCore = async (method: 'GET' | 'POST', path: string, json?: string) => core.parse(method, path, await core.send(method, path, { json }));
+  const allVariants = {
     raw: {
       profile: () => raw('GET', '/api/user/'),
-      // serialised per request, as any caller (and the client) must do for a purchase
-      buy: () => raw('POST', '/api/data/', JSON.stringify({ network: 1, plan: 1, mobile_number: '08031234567', Ported_number: false })),
+      buy: () => raw('POST', '/api/data/', buyBody()),
     },
+    'layer/transport': { profile: () => viaTransport('GET', '/api/user/'), buy: () => viaTransport('POST', '/api/data/', buyBody()) },
+    'layer/http': { profile: () => viaCore('GET', '/api/user/'), buy: () => viaCore('POST', '/api/data/', buyBody()) },
     'client/axios': (() => {
       const c = new VtuClient({ baseUrl, token, transport: createAxiosTransport() });
       return { profile: () => c.user.get(), buy: () => c.data.buy({ network: 'MTN', plan: 1, phone: '08031234567' }) };
@@ -171,9 +197,14 @@ async function main(): Promise<void> {
       return { profile: () => c.user.get(), buy: () => c.data.buy({ network: 'MTN', plan: 1, phone: '08031234567' }) };
     })(),
   };
+  type Name = keyof typeof allVariants;
+  const only = values.only?.split(',').map((x) => x.trim());
+  for (const o of only ?? []) if (!(o in allVariants)) throw new Error(`--only: unknown variant ${o}; known: ${Object.keys(allVariants).join(', ')}`);
+  const variants = Object.fromEntries(
+    Object.entries(allVariants).filter(([k]) => !only || k === 'raw' || only.includes(k)),
+  ) as Partial<typeof allVariants> & Pick<typeof allVariants, 'raw'>;
   // enough money for every purchase of every round, warm-up included, and variant
   await admin.fund('demo', String((N * ROUNDS + WARM) * Object.keys(variants).length * 130 + 1000));
-  type Name = keyof typeof variants;
   type Op = 'profile' | 'buy';
   const names = Object.keys(variants) as Name[];
   const collect = values['no-gc'] ? noop : gcFunction();
@@ -191,7 +222,7 @@ async function main(): Promise<void> {
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of names.map((_, i) => names[(i + round) % names.length])) {
-      const v = variants[name];
+      const v = variants[name]!;
       for (const op of ['profile', 'buy'] as const) {
         collect();
         ms[name][op].push(await pool(N, C, () => v[op]()));
@@ -240,20 +271,36 @@ async function main(): Promise<void> {
     });
     console.log(`${name.padEnd(16)} ${parts.join(' | ')}`);
   }
-  const perRound = ratios('client/node', 'wallMs').total.map((r) => r.toFixed(3)).join(' ');
-  console.log(`\nclient/node wall total ratio per round (run order): ${perRound}`);
+  const has = (name: string) => name in variants;
   const rawTotal = median(base.profile.map((p, i) => p.wallMs + base.buy[i].wallMs));
-  console.log(`sandbox throughput (raw phase): ${Math.round((2 * N) / (rawTotal / 1000))} req/s overall; profile ${rate(base.profile)} req/s, purchases ${rate(base.buy)} req/s`);
-  console.log(
-    `client overhead (median of ${ROUNDS} rounds), default transport (node:http): wall ${x(m('client/node', 'wallMs', 'total'))}, CPU ${x(m('client/node', 'cpuUs', 'total'))} (target ≤ 1.15×); ` +
-      `axios transport: wall ${x(m('client/axios', 'wallMs', 'total'))}, CPU ${x(m('client/axios', 'cpuUs', 'total'))}`,
-  );
-  const perBuy = (name: string) => [...onWire[name].buy.requests.values()].reduce((a, b) => a + b, 0) / (N * ROUNDS);
-  console.log(
-    `purchase overhead (median of ${ROUNDS} rounds), default transport: wall ${x(m('client/node', 'wallMs', 'buy'))}, CPU ${x(m('client/node', 'cpuUs', 'buy'))} (target ≤ 1.15×); ` +
-      `with customerRef: wall ${x(m('client/node+ref', 'wallMs', 'buy'))}, CPU ${x(m('client/node+ref', 'cpuUs', 'buy'))}. ` +
-      `Requests per purchase: raw ${perBuy('raw').toFixed(4)}, client ${perBuy('client/node').toFixed(4)}, with customerRef ${perBuy('client/node+ref').toFixed(4)}.`,
-  );
+  console.log(`\nsandbox throughput (raw phase): ${Math.round((2 * N) / (rawTotal / 1000))} req/s overall; profile ${rate(base.profile)} req/s, purchases ${rate(base.buy)} req/s`);
+  // Where the client's CPU goes: each layer's median per-round CPU per operation, and what it adds to the layer below.
+  const layers = ['raw', 'layer/transport', 'layer/http', 'client/node'].filter(has);
+  for (const op of ['profile', 'buy'] as const) {
+    const steps = layers.map((name, i) => {
+      const own = `${name} ${perOp(ms[name][op])} µs`;
+      if (i === 0) return own;
+      const below = ms[layers[i - 1]][op];
+      const added = median(ms[name][op].map((p, r) => (p.cpuUs - below[r].cpuUs) / N));
+      return `${own} (${added >= 0 ? '+' : ''}${added.toFixed(0)}, ${x(m(name, 'cpuUs', op))})`;
+    });
+    console.log(`${op} CPU per operation by layer (median; added to the layer before, ratio to raw): ${steps.join(' → ')}`);
+  }
+  if (has('client/node')) {
+    const perRound = ratios('client/node', 'wallMs').total.map((r) => r.toFixed(3)).join(' ');
+    console.log(`client/node wall total ratio per round (run order): ${perRound}`);
+    console.log(
+      `client overhead (median of ${ROUNDS} rounds), default transport (node:http): wall ${x(m('client/node', 'wallMs', 'total'))}, CPU ${x(m('client/node', 'cpuUs', 'total'))} (target ≤ 1.15×)` +
+        (has('client/axios') ? `; axios transport: wall ${x(m('client/axios', 'wallMs', 'total'))}, CPU ${x(m('client/axios', 'cpuUs', 'total'))}` : ''),
+    );
+    const perBuy = (name: string) => [...onWire[name].buy.requests.values()].reduce((a, b) => a + b, 0) / (N * ROUNDS);
+    const ref = has('client/node+ref');
+    console.log(
+      `purchase overhead (median of ${ROUNDS} rounds), default transport: wall ${x(m('client/node', 'wallMs', 'buy'))}, CPU ${x(m('client/node', 'cpuUs', 'buy'))} (target ≤ 1.15×)` +
+        (ref ? `; with customerRef: wall ${x(m('client/node+ref', 'wallMs', 'buy'))}, CPU ${x(m('client/node+ref', 'cpuUs', 'buy'))}` : '') +
+        `. Requests per purchase: raw ${perBuy('raw').toFixed(4)}, client ${perBuy('client/node').toFixed(4)}${ref ? `, with customerRef ${perBuy('client/node+ref').toFixed(4)}` : ''}.`,
+    );
+  }
   agent.destroy();
   proc.stdin!.end();
   await exited.catch(() => undefined);

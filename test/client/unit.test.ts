@@ -359,3 +359,44 @@ describe('names: a site that spells discos its own way', () => {
     expect(productModule('data').path).toBe('/api/data/');
   });
 });
+
+describe('node transport', () => {
+  test('sends the body with its byte length and leaves the caller\'s (shared) headers object as it was', async () => {
+    const { createServer } = await import('node:http');
+    const { createNodeTransport } = await import('../../client');
+    const seen: { length?: string; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        seen.push({ length: req.headers['content-length'], body });
+        res.setHeader('Content-Type', 'application/json');
+        res.end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      const send = createNodeTransport();
+      // frozen: a transport that wrote Content-Length into it would throw here
+      const headers = Object.freeze({ Accept: 'application/json', 'Content-Type': 'application/json' });
+      const url = `http://127.0.0.1:${port}/api/data/`;
+      const bodies = ['{"name":"₦ Ọ̀yọ́"}', '{"n":1}'];
+      for (const body of bodies) {
+        const res = await send({ method: 'POST', url, headers, body, timeoutMs: 30_000 });
+        expect(res.status).toBe(200);
+      }
+      const get = await send({ method: 'GET', url, headers, timeoutMs: 30_000 });
+      expect(get.body).toBe('{"ok":true}');
+      expect(seen).toEqual([
+        { length: String(Buffer.byteLength(bodies[0])), body: bodies[0] },
+        { length: String(Buffer.byteLength(bodies[1])), body: bodies[1] },
+        { length: undefined, body: '' },
+      ]);
+      expect(Object.keys(headers)).toEqual(['Accept', 'Content-Type']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
