@@ -13,13 +13,13 @@
 import { Bot, InlineKeyboard } from 'grammy';
 import { sequentialize } from '@grammyjs/runner';
 import { botApiClient, sequentialKey } from '../bot/bot';
+import { TYPING_AFTER_MS } from '../bot/flow/confirm';
 import { grid } from '../bot/flow/ui';
 import type { VtuClientLike } from '../bot/vtu';
 import { nairaText } from '../client/money';
 import { formatPhone } from '../client/phone';
 
-/** How long a purchase may take before "typing…" is shown, as bot/flow/confirm.ts does. */
-const TYPING_AFTER_MS = 1_000;
+/** "typing…" every 4 s, the bot's default `typingEveryMs`. */
 const TYPING_EVERY_MS = 4_000;
 
 export async function createFloorBot(token: string, apiRoot: string, client: VtuClientLike): Promise<Bot> {

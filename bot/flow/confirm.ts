@@ -26,7 +26,7 @@ import { pickers } from './pickers';
 import { EXPIRED, choose, safeEdit } from './ui';
 
 /** How long a purchase may take before "typing…" is shown (the "Sending…" edit is immediate). */
-const TYPING_AFTER_MS = 1_000;
+export const TYPING_AFTER_MS = 1_000;
 
 export interface ConfirmMeta {
   /** What the customer gets, e.g. "MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)". */
