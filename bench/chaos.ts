@@ -1,5 +1,5 @@
 /**
- * Chaos run of the safe-purchase mechanism (DESIGN.md "Buying safely") against the sandbox.
+ * Chaos run of the safe-purchase mechanism (docs/design.md "Buying safely") against the sandbox.
  *
  *   npm run chaos -- --purchases 1000 --seed 7 [--dialect seed|family] [--concurrency 8]
  *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4     (multi-actor lane: bench/chaos-actors.ts)

@@ -49,7 +49,7 @@ export interface VtuClientOptions {
   retry?: RetryOptions;
   /**
    * Opt-in, per credential: send a fresh `customer_ref` with every purchase. Unverified on real sites
-   * (api-family.md §5); where a site stores and echoes it, a reconciled record carrying ours is proven
+   * (docs/real-sites.md §7); where a site stores and echoes it, a reconciled record carrying ours is proven
    * ours and records carrying another reference are never adopted. A site that ignores it costs nothing.
    */
   customerRef?: boolean;

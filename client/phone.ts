@@ -5,7 +5,7 @@ import { VtuInvalidInputError } from './errors';
 /**
  * Mobile prefixes of the four GSM networks, from the NCC's National Numbering Plan allocations
  * (ncc.gov.ng, "Numbering" / allocated number ranges), as also shipped by the family's apps
- * (api-family.md sources: bukkydatasup `common/enums/Network.kt`). 07025/07026 and 0704 are the
+ * (docs/real-sites.md §3.3: bukkydatasup `common/enums/Network.kt`). 07025/07026 and 0704 are the
  * ex-Visafone ranges MTN holds. Anything else is not a mobile number we can text or top up:
  * 0800 is toll-free, 0700 premium/personal, 0701x not listed, 0711 and friends are fixed-line or
  * unallocated. A ported number keeps its original prefix, so it is still in this table.

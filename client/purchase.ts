@@ -1,5 +1,5 @@
 /**
- * THE safe-purchase mechanism (DESIGN.md "Buying safely"). Every product goes through `executePurchase`.
+ * THE safe-purchase mechanism (docs/design.md "Buying safely"). Every product goes through `executePurchase`.
  *
  *  1. validate locally (done by the product's `prepare`, before this runs);
  *  2. POST exactly once (HttpCore retries only never-sent requests and 429s);

@@ -118,10 +118,10 @@ export interface Config {
   /**
    * Which IUC/meter validation routes answer: `/api/validateiuc/` + `/api/validatemeter/` ("api"), the
    * website's `/ajax/validate_iuc/` + `/ajax/validate_meter_number/` ("ajax"), or both (default). The
-   * other form answers Django's 404 page, as on a site that lacks it (api-family §2.11).
+   * other form answers Django's 404 page, as on a site that lacks it (docs/real-sites.md §8).
    */
   validation_routes: ValidationRoutes;
-  /** Store `customer_ref` from purchase bodies and echo it in records (unverified on real sites, api-family.md §5). Default off. */
+  /** Store `customer_ref` from purchase bodies and echo it in records (unverified on real sites, docs/real-sites.md §7). Default off. */
   customer_ref: boolean;
   /** Honour `X-Sandbox-Fault` request headers (per-request faults for chaos actors). Default off. */
   request_faults: boolean;

@@ -161,7 +161,7 @@ export const PRODUCT_TABLE = {
       /** ₦500: the site's minimum. */
       minKobo: 50_000,
       /**
-       * ₦500,000 per token: a cap of ours. The family's server and api-family.md state no maximum; the cap
+       * ₦500,000 per token: a cap of ours. The family's server and docs state no maximum (docs/real-sites.md §4.4); the cap
        * stops a typo (an extra zero or five) from spending the wallet on one meter.
        */
       maxKobo: 50_000_000,

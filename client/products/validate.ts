@@ -1,7 +1,7 @@
 /**
  * IUC / meter validation (free reads: retried like every GET) and BVN / NIN lookups (paid: never repeated).
  * Sites serve IUC/meter validation under `/api/…` or only under the website's `/ajax/…` views, and take
- * the cable/disco by name or by id (api-family §2.11, §8.2): a 404 tries the other route, a 500 the
+ * the cable/disco by name or by id (docs/real-sites.md §8): a 404 tries the other route, a 500 the
  * other parameter form, and the route that answered is remembered per base URL.
  */
 import type { CatalogIndex } from '../catalog';

@@ -80,7 +80,7 @@ function servedAs(form: Exclude<ValidationRoutes, 'both'>, handler: Handler<User
 export function validateRoutes(app: FastifyInstance, rt: Runtime): void {
   apiRouteOptionalAuth(app, rt, '/api/validateiuc/', servedAs('api', validateIuc));
   apiRouteOptionalAuth(app, rt, '/api/validatemeter/', servedAs('api', validateMeter));
-  // the website's AJAX views: same parameters and answers, no DRF (api-family §2.11)
+  // the website's AJAX views: same parameters and answers, no DRF (docs/real-sites.md §8)
   apiRouteOptionalAuth(app, rt, '/ajax/validate_iuc/', servedAs('ajax', validateIuc));
   apiRouteOptionalAuth(app, rt, '/ajax/validate_meter_number/', servedAs('ajax', validateMeter));
   apiRoute(app, rt, 'GET', '/api/validatebvn/', identity('bvn'));

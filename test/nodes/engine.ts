@@ -1,6 +1,6 @@
 /**
  * Runs our nodes through the REAL n8n engine in-process (n8n-core 2.8.1 WorkflowExecute,
- * PollContext, LoadOptionsContext) — see shared/docs/n8n-notes.md §5. The only stub is the
+ * PollContext, LoadOptionsContext), the way n8n runs a node. The only stub is the
  * credentials helper, which resolves the credential like n8n's CLI does for generic auth.
  */
 import './setup-env';
