@@ -1,2 +1,2 @@
-/** The local Bot API lives in bot/ (npm run bot:try uses it too); the tests import it from here. */
-export * from '../../bot/local-bot-api';
+/** The local Bot API lives in tools/ (npm run bot:try uses it too); the tests import it from here. */
+export * from '../../tools/local-bot-api';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 
 test('bot:try: /start, /balance, /data → MTN → plan → number → confirm → receipt, in the terminal', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bot/try.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/bot-try.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
     stdio: ['pipe', 'pipe', 'pipe'],

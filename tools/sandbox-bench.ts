@@ -1,13 +1,13 @@
 /**
  * Quick load check: keep-alive loops over node:http against a running sandbox.
  *   npm run -s sandbox -- --port 8080 > /tmp/sb.env &   # another process, so the two do not share a core
- *   env $(cat /tmp/sb.env) npx tsx sandbox/bench.ts [--seconds 5] [--conns 32]
+ *   env $(cat /tmp/sb.env) npx tsx tools/sandbox-bench.ts [--seconds 5] [--conns 32]
  * Without VTU_BASE_URL it starts a sandbox in-process (numbers then include the load generator).
  */
 import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
-import { SandboxAdmin } from './admin-client';
-import { startSandbox } from './server';
+import { SandboxAdmin } from '../sandbox/admin-client';
+import { startSandbox } from '../sandbox/server';
 
 interface Target { base: string; token: string; adminKey: string }
 

@@ -27,7 +27,7 @@ const say: Say = (line) => process.stdout.write(`${line}\n`);
 function startBot(sb: { baseUrl: string; demo: { token: string } }, apiRoot: string, dbPath: string) {
   // The bot's own variables come from here only: a REDIS_URL or webhook setting in the shell must not leak in.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|TELEGRAM_|VTU_|REDIS_|WEBHOOK_)/.test(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '..', 'bot', 'main.ts')], {
     env: {
       ...inherited,
       TELEGRAM_BOT_TOKEN: LOCAL_BOT_TOKEN,

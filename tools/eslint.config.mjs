@@ -1,0 +1,2 @@
+// Development tools, never shipped and never run inside n8n: the repository's own lint rules (see ../eslint.repo.mjs).
+export { default } from '../eslint.repo.mjs';
