@@ -11,6 +11,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { UserFromGetMe } from 'grammy/types';
 
 export interface RecordedCall {
   method: string;
@@ -41,7 +42,8 @@ type Injected = { error_code: number; description: string; parameters?: Record<s
 
 export class FakeTelegram {
   readonly calls: RecordedCall[] = [];
-  botInfo = {
+  /** getMe's answer, typed as grammY's UserFromGetMe so a new Bot API field shows up at type-check. */
+  botInfo: UserFromGetMe = {
     id: 7000001,
     is_bot: true as const,
     first_name: 'VTU Test Bot',
@@ -53,6 +55,8 @@ export class FakeTelegram {
     has_main_web_app: false,
     has_topics_enabled: false,
     allows_users_to_create_topics: false,
+    can_manage_bots: false,
+    supports_join_request_queries: false,
   };
   /** Tokens accepted; empty = accept any. */
   acceptTokens = new Set<string>();

@@ -40,7 +40,8 @@ describe('botApiFetch as grammY client.fetch', () => {
     expect((e as GrammyError).error_code).toBe(429);
 
     const ac = new AbortController();
-    const polling = bot.api.getUpdates({ timeout: 30 }, ac.signal);
+    // grammY types its signal with the abort-controller package's AbortSignal; Node's is what it uses at run time.
+    const polling = bot.api.getUpdates({ timeout: 30 }, ac.signal as Parameters<typeof bot.api.getUpdates>[1]);
     ac.abort();
     await expect(polling).rejects.toBeInstanceOf(HttpError);
 

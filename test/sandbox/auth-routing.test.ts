@@ -123,7 +123,7 @@ describe('trailing slashes and unknown resources', () => {
       method: 'POST', body: '{bad', headers: { authorization: `Token ${env.sb.demo.token}`, 'content-type': 'application/json' },
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).detail).toMatch(/JSON parse error/);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/JSON parse error/);
   });
 
   test('form-encoded bodies are accepted like DRF does', async () => {
@@ -133,7 +133,7 @@ describe('trailing slashes and unknown resources', () => {
       headers: { authorization: `Token ${env.sb.demo.token}`, 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(res.status).toBe(201);
-    expect((await res.json()).plan_amount).toBe('250.00');
+    expect(((await res.json()) as { plan_amount: string }).plan_amount).toBe('250.00');
   });
 });
 

@@ -23,7 +23,7 @@ test('npm run sandbox: three lines, env-fixed token and admin key, clean SIGTERM
   expect(lines[2]).toBe('VTU_ADMIN_KEY=demo-admin');
   const base = lines[0].split('=')[1];
   const me = await fetch(`${base}/api/user/`, { headers: { authorization: `Token ${token}` } });
-  expect((await me.json()).user.username).toBe('demo'); // family dialect shape
+  expect(((await me.json()) as { user: { username: string } }).user.username).toBe('demo'); // family dialect shape
   const exited = new Promise<number | null>((r) => child.once('exit', r));
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
