@@ -25,7 +25,6 @@ export type OrderState =
 
 /** States whose money is (or may be) spent: they count toward the daily limit. */
 export const SPENDING_STATES: OrderState[] = ['sent', 'successful', 'processing', 'unknown'];
-export const FINAL_STATES: OrderState[] = ['successful', 'failed', 'not_charged', 'cancelled', 'expired'];
 
 /** A journalled order: what was asked (NewOrder) plus where it stands. */
 export interface Order extends NewOrder {

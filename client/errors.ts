@@ -152,7 +152,3 @@ export function shown(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v === null || v === undefined) return String(v);
   return Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
-
-export function isVtuError(e: unknown, code?: VtuErrorCode): e is VtuError {
-  return e instanceof VtuError && (code === undefined || e.code === code);
-}

@@ -147,12 +147,6 @@ export function money(kobo: number): Money {
   return { kobo, naira: formatNaira(kobo) };
 }
 
-/** Lenient server money → Money or null. */
-export function moneyOrNull(value: unknown): Money | null {
-  const k = tryParseKobo(value, true);
-  return k === null ? null : money(k);
-}
-
 /** Parse a percent given as decimal string/number into [scaledInt, scale]. */
 function parsePercent(p: string | number): [bigint, bigint] | null {
   const s = typeof p === 'number' ? numberToDecimalString(p) : clean(String(p)).replace(/%$/, '');

@@ -19,12 +19,6 @@ export interface ProductField {
   wire: string | null;
 }
 
-/** A whole-number range, both ends included. */
-export interface Range {
-  min: number;
-  max: number;
-}
-
 export interface ProductSpec {
   product: Product;
   /** "Exam Pin": the product's name in lists and the node name ("VTU Exam Pin"). */
@@ -231,8 +225,6 @@ export const PRODUCT_TABLE = {
     limits: { messageChars: 905, senderChars: 11 },
   },
 } satisfies Record<Product, ProductSpec & { limits?: unknown }>;
-
-export type ProductTable = typeof PRODUCT_TABLE;
 
 /** The table's rows (n8n's product dropdowns sort them by title). */
 export const PRODUCT_SPECS: ProductSpec[] = Object.values(PRODUCT_TABLE);

@@ -16,8 +16,6 @@ export const zKobo = z.union([z.number(), z.string()]).transform((v, ctx) => {
   return k;
 });
 
-export const zOptKobo = z.union([z.number(), z.string(), z.null()]).optional().transform((v) => (v == null ? null : tryParseKobo(v, true)));
-
 const STATUS_MAP: Record<string, TransactionStatus> = {
   successful: 'successful', success: 'successful', succeeded: 'successful', completed: 'successful', complete: 'successful', delivered: 'successful', sent: 'successful',
   processing: 'processing', pending: 'processing', initiated: 'processing', queued: 'processing', 'in progress': 'processing',
@@ -29,21 +27,7 @@ export function normalizeStatus(v: unknown): TransactionStatus | null {
   return STATUS_MAP[v.trim().toLowerCase()] ?? null;
 }
 
-export const zStatus = z.string().transform((v, ctx) => {
-  const s = normalizeStatus(v);
-  if (!s) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `unknown Status ${JSON.stringify(v).slice(0, 40)}` });
-    return z.NEVER;
-  }
-  return s;
-});
-
 export const zStr = z.union([z.string(), z.number(), z.null()]).optional().transform((v) => (v == null ? '' : String(v)));
-
-export const zBool = z
-  .union([z.boolean(), z.string(), z.number(), z.null()])
-  .optional()
-  .transform((v) => (typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : typeof v === 'string' ? /^(true|1|yes)$/i.test(v.trim()) : false));
 
 /** Issue list → short text for bad_response messages. */
 export function zodSummary(err: z.ZodError): string {
