@@ -260,7 +260,7 @@ export class HttpCore {
     if (!token) {
       throw new VtuInvalidInputError('token is required: copy it from the site\'s API/documentation page.', { field: 'token' });
     }
-    if (/[\s\u0000-\u001f]/.test(token)) {
+    if (/[\s\p{Cc}]/u.test(token)) {
       throw new VtuInvalidInputError('token has spaces or line breaks inside it: copy it again from the site\'s API/documentation page (one word of letters and digits).', { field: 'token' });
     }
     const auth = `Token ${token}`;
