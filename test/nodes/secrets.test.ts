@@ -61,3 +61,20 @@ test('a padded token works, and an item whose phone is the token fails without s
   expect(r.items.map((i) => i.json.status ?? i.json.code)).toEqual(['successful', 'invalid_input']);
   expectNone([token], surfaces(r, false)); // the input item holds the token itself
 });
+
+test('the credential test: a Base URL with user:password@ or with the token pasted in it never shows either', async () => {
+  const { vtuApiTest } = await import('../../nodes/shared/credentialTest');
+  const { CredentialTestContext } = await import('n8n-core');
+  const token = env.sb.demo.token;
+  const run = (baseUrl: string) =>
+    vtuApiTest.call(new CredentialTestContext(), { id: '1', name: 'c', type: 'vtuApi', data: { baseUrl, apiToken: ` ${token} ` } });
+  const creds = await run(env.sb.baseUrl.replace('http://', `http://merchant:${PASSWORD}@`));
+  expect(creds).toMatchObject({ status: 'Error' });
+  expect(creds.message).toMatch(/must not contain a user name or password/);
+  const noScheme = await run(`merchant:${PASSWORD}@example.com/${token}`);
+  expect(noScheme).toMatchObject({ status: 'Error' });
+  expect(noScheme.message).toMatch(/must start with http:\/\/ or https:\/\//);
+  const notUrl = await run(`example.com/?key=${token}`);
+  expect(notUrl.message).toMatch(/^"example\.com\/\?key=\[REDACTED\]" is not a URL/);
+  expectNone([PASSWORD, token], [creds.message, noScheme.message, notUrl.message]);
+});
