@@ -268,4 +268,11 @@ describe('what is accepted: ids, exact names, documented aliases, plain amounts'
     // a visible message with a zero-width joiner inside (an emoji sequence) is fine
     expect((await env.client.sms.plan({ sender: 'Shop', message: 'Hi \u{1F468}\u200D\u{1F469}', recipients: '08031234567' })).pages).toBe(1);
   });
+
+  test('SMS send: the numbers left out are in the result, with how many and why', async () => {
+    const [r] = await env.client.sms.send({ sender: 'Shop', message: 'hi', recipients: '08031234567, 0800 123 4567, 0803123' });
+    expect(r.details.recipients).toEqual(['08031234567']);
+    expect(r.details.invalid).toEqual(['0800 123 4567', '0803123']);
+    expect(r.details.rejected).toEqual([{ input: '0800 123 4567', reason: 'not a Nigerian mobile prefix' }, { input: '0803123', reason: 'wrong length' }]);
+  });
 });
