@@ -235,15 +235,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
   };
 }
 
-/** The secrets of a config, for log/message redaction. */
-export function secretsOf(config: Pick<BotConfig, 'telegramToken' | 'vtuToken' | 'webhookSecret'> & { redisUrl?: string }): string[] {
+/** The secrets of a config, for log/message redaction (a password inside any of its URLs included). */
+export function secretsOf(
+  config: Pick<BotConfig, 'telegramToken' | 'vtuToken' | 'webhookSecret'> & { redisUrl?: string; apiRoot?: string; vtuBaseUrl?: string; webhookUrl?: string },
+): string[] {
   const out = [config.telegramToken, config.vtuToken, config.webhookSecret, config.redisUrl].filter((s): s is string => !!s && s.length >= 6);
-  if (config.redisUrl) {
+  for (const url of [config.redisUrl, config.apiRoot, config.vtuBaseUrl, config.webhookUrl]) {
+    if (!url) continue;
     try {
-      const pw = decodeURIComponent(new URL(config.redisUrl).password);
+      const pw = decodeURIComponent(new URL(url).password);
       if (pw.length >= 6) out.push(pw);
     } catch {
-      // not a URL: the whole value is redacted above
+      // not a URL: a Redis URL is redacted whole above; the others hold no secret
     }
   }
   // The numeric-prefix-less secret half of the bot token, too.

@@ -12,7 +12,7 @@ import type { UserFromGetMe } from 'grammy/types';
 import { VtuClient } from '../client';
 import { ConfigError, loadConfig, secretsOf, type BotConfig } from './config';
 import { createBot, type BotDeps } from './bot';
-import { createLogger, type Logger } from './logger';
+import { createLogger, redactor, type Logger } from './logger';
 import { startPolling, type Poller } from './polling';
 import { connectRedis, type RedisShared } from './redis';
 import { startWebhookServer, type WebhookServer } from './server';
@@ -28,6 +28,7 @@ const REACH_MAX_DELAY_MS = 30_000;
  */
 async function reachBotApi(token: string, apiRoot: string, logger: Logger): Promise<UserFromGetMe> {
   const api = new Api(token, { apiRoot });
+  const where = shownUrl(apiRoot);
   for (let attempt = 1, delay = 1_000; ; attempt++, delay = Math.min(delay * 2, REACH_MAX_DELAY_MS)) {
     const signal = AbortSignal.timeout(REACH_TIMEOUT_MS);
     try {
@@ -35,14 +36,22 @@ async function reachBotApi(token: string, apiRoot: string, logger: Logger): Prom
       return await api.getMe(signal as Parameters<Api['getMe']>[0]);
     } catch (e) {
       if (e instanceof GrammyError && (e.error_code === 401 || e.error_code === 404)) {
-        throw new Error(`The Bot API at ${apiRoot} rejected the bot token (${e.error_code} ${e.description}): check TELEGRAM_BOT_TOKEN (from @BotFather).`);
+        throw new Error(`The Bot API at ${where} rejected the bot token (${e.error_code} ${e.description}): check TELEGRAM_BOT_TOKEN (from @BotFather).`);
       }
       const cause = signal.aborted ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reasonOf(e);
-      logger.warn(`cannot reach the Telegram Bot API at ${apiRoot} (getMe: ${cause}); retrying in ${delay / 1000} s, and until it answers (check the network, a proxy, or TELEGRAM_API_ROOT)`, { attempt });
+      logger.warn(`cannot reach the Telegram Bot API at ${where} (getMe: ${cause}); retrying in ${delay / 1000} s, and until it answers (check the network, a proxy, or TELEGRAM_API_ROOT)`, { attempt });
     }
     await new Promise((r) => setTimeout(r, delay));
   }
 }
+
+/** A URL for messages: no `user:password@` part (the secrets themselves are redacted on top). */
+function shownUrl(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, '$1');
+}
+
+/** What the fatal start-up message passes through: the config's secrets once it is loaded. */
+let redactFatal: (s: string) => string = (s) => s;
 
 /** The innermost error's code or message (grammY wraps the fetch error, which wraps the socket's). */
 function reasonOf(e: unknown): string {
@@ -62,7 +71,9 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
+  const secrets = secretsOf(config);
+  redactFatal = redactor(secrets);
+  const logger = createLogger({ level: config.logLevel, secrets });
   // By default the bot is its token's only buyer (client/API.md "Who owns a record"): a lost answer is
   // settled by adopting the lone matching record, so the user gets a final answer instead of "unknown".
   // VTU_TOKEN_SHARED=true when n8n or anyone else buys with the same token.
@@ -80,7 +91,7 @@ async function main(): Promise<void> {
 
   const app = createBot(config, deps);
   const apiRoot = config.apiRoot;
-  logger.info(`connecting to the Telegram Bot API at ${apiRoot}`);
+  logger.info(`connecting to the Telegram Bot API at ${shownUrl(apiRoot)}`);
   app.bot.botInfo = await reachBotApi(config.telegramToken, apiRoot, logger);
   await app.init();
   app.follower.start();
@@ -118,7 +129,7 @@ async function main(): Promise<void> {
     poller = await startPolling(app.bot, {
       allowedUpdates: ALLOWED_UPDATES,
       logger,
-      onStart: () => logger.info(`ready: @${username} takes updates by long polling from ${apiRoot}`, { mode: 'polling', db: config.dbPath }),
+      onStart: () => logger.info(`ready: @${username} takes updates by long polling from ${shownUrl(apiRoot)}`, { mode: 'polling', db: config.dbPath }),
     });
     // A fatal getUpdates error (401 revoked token, 409 another poller) ends polling: exit non-zero.
     await poller.task()?.catch((e) => {
@@ -130,7 +141,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  // Errors from grammY/the client never carry the tokens (sensitiveLogs off, client redaction).
-  process.stderr.write(`Fatal: ${e instanceof Error ? e.message : String(e)}\n`);
+  // grammY and the client keep the tokens out of their errors, but a token can be part of a configured
+  // URL (TELEGRAM_API_ROOT): the message is redacted with every secret of the configuration.
+  process.stderr.write(`Fatal: ${redactFatal(e instanceof Error ? e.message : String(e))}\n`);
   process.exit(1);
 });

@@ -48,3 +48,6 @@ export { PRODUCT_TABLE } from '../client/products/table';
 export { formatPhone, detectNetwork, normalizePhone, tryNormalizePhone } from '../client/phone';
 export { formatNaira, money, parseNaira, tryParseKobo } from '../client/money';
 export { checkSender, splitRecipients } from '../client/products/sms';
+// The client's parser of what people type (client/input.ts): the bot reads numbers and amounts with it.
+export { classifyPhone } from '../client/phone';
+export { MOBILE_EXAMPLE, mobileProblem, parseAmount, parseMobile, phoneProblemText } from '../client/input';

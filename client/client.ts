@@ -1,6 +1,6 @@
 /** VtuClient: one area per product over one HttpCore, one catalogue cache and one purchase mechanism. */
 import { CatalogCache, cacheKey, type CatalogIndex } from './catalog';
-import { VtuError, VtuInvalidInputError, VtuNotFoundError } from './errors';
+import { VtuError, VtuInvalidInputError, VtuNotFoundError, inspectCustom, redactingLogger } from './errors';
 import { HttpCore, type RetryOptions } from './http';
 import { money, tryParseKobo } from './money';
 import { PRODUCTS, productModule } from './products';
@@ -108,6 +108,8 @@ export class VtuClient {
 
   constructor(opts: VtuClientOptions) {
     if (!opts || typeof opts !== 'object') throw new VtuInvalidInputError('VtuClient needs { baseUrl, token }.', { field: 'options' });
+    // every log line of the client, whichever part writes it, passes through redaction
+    const logger = redactingLogger(opts.logger);
     this.http = new HttpCore({
       baseUrl: opts.baseUrl,
       token: opts.token,
@@ -115,18 +117,18 @@ export class VtuClient {
       sleep: opts.sleep,
       now: opts.now ?? Date.now,
       timeoutMs: opts.timeoutMs ?? 30_000,
-      logger: opts.logger,
+      logger,
       retry: opts.retry,
     });
     this.settings = { meterType: opts.meterType ?? 'name', smsBatchSize: opts.smsBatchSize ?? 500 };
-    const account = cacheKey(this.http.baseUrl, opts.token);
-    this.cache = new CatalogCache(this.http, account, opts.catalogTtlMs ?? 60_000, opts.logger);
+    const account = cacheKey(this.http.baseUrl, opts.token.trim());
+    this.cache = new CatalogCache(this.http, account, opts.catalogTtlMs ?? 60_000, logger);
     this.ctx = {
       http: this.http,
       catalog: this.cache,
       settings: this.settings,
       reconcile: { ...DEFAULT_RECONCILE, ...(opts.reconcile ?? {}) },
-      logger: opts.logger,
+      logger,
       account: accountState(account),
       customerRef: opts.customerRef === true,
     };
@@ -180,6 +182,16 @@ export class VtuClient {
   /** The normalised base URL (no token). */
   get baseUrl(): string {
     return this.http.baseUrl;
+  }
+
+  /** console.log(client) / util.inspect(client): which site, never the token or the headers. */
+  [inspectCustom](): string {
+    return `VtuClient { baseUrl: ${JSON.stringify(this.http.baseUrl)} }`;
+  }
+
+  /** JSON.stringify(client): the same, as JSON. */
+  toJSON(): { baseUrl: string } {
+    return { baseUrl: this.http.baseUrl };
   }
 
   private module(product: Product): ProductModule {

@@ -5,7 +5,7 @@
  */
 
 /** util.inspect's hook by its registered name, so the core needs no node:util (n8n Cloud rules). */
-const inspectCustom: unique symbol = Symbol.for('nodejs.util.inspect.custom');
+export const inspectCustom: unique symbol = Symbol.for('nodejs.util.inspect.custom');
 
 export type VtuErrorCode =
   | 'auth'
@@ -35,9 +35,21 @@ export const FORBIDDEN_ADVICE =
 
 const secrets = new Set<string>();
 
-/** Register a secret (an API token) so it is scrubbed from every error and log line. */
-export function registerSecret(secret: string | undefined | null): void {
-  if (secret && secret.length >= 4) secrets.add(secret);
+/**
+ * Register a secret (an API token) so it is scrubbed from every error and log line. A token pasted with
+ * spaces or a line break around it is sent trimmed, so both forms are registered.
+ */
+export function registerSecret(secret: unknown): void {
+  if (typeof secret !== 'string') return;
+  for (const s of [secret, secret.trim()]) if (s.length >= 4) secrets.add(s);
+}
+
+/**
+ * A URL as a message may show it: any `user:password@` part removed (credentials never travel in a base
+ * URL; see normalizeBaseUrl), then redacted. Works on text that is not a valid URL too.
+ */
+export function safeUrlText(url: string): string {
+  return redact(url.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/*)[^/?#\s]*@/, '$1'));
 }
 
 const TOKEN_HEADER = /(Token|Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
@@ -64,6 +76,25 @@ export function redactValue<T>(v: T, depth = 0): T {
     } else out[k] = redactValue(x, depth + 1);
   }
   return out as T;
+}
+
+/** The levels a logger may have (client/util.ts Logger, repeated here: errors.ts imports nothing). */
+type LogFn = (msg: string, meta?: Record<string, unknown>) => void;
+type LoggerLike = { debug?: LogFn; info?: LogFn; warn?: LogFn; error?: LogFn };
+
+/**
+ * A logger whose every call is redacted (message and meta), with the same levels as the one given (a
+ * missing level stays missing: callers skip work for it). Undefined stays undefined.
+ */
+export function redactingLogger<L extends LoggerLike>(logger: L | undefined): L | undefined {
+  if (!logger) return undefined;
+  const out: LoggerLike = {};
+  for (const level of ['debug', 'info', 'warn', 'error'] as const) {
+    const fn = logger[level];
+    if (typeof fn !== 'function') continue;
+    out[level] = (msg, meta) => fn.call(logger, redact(String(msg)), meta === undefined ? undefined : redactValue(meta));
+  }
+  return out as L;
 }
 
 export interface VtuErrorOptions {

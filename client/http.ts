@@ -6,7 +6,7 @@
 import {
   VtuAuthError, VtuBadResponseError, VtuError, VtuForbiddenError, VtuInsufficientBalanceError,
   VtuInvalidInputError, VtuNetworkError, VtuNotFoundError, VtuRateLimitedError, VtuServerError,
-  FORBIDDEN_ADVICE, redact, redactValue, registerSecret,
+  FORBIDDEN_ADVICE, inspectCustom, redact, redactValue, registerSecret, safeUrlText, shown,
 } from './errors';
 import { FIELD_BY_WIRE } from './products/table';
 import { TransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
@@ -62,15 +62,44 @@ export interface RawResponse {
   receivedAt: number;
 }
 
-/** Normalise a base URL: no trailing "/", no trailing "/api". */
+/**
+ * Normalise a base URL: no trailing "/", no trailing "/api". A URL with a user name or password is refused:
+ * the API is reached with the token only, and credentials in a URL end up in logs and error messages.
+ * Messages never show the credentials part.
+ */
 export function normalizeBaseUrl(baseUrl: string): string {
-  let b = String(baseUrl ?? '').trim();
+  let b = typeof baseUrl === 'string' ? baseUrl.trim() : '';
   if (!/^https?:\/\//i.test(b)) {
-    throw new VtuInvalidInputError(`baseUrl ${JSON.stringify(b)} must start with http:// or https://`, { field: 'baseUrl' });
+    const typed = typeof baseUrl === 'string' ? JSON.stringify(safeUrlText(b)) : shown(baseUrl);
+    throw new VtuInvalidInputError(`baseUrl ${typed} must start with http:// or https://, e.g. https://example.com`, { field: 'baseUrl' });
+  }
+  let u: URL;
+  try {
+    u = new URL(b);
+  } catch {
+    throw new VtuInvalidInputError(`baseUrl ${JSON.stringify(safeUrlText(b))} is not a valid web address: type the site's address, e.g. https://example.com`, { field: 'baseUrl' });
+  }
+  if (u.username || u.password) {
+    throw new VtuInvalidInputError(
+      `baseUrl must not contain a user name or password (the "user:password@" part): the site is reached with the API token only. Type just the address, e.g. ${u.protocol}//${u.host}`,
+      { field: 'baseUrl' },
+    );
   }
   b = b.replace(/\/+$/, '');
   b = b.replace(/\/api$/i, '');
   return b;
+}
+
+/**
+ * Request headers carrying the Authorization value, as a plain object the transports read as usual, but
+ * printing as "Token [REDACTED]" through util.inspect / console.log and JSON.stringify.
+ */
+function authHeaders(auth: string, extra: Record<string, string>): Record<string, string> {
+  const h: Record<string, string> = { Authorization: auth, ...extra };
+  const shownAs = () => ({ ...h, Authorization: 'Token [REDACTED]' });
+  Object.defineProperty(h, 'toJSON', { value: shownAs, enumerable: false });
+  Object.defineProperty(h, inspectCustom, { value: shownAs, enumerable: false });
+  return h;
 }
 
 function header(h: TransportResponse['headers'], name: string): string | undefined {
@@ -207,8 +236,9 @@ export function classifyResponse(
 
 export class HttpCore {
   readonly baseUrl: string;
-  private readonly headersGet: Record<string, string>;
-  private readonly headersPost: Record<string, string>;
+  /** The token lives only in these two objects, in private fields: never shown by inspect or JSON. */
+  readonly #headersGet: Record<string, string>;
+  readonly #headersPost: Record<string, string>;
   private readonly transport: Transport;
   /** The host's timer and clock (injected: the core uses no timer globals). */
   readonly sleep: Sleep;
@@ -223,14 +253,19 @@ export class HttpCore {
   private lastDateMs = NaN;
 
   constructor(opts: HttpCoreOptions) {
+    // first, so that a token pasted into a wrong base URL is already redacted in that URL's error
+    registerSecret(opts.token);
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
-    if (!opts.token || typeof opts.token !== 'string') {
+    const token = typeof opts.token === 'string' ? opts.token.trim() : '';
+    if (!token) {
       throw new VtuInvalidInputError('token is required: copy it from the site\'s API/documentation page.', { field: 'token' });
     }
-    registerSecret(opts.token);
-    const auth = `Token ${opts.token.trim()}`;
-    this.headersGet = { Authorization: auth, Accept: 'application/json' };
-    this.headersPost = { Authorization: auth, Accept: 'application/json', 'Content-Type': 'application/json' };
+    if (/[\s\p{Cc}]/u.test(token)) {
+      throw new VtuInvalidInputError('token has spaces or line breaks inside it: copy it again from the site\'s API/documentation page (one word of letters and digits).', { field: 'token' });
+    }
+    const auth = `Token ${token}`;
+    this.#headersGet = authHeaders(auth, { Accept: 'application/json' });
+    this.#headersPost = authHeaders(auth, { Accept: 'application/json', 'Content-Type': 'application/json' });
     this.transport = opts.transport;
     this.sleep = opts.sleep;
     this.now = opts.now;
@@ -238,6 +273,15 @@ export class HttpCore {
     this.logger = opts.logger;
     this.maxAttempts = Math.max(1, opts.retry?.maxAttempts ?? 3);
     this.maxDelayMs = opts.retry?.maxDelayMs ?? 10_000;
+  }
+
+  /** What console.log / util.inspect show: where it sends, never the headers. */
+  [inspectCustom](): string {
+    return `HttpCore { baseUrl: ${JSON.stringify(this.baseUrl)}, timeoutMs: ${this.timeoutMs} }`;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, timeoutMs: this.timeoutMs };
   }
 
   private log(level: keyof Logger, msg: string, meta?: Record<string, unknown>): void {
@@ -265,7 +309,7 @@ export class HttpCore {
    */
   async send(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
     const url = this.baseUrl + path;
-    const headers = method === 'GET' ? this.headersGet : this.headersPost;
+    const headers = method === 'GET' ? this.#headersGet : this.#headersPost;
     const body = opts.json ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     const repeatable = opts.repeatable ?? method === 'GET';
     // a read that timed out is sent again with twice the time: the server (or this machine) is slower than configured

@@ -23,12 +23,18 @@ add('9MOBILE', '0809 0818 0817 0909 0908');
  */
 const LOCAL = /^0[789][01]\d{8}$/;
 
+/**
+ * Separators people type inside a number (spaces, dashes, dots, brackets) and the invisible format
+ * characters a copy from a chat app adds (bidi marks, zero-width spaces): dropped, they change no digit.
+ */
+const SEPARATORS = /[\s\-.()\p{Cf}]/gu;
+
 export function tryNormalizePhone(input: unknown): string | null {
   // already in the local 11-digit form (the usual case): nothing to strip or re-prefix
   if (typeof input === 'string' && input.length === 11 && LOCAL.test(input)) return input;
-  if (typeof input === 'number' && Number.isInteger(input)) input = String(input);
+  if ((typeof input === 'number' && Number.isInteger(input)) || typeof input === 'bigint') input = String(input);
   if (typeof input !== 'string') return null;
-  let s = input.trim().replace(/[\s\-.()]/g, '');
+  let s = input.replace(SEPARATORS, '');
   if (s.startsWith('+')) s = s.slice(1);
   if (!/^\d+$/.test(s)) return null;
   if (s.startsWith('234')) {
@@ -50,8 +56,8 @@ export type PhoneProblem = 'blank' | 'letters' | 'wrong length' | 'not a Nigeria
  * ported numbers): a bulk SMS goes only to known mobile prefixes (detectNetwork's table).
  */
 export function classifyPhone(input: unknown): { phone: string; network: NetworkName } | { problem: PhoneProblem } {
-  const raw = typeof input === 'number' && Number.isInteger(input) ? String(input) : typeof input === 'string' ? input : '';
-  const compact = raw.trim().replace(/[\s\-.()]/g, '').replace(/^\+/, '');
+  const raw = (typeof input === 'number' && Number.isInteger(input)) || typeof input === 'bigint' ? String(input) : typeof input === 'string' ? input : '';
+  const compact = raw.replace(SEPARATORS, '').replace(/^\+/, '');
   if (compact === '') return { problem: 'blank' };
   if (!/^\d+$/.test(compact)) return { problem: 'letters' };
   const phone = tryNormalizePhone(compact);

@@ -7,18 +7,27 @@ import { tryAgainKeyboard } from '../flow/keyboards';
 import { pickers } from '../flow/pickers';
 import { nudge, safeEdit } from '../flow/ui';
 import { naira } from '../orders';
-import { PRODUCT_TABLE, formatNaira, formatPhone, tryParseKobo } from '../vtu';
+import { PRODUCT_TABLE, formatNaira, formatPhone, parseAmount } from '../vtu';
 
 /** Quick amounts offered as buttons, kobo. */
 export const QUICK_AMOUNTS = [10_000, 20_000, 50_000, 100_000];
 const MIN_KOBO = PRODUCT_TABLE.airtime.limits.minKobo.VTU;
 
+/** A typed amount in kobo, by the client's parser of amounts (client/input.ts): the same rule as a client call or a node. */
+function typedKobo(text: string): { kobo: number } | { problem: string } {
+  try {
+    return { kobo: parseAmount(text, 'amount') };
+  } catch (e) {
+    // the client's message says what to type, e.g. "₦1,500" must be a plain number: type 1500 (…)
+    return { problem: `The ${(e as Error).message}` };
+  }
+}
+
 /** Why a typed amount is refused, or null when it is fine. */
 export function amountProblem(text: string, maxKobo: number): string | null {
-  // The client's exact parser: "200", "₦1,500", "150.50"; more than two decimals is refused.
-  const kobo = tryParseKobo(text, false);
-  if (kobo === null && tryParseKobo(text, true) !== null) return 'Use at most 2 decimals (kobo), e.g. 200.55.';
-  if (kobo === null || kobo < 0) return 'Send the amount as a number of naira, e.g. 200 or 150.50.';
+  const typed = typedKobo(text);
+  if ('problem' in typed) return typed.problem;
+  const { kobo } = typed;
   if (kobo < MIN_KOBO) return `The smallest airtime top-up is ${naira(MIN_KOBO)}.`;
   if (kobo > maxKobo) return `That is above your per-purchase limit of ${naira(maxKobo)}. Send a smaller amount.`;
   return null;
@@ -52,7 +61,7 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
         continue;
       }
       await ctx.api.editMessageReplyMarkup(ctx.chatId!, q.message_id, { reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
-      return tryParseKobo(u.message!.text!, false)!;
+      return (typedKobo(u.message!.text!) as { kobo: number }).kobo;
     }
   }
 

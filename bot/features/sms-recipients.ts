@@ -1,6 +1,8 @@
 /**
  * Bulk SMS recipients as a seller gives them. Phone numbers are judged by the client's
- * `tryNormalizePhone` (the numbering plan lives there); this file only decides what one entry is.
+ * `classifyPhone` (the numbering plan lives there; the same rule as the nodes and client.sms): a
+ * toll-free or fixed-line number is left out here, with its reason, not silently by the client later.
+ * This file only decides what one entry is.
  *  - Pasted text or a .txt file: one line is one entry (commas, semicolons or tabs may also
  *    separate numbers on a line, spaces never do: "call 0803" stays one bad entry).
  *  - A .csv file: the phone column is found by its header (phone, mobile, number…) or, without
@@ -8,11 +10,23 @@
  * Bad entries keep where they were (line or row number, as a spreadsheet counts rows).
  */
 import { parse as parseCsv } from 'csv-parse/sync';
-import { splitRecipients, tryNormalizePhone } from '../vtu';
+import { classifyPhone, splitRecipients } from '../vtu';
+
+/** The 11-digit local form of a Nigerian mobile number, or null. */
+function mobile(entry: string): string | null {
+  const c = classifyPhone(entry);
+  return 'phone' in c ? c.phone : null;
+}
+
+/** Why an entry is left out, as the summary shows it (nothing for an empty cell: "(empty)" says it). */
+function reasonOf(entry: string): string | undefined {
+  const c = classifyPhone(entry);
+  return 'problem' in c && c.problem !== 'blank' ? c.problem : undefined;
+}
 
 export interface Recipients {
   numbers: string[];
-  bad: { where: string; value: string }[];
+  bad: { where: string; value: string; reason?: string }[];
   /** CSV only: which column the numbers came from. */
   column?: string;
 }
@@ -21,9 +35,9 @@ export function recipientsFromText(text: string): Recipients {
   const out: Recipients = { numbers: [], bad: [] };
   text.split(/\r\n|\n|\r/).forEach((line, i) => {
     for (const entry of splitRecipients(line)) {
-      const p = tryNormalizePhone(entry);
+      const p = mobile(entry);
       if (p) out.numbers.push(p);
-      else out.bad.push({ where: `line ${i + 1}`, value: entry });
+      else out.bad.push({ where: `line ${i + 1}`, value: entry, reason: reasonOf(entry) });
     }
   });
   return out;
@@ -37,7 +51,7 @@ function columnByContent(rows: string[][]): number {
   let best = -1;
   let bestCount = 0;
   for (let c = 0; c < width; c++) {
-    const n = rows.filter((r) => tryNormalizePhone(r[c] ?? '')).length;
+    const n = rows.filter((r) => mobile(r[c] ?? '')).length;
     if (n > bestCount) [best, bestCount] = [c, n];
   }
   return best;
@@ -46,32 +60,32 @@ function columnByContent(rows: string[][]): number {
 export function recipientsFromCsv(text: string): Recipients {
   const rows = (parseCsv(text, { relax_column_count: true, skip_empty_lines: false, trim: true, bom: true }) as string[][]).map((r) => r.map(String));
   const header = rows[0] ?? [];
-  let col = header.findIndex((h) => PHONE_HEADER.test(h) && !tryNormalizePhone(h));
+  let col = header.findIndex((h) => PHONE_HEADER.test(h) && !mobile(h));
   let hasHeader = col >= 0;
   if (!hasHeader) {
     col = columnByContent(rows);
     if (col < 0) return { numbers: [], bad: [] };
     // A first row with words where the numbers are is a header the names did not give away.
-    hasHeader = /[A-Za-z]/.test(header[col] ?? '') && !tryNormalizePhone(header[col] ?? '');
+    hasHeader = /[A-Za-z]/.test(header[col] ?? '') && !mobile(header[col] ?? '');
   }
   const out: Recipients = { numbers: [], bad: [], column: hasHeader ? `"${header[col]}" column` : `column ${col + 1}` };
   rows.forEach((r, i) => {
     if ((i === 0 && hasHeader) || r.every((x) => x === '')) return;
     const cell = r[col] ?? '';
-    const p = tryNormalizePhone(cell);
+    const p = mobile(cell);
     if (p) out.numbers.push(p);
-    else out.bad.push({ where: `row ${i + 1}`, value: cell || '(empty)' });
+    else out.bad.push({ where: `row ${i + 1}`, value: cell || '(empty)', reason: reasonOf(cell) });
   });
   return out;
 }
 
-/** "Found 3 numbers in the "phone" column.\nNot phone numbers (skipped):\nrow 5: 12345". */
+/** "Found 3 numbers in the "phone" column.\nLeft out (1, not Nigerian mobile numbers):\nrow 5: 12345 (wrong length)". */
 export function recipientsReport(r: Recipients, max = 20): string {
   const n = r.numbers.length;
   const lines = [`Found ${n} number${n === 1 ? '' : 's'}${r.column ? ` in the ${r.column} (other columns ignored)` : ''}.`];
   if (r.bad.length) {
-    lines.push(`Not phone numbers (${r.bad.length}, skipped):`);
-    for (const b of r.bad.slice(0, max)) lines.push(`${b.where}: ${b.value}`);
+    lines.push(`Left out (${r.bad.length}, not Nigerian mobile numbers):`);
+    for (const b of r.bad.slice(0, max)) lines.push(`${b.where}: ${b.value}${b.reason ? ` (${b.reason})` : ''}`);
     if (r.bad.length > max) lines.push(`… and ${r.bad.length - max} more`);
   }
   return lines.join('\n');

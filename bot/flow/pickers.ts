@@ -7,7 +7,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { ConvContext, MyConversation, Services } from '../context';
 import { userError } from '../orders';
-import { detectNetwork, errorCode, formatPhone, tryNormalizePhone } from '../vtu';
+import { classifyPhone, errorCode, formatPhone, mobileProblem } from '../vtu';
 import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
 
 export interface NetView {
@@ -115,15 +115,16 @@ export function pickers(s: Services) {
     if (!opts.asked) await ctx.reply(phonePrompt(networkName));
     for (;;) {
       const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Please send the phone number as text, or /cancel.') });
-      const phone = tryNormalizePhone(m.message.text);
-      if (!phone) {
-        await m.reply('That is not a Nigerian mobile number. Send 11 digits like 08031234567 (or +234 803 123 4567).');
+      // the client's rule (the same for the nodes and SMS): a known mobile prefix, whatever "ported" would say
+      const number = classifyPhone(m.message.text);
+      if ('problem' in number) {
+        await m.reply(`${mobileProblem(m.message.text)} Send 11 digits like 08031234567 (or +234 803 123 4567).`);
         continue;
       }
-      const detected = detectNetwork(phone);
-      if (detected && detected.toUpperCase() === networkName.toUpperCase()) return { phone, ported: false };
+      const { phone, network: detected } = number;
+      if (detected.toUpperCase() === networkName.toUpperCase()) return { phone, ported: false };
       const kb = new InlineKeyboard().text(`Yes, it is on ${networkName}`, 'ported:y').row().text('No, use another number', 'ported:n').row().text('Cancel', 'x');
-      const q = await withButtons(conversation, ctx, `${formatPhone(phone)} looks like ${detected ?? 'an unknown network'}, not ${networkName}. Has this number been ported to ${networkName}?`, kb);
+      const q = await withButtons(conversation, ctx, `${formatPhone(phone)} looks like ${detected}, not ${networkName}. Has this number been ported to ${networkName}?`, kb);
       const { c, data } = await choose(conversation, q.message_id, /^ported:[yn]$/, 'Please use the buttons above, or /cancel.');
       if (data === 'ported:y') {
         await safeEdit(conversation, c, `${formatPhone(phone)}: ported to ${networkName}.`);

@@ -1,6 +1,6 @@
 import type { CablePurchase } from '../types';
 import type { CatalogIndex } from '../catalog';
-import { normalizePhone } from '../phone';
+import { parseMobile } from '../input';
 import type { CableProvider } from '../types';
 import { charged, firstMoney, invalid, parseBase, requireDigits, requireInt, resolveChoice, result, text, type ProductModule } from './common';
 import { PRODUCT_TABLE } from './table';
@@ -27,7 +27,7 @@ export const cableProduct: ProductModule<CablePurchase> = {
       throw invalid('package', `package ${pkgId} is not a ${prov.name} package${pkg ? ` (it belongs to ${pkg.provider})` : ''}. Pick one from client.catalog.cable().`);
     }
     const iuc = checkIuc(req.iuc);
-    if (req.phone !== undefined && req.phone !== '') normalizePhone(req.phone, 'phone');
+    if (req.phone !== undefined && req.phone !== '') parseMobile(req.phone, 'phone');
     const body = { [F.provider.wire]: prov.id, [F.package.wire]: pkg.id, [F.iuc.wire]: iuc };
     return {
       product: 'cable',

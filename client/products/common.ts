@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { CatalogIndex, Choices } from '../catalog';
 import { VtuBadResponseError, VtuInvalidInputError, shown } from '../errors';
+import { parseBoolean, parseId } from '../input';
 import { money, tryParseKobo } from '../money';
 import { nameKey } from '../schemas/aliases';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
@@ -249,50 +250,18 @@ export function resolveNetwork(idx: CatalogIndex, network: unknown, field = 'net
   return resolveChoice(idx.networks, network, field, 'a network');
 }
 
-/** An optional text field: a string (trimmed) or nothing; never String({a:1}). */
-export function optionalText(v: unknown, field: string, what: string, max: number): string {
-  if (v === undefined || v === null) return '';
-  if (typeof v !== 'string') throw invalid(field, `${field} must be text (${what}), not ${shown(v)}.`);
-  const s = v.trim();
-  if (s.length > max) throw invalid(field, `${field} is ${s.length} characters; keep it to ${max} or fewer.`);
-  return s;
-}
-
-/** An optional yes/no field: true, false or absent. A string such as "yes" is refused, not read as false. */
-export function optionalBoolean(v: unknown, field: string): boolean {
-  if (v === undefined || v === null) return false;
-  if (typeof v !== 'boolean') throw invalid(field, `${field} must be true or false (a boolean), not ${shown(v)}.`);
-  return v;
-}
-
 /** A record id for a detail URL: a positive whole number (never text that could change the path). */
 export function recordId(v: unknown): number {
-  return requireInt(v, 'id', "the record's numeric id, e.g. 1234");
+  return parseId(v, 'id', "the record's numeric id, e.g. 1234");
 }
 
-export function requireInt(v: unknown, field: string, what: string): number {
-  const n = typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
-    throw invalid(field, `${field} must be a positive whole number (${what}); got ${shown(v)}.`);
-  }
-  return n;
+/** An optional yes/no field (absent → false); the one rule of client/input.ts. */
+export function optionalBoolean(v: unknown, field: string): boolean {
+  return parseBoolean(v, field, false);
 }
 
-export function requireQuantity(v: unknown, field: string, min: number, max: number): number {
-  const n = typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
-    throw invalid(field, `${field} must be a whole number from ${min} to ${max}; got ${shown(v)}.`);
-  }
-  return n;
-}
-
-export function requireDigits(v: unknown, field: string, what: string, min: number, max: number): string {
-  const s = typeof v === 'number' && Number.isInteger(v) ? String(v) : typeof v === 'string' ? v.replace(/[\s-]/g, '') : '';
-  if (!/^\d+$/.test(s) || s.length < min || s.length > max) {
-    throw invalid(field, `${field} must be the ${what}: ${min === max ? min : `${min}–${max}`} digits, no letters; got ${shown(v)}.`);
-  }
-  return s;
-}
+// The product modules' names for the parsers of client/input.ts (one implementation, used everywhere).
+export { optionalText, parseId as requireInt, parseQuantity as requireQuantity, parseDigits as requireDigits } from '../input';
 
 export function isRec(v: unknown): v is Record<string, unknown> {
   return isRecord(v);

@@ -1,5 +1,6 @@
 import type { DataPurchase } from '../types';
-import { detectNetwork, normalizePhone, tryNormalizePhone } from '../phone';
+import { tryNormalizePhone } from '../phone';
+import { parseMobile } from '../input';
 import {
   charged, firstMoney, invalid, optionalBoolean, parseBase, requireInt, resolveNetwork, result, text, type ProductModule,
 } from './common';
@@ -10,18 +11,16 @@ import { PRODUCT_TABLE } from './table';
 
 const { fields: F, path: PATH } = PRODUCT_TABLE.data;
 
-/** Phone ↔ network check shared by data and airtime. */
+/**
+ * Phone ↔ network check shared by data and airtime. The number must be a Nigerian mobile number (a known
+ * mobile prefix, client/input.ts parseMobile: the same rule as SMS and the bot); `ported` only allows a
+ * number whose prefix belongs to another network, since a ported number keeps its original prefix.
+ */
 export function checkPhoneNetwork(phoneIn: unknown, net: NetworkInfo, ported: boolean | undefined): string {
-  const phone = normalizePhone(phoneIn, 'phone');
-  if (!ported) {
-    const detected = detectNetwork(phone);
-    const want = canonicalNetwork(net.name);
-    if (detected === null) {
-      throw invalid('phone', `phone ${phone} has a prefix (${phone.slice(0, 4)}) that is not on the known ${want} list; if the number was ported to ${want}, set ported: true.`);
-    }
-    if (detected !== want) {
-      throw invalid('phone', `phone ${phone} looks like a ${detected} number, not ${want}. Choose network ${detected}, or set ported: true if the number was ported to ${want}.`);
-    }
+  const { phone, network: detected } = parseMobile(phoneIn, 'phone');
+  const want = canonicalNetwork(net.name);
+  if (!ported && detected !== want) {
+    throw invalid('phone', `phone ${phone} looks like a ${detected} number, not ${want}. Choose network ${detected}, or set ported: true if the number was ported to ${want}.`);
   }
   return phone;
 }

@@ -1,7 +1,7 @@
 import type { ElectricityPurchase, Disco } from '../types';
 import type { CatalogIndex } from '../catalog';
 import { formatNaira, nairaText, parsePlainNaira } from '../money';
-import { normalizePhone } from '../phone';
+import { parseMobile } from '../input';
 import { charged, firstMoney, invalid, parseBase, requireDigits, resolveChoice, result, text, type ProductModule } from './common';
 import { shown } from '../errors';
 import { PRODUCT_TABLE } from './table';
@@ -42,7 +42,7 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
     if (kobo > L.maxKobo) {
       throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per token; type a smaller amount or split it.`);
     }
-    const phone = req.phone !== undefined && req.phone !== '' ? normalizePhone(req.phone, 'phone') : undefined;
+    const phone = req.phone !== undefined && req.phone !== '' ? parseMobile(req.phone, 'phone').phone : undefined;
     const body: Record<string, unknown> = {
       [F.disco.wire]: disco.id,
       [F.amount.wire]: Number(formatNaira(kobo)),

@@ -4,10 +4,11 @@
  */
 import type { Money, PurchaseResult, ResultPath, SmsBatch, SmsPlan, SmsPurchase, SmsRates } from '../types';
 import { money } from '../money';
-import { classifyPhone, tryNormalizePhone } from '../phone';
+import { classifyPhone, tryNormalizePhone, type PhoneProblem } from '../phone';
 import { normalizeStatus, zId } from '../schemas/common';
 import { VtuBadResponseError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../errors';
 import { firstMoney, invalid, isRec, scrubRaw, text } from './common';
+import { MOBILE_EXAMPLE, parseBoolean, parseMessage, parseSender, phoneProblemText, splitRecipients } from '../input';
 import { PRODUCT_TABLE } from './table';
 
 const { fields: F, limits: L } = PRODUCT_TABLE.sms;
@@ -34,31 +35,19 @@ export function unicodeChars(message: string): string[] {
 }
 
 export function checkSender(sender: unknown): string {
-  const s = typeof sender === 'string' ? sender.trim() : '';
-  if (!/^[A-Za-z0-9]+$/.test(s) || s.length > L.senderChars) {
-    throw invalid('sender', `sender ${JSON.stringify(sender ?? null)} must be 1–${L.senderChars} letters or digits (no spaces or symbols), e.g. "MyShop".`);
-  }
-  return s;
+  return parseSender(sender, L.senderChars);
 }
 
 export function checkMessage(message: unknown): string {
-  if (typeof message !== 'string' || message.trim() === '') throw invalid('message', 'message is empty; write the SMS text.');
-  const n = [...message].length;
-  if (n > SMS_MAX_CHARS) {
-    throw invalid('message', `message is ${n} characters; the maximum is ${SMS_MAX_CHARS} (6 pages). Shorten it by ${n - SMS_MAX_CHARS}.`);
-  }
-  return message;
+  return parseMessage(message, SMS_MAX_CHARS);
 }
 
-export function splitRecipients(recipients: unknown): string[] {
-  if (Array.isArray(recipients)) return recipients.map((r) => String(r ?? '').trim()).filter(Boolean);
-  if (typeof recipients === 'string') return recipients.split(/[,;\n\r\t]+/).map((r) => r.trim()).filter(Boolean);
-  return [];
-}
+export { splitRecipients };
 
 export function planSms(req: Omit<SmsPurchase, 'product'> | SmsPurchase, rates: SmsRates, batchSize = 500): SmsPlan {
   const sender = checkSender(req.sender);
   const message = checkMessage(req.message);
+  const dnd = parseBoolean(req.dnd, 'dnd');
   const inputs = splitRecipients(req.recipients);
   const seen = new Set<string>();
   const valid: string[] = [];
@@ -79,10 +68,9 @@ export function planSms(req: Omit<SmsPurchase, 'product'> | SmsPurchase, rates: 
   if (valid.length === 0) {
     throw invalid('recipients', inputs.length === 0
       ? 'recipients is empty; give one or more Nigerian mobile numbers separated by commas.'
-      : `none of the ${inputs.length} recipients is a Nigerian mobile number (e.g. ${JSON.stringify(bad[0])}); use 11 digits like 08031234567.`);
+      : `none of the ${inputs.length} recipients is a Nigerian mobile number (e.g. ${JSON.stringify(bad[0])}: ${phoneProblemText(rejected[0].reason as PhoneProblem, bad[0])}); ${MOBILE_EXAMPLE}.`);
   }
   const pages = smsPages(message);
-  const dnd = req.dnd === true;
   const rate = dnd ? rates.dndPerPage : rates.perPage;
   const size = Math.max(1, Math.floor(batchSize));
   const batches: string[][] = [];
@@ -97,8 +85,10 @@ export function smsBody(plan: SmsPlan, batch: string[]): Record<string, unknown>
   return { [F.sender.wire]: plan.sender, [F.recipients.wire]: batch.join(','), [F.message.wire]: plan.message, [F.dnd.wire]: plan.dnd };
 }
 
+/** A history row's recipients (server data: read leniently, never refused like a caller's input). */
 function phones(v: unknown): string[] {
-  return splitRecipients(Array.isArray(v) ? v : text(v)).map((x) => tryNormalizePhone(x) ?? x);
+  const asText = (x: unknown) => (typeof x === 'string' || typeof x === 'number' ? String(x) : '');
+  return splitRecipients(Array.isArray(v) ? v.map(asText) : asText(v)).map((x) => tryNormalizePhone(x) ?? x);
 }
 
 /** History entry {total, unit, sendername, message, page, amount, to, ident, create_date, DND} → SmsBatch. */
@@ -151,7 +141,7 @@ export function parseSmsSend(raw: unknown, plan: SmsPlan, batch: string[], cost:
   if (!isRec(raw)) throw new VtuBadResponseError('The SMS send answer is not a JSON object.');
   const asBatch = parseSmsBatch(raw);
   if (asBatch && (asBatch.ident || raw.id !== undefined)) {
-    return { result: batchToResult({ ...asBatch, recipients: asBatch.recipients.length ? asBatch.recipients : batch }, raw, path, { invalid: plan.invalid }), needsEnrichment: false };
+    return { result: batchToResult({ ...asBatch, recipients: asBatch.recipients.length ? asBatch.recipients : batch }, raw, path, { invalid: plan.invalid, rejected: plan.rejected }), needsEnrichment: false };
   }
   const msg = text(raw.error ?? raw.message ?? raw.msg ?? raw.detail ?? raw.status ?? '');
   const st = normalizeStatus(raw.Status ?? raw.status);
@@ -164,7 +154,7 @@ export function parseSmsSend(raw: unknown, plan: SmsPlan, batch: string[], cost:
     throw new VtuBadResponseError(`Unrecognised SMS send answer: ${JSON.stringify(raw).slice(0, 160)}`);
   }
   const b: SmsBatch = { ident: null, sender: plan.sender, message: plan.message, recipients: batch, pages: plan.pages, amount: cost, dnd: plan.dnd, createdAt: null };
-  const result = batchToResult(b, raw, path, { invalid: plan.invalid });
+  const result = batchToResult(b, raw, path, { invalid: plan.invalid, rejected: plan.rejected });
   result.message = msg.trim();
   return { result, needsEnrichment: true };
 }

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import type { PurchaseRequest } from '../../client/core';
 import { PRODUCT_TABLE } from '../../client/products/table';
 import { networkField, phoneField, portedField, purchaseOptions } from '../shared/descriptions';
-import { amountParam, idParam, stringParam } from '../shared/params';
+import { amountParam, booleanParam, idParam, stringParam } from '../shared/params';
 import { getTransactionOutput, limitText, spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runPurchases } from '../shared/runner';
 
@@ -56,7 +56,7 @@ export class VtuAirtime implements INodeType {
 					amount: amountParam(this, 'amount', i, P.fields.amount.label),
 					phone: stringParam(this, 'phone', i, P.fields.phone.label),
 					type: this.getNodeParameter('airtimeType', i, 'VTU') as 'VTU' | 'Share and Sell',
-					ported: this.getNodeParameter('ported', i, false) as boolean,
+					ported: booleanParam(this, 'ported', i),
 				}),
 			}),
 		];

@@ -8,7 +8,7 @@ import { PRODUCT_TABLE } from '../../client/products/table';
 import { limitField, purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { naira } from '../shared/format';
-import { itemParam, stringParam } from '../shared/params';
+import { booleanParam, itemParam, stringParam } from '../shared/params';
 import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { readPurchaseOptions, runEachItem, runPool, runPurchases } from '../shared/runner';
 import {
@@ -308,7 +308,7 @@ function readCampaign(ctx: IExecuteFunctions, batchSize: number): CampaignReques
 	return {
 		rows,
 		sender,
-		dnd: ctx.getNodeParameter('dnd', 0, false) as boolean,
+		dnd: booleanParam(ctx, 'dnd', 0),
 		optOut: optOutSet(options.optOut ?? ''),
 		batchSize,
 	};

@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { classifyPhone, formatNaira, smsPages, unicodeChars } from '../../client/core';
 import { checkMessage } from '../../client/products/sms';
+import { splitRecipients as clientSplitRecipients } from '../../client/input';
 import type { SmsBatch } from '../../client/types';
 import { parseCreateDate } from '../../client/purchase';
 
@@ -66,15 +67,16 @@ export interface CampaignRow {
 	name: string | null;
 }
 
-/** Split "0803…, 0805…\n0807…" (or an array) into entries; a blank cell is one blank entry, so it is counted. */
+/**
+ * Split "0803…, 0805…\n0807…" (or an array) into entries with the client's splitter; unlike the client's
+ * (which drops blanks), a blank cell is one blank entry here, so it is counted in the campaign.
+ */
 export function splitRecipients(value: unknown): string[] {
 	if (value === undefined || value === null) return [''];
 	if (Array.isArray(value)) return value.length === 0 ? [''] : value.flatMap((v) => splitRecipients(v));
-	if (typeof value === 'object') return ['[object]'];
-	const parts = String(value)
-		.split(/[,;\n\r]+/)
-		.map((s) => s.trim())
-		.filter((s) => s.length > 0);
+	// not text: one entry that classifies as invalid (counted with its row), never a TypeError
+	if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint') return ['[object]'];
+	const parts = clientSplitRecipients(String(value));
 	return parts.length === 0 ? [''] : parts;
 }
 

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import { PRODUCT_TABLE } from '../../client/products/table';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
-import { idParam, stringParam } from '../shared/params';
+import { catalogueIdParam, idParam, stringParam } from '../shared/params';
 import { getTransactionOutput, validatedPurchases, validateFirstOption, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
@@ -68,7 +68,7 @@ export class VtuCableTv implements INodeType {
 					return {
 						product: P.product,
 						...input,
-						package: Number(idParam(this, 'package', i, P.fields.package.label)),
+						package: catalogueIdParam(this, 'package', i, P.fields.package.label, 'the package ID from the list'),
 						...(phone ? { phone } : {}),
 					};
 				},

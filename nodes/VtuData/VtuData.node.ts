@@ -5,7 +5,7 @@ import { PRODUCT_TABLE } from '../../client/products/table';
 import { catalogueField, networkField, phoneField, portedField, purchaseOptions } from '../shared/descriptions';
 import { quoteJson } from '../shared/format';
 import { planJson } from '../shared/loadOptions';
-import { idParam, stringParam } from '../shared/params';
+import { booleanParam, catalogueIdParam, idParam, stringParam } from '../shared/params';
 import { getTransactionOutput, spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem, runPurchases } from '../shared/runner';
 
@@ -39,9 +39,9 @@ export class VtuData implements INodeType {
 				build: (i) => ({
 					product: P.product,
 					network: idParam(this, 'network', i, P.fields.network.label),
-					plan: Number(idParam(this, 'plan', i, P.fields.plan.label)),
+					plan: catalogueIdParam(this, 'plan', i, P.fields.plan.label, 'the plan ID from the list'),
 					phone: stringParam(this, 'phone', i, P.fields.phone.label),
-					ported: this.getNodeParameter('ported', i, false) as boolean,
+					ported: booleanParam(this, 'ported', i),
 				}),
 				// The priced row also says which network (by name) and plan it was priced for, in the
 				// dropdowns' own values, so a following Buy can map {{ $json.network }} and {{ $json.plan }}.

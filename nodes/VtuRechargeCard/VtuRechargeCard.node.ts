@@ -12,7 +12,7 @@ import { PRODUCT_TABLE } from '../../client/products/table';
 import type { PurchaseResult } from '../../client/types';
 import { catalogueField, networkField, purchaseOptions, quantityField } from '../shared/descriptions';
 import { resultJson } from '../shared/format';
-import { idParam, positiveIntParam, stringParam } from '../shared/params';
+import { catalogueIdParam, idParam, positiveIntParam, stringParam } from '../shared/params';
 import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runPurchases } from '../shared/runner';
 
@@ -145,7 +145,7 @@ export class VtuRechargeCard implements INodeType {
 					return {
 						product: P.product,
 						network: idParam(this, 'network', i, P.fields.network.label),
-						denomination: Number(idParam(this, 'denomination', i, P.fields.denomination.label)),
+						denomination: catalogueIdParam(this, 'denomination', i, P.fields.denomination.label, 'the denomination ID from the list'),
 						quantity: positiveIntParam(this, 'quantity', i, P.fields.quantity.label),
 						...(nameOnCard ? { nameOnCard } : {}),
 					};

@@ -7,7 +7,7 @@ import type {
 import { sleepWithAbort } from 'n8n-workflow';
 
 import { VtuClient, nairaText } from '../../client/core';
-import { FORBIDDEN_ADVICE, VtuError } from '../../client/errors';
+import { FORBIDDEN_ADVICE, VtuError, registerSecret, safeUrlText } from '../../client/errors';
 import { TransportError } from '../../client/transport';
 import { createCredentialTestTransport, safeOrigin } from './transport';
 
@@ -52,12 +52,14 @@ export async function vtuApiTest(
 	const token = String(data.apiToken ?? '').trim();
 	if (!baseUrl) return { status: 'Error', message: 'Enter the Base URL of the VTU site.' };
 	if (!token) return { status: 'Error', message: 'Enter the API token from the site\'s API access page.' };
+	// before anything can echo the Base URL: a token pasted into it is redacted
+	registerSecret(token);
 	try {
 		new URL(baseUrl);
 	} catch {
 		return {
 			status: 'Error',
-			message: `"${baseUrl}" is not a URL. Enter the site's address with its scheme, e.g. https://www.example-vtu.com.ng.`,
+			message: `"${safeUrlText(baseUrl)}" is not a URL. Enter the site's address with its scheme, e.g. https://www.example-vtu.com.ng.`,
 		};
 	}
 	// A credential test gets no `httpRequest`: ICredentialTestFunctions (n8n 1.123.81 and 2.41.1) offers
@@ -68,14 +70,15 @@ export async function vtuApiTest(
 	// credential, could not say who is connected, tell a non-API account apart (its rules only match fixed
 	// values) or explain an unreachable Base URL, and n8n would then never call this function.
 	const { request } = this.helpers;
-	const client = new VtuClient({
-		baseUrl,
-		token,
-		timeoutMs: 15_000,
-		transport: createCredentialTestTransport(request),
-		sleep: sleepWithAbort,
-	});
 	try {
+		// inside the try: a Base URL the client refuses (e.g. with user:password@) is the test's answer
+		const client = new VtuClient({
+			baseUrl,
+			token,
+			timeoutMs: 15_000,
+			transport: createCredentialTestTransport(request),
+			sleep: sleepWithAbort,
+		});
 		const profile = await client.user.get();
 		if (!profile.isApiUser) {
 			return {

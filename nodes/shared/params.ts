@@ -1,6 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { parseBoolean, parseId, shown } from '../../client/core';
 import { refuse } from './errors';
+
+/*
+ * Parameters are read with the client's own parsers (client/input.ts), so a value typed in a node is
+ * accepted or refused exactly as in a client call or in the bot: an id is digits (never Number()'s
+ * "0x2" or "1e1"), a yes/no is a boolean. A refusal is the client's invalid_input, named after the field.
+ */
 
 /**
  * A whole parameter that is just `{{ $json.field }}` or `{{ $json["Field name"] }}` (the usual
@@ -42,8 +49,31 @@ export function idParam(
 		);
 	}
 	if (typeof v === 'number') return v;
-	const s = String(v);
-	return /^\d+$/.test(s) ? Number(s) : s;
+	if (typeof v !== 'string') return v as string; // the client refuses it, saying what to type
+	return /^\d+$/.test(v) ? Number(v) : v;
+}
+
+/**
+ * A catalogue ID (plan, package, denomination) or an order ID: digits or a whole number, as the client
+ * reads it. `what` says where to find one, e.g. "the plan ID from the list".
+ */
+export function catalogueIdParam(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	what: string,
+): number {
+	const raw = itemParam(ctx, name, itemIndex, '');
+	if (raw === '' || raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+		throw refuse('invalid_input', `${label} is empty`, `Choose a ${label.toLowerCase()} from the list, or set its ID with an expression.`);
+	}
+	return parseId(raw, name, what);
+}
+
+/** A yes/no parameter: the boolean true or false (an expression giving the text "true" is refused, as in the client). */
+export function booleanParam(ctx: IExecuteFunctions, name: string, itemIndex: number): boolean {
+	return parseBoolean(itemParam(ctx, name, itemIndex, false), name);
 }
 
 export function stringParam(
@@ -54,6 +84,9 @@ export function stringParam(
 	required = true,
 ): string {
 	const raw = itemParam(ctx, name, itemIndex, '');
+	if (raw !== undefined && raw !== null && typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'bigint') {
+		throw refuse('invalid_input', `${label} must be text, not ${shown(raw)}`, `Map ${label} to a text or number field of the input.`);
+	}
 	const s = raw === undefined || raw === null ? '' : String(raw).trim();
 	if (required && !s) {
 		throw refuse('invalid_input', `${label} is empty`, `Fill in ${label} or map it from the input with an expression.`);
@@ -67,12 +100,7 @@ export function positiveIntParam(
 	itemIndex: number,
 	label: string,
 ): number {
-	const raw = itemParam(ctx, name, itemIndex, 1);
-	const n = Number(raw);
-	if (!Number.isInteger(n) || n < 1) {
-		throw refuse('invalid_input', `${label} must be a whole number of at least 1, got "${String(raw)}"`);
-	}
-	return n;
+	return parseId(itemParam(ctx, name, itemIndex, 1), name, `${label}: a whole number of at least 1`);
 }
 
 /** A naira amount as given (number or string); the client parses it exactly. */
@@ -86,5 +114,6 @@ export function amountParam(
 	if (raw === '' || raw === undefined || raw === null) {
 		throw refuse('invalid_input', `${label} is empty`, 'Enter an amount in naira, e.g. 500.');
 	}
-	return typeof raw === 'number' ? raw : String(raw).trim();
+	// anything but a number or text goes to the client as is: its parser refuses it saying what to type
+	return typeof raw === 'string' ? raw.trim() : (raw as number);
 }

@@ -121,10 +121,12 @@ describe('/airtime', () => {
     expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['₦100', '₦200', '₦500', '₦1,000', 'Cancel']);
     const said: Record<string, string> = {
       '20': 'The smallest airtime top-up is ₦50.00.',
-      '200.555': 'Use at most 2 decimals (kobo), e.g. 200.55.',
-      '-200': 'Send the amount as a number of naira, e.g. 200 or 150.50.',
-      'two hundred': 'Send the amount as a number of naira, e.g. 200 or 150.50.',
-      '₦1,000,000': 'That is above your per-purchase limit of ₦5,000.00. Send a smaller amount.',
+      // the client's parser of amounts: what a client call or a node would refuse, with what to type
+      '200.555': 'The amount "200.555" has more than two decimals: type at most two decimals, e.g. 200.55.',
+      '-200': 'The amount "-200" must not be negative: type the amount to pay, e.g. 250.',
+      'two hundred': 'The amount "two hundred" is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.',
+      '₦1,000,000': 'The amount "₦1,000,000" must be a plain number: type 1000000 (digits and at most two decimals; no ₦, commas or spaces).',
+      '1000000': 'That is above your per-purchase limit of ₦5,000.00. Send a smaller amount.',
     };
     for (const [typed, answer] of Object.entries(said)) {
       await env.send(app, env.tg.textUpdate(u, typed));
@@ -174,7 +176,7 @@ describe('/sms', () => {
     expect(env.tg.callsOf('#download')).toHaveLength(1);
     const texts = env.tg.textsTo(u.id);
     expect(texts.slice(-2)).toEqual([
-      'Found 4 numbers in the "phone" column (other columns ignored).\nNot phone numbers (2, skipped):\nrow 5: 12345\nrow 7: (empty)',
+      'Found 4 numbers in the "phone" column (other columns ignored).\nLeft out (2, not Nigerian mobile numbers):\nrow 5: 12345 (wrong length)\nrow 7: (empty)',
       'Now send the message text.',
     ]);
     expect(texts.join('\n')).not.toContain('Customer');
@@ -200,7 +202,7 @@ describe('/sms', () => {
     await env.send(app, env.tg.textUpdate(u, '/sms'));
     await env.send(app, env.tg.textUpdate(u, 'SHOP'));
     await env.send(app, env.tg.documentUpdate(u, 'list.csv', 'Ada,Lagos,08031234567\nBola,Abuja,08051234567\nChi,Kano,not known\n'));
-    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('Found 2 numbers in the column 3 (other columns ignored).\nNot phone numbers (1, skipped):\nrow 3: not known');
+    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('Found 2 numbers in the column 3 (other columns ignored).\nLeft out (1, not Nigerian mobile numbers):\nrow 3: not known (letters)');
   });
 
   test('pasted text: one line is one entry, bad lines by number ("call 0803" is not split); a non-csv file is refused; Unicode warning with the page count', async () => {
@@ -214,7 +216,7 @@ describe('/sms', () => {
     await env.send(app, env.tg.documentUpdate(u, 'list.pdf', '%PDF', 'application/pdf'));
     expect(env.tg.lastText(u.id)).toBe('Send a .txt or .csv file (or paste the numbers).');
     await env.send(app, env.tg.textUpdate(u, '08031234567\ncall 0803\n0805 123 4567\nTunde Bello\n07012345678, 08091234567'));
-    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('Found 4 numbers.\nNot phone numbers (2, skipped):\nline 2: call 0803\nline 4: Tunde Bello');
+    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('Found 4 numbers.\nLeft out (2, not Nigerian mobile numbers):\nline 2: call 0803 (letters)\nline 4: Tunde Bello (letters)');
     const message = '🎉' + 'a'.repeat(226); // 227 characters, one not plain SMS text
     await env.send(app, env.tg.textUpdate(u, message));
     const plan = await env.client.sms.plan({ sender: 'SHOP', message, recipients: ['08031234567', '08051234567', '07012345678', '08091234567'] });

@@ -244,8 +244,8 @@ describe('seller texts and parsing (issue 14)', () => {
     expect(recipientsFromText('0803 123 4567\ncall 0803\r\n08051234567, 07012345678;0809-123-4567\n\n  \nx')).toEqual({
       numbers: ['08031234567', '08051234567', '07012345678', '08091234567'],
       bad: [
-        { where: 'line 2', value: 'call 0803' },
-        { where: 'line 6', value: 'x' },
+        { where: 'line 2', value: 'call 0803', reason: 'letters' },
+        { where: 'line 6', value: 'x', reason: 'letters' },
       ],
     });
   });
@@ -253,7 +253,7 @@ describe('seller texts and parsing (issue 14)', () => {
   test('csv recipients: header by name (any position), header by content, no header, quoted cells', () => {
     expect(recipientsFromCsv('Name,Mobile Number,City\nAda,08031234567,Lagos\n"Obi, Chi",bad,Kano\n')).toEqual({
       numbers: ['08031234567'],
-      bad: [{ where: 'row 3', value: 'bad' }],
+      bad: [{ where: 'row 3', value: 'bad', reason: 'letters' }],
       column: '"Mobile Number" column',
     });
     expect(recipientsFromCsv('who,where,cell\nAda,Lagos,08031234567\nBola,Abuja,+2348051234567\n').column).toBe('"cell" column');
@@ -267,11 +267,12 @@ describe('seller texts and parsing (issue 14)', () => {
   });
 
   test('airtime amounts', () => {
-    expect(amountProblem('200.555', 1_000_000)).toBe('Use at most 2 decimals (kobo), e.g. 200.55.');
+    // the client's parser of amounts (client/input.ts), so the bot buys exactly what a client call or a node would
+    expect(amountProblem('200.555', 1_000_000)).toBe('The amount "200.555" has more than two decimals: type at most two decimals, e.g. 200.55.');
     expect(amountProblem('200.55', 1_000_000)).toBeNull();
-    expect(amountProblem('₦1,500', 1_000_000)).toBeNull();
+    expect(amountProblem('₦1,500', 1_000_000)).toBe('The amount "₦1,500" must be a plain number: type 1500 (digits and at most two decimals; no ₦, commas or spaces).');
     expect(amountProblem('49.99', 1_000_000)).toBe('The smallest airtime top-up is ₦50.00.');
-    expect(amountProblem('abc', 1_000_000)).toBe('Send the amount as a number of naira, e.g. 200 or 150.50.');
+    expect(amountProblem('abc', 1_000_000)).toBe('The amount "abc" is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.');
   });
 
   test('states and errors in seller words: no HTTP codes, paths or builds', () => {

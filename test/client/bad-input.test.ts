@@ -14,7 +14,15 @@ const table = (env: () => Env): Case[] => [
   ['data: phone foreign', { product: 'data', network: 'MTN', plan: 2, phone: '+1 415 555 0100' }, 'phone', /Nigerian/],
   ['data: phone empty', { product: 'data', network: 'MTN', plan: 2, phone: '' }, 'phone', /Nigerian/],
   ['data: GLO number on MTN', { product: 'data', network: 'MTN', plan: 2, phone: '08051234567' }, 'phone', /looks like a GLO number.*ported/],
-  ['data: unknown prefix not ported', { product: 'data', network: 'MTN', plan: 2, phone: '07027123456' }, 'phone', /ported: true/],
+  ['data: unknown prefix not ported', { product: 'data', network: 'MTN', plan: 2, phone: '07027123456' }, 'phone', /07027 is not the prefix of a mobile network/],
+  // non-mobile numbers: refused the same way whatever `ported` says (a ported number keeps its prefix)
+  ['data: toll-free 0800, ported', { product: 'data', network: 'MTN', plan: 2, phone: '08001234567', ported: true }, 'phone', /"08001234567" is not a Nigerian mobile number: 0800 is not the prefix of a mobile network.*use 11 digits like 08031234567/],
+  ['data: toll-free +234 800, ported', { product: 'data', network: 'GLO', plan: 10, phone: '+234 800 123 4567', ported: true }, 'phone', /0800 is not the prefix of a mobile network/],
+  ['airtime: premium 0700, ported', { product: 'airtime', network: 'MTN', amount: 100, phone: '07001234567', ported: true }, 'phone', /0700 is not the prefix/],
+  ['airtime: phone an object', bad({ product: 'airtime', network: 'MTN', amount: 100, phone: { n: '08031234567' } }), 'phone', /must be a phone number as text or digits, not an object/],
+  ['airtime: phone a null-prototype object', bad({ product: 'airtime', network: 'MTN', amount: 100, phone: Object.create(null) }), 'phone', /not an object/],
+  ['electricity: phone toll-free', { product: 'electricity', disco: 1, meter: '45012345678', meterType: 'prepaid', amount: 1000, phone: '08001234567' }, 'phone', /0800 is not the prefix/],
+  ['cable: phone toll-free', { product: 'cable', provider: 'GOTV', package: 1, iuc: '7012345678', phone: '0800-123-4567' }, 'phone', /0800 is not the prefix/],
   ['data: plan of another network', { product: 'data', network: 'MTN', plan: 10, phone: '08031234567' }, 'plan', /not a MTN data plan.*GLO/],
   ['data: unknown plan', { product: 'data', network: 'GLO', plan: 999, phone: '08051234567' }, 'plan', /not a GLO data plan/],
   ['data: plan not a number', { product: 'data', network: 'MTN', plan: 'abc' as unknown as number, phone: '08031234567' }, 'plan', /positive whole number/],
@@ -62,6 +70,22 @@ const table = (env: () => Env): Case[] => [
   ['sms: empty message', { product: 'sms', sender: 'Shop', message: '   ', recipients: '08031234567' }, 'message', /empty/],
   ['sms: message too long', { product: 'sms', sender: 'Shop', message: long, recipients: '08031234567' }, 'message', /906 characters; the maximum is 905/],
   ['sms: no valid recipients', { product: 'sms', sender: 'Shop', message: 'hi', recipients: '123, 456' }, 'recipients', /none of the 2 recipients/],
+  // invisible text, strict yes/no, and values JavaScript cannot even print: all invalid_input, never a TypeError
+  ['sms: zero-width spaces only', { product: 'sms', sender: 'Shop', message: '\u200B\u200B\u200B', recipients: '08031234567' }, 'message', /no visible characters/],
+  ['sms: joiners, BOM and word joiner only', { product: 'sms', sender: 'Shop', message: ' \u200D\uFEFF\u2060\u200C ', recipients: '08031234567' }, 'message', /no visible characters/],
+  ['sms: Hangul filler and Braille blank only', { product: 'sms', sender: 'Shop', message: '\u3164\u2800\u115F', recipients: '08031234567' }, 'message', /no visible characters/],
+  ['sms: bidi marks and no-break spaces only', { product: 'sms', sender: 'Shop', message: '\u202A\u00A0\u202C\u200E', recipients: '08031234567' }, 'message', /no visible characters/],
+  ['sms: message a number', bad({ product: 'sms', sender: 'Shop', message: 12345, recipients: '08031234567' }), 'message', /must be text \(the SMS to send\), not 12345/],
+  ['sms: dnd "true" (text)', bad({ product: 'sms', sender: 'Shop', message: 'hi', recipients: '08031234567', dnd: 'true' }), 'dnd', /true or false \(a boolean\), not "true"/],
+  ['sms: dnd 1', bad({ product: 'sms', sender: 'Shop', message: 'hi', recipients: '08031234567', dnd: 1 }), 'dnd', /true or false/],
+  ['sms: sender 12n (bigint)', bad({ product: 'sms', sender: 12n, message: 'hi', recipients: '08031234567' }), 'sender', /sender 12 must be 1–11 letters or digits/],
+  ['sms: sender a circular object', bad({ product: 'sms', sender: (() => { const o: Record<string, unknown> = {}; o.self = o; return o; })(), message: 'hi', recipients: '08031234567' }), 'sender', /sender an object must be/],
+  ['sms: sender a symbol', bad({ product: 'sms', sender: Symbol('x'), message: 'hi', recipients: '08031234567' }), 'sender', /a symbol/],
+  ['sms: recipients [Object.create(null)]', bad({ product: 'sms', sender: 'Shop', message: 'hi', recipients: [Object.create(null)] }), 'recipients', /entry 1 is an object: give each phone number as text or digits/],
+  ['sms: recipients a circular object', bad({ product: 'sms', sender: 'Shop', message: 'hi', recipients: (() => { const o: Record<string, unknown> = {}; o.self = o; return o; })() }), 'recipients', /phone numbers as text separated by commas, or a list of them; got an object/],
+  ['sms: recipients a list inside the list', bad({ product: 'sms', sender: 'Shop', message: 'hi', recipients: ['08031234567', ['08051234567']] }), 'recipients', /entry 2 is a list/],
+  ['sms: only a toll-free number', { product: 'sms', sender: 'Shop', message: 'hi', recipients: '0800 123 4567' }, 'recipients', /none of the 1 recipients.*0800 is not the prefix of a mobile network/],
+  ['sms.plan: dnd "false" (text)', () => env().client.sms.plan({ sender: 'Shop', message: 'hi', recipients: '08031234567', dnd: 'false' as unknown as boolean }), 'dnd', /not "false"/],
   ['sms: no recipients', { product: 'sms', sender: 'Shop', message: 'hi', recipients: [] }, 'recipients', /empty/],
   ['sms.send: message too long', () => env().client.sms.send({ sender: 'Shop', message: long, recipients: '08031234567' }), 'message', /maximum is 905/],
   // identity
@@ -88,6 +112,18 @@ const table = (env: () => Env): Case[] => [
   ['exam: an object', bad({ product: 'exam_pin', exam: { toString: () => 'WAEC' }, quantity: 1 }), 'exam', /name or an id/],
   ['exam: a number', bad({ product: 'exam_pin', exam: 1, quantity: 1 }), 'exam', /WAEC, NECO, NABTEB/],
   ['plan: text after the id', { product: 'data', network: 'MTN', plan: '2; 3' as unknown as number, phone: '08031234567' }, 'plan', /positive whole number.*dataPlans/],
+  // ids: digits only, as the client, the nodes and the bot read them (never Number()'s hex, exponents or decimals)
+  ['plan: "0x2" (hex)', bad({ product: 'data', network: 'MTN', plan: '0x2', phone: '08031234567' }), 'plan', /positive whole number.*got "0x2"/],
+  ['plan: "1e1" (exponent)', bad({ product: 'data', network: 'MTN', plan: '1e1', phone: '08031234567' }), 'plan', /got "1e1"/],
+  ['plan: "1.1e1"', bad({ product: 'data', network: 'MTN', plan: '1.1e1', phone: '08031234567' }), 'plan', /got "1\.1e1"/],
+  ['plan: "2.0"', bad({ product: 'data', network: 'MTN', plan: '2.0', phone: '08031234567' }), 'plan', /got "2\.0"/],
+  ['plan: "+2"', bad({ product: 'data', network: 'MTN', plan: '+2', phone: '08031234567' }), 'plan', /got "\+2"/],
+  ['plan: 2n (bigint)', bad({ product: 'data', network: 'MTN', plan: 2n, phone: '08031234567' }), 'plan', /got 2/],
+  ['package: "1e0"', bad({ product: 'cable', provider: 'GOTV', package: '1e0', iuc: '7012345678' }), 'package', /got "1e0"/],
+  ['denomination: "0x1"', bad({ product: 'recharge_card', network: 'MTN', denomination: '0x1', quantity: 1 }), 'denomination', /got "0x1"/],
+  ['exam: quantity "1e0"', bad({ product: 'exam_pin', exam: 'WAEC', quantity: '1e0' }), 'quantity', /whole number from 1 to 5; got "1e0"/],
+  ['recharge: quantity "0x3"', bad({ product: 'recharge_card', network: 'MTN', denomination: 1, quantity: '0x3' }), 'quantity', /got "0x3"/],
+  ['transactions.get id "0x1"', () => env().client.transactions.get('data', '0x1' as unknown as number), 'id', /numeric id/],
   ['plan: beyond safe integers', { product: 'data', network: 'MTN', plan: 1e20, phone: '08031234567' }, 'plan', /positive whole number/],
   ['package: an object', bad({ product: 'cable', provider: 'GOTV', package: { id: 1 }, iuc: '7012345678' }), 'package', /cable package id.*got an object/],
   // amounts: plain numbers or plain numeric strings only
@@ -217,5 +253,26 @@ describe('what is accepted: ids, exact names, documented aliases, plain amounts'
     expect((await env.client.quote({ product: 'airtime', network: 'MTN', amount: '50000', phone: '08031234567' })).request.amount).toBe(50000);
     const q = await env.client.quote({ product: 'recharge_card', network: 'MTN', denomination: 1, quantity: 1, nameOnCard: ` ${'n'.repeat(50)} ` });
     expect(q.request.name_on_card).toBe('n'.repeat(50));
+  });
+
+  test('a number copied from a chat app (bidi marks, zero-width space) is the same number', async () => {
+    const q = await env.client.quote({ product: 'data', network: 'MTN', plan: 2, phone: '\u202A+234 803\u200B 123 4567\u202C' });
+    expect(q.recipient).toBe('08031234567');
+  });
+
+  test('SMS: digits as numbers, dnd as a boolean; a non-mobile entry is left out and counted with its reason', async () => {
+    const p = await env.client.sms.plan({ sender: 'Shop', message: 'hi', recipients: [8031234567, '0800 123 4567', null, '08051234567', 'abc'] as unknown as string[], dnd: true });
+    expect(p.recipients).toEqual(['08031234567', '08051234567']);
+    expect(p.dnd).toBe(true);
+    expect(p.rejected).toEqual([{ input: '0800 123 4567', reason: 'not a Nigerian mobile prefix' }, { input: 'abc', reason: 'letters' }]);
+    // a visible message with a zero-width joiner inside (an emoji sequence) is fine
+    expect((await env.client.sms.plan({ sender: 'Shop', message: 'Hi \u{1F468}\u200D\u{1F469}', recipients: '08031234567' })).pages).toBe(1);
+  });
+
+  test('SMS send: the numbers left out are in the result, with how many and why', async () => {
+    const [r] = await env.client.sms.send({ sender: 'Shop', message: 'hi', recipients: '08031234567, 0800 123 4567, 0803123' });
+    expect(r.details.recipients).toEqual(['08031234567']);
+    expect(r.details.invalid).toEqual(['0800 123 4567', '0803123']);
+    expect(r.details.rejected).toEqual([{ input: '0800 123 4567', reason: 'not a Nigerian mobile prefix' }, { input: '0803123', reason: 'wrong length' }]);
   });
 });

@@ -11,7 +11,7 @@
  * "Message succesfully sent" text without a negation); HTML / truncated / unparseable 2xx → bad_response
  * from the parser, and never a known outcome from buy (→ reconcile → not_charged / unknown_outcome).
  */
-import { VtuClient, VtuError, createNodeTransport, money, planSms, type PurchaseRequest, type PurchaseResult, type Transport, type TransportResponse } from '../../client';
+import { VtuClient, VtuError, classifyPhone, createNodeTransport, money, planSms, type PurchaseRequest, type PurchaseResult, type Transport, type TransportResponse } from '../../client';
 import { HttpCore, type RawResponse } from '../../client/http';
 import { PRODUCTS } from '../../client/products';
 import type { ProductModule } from '../../client/products/common';
@@ -352,5 +352,105 @@ describe('fuzz: client.buy over a fake transport (every product)', () => {
     }
     expect(stats['successful/direct']).toBeGreaterThan(20);
     expect((stats.not_charged ?? 0) + (stats.unknown_outcome ?? 0)).toBeGreaterThan(20);
+  });
+});
+
+/* ------------------------------------------------------------------ (3) caller input ----- */
+
+/**
+ * Hostile caller values in every field of every product (what JavaScript callers, n8n expressions and
+ * chat input can hand over): the answer is a quote or an `invalid_input` VtuError naming a field, never
+ * a TypeError and never a request. A strict oracle checks what was accepted: ids and quantities only
+ * from numbers or digit strings, yes/no only from booleans, SMS text only with a visible character.
+ */
+describe('fuzz: caller input through quote (every product)', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, dialect: 'family' });
+  });
+  afterAll(() => sb.close());
+
+  const circular = (): Record<string, unknown> => {
+    const o: Record<string, unknown> = { a: 1 };
+    o.self = o;
+    return o;
+  };
+  const throwing = () => new Proxy({}, { get: () => { throw new Error('trap'); }, ownKeys: () => { throw new Error('trap'); }, getPrototypeOf: () => { throw new Error('trap'); } });
+  const HOSTILE: Array<(g: Gen) => unknown> = [
+    () => 12n, () => -1n, () => circular(), () => Object.create(null), () => [Object.create(null)], () => Symbol('x'), () => () => '08031234567',
+    () => ({ toString: () => { throw new Error('toString'); } }), () => ({ [Symbol.toPrimitive]: () => { throw new Error('prim'); } }), throwing,
+    () => new Date(0), () => new String('08031234567'), () => new Number(2), () => [circular()], () => [[['08031234567']]],
+    () => NaN, () => Infinity, () => -0, () => 2 ** 53, () => 1e21, () => -2, () => 2.5, () => undefined, () => null, () => true, () => false,
+    () => '0x2', () => '1e1', () => '1.1e1', () => '2.0', () => '+2', () => ' 2 ', () => '2 3', () => '', () => '  ', () => '\u200B', () => '\u200B\u2060\uFEFF',
+    () => '\u3164', () => 'true', () => 'false', () => 'yes', () => '1', () => '0', () => '08001234567', () => '07001234567', () => '0800 123 4567',
+    () => '\u202A08031234567\u202C', () => '08031234567', () => '+2348051234567', () => 8031234567, () => '2', () => 2, () => 'MTN', () => '₦100', () => '100',
+    (g) => 'x'.repeat(g.int(0, 2000)), (g) => String(g.int(0, 1e6)), (g) => g.int(-5, 50),
+  ];
+  const FIELDS: Record<P, string[]> = {
+    data: ['network', 'plan', 'phone', 'ported'],
+    airtime: ['network', 'amount', 'phone', 'ported', 'type'],
+    cable: ['provider', 'package', 'iuc', 'phone'],
+    electricity: ['disco', 'meter', 'meterType', 'amount', 'phone'],
+    exam_pin: ['exam', 'quantity'],
+    recharge_card: ['network', 'denomination', 'quantity', 'nameOnCard'],
+    sms: ['sender', 'message', 'recipients', 'dnd'],
+  };
+  const REQS: Record<P, Record<string, unknown>> = {
+    data: { product: 'data', network: 'MTN', plan: 2, phone: '08031234567' },
+    airtime: { product: 'airtime', network: 'MTN', amount: 100, phone: '08031234567' },
+    cable: { product: 'cable', provider: 'DSTV', package: 6, iuc: '7023456789' },
+    electricity: { product: 'electricity', disco: 1, meter: '45012345678', meterType: 'prepaid', amount: 1000 },
+    exam_pin: { product: 'exam_pin', exam: 'WAEC', quantity: 1 },
+    recharge_card: { product: 'recharge_card', network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Chaos' },
+    sms: { product: 'sms', sender: 'Chaos', message: 'hi', recipients: ['08031234567'] },
+  };
+  const ID_FIELDS = new Set(['plan', 'package', 'denomination', 'quantity']);
+  const BOOL_FIELDS = new Set(['ported', 'dnd']);
+  const N = 1500;
+
+  /** Values the strict rules must refuse in this field (undefined: no opinion). */
+  function mustRefuse(field: string, v: unknown): boolean {
+    if (ID_FIELDS.has(field)) return !(typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v)));
+    if (BOOL_FIELDS.has(field)) return !(v === undefined || v === null || typeof v === 'boolean');
+    if (field === 'message') return typeof v !== 'string' || v.replace(/[\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}\u2800]/gu, '') === '';
+    if (field === 'phone' && (typeof v === 'string' || typeof v === 'number')) return v !== '' && 'problem' in classifyPhone(v); // non-mobile numbers
+    if (field === 'phone' || field === 'sender') return v !== undefined && v !== null && v !== '' && typeof v === 'object';
+    return false;
+  }
+
+  test.each(PRODUCT_NAMES.map((p) => [p]))(`%s: ${N} requests with hostile field values`, async (p) => {
+    const g = new Gen(new Rng(SEED * 11 + PRODUCT_NAMES.indexOf(p)));
+    let requests = 0;
+    const real = createNodeTransport();
+    const client = new VtuClient({ baseUrl: sb.baseUrl, token: sb.demo.token, transport: (r) => (requests++, real(r)), catalogTtlMs: 3_600_000 });
+    await client.catalog.get();
+    requests = 0;
+    const stats: Record<string, number> = {};
+    for (let i = 0; i < N; i++) {
+      const req: Record<string, unknown> = { ...REQS[p] };
+      const changed: Array<[string, unknown]> = [];
+      for (let n = g.int(1, 2); n > 0; n--) {
+        const f = g.pick(FIELDS[p]);
+        req[f] = g.pick(HOSTILE)(g);
+        changed.push([f, req[f]]);
+      }
+      try {
+        await client.quote(req as unknown as PurchaseRequest);
+        stats.quoted = (stats.quoted ?? 0) + 1;
+        for (const [f, v] of changed) {
+          if (req[f] === v && mustRefuse(f, v)) throw new Error(`${p} #${i}: ${f} = ${typeof v === 'string' ? JSON.stringify(v) : typeof v} was accepted`);
+        }
+      } catch (e) {
+        if (!(e instanceof VtuError) || e.code !== 'invalid_input') {
+          throw new Error(`${p} #${i} (${changed.map(([f, v]) => `${f}: ${typeof v}`).join(', ')}): ${e instanceof Error ? e.stack : String(e)}`);
+        }
+        expect(typeof e.field).toBe('string');
+        expect(e.message.length).toBeGreaterThan(10);
+        stats.refused = (stats.refused ?? 0) + 1;
+      }
+    }
+    expect(requests).toBe(0); // quotes send nothing, refused or not
+    expect(stats.refused).toBeGreaterThan(N / 4);
+    expect(stats.quoted).toBeGreaterThan(10);
   });
 });
