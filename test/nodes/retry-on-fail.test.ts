@@ -30,7 +30,8 @@ async function limitNth(target: string, path: string, nth: number) {
     req.on('end', () => {
       if (req.method === 'POST' && req.url === path && ++posts === nth) {
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60' });
-        return res.end(JSON.stringify({ detail: 'Request was throttled. Expected available in 60 seconds.' }));
+        res.end(JSON.stringify({ detail: 'Request was throttled. Expected available in 60 seconds.' }));
+        return;
       }
       const up = http.request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (ur) => {
         res.writeHead(ur.statusCode ?? 502, ur.headers);
