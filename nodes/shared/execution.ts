@@ -4,7 +4,6 @@
  * the execution's own data (`getContext('node')`), so they belong to exactly one execution and node,
  * are never pushed out by other executions, and are freed with the execution.
  */
-import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 /** What an earlier try of this node run (n8n Retry On Fail) did with one item. */
@@ -51,9 +50,23 @@ function runIndex(ctx: IExecuteFunctions): number {
 	}
 }
 
+/** FNV-1a of `s` from `seed` (two seeds: a 64-bit key without keeping a whole campaign's rows as a string). */
+function fnv(s: string, seed: number): string {
+	let h = seed;
+	for (let i = 0; i < s.length; i++) {
+		h ^= s.charCodeAt(i);
+		h = Math.imul(h, 0x01000193);
+	}
+	return (h >>> 0).toString(36);
+}
+
+/**
+ * Item index and request: across tries of one node run the same item always has the same request, so the
+ * request part only guards against an input that changed under the same index.
+ */
 function requestKey(itemIndex: number, request: unknown): string {
-	const digest = createHash('sha256').update(JSON.stringify(request, setsAsArrays) ?? '').digest('base64');
-	return `${itemIndex}:${digest}`;
+	const text = JSON.stringify(request, setsAsArrays) ?? '';
+	return `${itemIndex}:${fnv(text, 0x811c9dc5)}${fnv(text, 0x01000193)}:${text.length}`;
 }
 
 function setsAsArrays(_key: string, value: unknown): unknown {
