@@ -249,5 +249,5 @@ test('resolve-unclear-purchases: the row whose answer was lost waits (parked by 
   assert.equal(resolved.recipient, unclear[0].request.phone);
   assert.equal(run.nodeOutput('Bought: record found').length, 1);
   const ledger = await vtu.sb.since('demo', seq);
-  assert.deepEqual(ledger.map((l) => [l.kind, l.product]), [['debit', 'airtime'], ['debit', 'airtime'], ['debit', 'airtime']]);
+  assert.deepEqual(ledger.map((l) => [l.kind, l.product]), [['debit', 'airtime'], ['debit', 'airtime'], ['debit', 'airtime']], JSON.stringify({ bought, resolved, ledger }));
 });
