@@ -6,6 +6,17 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { DEFAULT_RECONCILE } from '../client/purchase';
+
+/**
+ * The client's default bound on the vendor's processing time (reconcile.maxProcessingMs), in seconds.
+ * 180 s only where a client predates the option: slow vendors were seen creating records 40–120 s after
+ * the purchase was sent, and a bound too short is what lets "not charged" be said of a purchase that went
+ * through.
+ */
+export const VENDOR_PROCESSING_SECONDS_DEFAULT =
+	((DEFAULT_RECONCILE as Partial<{ maxProcessingMs: number }>).maxProcessingMs ?? 180_000) / 1000;
+
 /**
  * One credential for every VTU node: the merchant site's base URL and the API token shown on its
  * "API access" page. Requests carry `Authorization: Token <token>`, applied by n8n.
@@ -50,7 +61,16 @@ export class VtuApi implements ICredentialType {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether anything besides this one n8n process buys with this token: n8n workers (queue mode), another n8n, the Telegram bot, your own scripts. When on, a purchase whose answer was lost is reported successful only when the record is provably this order\'s; a record that could be another buyer\'s ends as "unknown outcome" with the records to check. Turn off only when this single n8n process is the only buyer: a lone matching record is then adopted.',
+				'Whether anything besides this one n8n process buys with this token: n8n workers (queue mode), another n8n, the Telegram bot, the website or app, your own scripts. It matters only when a purchase\'s answer was lost on the way back. On: a record found afterwards is taken as this purchase\'s only when it is provably its own; otherwise the item ends as "unknown outcome" with the records to check, to be settled later with VTU Transaction → Resolve Unclear Purchase. Off: a single record that matches is taken as this purchase\'s. Either way "not charged" is only said once the site\'s records prove it.',
+		},
+		{
+			displayName: 'Vendor Processing Time (Seconds)',
+			name: 'vendorProcessingSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: VENDOR_PROCESSING_SECONDS_DEFAULT,
+			description:
+				'Longest the site (or the network provider behind it) may take to record a purchase after it was sent. Until this much time has passed since a purchase whose answer was lost, it is never reported as "not charged", only as "unknown outcome". Raise it if your site is sometimes slower; lowering it below what the site really takes can report a purchase that went through as not charged.',
 		},
 		{
 			displayName: 'Send Client Reference',

@@ -6,7 +6,10 @@ import type { BuyOptions } from '../../client/types';
 import { checkSender } from '../../client/products/sms';
 import { PRODUCT_TABLE } from '../../client/products/table';
 import { limitField, purchaseOptions } from '../shared/descriptions';
+import { NOT_CHARGED_CODES } from '../../client/errors';
+import { getVtuCredentials } from '../shared/client';
 import { refuse } from '../shared/errors';
+import { unclearFacts } from '../shared/unclear';
 import { naira } from '../shared/format';
 import { booleanParam, itemParam, stringParam } from '../shared/params';
 import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
@@ -14,6 +17,7 @@ import { readPurchaseOptions, runEachItem, runPool, runPurchases } from '../shar
 import {
 	batchNumbers,
 	type Campaign,
+	checkLaterCsv,
 	campaignIdOf,
 	type CampaignRow,
 	groupCampaigns,
@@ -37,6 +41,7 @@ interface CampaignRequest {
 	dnd: boolean;
 	optOut: Set<string>;
 	batchSize: number;
+	oncePerNumber: boolean;
 }
 
 /** After these the site will refuse every further batch too: stop instead of failing them one by one. */
@@ -103,7 +108,7 @@ export class VtuBulkSms implements INodeType {
 					},
 				],
 				default: 'field',
-				description: 'Every input item is a row of ONE campaign: a personalised Message (an expression such as Hi {{ $JSON.name }}) is worked out per row, the same number with the same message is sent once, and the campaign is priced once',
+				description: 'Every input item is a row of ONE campaign: a personalised Message (an expression such as Hi {{ $JSON.name }}) is worked out per row, a number in several rows gets one text (the message of its first row, see Text Each Number Once), and the campaign is priced once',
 				displayOptions: { show: spending(P) },
 			},
 			{
@@ -178,6 +183,14 @@ export class VtuBulkSms implements INodeType {
 					default: '',
 					placeholder: 'e.g. 08031234567, 08051234567',
 					description: 'Numbers that replied STOP (separated by commas or new lines, or a list from an expression). They are left out before the campaign is priced.',
+				},
+				{
+					displayName: 'Text Each Number Once',
+					name: 'oncePerNumber',
+					type: 'boolean',
+					default: true,
+					description:
+						'Whether a number that appears in several rows (e.g. under two names) gets only one text, the message of its first row. Off: it gets one text per different message. Either way the summary lists every repeated number with its rows.',
 				},
 				{
 					displayName: 'Send Rate (Messages per Second)',
@@ -271,12 +284,17 @@ export class VtuBulkSms implements INodeType {
 			return [c.recipients.map((r) => ({ json: recipientJson(c, r), pairedItem: { item: r.item } }))];
 		}
 		const rejected = rejectedCsv(campaign);
+		const checkLater = checkLaterCsv(campaign);
+		const binary: NonNullable<INodeExecutionData['binary']> = {};
 		if (rejected.count > 0) {
-			items[0].binary = {
-				rejected: await this.helpers.prepareBinaryData(Buffer.from(rejected.csv, 'utf8'), 'rejected.csv', 'text/csv'),
-			};
+			binary.rejected = await this.helpers.prepareBinaryData(Buffer.from(rejected.csv, 'utf8'), 'rejected.csv', 'text/csv');
 			items[0].json.rejectedFile = `rejected.csv: ${rejected.count} numbers not sent, with row, name, number, status and reason`;
 		}
+		if (checkLater.count > 0) {
+			binary.checkLater = await this.helpers.prepareBinaryData(Buffer.from(checkLater.csv, 'utf8'), 'check-later.csv', 'text/csv');
+			items[0].json.checkLaterFile = `check-later.csv: ${checkLater.count} numbers of requests with no clear answer (maybe texted and charged): do not resend them, resolve them first`;
+		}
+		if (Object.keys(binary).length > 0) items[0].binary = binary;
 		return [items];
 	}
 }
@@ -311,6 +329,7 @@ function readCampaign(ctx: IExecuteFunctions, batchSize: number): CampaignReques
 		dnd: booleanParam(ctx, 'dnd', 0),
 		optOut: optOutSet(options.optOut ?? ''),
 		batchSize,
+		oncePerNumber: options.oncePerNumber !== false,
 	};
 }
 
@@ -348,6 +367,7 @@ async function sendCampaign(
 	const rate = Number(options.sendRate ?? 0) || 0;
 	const pace = rate > 0 ? pacer(rate) : null;
 	const { concurrency } = readPurchaseOptions(ctx);
+	const { processingMs } = await getVtuCredentials(ctx);
 	let stop: string | null = null;
 	let balance: IDataObject[string] = null;
 	let lastId = -Infinity;
@@ -359,6 +379,7 @@ async function sendCampaign(
 			[b.status, b.error] = ['not sent', `not sent: ${stop}`];
 			return;
 		}
+		b.sentAt = new Date().toISOString();
 		try {
 			const [r] = await client.sms.send({ sender: c.sender, message: b.message, recipients: batchNumbers(c, b), dnd: c.dnd }, opts);
 			b.ident = r.ident;
@@ -374,16 +395,23 @@ async function sendCampaign(
 			if (r.balanceAfter && Number(r.id) > lastId) [lastId, balance] = [Number(r.id), naira(r.balanceAfter)];
 		} catch (e) {
 			const code = (e as { code?: string }).code ?? 'error';
-			b.status = code === 'unknown_outcome' ? 'unknown outcome' : 'failed';
-			b.error = `${code}: ${(e as Error).message}`;
-			// An unknown outcome may have been charged: count it until reconciled.
-			b.chargedKobo = b.status === 'unknown outcome' ? b.costKobo : 0;
+			// Only a proven refusal is "failed"; anything else may have been charged and texted: check later.
+			const notCharged = NOT_CHARGED_CODES.has(code);
+			b.status = notCharged ? 'failed' : 'unknown outcome';
+			b.error = notCharged ? `${code}: ${(e as Error).message}` : `check later (${code}), do not resend: ${(e as Error).message}`;
+			b.chargedKobo = 0;
+			b.unclearKobo = notCharged ? 0 : b.costKobo;
+			if (!notCharged) {
+				const facts = unclearFacts(e, { request: null, sentAt: b.sentAt, processingMs });
+				b.resolvableAfter = String(facts.resolvableAfter);
+			}
 			if (STOP_CODES.has(code)) stop = `an earlier batch failed with ${code}`;
 		}
 	}, () => false);
 	settle(c);
 	c.campaignId = campaignIdOf(c);
-	return { kobo: c.batches.reduce((s, b) => s + b.chargedKobo, 0), extra: { balance } };
+	// the Spend Cap counts unclear requests as spent (they may have been charged)
+	return { kobo: c.batches.reduce((s, b) => s + b.chargedKobo + b.unclearKobo, 0), extra: { balance } };
 }
 
 /** List Batches: one item per batch or per campaign; Return All reads every page or says where it stopped. */

@@ -40,12 +40,18 @@ export interface CampaignBatch {
 	pages: number;
 	recipients: number[]; // indices into Campaign.recipients
 	costKobo: number;
-	/** What the site debited (an unknown outcome counts as charged until reconciled). */
+	/** What the site's record shows debited. */
 	chargedKobo: number;
+	/** An unclear request's price: it may or may not have been charged (check later). */
+	unclearKobo: number;
 	status: 'pending' | 'successful' | 'failed' | 'unknown outcome' | 'not sent';
 	ident: string | null;
 	id: string | number | null;
 	error: string | null;
+	/** When the request left (unclear requests: what resolving them later needs). */
+	sentAt: string | null;
+	/** Unclear requests: when a proven answer becomes possible. */
+	resolvableAfter: string | null;
 }
 
 export interface Campaign {
@@ -101,17 +107,20 @@ export function messageProblem(message: unknown): string | null {
 }
 
 /**
- * Classify every entry (invalid → opted out → duplicate of the same number with the same message →
- * to send), then batch the ones to send by message: at most `batchSize` numbers per request, one
- * message per request (the site's API takes one text per POST).
+ * Classify every entry (invalid → opted out → duplicate → to send), then batch the ones to send by
+ * message: at most `batchSize` numbers per request, one message per request (the site's API takes one
+ * text per POST). A number gets one text per campaign (its first row's), personalised or not, unless
+ * `oncePerNumber` is false: then only the same number with the same message is a duplicate.
  */
 export function planCampaign(
 	rows: CampaignRow[],
-	o: { sender: string; dnd: boolean; optOut: Set<string>; batchSize: number; rateKobo: number },
+	o: { sender: string; dnd: boolean; optOut: Set<string>; batchSize: number; rateKobo: number; oncePerNumber?: boolean },
 ): Campaign {
 	const recipients: Recipient[] = [];
 	const byMessage = new Map<string, number[]>();
-	const seen = new Set<string>();
+	const oncePerNumber = o.oncePerNumber !== false;
+	/** Key → the row (0-based) that texts it. */
+	const seen = new Map<string, number>();
 	rows.forEach((row, item) => {
 		for (const input of row.numbers) {
 			const r: Recipient = { item, name: row.name, input, phone: null, status: 'would send', reason: null, batch: null };
@@ -122,10 +131,12 @@ export function planCampaign(
 				if (typeof row.message !== 'string') [r.status, r.reason] = ['invalid', row.message.problem];
 				else if (o.optOut.has(c.phone)) [r.status, r.reason] = ['opted out', 'on the opt-out list'];
 				else {
-					const key = `${c.phone}\u0000${row.message}`;
-					if (seen.has(key)) [r.status, r.reason] = ['duplicate', 'same number and message earlier in the list'];
-					else {
-						seen.add(key);
+					const key = oncePerNumber ? c.phone : `${c.phone}\u0000${row.message}`;
+					const first = seen.get(key);
+					if (first !== undefined) {
+						[r.status, r.reason] = ['duplicate', `${oncePerNumber ? 'number' : 'same number and message'} already texted by row ${first + 1}`];
+					} else {
+						seen.set(key, item);
 						const list = byMessage.get(row.message) ?? [];
 						list.push(recipients.length);
 						byMessage.set(row.message, list);
@@ -146,7 +157,10 @@ export function planCampaign(
 			const part = idx.slice(s, s + size);
 			const cost = part.length * pages * o.rateKobo;
 			for (const i of part) recipients[i].batch = batches.length;
-			batches.push({ message, pages, recipients: part, costKobo: cost, chargedKobo: 0, status: 'pending', ident: null, id: null, error: null });
+			batches.push({
+				message, pages, recipients: part, costKobo: cost, chargedKobo: 0, unclearKobo: 0,
+				status: 'pending', ident: null, id: null, error: null, sentAt: null, resolvableAfter: null,
+			});
 			costKobo += cost;
 		}
 	}
@@ -181,6 +195,51 @@ export function counts(c: Campaign): Record<RecipientStatus, number> {
 	return n;
 }
 
+/** Numbers that appear in more than one row, with every row (1-based) they appear in, in input order. */
+export function repeatedNumbers(c: Campaign): Array<{ number: string; rows: number[] }> {
+	const rows = new Map<string, number[]>();
+	for (const r of c.recipients) {
+		if (r.phone === null) continue;
+		const list = rows.get(r.phone) ?? [];
+		if (list[list.length - 1] !== r.item + 1) list.push(r.item + 1);
+		rows.set(r.phone, list);
+	}
+	const out: Array<{ number: string; rows: number[] }> = [];
+	for (const [number, list] of rows) if (list.length > 1) out.push({ number, rows: list });
+	return out;
+}
+
+/** What the summary says about numbers in several rows: how many, which rows (first 20), what is sent. */
+function duplicatesJson(c: Campaign): IDataObject {
+	const repeated = repeatedNumbers(c);
+	if (repeated.length === 0) return {};
+	const once = c.recipients.every((r) => r.status !== 'duplicate' || r.reason?.startsWith('number'));
+	const e = repeated[0];
+	return {
+		duplicateNumbers: repeated.slice(0, 20) as unknown as IDataObject[],
+		duplicatesNote:
+			`${int(repeated.length)} number${repeated.length > 1 ? 's appear' : ' appears'} in more than one row (e.g. ${e.number} in rows ${e.rows.join(', ')}): ` +
+			(once
+				? 'each number gets one text, the message of its first row'
+				: 'each gets one text per different message (Text Each Number Once is off)') +
+			(repeated.length > 20 ? `; the first 20 are listed, every one is in the attached CSV.` : '.'),
+	};
+}
+
+/** Unclear requests as VTU Transaction → Resolve Unclear Purchase takes them (one per request). */
+function unclearRequestsJson(c: Campaign): IDataObject[] {
+	return c.batches
+		.filter((b) => b.status === 'unknown outcome' && b.sentAt !== null)
+		.map((b) => ({
+			request: { product: 'sms', sender: c.sender, message: b.message, recipients: batchNumbers(c, b), dnd: c.dnd },
+			sentAt: b.sentAt,
+			resolvableAfter: b.resolvableAfter,
+			rows: [...new Set(b.recipients.map((i) => c.recipients[i].item + 1))],
+			numbers: b.recipients.length,
+			amount: naira(b.costKobo),
+		}));
+}
+
 /** The campaign summary item: counts and cost first, then how it was priced, then the details. */
 export function summaryJson(c: Campaign, sent: boolean): IDataObject {
 	const n = counts(c);
@@ -191,6 +250,7 @@ export function summaryJson(c: Campaign, sent: boolean): IDataObject {
 	const pages = new Set(c.batches.map((b) => b.pages));
 	const smsPagesTotal = c.batches.reduce((s, b) => s + b.recipients.length * b.pages, 0);
 	const chargedKobo = c.batches.reduce((s, b) => s + b.chargedKobo, 0);
+	const unclearKobo = c.batches.reduce((s, b) => s + b.unclearKobo, 0);
 	const parts = [
 		`${int(toSend)} ${sent ? 'sent' : 'to send'}`,
 		`${int(n.duplicate)} duplicates`,
@@ -202,8 +262,11 @@ export function summaryJson(c: Campaign, sent: boolean): IDataObject {
 		if (n['unknown outcome']) parts.push(`${int(n['unknown outcome'])} unknown outcome`);
 		if (n['not sent']) parts.push(`${int(n['not sent'])} not sent`);
 	}
+	const money = sent
+		? `charged ${naira(chargedKobo)}${unclearKobo ? ` + ${naira(unclearKobo)} unclear (check later, do not resend)` : ''}`
+		: `costs ${naira(c.costKobo)}`;
 	const json: IDataObject = {
-		summary: `${parts.join(' + ')} = ${int(rows)} rows; ${sent ? 'charged' : 'costs'} ${naira(sent ? chargedKobo : c.costKobo)}`,
+		summary: `${parts.join(' + ')} = ${int(rows)} rows; ${money}`,
 		rows,
 		[sent ? 'sent' : 'toSend']: toSend,
 		duplicates: n.duplicate,
@@ -215,7 +278,7 @@ export function summaryJson(c: Campaign, sent: boolean): IDataObject {
 		cost: naira(c.costKobo),
 		costKobo: c.costKobo,
 	});
-	if (sent) Object.assign(json, { charged: naira(chargedKobo), chargedKobo });
+	if (sent) Object.assign(json, { charged: naira(chargedKobo), chargedKobo, unclear: naira(unclearKobo), unclearKobo });
 	Object.assign(json, {
 		pages: pages.size <= 1 ? ([...pages][0] ?? 0) : `${Math.min(...pages)}–${Math.max(...pages)}`,
 		smsPages: smsPagesTotal,
@@ -227,14 +290,25 @@ export function summaryJson(c: Campaign, sent: boolean): IDataObject {
 		requests: c.batches.length,
 		campaignId: c.campaignId,
 		invalidReasons,
+		...duplicatesJson(c),
 	});
 	if (c.unicode.length > 0) {
 		json.unicodeWarning = `The message holds ${c.unicode.join(' ')}, outside the GSM alphabet: networks deliver it as Unicode (70 characters per SMS part), which can cost more on some routes. Write "N" for ₦ and leave out emoji to stay in plain SMS.`;
 	}
-	if (sent) {
-		const failed = c.batches.filter((b) => b.status !== 'successful');
-		json.failedRequests = failed.slice(0, 20).map((b) => ({ status: b.status, numbers: b.recipients.length, error: b.error }));
-		if (failed.length > 20) json.failedRequestsNote = `${failed.length} requests did not succeed; the first 20 are listed, every number is in the attached CSV.`;
+	if (sent) Object.assign(json, sentDetailsJson(c));
+	return json;
+}
+
+/** After sending: the requests that failed, and the unclear ones with what resolving them needs. */
+function sentDetailsJson(c: Campaign): IDataObject {
+	const json: IDataObject = {};
+	const failed = c.batches.filter((b) => b.status === 'failed' || b.status === 'not sent' || b.status === 'pending');
+	json.failedRequests = failed.slice(0, 20).map((b) => ({ status: b.status, numbers: b.recipients.length, error: b.error }));
+	if (failed.length > 20) json.failedRequestsNote = `${failed.length} requests did not succeed; the first 20 are listed, every number is in the attached CSV.`;
+	const unclear = unclearRequestsJson(c);
+	if (unclear.length > 0) {
+		json.unclearRequests = unclear;
+		json.unclearNote = `${unclear.length} request${unclear.length > 1 ? 's' : ''} got no clear answer: ${unclear.length > 1 ? 'they' : 'it'} may have been charged and texted. Do not send ${unclear.length > 1 ? 'them' : 'it'} again: pass each of unclearRequests to VTU Transaction → Resolve Unclear Purchase after its resolvableAfter time. The numbers are in check-later.csv, not in rejected.csv.`;
 	}
 	return json;
 }
@@ -246,11 +320,23 @@ const csvCell = (v: unknown): string => {
 	return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-/** CSV of every number that was not (or will not be) sent: row, name, number, status, reason. */
+/**
+ * CSV of every number that was not (or will not be) sent: row, name, number, status, reason. Numbers of
+ * unclear requests are not in it (they may have been texted): see checkLaterCsv.
+ */
 export function rejectedCsv(c: Campaign): { csv: string; count: number } {
+	return recipientsCsv(c, (r) => r.status !== 'sent' && r.status !== 'would send' && r.status !== 'unknown outcome');
+}
+
+/** CSV of the numbers of unclear requests: maybe texted and charged, to be checked, never resent blindly. */
+export function checkLaterCsv(c: Campaign): { csv: string; count: number } {
+	return recipientsCsv(c, (r) => r.status === 'unknown outcome');
+}
+
+function recipientsCsv(c: Campaign, which: (r: Recipient) => boolean): { csv: string; count: number } {
 	const lines = ['row,name,number,status,reason'];
 	for (const r of c.recipients) {
-		if (r.status === 'sent' || r.status === 'would send') continue;
+		if (!which(r)) continue;
 		lines.push([r.item + 1, r.name, r.input, r.status, r.reason].map(csvCell).join(','));
 	}
 	return { csv: lines.join('\n') + '\n', count: lines.length - 1 };
@@ -268,6 +354,7 @@ export function recipientJson(c: Campaign, r: Recipient): IDataObject {
 		reason: r.reason,
 		batch: b ? (b.ident ?? r.batch) : null,
 		campaignId: c.campaignId,
+		...(r.status === 'unknown outcome' ? { outcome: 'check later', sentAt: b?.sentAt ?? null, resolvableAfter: b?.resolvableAfter ?? null } : {}),
 	};
 }
 

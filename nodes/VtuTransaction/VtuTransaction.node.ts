@@ -7,6 +7,7 @@ import { getTransaction } from '../shared/operations';
 import { ACCOUNT_NODES } from '../shared/accountNodes';
 import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
+import { resolveItem } from './resolve';
 
 const P = ACCOUNT_NODES.transaction;
 
@@ -17,9 +18,36 @@ export class VtuTransaction implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			productField(PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'), 'Which kind of purchase to look up'),
+			productField(PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'), 'Which kind of purchase to look up', { operation: ['get', 'getMany'] }),
 			...transactionLookupFields({ operation: ['get'] }),
 			limitField({ operation: ['getMany'] }),
+			{
+				displayName:
+					'Feed this the "unknown outcome" items of a buying node (Continue On Fail on), best after their resolvableAfter time (e.g. behind a Wait node). It never buys: it answers resolution "bought" with the record, "not_bought" when the site\'s records prove it, or "still_unclear" with tryAgainAfter.',
+				name: 'resolveNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { operation: ['resolveUnclear'] } },
+			},
+			{
+				displayName: 'Request',
+				name: 'unclearRequest',
+				type: 'json',
+				default: '={{ $json.request }}',
+				required: true,
+				description: 'The purchase as the buying node sent it: the "request" field of its unknown-outcome item',
+				displayOptions: { show: { operation: ['resolveUnclear'] } },
+			},
+			{
+				displayName: 'Sent At',
+				name: 'sentAt',
+				type: 'string',
+				default: '={{ $json.sentAt }}',
+				required: true,
+				placeholder: 'e.g. 2026-11-24T10:00:00.000Z',
+				description: 'When the purchase was sent: the "sentAt" field of its unknown-outcome item',
+				displayOptions: { show: { operation: ['resolveUnclear'] } },
+			},
 		]),
 	};
 
@@ -29,6 +57,7 @@ export class VtuTransaction implements INodeType {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		return [
 			await runEachItem(this, async (i, client) => {
+				if (operation === 'resolveUnclear') return await resolveItem(this, client, i);
 				const product = this.getNodeParameter('product', i) as Product;
 				if (operation === 'getMany') {
 					const limit = this.getNodeParameter('limit', i, 50) as number;

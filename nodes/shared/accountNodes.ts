@@ -45,14 +45,20 @@ export const ACCOUNT_NODES = {
 		node: 'vtuTransaction',
 		title: 'Transaction',
 		noun: 'transaction',
-		summary: 'Look up any VTU purchase by ID or reference, or list recent ones',
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["product"]}}',
+		summary: 'Look up any VTU purchase by ID or reference, list recent ones, or settle an unclear one',
+		subtitle: '={{$parameter["operation"] === "resolveUnclear" ? "resolve unclear purchase" : $parameter["operation"] + ": " + $parameter["product"]}}',
 		// read-only: an agent may check what a purchase became
 		aiTool: true,
 		spend: 'get',
 		operations: [
 			{ name: 'Get', value: 'get', description: 'Get one transaction by ID or reference', action: 'Get a transaction' },
 			{ name: 'Get Many', value: 'getMany', description: 'List the newest transactions of a product', action: 'Get many transactions' },
+			{
+				name: 'Resolve Unclear Purchase',
+				value: 'resolveUnclear',
+				description: 'Settle an "unknown outcome" item of a buying node: bought (with its record), not bought (proven), or still unclear (with when to try again). Never buys.',
+				action: 'Resolve an unclear purchase',
+			},
 		],
 	},
 } satisfies Record<string, NodeSpec>;

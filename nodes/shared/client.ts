@@ -2,6 +2,8 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
 import { VtuClient } from '../../client/core';
+import type { ReconcileSettings } from '../../client/purchase';
+import { VENDOR_PROCESSING_SECONDS_DEFAULT } from '../../credentials/VtuApi.credentials';
 import type { ContextHolder, VtuContext } from './transport';
 import { CREDENTIAL_NAME, createN8nTransport, decryptedCredential } from './transport';
 
@@ -9,8 +11,6 @@ interface CacheEntry {
 	client: VtuClient;
 	holder: ContextHolder;
 	createdAt: number;
-	/** Kobo spent per node in this execution (for the spend cap). */
-	spent: Map<string, number>;
 }
 
 const cache = new Map<string, CacheEntry>();
@@ -55,6 +55,8 @@ export interface VtuCredentials {
 	sharedAccount: boolean;
 	/** Send a fresh customer_ref with every purchase (client option customerRef). */
 	customerRef: boolean;
+	/** The vendor's processing bound (client option reconcile.maxProcessingMs). */
+	processingMs: number;
 	/** Everything n8n returned (handed back to httpRequestWithAuthentication). */
 	decrypted: ICredentialDataDecryptedObject;
 }
@@ -81,7 +83,10 @@ export async function getVtuCredentials(ctx: VtuContext): Promise<VtuCredentials
 	// older credentials lack the two switches: the safe reading (other buyers may exist; no reference)
 	const sharedAccount = creds.sharedAccount !== false;
 	const customerRef = creds.customerRef === true;
-	return { baseUrl, apiToken, sharedAccount, customerRef, decrypted: creds };
+	const seconds = Number(creds.vendorProcessingSeconds ?? VENDOR_PROCESSING_SECONDS_DEFAULT);
+	// older credentials lack the field, and a blank or negative one is no bound: the client's default
+	const processingMs = Math.round((Number.isFinite(seconds) && seconds > 0 ? seconds : VENDOR_PROCESSING_SECONDS_DEFAULT) * 1000);
+	return { baseUrl, apiToken, sharedAccount, customerRef, processingMs, decrypted: creds };
 }
 
 export interface ClientOptions {
@@ -99,7 +104,7 @@ export async function getClient(ctx: VtuContext, opts: ClientOptions = {}): Prom
 }
 
 async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promise<CacheEntry> {
-	const { baseUrl, apiToken, sharedAccount, customerRef, decrypted } = await getVtuCredentials(ctx);
+	const { baseUrl, apiToken, sharedAccount, customerRef, processingMs, decrypted } = await getVtuCredentials(ctx);
 	const now = Date.now();
 	prune(now);
 	const key = [
@@ -108,39 +113,29 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 		fingerprint(apiToken),
 		sharedAccount,
 		customerRef,
+		processingMs,
 		opts.smsBatchSize ?? '',
 		opts.timeoutMs ?? '',
 	].join('|');
 	let entry = cache.get(key);
 	if (!entry) {
 		const holder: ContextHolder = { ctx };
+		// maxProcessingMs: the fixed client option (client/API.md); typed wider until every client carries it
+		const reconcile: Partial<ReconcileSettings> & { maxProcessingMs: number } = { sharedAccount, maxProcessingMs: processingMs };
 		const client = new VtuClient({
 			baseUrl,
 			token: apiToken,
 			transport: createN8nTransport(holder),
 			sleep: sleepWithAbort,
-			reconcile: { sharedAccount },
+			reconcile,
 			customerRef,
 			...(opts.smsBatchSize ? { smsBatchSize: opts.smsBatchSize } : {}),
 			...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
 		});
-		entry = { client, holder, createdAt: now, spent: new Map() };
+		entry = { client, holder, createdAt: now };
 		cache.set(key, entry);
 	}
 	entry.holder.ctx = ctx;
 	entry.holder.credentials = decryptedCredential(ctx, decrypted);
 	return entry;
-}
-
-/** Running spend (kobo) of one node in this execution, shared by every run of it (loops). */
-export async function getSpendLedger(ctx: VtuContext): Promise<{
-	get: () => number;
-	add: (kobo: number) => void;
-}> {
-	const entry = await getClientEntry(ctx);
-	const nodeKey = ctx.getNode().name;
-	return {
-		get: () => entry.spent.get(nodeKey) ?? 0,
-		add: (kobo: number) => entry.spent.set(nodeKey, (entry.spent.get(nodeKey) ?? 0) + kobo),
-	};
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { VtuError, redact, redactValue } from '../../client/errors';
+import { VtuError, redact } from '../../client/errors';
+import { readableCandidate } from './unclear';
 
 /**
  * What to do next, per client error code (the client's own message says what happened; a 403's message
@@ -21,7 +22,7 @@ const HINTS: Record<string, string> = {
 	not_charged:
 		'The purchase was not charged (verified in the transaction list), so it is safe to run it again.',
 	unknown_outcome:
-		'Do NOT buy again yet: check the transaction list on the site (or use the VTU Transaction node) to see whether it went through.',
+		'Do NOT buy again yet: check later. Pass this item to VTU Transaction → Resolve Unclear Purchase after its resolvableAfter time (or check the transaction list on the site) to learn whether it went through.',
 	spend_cap: 'Raise the Spend Cap option or split the input into smaller runs.',
 };
 
@@ -92,7 +93,7 @@ export function errorJson(error: unknown, itemIndex?: number): IDataObject {
 		if (error.httpStatus !== undefined) out.httpStatus = error.httpStatus;
 		if (error.field !== undefined) out.field = error.field;
 		if (error.serverMessage !== undefined) out.serverMessage = error.serverMessage;
-		if (error.candidates !== undefined) out.candidates = redactValue(error.candidates) as IDataObject[];
+		if (error.candidates !== undefined) out.candidates = error.candidates.map(readableCandidate);
 		const hint = HINTS[error.code];
 		if (hint) out.hint = hint;
 	} else if (error instanceof ItemRefusal) {

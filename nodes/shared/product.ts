@@ -67,6 +67,7 @@ export function usableAsTool(spec: NodeSpec): true {
 export function vtuProperties(spec: NodeSpec, fields: INodeProperties[]): INodeProperties[] {
 	const { operations, spend } = spec;
 	const hasGetTransaction = operations.some((o: ProductOperation) => o.value === 'getTransaction');
+	const buys = fields.find((f) => f.name === 'options' && f.options?.some((o) => 'name' in o && o.name === 'spendCap'));
 	return [
 		{
 			displayName: 'Operation',
@@ -77,8 +78,20 @@ export function vtuProperties(spec: NodeSpec, fields: INodeProperties[]): INodeP
 			default: spend,
 		},
 		...fields,
+		...(buys ? [retryNotice(buys.displayOptions?.show ?? spending(spec))] : []),
 		...(hasGetTransaction ? transactionLookupFields({ operation: ['getTransaction'] }) : []),
 	];
+}
+
+/**
+ * Shown under a buying operation: n8n's Retry On Fail (node Settings) re-runs the node in the same
+ * execution, and the node answers what it already bought instead of buying again (runner.ts).
+ */
+export const RETRY_NOTICE =
+	'Retry On Fail (Settings) never buys an item twice: when n8n runs this node again in the same execution, items it already bought come back as they were (path "already_bought_this_execution") and an unclear one is looked up, not sent again. A new execution (e.g. a re-run of the workflow) does not know them: use the option Skip If Already Bought Within for that.';
+
+function retryNotice(show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
+	return { displayName: RETRY_NOTICE, name: 'retryOnFailNotice', type: 'notice', default: '', displayOptions: { show } };
 }
 
 type LoadOptionsName = keyof typeof vtuLoadOptions;

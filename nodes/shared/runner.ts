@@ -10,9 +10,11 @@ import { canCheckExisting, findExisting } from '../../client/existing';
 import { NOT_CHARGED_CODES } from '../../client/errors';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
-import { getClient, getSpendLedger } from './client';
+import { getClient, getVtuCredentials } from './client';
 import { errorJson, refuse, toNodeError } from './errors';
+import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
+import { resolveUnclear, unclearFacts } from './unclear';
 
 export interface PurchaseRunOptions {
 	waitForFinal: boolean;
@@ -160,6 +162,23 @@ export async function runPurchases<R>(
 		}
 	}
 	let pending = requests.map((r, i) => (r === undefined ? -1 : i)).filter((i) => i >= 0);
+	const ledger = opts.spendCapKobo > 0 ? spendLedger(ctx) : undefined;
+
+	// n8n's Retry On Fail re-runs this node in the same execution: what an earlier try bought is given back,
+	// an unclear one is looked up again (never re-sent), and only the rest goes on.
+	const memory = retryMemory(ctx);
+	const { processingMs } = await getVtuCredentials(ctx);
+	if (!opts.dryRun) {
+		const done = await recallEarlierTries(client, memory, ledger, pending.map((i) => [i, requests[i]]), (i, out) => {
+			if (out instanceof Array) outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
+			else if (!continueOnFail) throw toNodeError(node, out.error, i);
+			else {
+				const json = { ...errorJson(out.error, i), ...unclearFacts(out.error, { request: requests[i], sentAt: out.sentAt, processingMs }) };
+				outputs[i] = [{ json, pairedItem: paired(i) }];
+			}
+		});
+		pending = pending.filter((i) => !done.has(i));
+	}
 
 	// 2. Check and price every item with the client's quote (local rules + cached catalogue), still
 	// without sending: a bad row stops the run before anything is bought (or fails alone under
@@ -204,7 +223,7 @@ export async function runPurchases<R>(
 		}
 		let totalKobo = 0;
 		for (const i of pending) totalKobo += prices.get(i)!.kobo;
-		const spent = opts.spendCapKobo > 0 ? (await getSpendLedger(ctx)).get() : 0;
+		const spent = ledger ? ledger.get() : 0;
 		let running = spent;
 		for (const i of pending) {
 			const p = prices.get(i)!;
@@ -226,7 +245,6 @@ export async function runPurchases<R>(
 	}
 
 	// 4. Spend cap: reserve each item's price in input order; refuse what would go over.
-	const ledger = opts.spendCapKobo > 0 ? await getSpendLedger(ctx) : undefined;
 	if (ledger) {
 		const allowed: number[] = [];
 		for (const i of pending) {
@@ -256,30 +274,44 @@ export async function runPurchases<R>(
 	if (opts.retryIfNotCharged) buyOpts.retryIfNotCharged = true;
 	for (const [i, r] of existing) outputs[i] = [{ json: existingJson(r), pairedItem: paired(i) }];
 	const execute = hooks.execute ?? (defaultExecute as NonNullable<PurchaseHooks<R>['execute']>);
+	const started = new Set<number>();
 	let stopError: { i: number; error: unknown } | undefined;
 	await runPool(
 		pending,
 		opts.concurrency,
 		async (i) => {
+			started.add(i);
 			const reserved = prices.get(i)?.kobo ?? 0;
+			// a lower bound of when it left (what reconciliation needs to look back far enough)
+			const sentAt = new Date().toISOString();
 			try {
 				const { items: out, chargedKobo } = await execute(client, requests[i] as R, { ...buyOpts }, i);
 				if (ledger && chargedKobo !== null) ledger.add(chargedKobo - reserved);
 				outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
+				memory.set(i, requests[i], { kind: 'bought', items: out, chargedKobo, reservedKobo: chargedKobo ?? reserved });
 			} catch (error) {
 				const code = (error as { code?: string }).code;
-				if (ledger && code && NOT_CHARGED_CODES.has(code)) ledger.add(-reserved);
+				const notCharged = code !== undefined && NOT_CHARGED_CODES.has(code);
+				if (ledger && notCharged) ledger.add(-reserved);
+				if (!notCharged) memory.set(i, requests[i], { kind: 'unclear', error, sentAt, reservedKobo: reserved });
 				if (!continueOnFail) {
 					if (!stopError || i < stopError.i) stopError = { i, error };
 					return;
 				}
-				outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
+				const json = errorJson(error, i);
+				if (!notCharged) Object.assign(json, unclearFacts(error, { request: requests[i], sentAt, processingMs }));
+				outputs[i] = [{ json, pairedItem: paired(i) }];
 			}
 		},
 		() => stopError !== undefined,
 	);
+	// items a stop left unsent give their reservation back (a retry reserves them again)
+	if (ledger) for (const i of pending) if (!started.has(i)) ledger.add(-(prices.get(i)?.kobo ?? 0));
 	if (stopError) throw toNodeError(node, stopError.error, stopError.i);
-	return collect(outputs);
+	const result = collect(outputs);
+	// n8n retries a run whose first item is an error (Continue On Fail) or that threw; this one is final
+	if (result[0]?.json.error === undefined) memory.forget();
+	return result;
 }
 
 /**
@@ -294,6 +326,55 @@ export function existingSince(ctx: IExecuteFunctions, opts: PurchaseRunOptions, 
 /** The output of an item that an earlier run already bought: its record, path 'existing', nothing sent. */
 function existingJson(r: PurchaseResult): IDataObject {
 	return { ...resultJson(r), path: 'existing' };
+}
+
+/**
+ * Items an earlier try of this node run (same execution, n8n Retry On Fail) already dealt with: bought
+ * ones come back as they were (path already_bought_this_execution), an unclear one is looked up once more
+ * (`client.reconcile`, no waiting): bought → its record; proven not bought → bought now like any other
+ * item; still unclear → the item fails again and nothing is sent. Returns the items settled here.
+ */
+async function recallEarlierTries(
+	client: VtuClient,
+	memory: RetryMemory,
+	ledger: SpendLedger | undefined,
+	items: Array<[number, unknown]>,
+	settle: (i: number, out: INodeExecutionData[] | { error: unknown; sentAt: string }) => void,
+): Promise<Set<number>> {
+	const done = new Set<number>();
+	for (const [i, request] of items) {
+		const memo = memory.get(i, request);
+		if (!memo) continue;
+		if (memo.kind === 'bought') {
+			settle(i, alreadyBought(memo.items));
+			done.add(i);
+			continue;
+		}
+		const answer = await resolveUnclear(client, request, memo.sentAt);
+		if (answer.kind === 'not_bought') {
+			if (ledger) ledger.add(-memo.reservedKobo);
+			continue; // proven: buy it like any other item
+		}
+		done.add(i);
+		if (answer.kind === 'bought') {
+			const out = [{ json: resultJson(answer.record) }];
+			if (ledger) ledger.add(answer.record.amount.kobo - memo.reservedKobo);
+			memory.set(i, request, { kind: 'bought', items: out, chargedKobo: answer.record.amount.kobo, reservedKobo: answer.record.amount.kobo });
+			settle(i, alreadyBought(out));
+		} else settle(i, { error: answer.error ?? memo.error, sentAt: memo.sentAt });
+	}
+	return done;
+}
+
+/** Said on an item an earlier try of this execution bought: nothing was sent for it this time. */
+export const ALREADY_BOUGHT_NOTE =
+	'n8n ran this node again in the same execution (Retry On Fail); this item was bought by the earlier try and was not bought again';
+
+function alreadyBought(items: INodeExecutionData[]): INodeExecutionData[] {
+	return items.map((o) => ({
+		...o,
+		json: { ...o.json, path: 'already_bought_this_execution', boughtVia: o.json.path ?? null, note: ALREADY_BOUGHT_NOTE },
+	}));
 }
 
 function collect(outputs: Array<INodeExecutionData[] | undefined>): INodeExecutionData[] {

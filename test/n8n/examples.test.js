@@ -130,7 +130,7 @@ test('csv-bulk-sms-campaign: Read/Write File → Extract From File (CSV) → pri
   const rejected = fs.readFileSync(path.join(FILES_DIR, 'rejected.csv'), 'utf8').trim().split('\n');
   assert.deepEqual(rejected, [
     'row,name,number,status,reason',
-    "3,Ada,'+234 803 123 4567,duplicate,same number and message earlier in the list",
+    "3,Ada,'+234 803 123 4567,duplicate,number already texted by row 1",
     '4,Chi,0800 123 4567,invalid,not a Nigerian mobile prefix',
     '5,Dupe,,invalid,blank',
     '6,Efe,08051234567,opted out,on the opt-out list',
@@ -208,4 +208,46 @@ test('ai-agent-vtu-assistant: imports; its tools are our nodes\' tool variants (
   assert.ok(!vtu.n8n.loadedNodes.includes(vtu.n8n.nodeType('vtuTransactionTriggerTool')), 'a trigger is never an AI tool');
   const buyTools = wf.nodes.filter((x) => /Tool$/.test(x.type) && x.parameters.operation === 'buy');
   for (const t of buyTools) assert.ok(t.parameters.options.spendCap > 0, `${t.name} has no Spend Cap`);
+});
+
+test('resolve-unclear-purchases: the row whose answer was lost waits (parked by n8n), then resolves to its own record; 3 debits, none twice', async () => {
+  // only this workflow buys on the token; the vendor may take 90 s: the Wait (over 65 s) parks the execution in the database
+  const cred = await vtu.n8n.createCredential({
+    name: 'VTU, this workflow only',
+    data: { baseUrl: vtu.sb.baseUrl, apiToken: vtu.sb.token, sharedAccount: false, vendorProcessingSeconds: 90 },
+    makeDefault: false,
+  });
+  const stored = await vtu.n8n.importWorkflow(load('resolve-unclear-purchases.json'), { credentials: { vtuApi: { id: cred.id, name: cred.name } } });
+  const seq = await vtu.sb.lastSeq();
+  // one answer lost after the charge, and the records unreadable while the purchase runs: the row is unclear
+  await vtu.sb.admin('POST', '/admin/faults', { endpoint: 'POST /api/topup/', kind: 'reset_after', count: 1 });
+  await vtu.sb.admin('POST', '/admin/faults', { endpoint: 'GET /api/topup/', kind: 'error_before' });
+  const running = vtu.n8n.runWorkflow(stored.id, { timeoutMs: 300000 });
+  let parked = false;
+  try {
+    // condition, not a delay: the execution is parked by the Wait node; then the records are readable again
+    for (;;) {
+      const [ex] = await vtu.n8n.listExecutions(stored.id);
+      if (ex && ex.status === 'waiting') parked = true;
+      if (parked || (ex && !['new', 'running'].includes(ex.status))) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await vtu.sb.admin('DELETE', '/admin/faults');
+  }
+  const run = clean(await running);
+  assert.equal(run.status, 'success', JSON.stringify(run.error));
+  const bought = run.nodeOutput('Buy airtime');
+  assert.ok(parked, `the execution was never parked by the Wait node: ${JSON.stringify(bought)}`);
+  const unclear = bought.filter((o) => o.code === 'unknown_outcome');
+  assert.equal(unclear.length, 1, JSON.stringify(bought));
+  assert.equal(unclear[0].outcome, 'check later');
+  assert.equal(Date.parse(unclear[0].resolvableAfter) - Date.parse(unclear[0].sentAt), 90000);
+  assert.equal(run.nodeOutput('Bought or refused').length, 2);
+  const [resolved] = run.nodeOutput('Resolve unclear purchase');
+  assert.equal(resolved.resolution, 'bought', JSON.stringify(resolved));
+  assert.equal(resolved.recipient, unclear[0].request.phone);
+  assert.equal(run.nodeOutput('Bought: record found').length, 1);
+  const ledger = await vtu.sb.since('demo', seq);
+  assert.deepEqual(ledger.map((l) => [l.kind, l.product]), [['debit', 'airtime'], ['debit', 'airtime'], ['debit', 'airtime']], JSON.stringify({ bought, resolved, ledger }));
 });

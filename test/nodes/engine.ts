@@ -136,8 +136,10 @@ export interface RunOptions {
   input?: IDataObject[];
   creds: Creds;
   continueOnFail?: boolean;
-  /** Reuse an execution id (client cache / spend ledger are per execution). */
+  /** Reuse an execution id (the client cache is per execution). */
   executionId?: string;
+  /** Node settings, e.g. { retryOnFail: true, maxTries: 3, waitBetweenTries: 10 }. */
+  settings?: Partial<INode>;
 }
 
 /** Input node → the VTU node, run by WorkflowExecute (manual mode). */
@@ -151,7 +153,7 @@ export async function runNode(type: INodeType, opts: RunOptions): Promise<RunRes
     position: [0, 0],
     parameters: { items: JSON.stringify(opts.input ?? [{}]) },
   };
-  const node = vtuNode(type, opts.parameters, opts.continueOnFail ? { onError: 'continueRegularOutput' } : {});
+  const node = vtuNode(type, opts.parameters, { ...(opts.continueOnFail ? { onError: 'continueRegularOutput' } : {}), ...opts.settings });
   const nodes = [input, node];
   const workflow = new Workflow({
     id: 'wf1',
@@ -166,6 +168,47 @@ export async function runNode(type: INodeType, opts: RunOptions): Promise<RunRes
     startNode: input,
   } as never);
   return resultOf(run, workflow);
+}
+
+/** A node that passes its input on once `gate` resolves (holds an execution half-way). */
+function gateNode(gate: Promise<void>): INodeType {
+  return {
+    description: { displayName: 'Gate', name: 'testGate', group: ['transform'], version: 1, description: 'test gate', defaults: { name: 'Gate' }, inputs: ['main'], outputs: ['main'], properties: [] } as unknown as INodeType['description'],
+    async execute(this: import('n8n-workflow').IExecuteFunctions): Promise<INodeExecutionData[][]> {
+      await gate;
+      return [this.getInputData()];
+    },
+  };
+}
+
+/**
+ * One execution in which the VTU node runs twice: Input → VTU, and Input → Gate → VTU, so the second run
+ * happens only once `gate` resolves (other executions can run meanwhile). Both runs get the same items.
+ */
+export async function runNodeTwice(type: INodeType, opts: RunOptions & { gate: Promise<void> }): Promise<{ runs: INodeExecutionData[][]; errors: unknown[]; run: IRun }> {
+  const executionId = opts.executionId ?? `exec-${++executionCounter}`;
+  const input: INode = { id: 'input', name: 'Input', type: 'test.testInput', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(opts.input ?? [{}]) } };
+  const gate: INode = { id: 'gate', name: 'Gate', type: 'test.testGate', typeVersion: 1, position: [100, 200], parameters: {} };
+  const node = vtuNode(type, opts.parameters, opts.continueOnFail ? { onError: 'continueRegularOutput' } : {});
+  const nodes = [input, gate, node];
+  const workflow = new Workflow({
+    id: 'wf5',
+    nodes,
+    connections: {
+      Input: { main: [[{ node: 'VTU', type: 'main', index: 0 }, { node: 'Gate', type: 'main', index: 0 }]] },
+      Gate: { main: [[{ node: 'VTU', type: 'main', index: 0 }]] },
+    },
+    nodeTypes: nodeTypesFor({ 'test.testInput': new InputNode(), 'test.testGate': gateNode(opts.gate), [node.type]: type }) as never,
+    active: false,
+    staticData: {},
+  });
+  const run = await new WorkflowExecute(additionalData(opts.creds, executionId, { id: 'wf5', nodes }), 'manual').run({ workflow, startNode: input } as never);
+  const tasks = run.data.resultData.runData.VTU ?? [];
+  return {
+    runs: tasks.map((t) => (t.data?.main?.[0] ?? []) as INodeExecutionData[]),
+    errors: tasks.map((t) => t.error).filter(Boolean),
+    run,
+  };
 }
 
 /** What the VTU node output (or the error that stopped it) in a finished run. */

@@ -196,7 +196,7 @@ describe('VTU Bulk SMS', () => {
     expect(csv[0]).toBe('row,name,number,status,reason');
     expect(csv).toContain('2,Bayo,,invalid,blank');
     expect(csv).toContain('5,Efe,08001234567,invalid,not a Nigerian mobile prefix');
-    expect(csv).toContain("8,Hauwa,'+234 803 123 4567,duplicate,same number and message earlier in the list"); // ' keeps a spreadsheet from reading +234… as a formula
+    expect(csv).toContain("8,Hauwa,'+234 803 123 4567,duplicate,number already texted by row 1"); // ' keeps a spreadsheet from reading +234… as a formula
     expect(csv).toContain('9,Ife,08051234567,opted out,on the opt-out list');
     expect(csv).toHaveLength(1 + 8);
     expect(await env.balance()).toBe(before);
@@ -218,12 +218,12 @@ describe('VTU Bulk SMS', () => {
     ]);
   });
 
-  test('a personalised campaign is one campaign: de-duplicated across items, charged exactly the quote, one item per recipient on request', async () => {
+  test('a personalised campaign is one campaign: one text per number, charged exactly the quote, one item per recipient on request', async () => {
     const input = [
       { first: 'Ada', phone: '08031234567' },
       { first: 'Bayo', phone: '08061234567' },
       { first: 'Ada', phone: '0803 123 4567' }, // same number, same message: skipped
-      { first: 'Aisha', phone: '08031234567' }, // same number, other message: sent
+      { first: 'Aisha', phone: '08031234567' }, // same number under another name: skipped too
       { first: 'Chi', phone: '12' },
       { first: '', phone: '08051234567' }, // personalised message still fine
     ];
@@ -233,23 +233,24 @@ describe('VTU Bulk SMS', () => {
     };
     const dry = await runNode(sms, { parameters: { ...parameters, options: { batchSize: 2, dryRun: true } }, input, creds: env.creds() });
     const q = dry.items[0].json;
-    expect(q).toMatchObject({ rows: 6, toSend: 4, duplicates: 1, invalid: 1, messages: 4, requests: 4 });
+    expect(q).toMatchObject({ rows: 6, toSend: 3, duplicates: 2, invalid: 1, messages: 3, requests: 3, duplicateNumbers: [{ number: '08031234567', rows: [1, 3, 4] }] });
     const before = await env.balance();
     const r = await runNode(sms, { parameters: { ...parameters, output: 'recipients' }, input, creds: env.creds() });
     expect(r.error).toBeUndefined();
     expect(before - (await env.balance())).toBe(q.costKobo);
     expect(r.items.map((i) => [i.json.row, i.json.status, i.pairedItem])).toEqual([
-      [1, 'sent', { item: 0 }], [2, 'sent', { item: 1 }], [3, 'duplicate', { item: 2 }], [4, 'sent', { item: 3 }], [5, 'invalid', { item: 4 }], [6, 'sent', { item: 5 }],
+      [1, 'sent', { item: 0 }], [2, 'sent', { item: 1 }], [3, 'duplicate', { item: 2 }], [4, 'duplicate', { item: 3 }], [5, 'invalid', { item: 4 }], [6, 'sent', { item: 5 }],
     ]);
+    expect(r.items[3].json.reason).toBe('number already texted by row 1');
     const campaignId = r.items[0].json.campaignId;
     expect(typeof campaignId).toBe('string');
     expect(new Set(r.items.map((i) => i.json.campaignId))).toEqual(new Set([campaignId]));
     expect(r.items[4].json.reason).toBe('wrong length');
     expect(typeof r.items[0].json.batch).toBe('string');
 
-    // List Batches by campaign: the 4 requests are one campaign, under the same id
+    // List Batches by campaign: the 3 requests are one campaign, under the same id
     const list = await runNode(sms, { parameters: { operation: 'listBatches', groupBy: 'campaign', returnAll: true }, creds: env.creds() });
-    expect(list.items[0].json).toMatchObject({ campaignId, sender: 'AdeStores', batches: 4, recipients: 4, messages: 4, amountKobo: q.costKobo });
+    expect(list.items[0].json).toMatchObject({ campaignId, sender: 'AdeStores', batches: 3, recipients: 3, messages: 3, amountKobo: q.costKobo });
   });
 
   test('fixed campaign: summary first, pages counted in characters like the site (emoji), sandbox charge = quote, batches and DND', async () => {
