@@ -192,7 +192,9 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
   const pins = new Pins(db, { maxFailures: config.pinMaxFailures ?? 3, lockMs: config.pinLockMs ?? 15 * 60_000 }, clock);
   const pinGate = new PinGate(db, pins, logger);
   const limits = { maxPurchaseKobo: cfg.maxPurchaseKobo, dailyLimitKobo: cfg.dailyLimitKobo };
-  const orders = new OrderService({ client: deps.client, journal, limits, logger, confirmTtlMs: cfg.confirmTtlMs, now: () => clock.now() });
+  const followIntervalMs = config.followIntervalMs ?? 15_000;
+  const bounds = { maxProcessingMs: config.maxProcessingMs ?? 300_000, recheckMs: followIntervalMs };
+  const orders = new OrderService({ client: deps.client, journal, limits, logger, confirmTtlMs: cfg.confirmTtlMs, now: () => clock.now(), bounds });
 
   const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
   const client = { ...botApiClient(apiRoot), ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
@@ -233,9 +235,10 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
     api: bot.api as unknown as Api,
     logger,
     now: () => clock.now(),
-    intervalMs: config.followIntervalMs ?? 15_000,
+    intervalMs: followIntervalMs,
     refundWatchMs: config.refundWatchMs ?? 24 * 3_600_000,
     confirmTtlMs: cfg.confirmTtlMs,
+    bounds,
   });
   return { logger, db, ownDb, services, follower, bot, retryOpts };
 }

@@ -91,6 +91,42 @@ export function resultOf(o: Order): PurchaseResult | null {
   };
 }
 
+/** What to record for a purchase or reconcile that ended in an error. */
+export type Verdict = { state: 'not_charged'; code: string; message: string } | { state: 'unknown'; code: string; message: string; recheckAt: number };
+
+/** `details.resolvableAfter` of a VtuUnknownOutcomeError (ISO string), as epoch ms. */
+export function resolvableAfterOf(e: unknown): number | null {
+  const v = (e as { details?: { resolvableAfter?: unknown } } | null)?.details?.resolvableAfter;
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? null : t;
+}
+
+export interface Bounds {
+  /** The vendor's processing bound: before sentAt + this, no answer can prove "not charged". */
+  maxProcessingMs: number;
+  /** Earliest next check of an unclear order. */
+  recheckMs: number;
+}
+
+/**
+ * "Not charged" only with proof. From `buy`, the client's refusal codes (the site refused, or the request
+ * never left) are proof by the answer itself; `not_charged` from reading the account back is believed only
+ * once the vendor can no longer be creating the record (sentAt + maxProcessingMs): a slow vendor's record
+ * may still appear. Anything else is `unknown`, checked again no earlier than the client's resolvableAfter.
+ */
+export function judge(e: unknown, from: 'buy' | 'reconcile', sentAt: number, now: number, b: Bounds): Verdict {
+  const code = errorCode(e) ?? 'internal';
+  const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+  const bound = sentAt + b.maxProcessingMs;
+  if (code === 'not_charged' && now >= bound) return { state: 'not_charged', code, message };
+  if (code !== 'not_charged' && from === 'buy' && NOT_CHARGED_CODES.has(code)) return { state: 'not_charged', code, message };
+  const earliest = Math.max(now + b.recheckMs, resolvableAfterOf(e) ?? 0);
+  if (code === 'not_charged') {
+    return { state: 'unknown', code: 'unknown_outcome', message: 'No record yet, but the provider may still be creating it: checking again.', recheckAt: Math.max(earliest, bound) };
+  }
+  return { state: 'unknown', code, message, recheckAt: earliest };
+}
+
 export interface OrderServiceDeps {
   client: VtuClientLike;
   journal: Journal;
@@ -99,6 +135,7 @@ export interface OrderServiceDeps {
   /** Orders not confirmed within this time are refused at confirm (stale). */
   confirmTtlMs: number;
   now: () => number;
+  bounds: Bounds;
 }
 
 export class OrderService {
@@ -127,17 +164,29 @@ export class OrderService {
     logger.info('order sent', { order: order.id, user: order.userId, product: order.product, kobo: order.amountKobo, to: maskPhone(order.recipient) });
     try {
       const result = await client.buy(req);
-      const after = journal.recordResult(order.id, storedOf(result));
       logger.info('order result', { order: order.id, status: result.status, ident: result.ident, path: result.path });
-      return { kind: 'done', order: viewOf(after) };
+      return { kind: 'done', order: viewOf(this.record(order, result)) };
     } catch (e) {
-      const code = errorCode(e) ?? 'internal';
-      const message = e instanceof Error ? e.message : String(e);
-      const state = NOT_CHARGED_CODES.has(code) ? 'not_charged' : 'unknown';
-      logger.warn('order error', { order: order.id, code, state });
-      const after = journal.recordError(order.id, state, code, message.slice(0, 500));
+      const v = judge(e, 'buy', order.sentAt ?? order.createdAt, this.d.now(), this.d.bounds);
+      logger.warn('order error', { order: order.id, code: v.code, state: v.state });
+      const after = journal.recordError(order.id, v.state, v.code, v.message, v.state === 'unknown' ? v.recheckAt : null);
       return { kind: 'done', order: viewOf(after) };
     }
+  }
+
+  /**
+   * The POST's own answer is this order's record. A record the client found by reading the account back is
+   * taken only when the shared journal shows no other order (of any instance) may own it; else the order
+   * stays unclear and the follower resolves it with every instance's claims.
+   */
+  private record(order: Order, result: PurchaseResult): Order {
+    const { journal, logger } = this.d;
+    if (result.path === 'direct') return journal.recordResult(order.id, storedOf(result));
+    const a = journal.adopt(order.id, storedOf(result));
+    if (a.ok) return a.order;
+    logger.warn('reconciled record not adopted', { order: order.id, reason: a.reason, other: a.other, ident: result.ident });
+    const message = 'A matching record was found, but it may belong to another order: checking again.';
+    return journal.recordError(order.id, 'unknown', 'unknown_outcome', message, this.d.now() + this.d.bounds.recheckMs);
   }
 }
 

@@ -82,6 +82,8 @@ export function useBotEnv(): Env {
           dailyLimitKobo: 2_000_000,
           followIntervalMs: 60_000,
           rateLimit: 1000,
+          // The sandbox creates a record before it answers: nothing can appear after the answer (slow-vendor tests set their own).
+          maxProcessingMs: 0,
           ...cfg,
         },
         {
