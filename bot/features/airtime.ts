@@ -1,6 +1,7 @@
 /** /airtime: network → amount (quick buttons or typed) → phone → checks → confirm → buy. */
 import { Composer, InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
+import { cb, decodeAs } from '../callback-data';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
@@ -39,19 +40,20 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
 
   async function askAmount(conversation: MyConversation, ctx: ConvContext, netName: string): Promise<number> {
     const kb = new InlineKeyboard();
-    for (const k of QUICK_AMOUNTS.filter((k) => k <= s.cfg.maxPurchaseKobo)) kb.text(naira(k).replace('.00', ''), `amt:${k}`);
-    const q = await withButtons(conversation, ctx, `How much ${netName} airtime? Tap an amount, or type one in naira (at least ${naira(MIN_KOBO).replace('.00', '')}), e.g. 250.`, kb.row().text('Cancel', 'x'));
+    for (const k of QUICK_AMOUNTS.filter((k) => k <= s.cfg.maxPurchaseKobo)) kb.text(naira(k).replace('.00', ''), cb.amt(k));
+    const q = await withButtons(conversation, ctx, `How much ${netName} airtime? Tap an amount, or type one in naira (at least ${naira(MIN_KOBO).replace('.00', '')}), e.g. 250.`, kb.row().text('Cancel', cb.x()));
     for (;;) {
-      const u = await conversation.waitUntil((x) => !!x.message?.text || (x.callbackQuery?.message?.message_id === q.message_id && /^(amt:\d+|x)$/.test(x.callbackQuery.data ?? '')), {
+      const u = await conversation.waitUntil((x) => !!x.message?.text || (x.callbackQuery?.message?.message_id === q.message_id && decodeAs(x.callbackQuery.data, ['amt', 'x']) !== null), {
         otherwise: (x) => nudge(x, 'Tap an amount or type it, or /cancel.'),
       });
       if (u.callbackQuery) {
         await u.answerCallbackQuery();
-        if (u.callbackQuery.data === 'x') {
+        const tap = decodeAs(u.callbackQuery.data, ['amt', 'x'])!;
+        if (tap.kind === 'x') {
           await safeEdit(conversation, u, 'Cancelled. Nothing was bought.');
-          await conversation.halt();
+          return conversation.halt();
         }
-        const kobo = Number(u.callbackQuery.data!.slice(4));
+        const kobo = tap.n;
         await safeEdit(conversation, u, `${netName} airtime: ${naira(kobo)}`);
         return kobo;
       }

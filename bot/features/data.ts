@@ -20,8 +20,8 @@ export function dataFeature(s: Services): Composer<MyContext> {
     const { c, net, messageId } = await pickNetwork(conversation, ctx, 'Buy data: choose the network.', nets);
     const shown = await showPlans(conversation, c, net);
     if (!shown.ok) return void (await safeEdit(conversation, c, shown.text, tryAgainKeyboard('data')));
-    const chosen = await choose(conversation, messageId, /^plan:\d+$/, 'Please choose a plan with the buttons above, or /cancel.');
-    const found = await loadPlan(conversation, net.id, Number(chosen.data.slice('plan:'.length)));
+    const chosen = await choose(conversation, messageId, ['plan'], 'Please choose a plan with the buttons above, or /cancel.');
+    const found = await loadPlan(conversation, net.id, chosen.tap.n);
     if (!found.ok) return void (await safeEdit(conversation, chosen.c, found.text, tryAgainKeyboard('data')));
     const plan = found.value;
     // The plan message becomes the phone question (no new message for it).

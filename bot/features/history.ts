@@ -11,6 +11,7 @@ import { flowOpen } from '../flow/confirm';
 import { dateText, EXPIRED, STILL_OPEN } from '../flow/ui';
 import { naira, outcomeText, productName, recipientText, resultOf, stateLabel, storedOf, viewOf } from '../orders';
 import { errorCode } from '../vtu';
+import { cb, onCallback } from '../callback-data';
 
 /** Drafts never confirmed are not orders to the seller. */
 const HIDDEN = new Set(['created', 'cancelled', 'expired']);
@@ -26,11 +27,11 @@ export function historyFeature(s: Services) {
     if (!list.length) return void (await ctx.reply(`No orders yet. Try /data or /airtime.${open ? STILL_OPEN : ''}`, open ? {} : { reply_markup: menuButton() }));
     const kb = new InlineKeyboard();
     list.forEach((o, i) => {
-      kb.text(`🧾 ${i + 1}`, `order:${o.id}`);
+      kb.text(`🧾 ${i + 1}`, cb.order(o.id));
       if (i % 5 === 4) kb.row();
     });
     const text = `🧾 Recent orders\n${list.map(historyLine).join('\n')}\n\nTap a number for its details.`;
-    await ctx.reply(open ? text + STILL_OPEN : text, { reply_markup: open ? kb : kb.row().text('🏠 Menu', 'go:menu') });
+    await ctx.reply(open ? text + STILL_OPEN : text, { reply_markup: open ? kb : kb.row().text('🏠 Menu', cb.go('menu')) });
   };
 
   /** The order as it stands now (a pending or delivered order is asked again first). */
@@ -65,8 +66,8 @@ export function historyFeature(s: Services) {
     if (!o) return void (await ctx.reply('No order with that reference in your history.', { reply_markup: menuButton() }));
     await showOrder(ctx, o);
   });
-  composer.callbackQuery(/^order:([\w-]+)$/, async (ctx) => {
-    const o = s.journal.get(ctx.match[1]);
+  onCallback(composer, ['order'], async (ctx, tap) => {
+    const o = s.journal.get(tap.orderId);
     if (!o || o.userId !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: EXPIRED }));
     await ctx.answerCallbackQuery();
     await showOrder(ctx, o);

@@ -4,6 +4,7 @@ import type { MyContext, Services } from '../context';
 import { mainMenuKeyboard, type Place } from '../flow/keyboards';
 import { naira } from '../orders';
 import { ADMIN_ONLY } from './admin';
+import { onCallback } from '../callback-data';
 
 export function menuFeature(s: Services, show: { balance: (ctx: MyContext) => Promise<void>; history: (ctx: MyContext) => Promise<void> }): Composer<MyContext> {
   const helpText = (ctx: MyContext) =>
@@ -40,10 +41,9 @@ export function menuFeature(s: Services, show: { balance: (ctx: MyContext) => Pr
   const composer = new Composer<MyContext>();
   composer.command('start', (ctx) => ctx.reply(`Hello ${ctx.from?.first_name ?? ''}! What would you like to do?`, { reply_markup: mainMenuKeyboard() }));
   composer.command('help', showHelp);
-  composer.callbackQuery(/^go:(\w+)$/, async (ctx) => {
-    const action = go[ctx.match[1] as Place];
+  onCallback(composer, ['go'], async (ctx, tap) => {
     await ctx.answerCallbackQuery();
-    if (action) await action(ctx);
+    await go[tap.place](ctx);
   });
   return composer;
 }

@@ -6,6 +6,7 @@ import { confirmSteps } from '../flow/confirm';
 import { menuButton, type Place } from '../flow/keyboards';
 import { recipientOf, recipientText } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
+import { onCallback } from '../callback-data';
 
 export function repeatFeature(s: Services): Composer<MyContext> {
   const { confirmAndBuy } = confirmSteps(s);
@@ -28,9 +29,9 @@ export function repeatFeature(s: Services): Composer<MyContext> {
 
   const composer = new Composer<MyContext>();
   composer.use(createConversation<MyContext, ConvContext>(again, s.conversationOptions('again')));
-  composer.callbackQuery(/^again:([\w-]+)$/, async (ctx) => {
+  onCallback(composer, ['again'], async (ctx, tap) => {
     await ctx.answerCallbackQuery();
-    await ctx.conversation.enter('again', ctx.match[1]);
+    await ctx.conversation.enter('again', tap.orderId);
   });
   return composer;
 }

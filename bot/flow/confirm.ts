@@ -24,6 +24,7 @@ import { pinStep } from './pin-step';
 import { menuButton, nextStepKeyboard, tryAgainKeyboard, type Place } from './keyboards';
 import { pickers } from './pickers';
 import { EXPIRED, choose, safeEdit } from './ui';
+import { cb, onCallback } from '../callback-data';
 
 /** How long a purchase may take before "typing…" is shown (the "Sending…" edit is immediate). */
 export const TYPING_AFTER_MS = 1_000;
@@ -115,8 +116,8 @@ export function confirmButtons(s: Services): Composer<MyContext> {
 
   const composer = new Composer<MyContext>();
   composer.use(createConversation<MyContext, ConvContext>(pay, s.conversationOptions('pay')));
-  composer.callbackQuery(/^(confirm|cancel):([\w-]+)$/, async (ctx) => {
-    const [, action, id] = ctx.match;
+  onCallback(composer, ['confirm', 'cancel'], async (ctx, tap) => {
+    const { kind: action, orderId: id } = tap;
     const o = s.journal.get(id);
     if (!o || o.userId !== ctx.from.id || o.state !== 'created' || o.createdAt < confirmableSince(s)) {
       const used = o && o.userId === ctx.from.id && USED.has(o.state);
@@ -145,10 +146,10 @@ export function confirmSteps(s: Services) {
   const { check } = purchaseChecks(s);
 
   async function repeatGuard(conversation: MyConversation, ctx: ConvContext, r: { ago: string; ref: string }, meta: ConfirmMeta): Promise<boolean> {
-    const kb = new InlineKeyboard().text('🔁 Yes, buy again', 'repeat:y').text('No', 'repeat:n');
+    const kb = new InlineKeyboard().text('🔁 Yes, buy again', cb.repeat(true)).text('No', cb.repeat(false));
     const q = await withButtons(conversation, ctx, `You bought this ${r.ago} ago (ref ${r.ref}): ${meta.gets}. Buy it again?`, kb);
-    const { c, data } = await choose(conversation, q.message_id, /^repeat:[yn]$/, 'Please use the buttons above, or /cancel.');
-    if (data === 'repeat:y') {
+    const { c, tap } = await choose(conversation, q.message_id, ['repeat'], 'Please use the buttons above, or /cancel.');
+    if (tap.yes) {
       await safeEdit(conversation, c, `Buying again: ${meta.gets}.`);
       return true;
     }
@@ -175,7 +176,7 @@ export function confirmSteps(s: Services) {
     const id = await conversation.external(
       () => s.journal.create({ userId, chatId, product: req.product, request: req as unknown as Record<string, unknown>, description: meta.description, recipient: meta.recipient, amountKobo: p.kobo }).id,
     );
-    const kb = new InlineKeyboard().text(`✅ Confirm: pay ${naira(p.kobo)}`, `confirm:${id}`).text('✖️ Cancel', `cancel:${id}`);
+    const kb = new InlineKeyboard().text(`✅ Confirm: pay ${naira(p.kobo)}`, cb.confirm(id)).text('✖️ Cancel', cb.cancel(id));
     await withButtons(conversation, ctx, confirmText(meta, p.kobo, p.balanceKobo), kb);
   }
 

@@ -2,34 +2,35 @@
  * Keyboards every feature shares: the main menu, and the next step under a final message
  * (🔁 Buy again / Try again / 🏠 Menu), so no message is a dead end.
  *
- * Callback data: `go:<place>` opens a feature, `again:<orderId>` starts a new confirm for the
- * same purchase, `order:<orderId>` shows one order (history.ts). They are handled in menu.ts
- * and repeat.ts when no flow is waiting for a tap.
+ * Callback data (callback-data.ts): `go` opens a feature, `again` starts a new confirm for the
+ * same purchase, `order` shows one order (history.ts). They are handled in menu.ts, repeat.ts and
+ * history.ts when no flow is waiting for a tap.
  */
 import { InlineKeyboard } from 'grammy';
 import type { OrderView } from '../orders';
+import { cb, type Place } from '../callback-data';
 
-export type Place = 'menu' | 'data' | 'airtime' | 'sms' | 'balance' | 'history' | 'help' | 'setpin';
+export type { Place } from '../callback-data';
 
 export function mainMenuKeyboard(): InlineKeyboard {
   return new InlineKeyboard()
-    .text('📶 Buy data', 'go:data')
-    .text('📞 Airtime', 'go:airtime')
+    .text('📶 Buy data', cb.go('data'))
+    .text('📞 Airtime', cb.go('airtime'))
     .row()
-    .text('✉️ Bulk SMS', 'go:sms')
-    .text('💰 Balance', 'go:balance')
+    .text('✉️ Bulk SMS', cb.go('sms'))
+    .text('💰 Balance', cb.go('balance'))
     .row()
-    .text('🧾 History', 'go:history')
-    .text('❓ Help', 'go:help');
+    .text('🧾 History', cb.go('history'))
+    .text('❓ Help', cb.go('help'));
 }
 
 export function menuButton(): InlineKeyboard {
-  return new InlineKeyboard().text('🏠 Menu', 'go:menu');
+  return new InlineKeyboard().text('🏠 Menu', cb.go('menu'));
 }
 
 /** After a refusal before anything was bought: start that flow again, or go to the menu. */
 export function tryAgainKeyboard(place: Place, label = 'Try again'): InlineKeyboard {
-  return new InlineKeyboard().text(label, `go:${place}`).text('🏠 Menu', 'go:menu');
+  return new InlineKeyboard().text(label, cb.go(place)).text('🏠 Menu', cb.go('menu'));
 }
 
 /**
@@ -39,9 +40,9 @@ export function tryAgainKeyboard(place: Place, label = 'Try again'): InlineKeybo
 export function nextStepKeyboard(o: Pick<OrderView, 'id' | 'state'>, opts: { details?: boolean } = {}): InlineKeyboard {
   const kb = new InlineKeyboard();
   let details = opts.details ?? false;
-  if (o.state === 'successful' || o.state === 'processing') kb.text('🔁 Buy again', `again:${o.id}`);
-  else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired') kb.text('Try again', `again:${o.id}`);
+  if (o.state === 'successful' || o.state === 'processing') kb.text('🔁 Buy again', cb.again(o.id));
+  else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired') kb.text('Try again', cb.again(o.id));
   else details = true;
-  if (details) kb.text('🧾 Details', `order:${o.id}`);
-  return kb.text('🏠 Menu', 'go:menu');
+  if (details) kb.text('🧾 Details', cb.order(o.id));
+  return kb.text('🏠 Menu', cb.go('menu'));
 }

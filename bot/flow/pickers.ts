@@ -9,6 +9,7 @@ import type { ConvContext, MyConversation, Services } from '../context';
 import { userError } from '../orders';
 import { classifyPhone, errorCode, formatPhone, mobileProblem } from '../vtu';
 import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
+import { cb } from '../callback-data';
 
 export interface NetView {
   id: number;
@@ -85,7 +86,7 @@ export function pickers(s: Services) {
       } catch (e) {
         return { ok: false, text: failText(s, 'Could not load the price list', e) };
       }
-      const kb = grid(new InlineKeyboard(), plans.map((p) => ({ text: p.label, data: `plan:${p.id}` })), 1).text('Cancel', 'x');
+      const kb = grid(new InlineKeyboard(), plans.map((p) => ({ text: p.label, data: cb.plan(p.id) })), 1).text('Cancel', cb.x());
       await outside.api.editMessageText(chatId, messageId, `${net.name} data: choose a plan.`, { reply_markup: kb }).catch(() => undefined);
       return { ok: true, value: true };
     });
@@ -104,10 +105,13 @@ export function pickers(s: Services) {
   }
 
   async function pickNetwork(conversation: MyConversation, ctx: ConvContext, title: string, nets: NetView[]) {
-    const kb = grid(new InlineKeyboard(), nets.map((n) => ({ text: n.name, data: `net:${n.id}` })), 2).text('Cancel', 'x');
+    const kb = grid(new InlineKeyboard(), nets.map((n) => ({ text: n.name, data: cb.net(n.id) })), 2).text('Cancel', cb.x());
     const m = await withButtons(conversation, ctx, title, kb);
-    const { c, data } = await choose(conversation, m.message_id, /^net:\d+$/, 'Please choose with the buttons above, or /cancel.');
-    return { c, net: nets.find((n) => `net:${n.id}` === data)!, messageId: m.message_id };
+    for (;;) {
+      const { c, tap } = await choose(conversation, m.message_id, ['net'], 'Please choose with the buttons above, or /cancel.');
+      const net = nets.find((n) => n.id === tap.n);
+      if (net) return { c, net, messageId: m.message_id };
+    }
   }
 
   /** Ask for the number, unless the caller already asked in a message it edited (`asked`: one Bot API call less). */
@@ -123,10 +127,10 @@ export function pickers(s: Services) {
       }
       const { phone, network: detected } = number;
       if (detected.toUpperCase() === networkName.toUpperCase()) return { phone, ported: false };
-      const kb = new InlineKeyboard().text(`Yes, it is on ${networkName}`, 'ported:y').row().text('No, use another number', 'ported:n').row().text('Cancel', 'x');
+      const kb = new InlineKeyboard().text(`Yes, it is on ${networkName}`, cb.ported(true)).row().text('No, use another number', cb.ported(false)).row().text('Cancel', cb.x());
       const q = await withButtons(conversation, ctx, `${formatPhone(phone)} looks like ${detected}, not ${networkName}. Has this number been ported to ${networkName}?`, kb);
-      const { c, data } = await choose(conversation, q.message_id, /^ported:[yn]$/, 'Please use the buttons above, or /cancel.');
-      if (data === 'ported:y') {
+      const { c, tap } = await choose(conversation, q.message_id, ['ported'], 'Please use the buttons above, or /cancel.');
+      if (tap.yes) {
         await safeEdit(conversation, c, `${formatPhone(phone)}: ported to ${networkName}.`);
         return { phone, ported: true };
       }

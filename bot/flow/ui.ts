@@ -4,6 +4,7 @@
  */
 import { InlineKeyboard } from 'grammy';
 import type { ConvContext, MyConversation } from '../context';
+import { decodeAs, type CallbackKind, type Of } from '../callback-data';
 
 export const EXPIRED = 'This button has expired';
 
@@ -41,21 +42,19 @@ export function grid(kb: InlineKeyboard, items: { text: string; data: string }[]
   return kb;
 }
 
-/** Wait for a tap on `messageId` whose data matches `pattern` (or the flow's Cancel). Halts on Cancel. */
-export async function choose(conversation: MyConversation, messageId: number, pattern: RegExp, hint: string) {
+/** Wait for a tap on `messageId` whose data is one of `kinds` (or the flow's Cancel). Halts on Cancel. */
+export async function choose<K extends CallbackKind>(conversation: MyConversation, messageId: number, kinds: K[], hint: string): Promise<{ c: ConvContext; tap: Of<K> }> {
   const c = await conversation.waitUntil(
-    (u) => {
-      const d = u.callbackQuery?.data;
-      return !!d && u.callbackQuery?.message?.message_id === messageId && (pattern.test(d) || d === 'x');
-    },
+    (u) => u.callbackQuery?.message?.message_id === messageId && decodeAs(u.callbackQuery.data, [...kinds, 'x']) !== null,
     { otherwise: (u) => nudge(u, hint) },
   );
   await c.answerCallbackQuery();
-  if (c.callbackQuery!.data === 'x') {
+  const tap = decodeAs<K | 'x'>(c.callbackQuery!.data, [...kinds, 'x'])!;
+  if (tap.kind === 'x') {
     await safeEdit(conversation, c, 'Cancelled. Nothing was bought.');
-    await conversation.halt();
+    return conversation.halt();
   }
-  return { c, data: c.callbackQuery!.data! };
+  return { c, tap: tap as Of<K> };
 }
 
 export function clockText(ms: number): string {
