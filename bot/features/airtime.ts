@@ -2,6 +2,7 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import { cb, decodeAs } from '../callback-data';
+import type { Feature } from './registry';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
@@ -90,8 +91,14 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
     );
   }
 
-  const composer = new Composer<MyContext>();
-  composer.use(createConversation<MyContext, ConvContext>(airtime, s.conversationOptions('airtime')));
-  composer.command('airtime', (ctx) => ctx.conversation.enter('airtime'));
-  return composer;
+  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(airtime, s.conversationOptions('airtime')));
 }
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('airtime');
+
+export const airtime: Feature = {
+  name: 'airtime',
+  commands: [{ name: 'airtime', description: 'cmd-airtime', help: 'help-airtime' }],
+  menu: { label: 'menu-airtime', place: 'airtime', row: 0 },
+  build: (s) => ({ flows: airtimeFeature(s), commands: { airtime: enter }, places: { airtime: enter } }),
+};

@@ -7,6 +7,7 @@ import { tryAgainKeyboard } from '../flow/keyboards';
 import { phonePrompt, pickers } from '../flow/pickers';
 import { choose, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
+import type { Feature } from './registry';
 
 export function dataFeature(s: Services): Composer<MyContext> {
   const { loadNetworks, showPlans, loadPlan, pickNetwork, askPhone } = pickers(s);
@@ -37,8 +38,14 @@ export function dataFeature(s: Services): Composer<MyContext> {
     );
   }
 
-  const composer = new Composer<MyContext>();
-  composer.use(createConversation<MyContext, ConvContext>(data, s.conversationOptions('data')));
-  composer.command('data', (ctx) => ctx.conversation.enter('data'));
-  return composer;
+  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(data, s.conversationOptions('data')));
 }
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('data');
+
+export const data: Feature = {
+  name: 'data',
+  commands: [{ name: 'data', description: 'cmd-data', help: 'help-data' }],
+  menu: { label: 'menu-data', place: 'data', row: 0 },
+  build: (s) => ({ flows: dataFeature(s), commands: { data: enter }, places: { data: enter } }),
+};

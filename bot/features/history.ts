@@ -3,7 +3,7 @@
  * button itself (`order:<id>`) and /status <reference>. Typed during a flow they answer without
  * ending it.
  */
-import { Composer, InlineKeyboard } from 'grammy';
+import { Composer, InlineKeyboard, type CommandContext } from 'grammy';
 import type { MyContext, Services } from '../context';
 import type { Order } from '../journal';
 import { menuButton, nextStepKeyboard } from '../flow/keyboards';
@@ -12,6 +12,7 @@ import { dateText, EXPIRED, STILL_OPEN } from '../flow/ui';
 import { naira, outcomeText, productName, recipientText, resultOf, stateLabel, storedOf, viewOf } from '../orders';
 import { errorCode } from '../vtu';
 import { cb, onCallback } from '../callback-data';
+import type { Feature } from './registry';
 
 /** Drafts never confirmed are not orders to the seller. */
 const HIDDEN = new Set(['created', 'cancelled', 'expired']);
@@ -57,20 +58,32 @@ export function historyFeature(s: Services) {
     else await ctx.reply(text, { reply_markup: nextStepKeyboard(o) });
   };
 
-  const composer = new Composer<MyContext>();
-  composer.command('history', showHistory);
-  composer.command('status', async (ctx) => {
+  const status = async (ctx: CommandContext<MyContext>) => {
     const ref = ctx.match.trim();
     if (!ref) return void (await ctx.reply('Usage: /status <reference>, e.g. /status Data123. Or open /history and tap an order.'));
     const o = s.journal.findForUser(ctx.from!.id, ref);
     if (!o) return void (await ctx.reply('No order with that reference in your history.', { reply_markup: menuButton() }));
     await showOrder(ctx, o);
-  });
+  };
+  const composer = new Composer<MyContext>();
   onCallback(composer, ['order'], async (ctx, tap) => {
     const o = s.journal.get(tap.orderId);
     if (!o || o.userId !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: EXPIRED }));
     await ctx.answerCallbackQuery();
     await showOrder(ctx, o);
   });
-  return { composer, showHistory };
+  return { composer, showHistory, status };
 }
+
+export const history: Feature = {
+  name: 'history',
+  commands: [
+    { name: 'history', description: 'cmd-history', help: 'help-history', keepsFlow: true },
+    { name: 'status', description: 'cmd-status', help: 'help-status', keepsFlow: true },
+  ],
+  menu: { label: 'menu-history', place: 'history', row: 2 },
+  build: (s) => {
+    const f = historyFeature(s);
+    return { composer: f.composer, commands: { history: f.showHistory, status: f.status }, places: { history: f.showHistory } };
+  },
+};

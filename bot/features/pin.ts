@@ -4,6 +4,7 @@ import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { clockText, nudge } from '../flow/ui';
+import type { Feature } from './registry';
 
 export function pinFeature(s: Services): Composer<MyContext> {
   async function setpin(conversation: MyConversation, ctx: ConvContext): Promise<void> {
@@ -35,8 +36,13 @@ export function pinFeature(s: Services): Composer<MyContext> {
     else await ctx.reply('The two PINs did not match. Nothing changed.', { reply_markup: tryAgainKeyboard('setpin') });
   }
 
-  const composer = new Composer<MyContext>();
-  composer.use(createConversation<MyContext, ConvContext>(setpin, s.conversationOptions('setpin')));
-  composer.command('setpin', (ctx) => ctx.conversation.enter('setpin'));
-  return composer;
+  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(setpin, s.conversationOptions('setpin')));
 }
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('setpin');
+
+export const pin: Feature = {
+  name: 'pin',
+  commands: [{ name: 'setpin', description: 'cmd-setpin', help: 'help-setpin' }],
+  build: (s) => ({ flows: pinFeature(s), commands: { setpin: enter }, places: { setpin: enter } }),
+};

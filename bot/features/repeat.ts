@@ -7,6 +7,7 @@ import { menuButton, type Place } from '../flow/keyboards';
 import { recipientOf, recipientText } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
 import { onCallback } from '../callback-data';
+import type { Feature } from './registry';
 
 export function repeatFeature(s: Services): Composer<MyContext> {
   const { confirmAndBuy } = confirmSteps(s);
@@ -35,3 +36,5 @@ export function repeatFeature(s: Services): Composer<MyContext> {
   });
   return composer;
 }
+
+export const repeat: Feature = { name: 'repeat', build: (s) => ({ composer: repeatFeature(s) }) };

@@ -1,6 +1,7 @@
 /** /sms: sender → recipients (pasted or a .txt/.csv file) → message → plan → checks → confirm → send. */
 import { Composer } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
+import type { Feature } from './registry';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
@@ -113,8 +114,14 @@ export function smsFeature(s: Services): Composer<MyContext> {
     );
   }
 
-  const composer = new Composer<MyContext>();
-  composer.use(createConversation<MyContext, ConvContext>(sms, s.conversationOptions('sms')));
-  composer.command('sms', (ctx) => ctx.conversation.enter('sms'));
-  return composer;
+  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(sms, s.conversationOptions('sms')));
 }
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('sms');
+
+export const sms: Feature = {
+  name: 'sms',
+  commands: [{ name: 'sms', description: 'cmd-sms', help: 'help-sms' }],
+  menu: { label: 'menu-sms', place: 'sms', row: 1 },
+  build: (s) => ({ flows: smsFeature(s), commands: { sms: enter }, places: { sms: enter } }),
+};

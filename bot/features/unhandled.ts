@@ -4,6 +4,7 @@ import type { MyContext, Services } from '../context';
 import { confirmWaiting } from '../flow/confirm';
 import { mainMenuKeyboard } from '../flow/keyboards';
 import { EXPIRED } from '../flow/ui';
+import type { Feature } from './registry';
 
 export function unhandledFeature(s: Services): Composer<MyContext> {
   const composer = new Composer<MyContext>();
@@ -14,3 +15,5 @@ export function unhandledFeature(s: Services): Composer<MyContext> {
   });
   return composer;
 }
+
+export const unhandled: Feature = { name: 'unhandled', build: (s) => ({ composer: unhandledFeature(s) }) };

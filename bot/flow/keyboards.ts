@@ -9,19 +9,20 @@
 import { InlineKeyboard } from 'grammy';
 import type { OrderView } from '../orders';
 import { cb, type Place } from '../callback-data';
+import { FEATURES } from '../features';
+import { menuRows } from '../features/registry';
+import { t } from '../i18n';
 
 export type { Place } from '../callback-data';
 
+/** The main menu: the registry's menu entries, row by row. */
 export function mainMenuKeyboard(): InlineKeyboard {
-  return new InlineKeyboard()
-    .text('📶 Buy data', cb.go('data'))
-    .text('📞 Airtime', cb.go('airtime'))
-    .row()
-    .text('✉️ Bulk SMS', cb.go('sms'))
-    .text('💰 Balance', cb.go('balance'))
-    .row()
-    .text('🧾 History', cb.go('history'))
-    .text('❓ Help', cb.go('help'));
+  const kb = new InlineKeyboard();
+  menuRows(FEATURES).forEach((row, i) => {
+    if (i > 0) kb.row();
+    for (const e of row) kb.text(t(e.label), cb.go(e.place));
+  });
+  return kb;
 }
 
 export function menuButton(): InlineKeyboard {
