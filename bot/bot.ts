@@ -21,6 +21,7 @@ import { conversations, type ConversationData, type VersionedState } from '@gram
 import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
 import { sequentialize } from '@grammyjs/runner';
 import { CommandGroup } from '@grammyjs/commands';
+import { autoChatAction } from '@grammyjs/auto-chat-action';
 import type { BotConfig } from './config';
 import { secretsOf } from './config';
 import { botApiFetch } from './bot-api-fetch';
@@ -36,7 +37,7 @@ import type { ConvContext, MyContext, RuntimeConfig, Services } from './context'
 import type { VtuClientLike } from './vtu';
 import { gates, type RateLimitRedis, type UpdateDedupe } from './middlewares/gates';
 import { flowCommands } from './middlewares/flow-commands';
-import { confirmButtons } from './flow/confirm';
+import { TYPING_AFTER_MS, confirmButtons } from './flow/confirm';
 import { LiveKeyboards } from './flow/live-keyboards';
 import { FEATURES } from './features';
 import { commandsOf, type FeatureParts } from './features/registry';
@@ -46,7 +47,7 @@ import { t } from './i18n';
 export type { MyContext } from './context';
 
 /** What createBot needs from the configuration; everything but the token has a default. */
-export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> & Partial<Omit<BotConfig, 'telegramToken'>> & Partial<Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes' | 'repeatWindowMs' | 'typingEveryMs'>> & { conversationTimeoutMs?: number };
+export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> & Partial<Omit<BotConfig, 'telegramToken'>> & Partial<Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes' | 'repeatWindowMs' | 'typingAfterMs'>> & { conversationTimeoutMs?: number };
 
 export interface ConversationStorageAdapter {
   read(key: string): Promise<VersionedState<ConversationData> | undefined> | VersionedState<ConversationData> | undefined;
@@ -155,7 +156,7 @@ function runtimeConfig(config: CreateBotConfig): RuntimeConfig {
     smsMaxFileBytes: config.smsMaxFileBytes ?? 512 * 1024,
     conversationTimeoutMs: config.conversationTimeoutMs ?? 30 * 60_000,
     repeatWindowMs: config.repeatWindowMs ?? 10 * 60_000,
-    typingEveryMs: config.typingEveryMs ?? 4_000,
+    typingAfterMs: config.typingAfterMs ?? TYPING_AFTER_MS,
   };
 }
 
@@ -255,6 +256,8 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
   };
   const storage = deps.conversationStorage ?? sqliteConversationStorage(core.db);
   b.use(dropTappedKeyboard);
+  // ctx.chatAction = 'typing' keeps "typing…" alive (re-sent every 5 s) until it is cleared (flow/confirm.ts).
+  b.use(autoChatAction<MyContext>());
   b.use(conversations<MyContext, ConvContext>({ storage: { type: 'key', version: 1, prefix: 'conv:', adapter: storage }, plugins: [retryInConversation] }));
   b.use(s.pinGate.middleware());
   useFeatures(b, s);

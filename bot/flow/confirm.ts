@@ -7,13 +7,13 @@
  *    so a stale button never confirms another order. The flow's conversation ends here: the
  *    journal holds everything the purchase needs, so Confirm / Cancel are plain handlers
  *    (confirmButtons), not one more conversation step replaying the whole flow.
- * 3. On Confirm the message becomes "⏳ Sending… don't pay again", typing is re-sent while the
- *    vendor works, and the same message is edited to the outcome with the next step's buttons.
+ * 3. On Confirm the message becomes "⏳ Sending… don't pay again", typing is shown while the
+ *    vendor works (@grammyjs/auto-chat-action), and the same message is edited to the outcome with the next step's buttons.
  *    With PINs required, a short conversation (`pay`) takes the PIN first.
  * The money moves only in `orders.execute`, behind the journal's atomic created→sent (limits are
  * checked again there, inside the transaction).
  */
-import { Composer, InlineKeyboard, type Api } from 'grammy';
+import { Composer, InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import type { Order } from '../journal';
@@ -50,29 +50,27 @@ const USED = new Set(['sent', 'successful', 'processing', 'unknown', 'failed', '
 function purchase(s: Services) {
   /**
    * The "⏳ Sending…" edit already shows progress, so typing starts only when the vendor takes
-   * longer than a moment (most purchases answer sooner: one Bot API call less), then is kept alive.
+   * longer than a moment (most purchases answer sooner: one Bot API call less); then
+   * @grammyjs/auto-chat-action re-sends it until `chatAction` is cleared.
    */
-  async function executeWithTyping(chatId: number, orderId: string) {
-    const typing = () => void s.api.sendChatAction(chatId, 'typing').catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
+  async function executeWithTyping(ctx: MyContext, orderId: string) {
     const start = setTimeout(() => {
-      typing();
-      timer = setInterval(typing, s.cfg.typingEveryMs);
-    }, Math.min(TYPING_AFTER_MS, s.cfg.typingEveryMs));
+      ctx.chatAction = 'typing';
+    }, s.cfg.typingAfterMs);
     try {
       return await s.orders.execute(orderId);
     } finally {
       clearTimeout(start);
-      clearInterval(timer);
+      ctx.chatAction = null;
     }
   }
 
   /** The confirm message becomes "Sending…", then the outcome with the next step's buttons. */
-  return async function send(api: Api, messageId: number, o: Order): Promise<void> {
+  return async function send(ctx: MyContext, messageId: number, o: Order): Promise<void> {
     const edit = (text: string, kb?: InlineKeyboard) =>
-      api.editMessageText(o.chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).then(() => undefined, () => undefined);
+      ctx.api.editMessageText(o.chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).then(() => undefined, () => undefined);
     await edit(`⏳ Sending… don't pay again.\n${o.description}${recipientText(o)}`);
-    const out = await executeWithTyping(o.chatId, o.id);
+    const out = await executeWithTyping(ctx, o.id);
     // 'already': another tap / instance won the created→sent race and reports the result.
     if (out.kind === 'already') return;
     if (out.kind === 'refused') return void (await edit(out.text, tryAgainKeyboard(o.product as Place)));
@@ -110,7 +108,7 @@ export function confirmButtons(s: Services): Composer<MyContext> {
     if (!(await pinCheck(conversation, ctx, orderId))) return;
     await conversation.external(async (outside) => {
       const o = s.journal.get(orderId);
-      if (o) await send(outside.api, messageId, o);
+      if (o) await send(outside, messageId, o);
     });
   }
 
@@ -134,7 +132,7 @@ export function confirmButtons(s: Services): Composer<MyContext> {
       return void (await edit('Cancelled. Nothing was bought.', menuButton()));
     }
     await ctx.answerCallbackQuery({ text: 'Confirmed' });
-    if (!s.cfg.pinRequired) return send(ctx.api, messageId, o);
+    if (!s.cfg.pinRequired) return send(ctx, messageId, o);
     await edit('🔒 Waiting for your PIN.');
     await ctx.conversation.enter('pay', id, messageId);
   });
