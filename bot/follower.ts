@@ -15,6 +15,7 @@ import type { Logger } from './logger';
 import { changeText, judge, outcomeText, resultOf, storedOf, viewOf, type Bounds } from './orders';
 import { errorCode, type BotPurchaseRequest, type VtuClientLike } from './vtu';
 import { nextStepKeyboard } from './flow/keyboards';
+import { t } from './i18n';
 
 export interface FollowerDeps {
   client: VtuClientLike;
@@ -152,7 +153,7 @@ export class Follower {
   private async notify(o: Order, from: string): Promise<void> {
     if (o.notifiedState === o.state) return;
     const v = viewOf(o);
-    const text = from === 'sent' ? `Update on an order interrupted by a restart:\n${outcomeText(v)}` : changeText(v, from);
+    const text = from === 'sent' ? `${t('notice-restart')}\n${outcomeText(v)}` : changeText(v, from);
     try {
       await this.d.api.sendMessage(o.chatId, text, { reply_markup: nextStepKeyboard(v, { details: true }) });
       this.d.journal.markNotified(o.id, o.state);

@@ -11,23 +11,23 @@ function helpText(s: Services, ctx: MyContext): string {
   const lines = commandsOf(FEATURES, { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
   const admins = commandsOf(FEATURES, { admin: true }).filter((c) => c.admin).map((c) => `/${c.name}`);
   return [
-    'I buy data, airtime and bulk SMS from the merchant wallet.',
+    t('help-intro'),
     '',
     ...lines,
     '',
-    `Limits: ${naira(s.cfg.maxPurchaseKobo)} per purchase, ${naira(s.cfg.dailyLimitKobo)} per day (${naira(Math.max(0, s.cfg.dailyLimitKobo - s.journal.spentToday(ctx.from!.id)))} left today).`,
-    s.cfg.pinRequired ? 'A PIN is asked before every purchase.' : 'No PIN is required.',
-    ...(isAdmin ? ['', `Admin: ${admins.join(', ')} (with a user ID)`] : []),
+    t('help-limits', { max: naira(s.cfg.maxPurchaseKobo), daily: naira(s.cfg.dailyLimitKobo), left: naira(Math.max(0, s.cfg.dailyLimitKobo - s.journal.spentToday(ctx.from!.id))) }),
+    s.cfg.pinRequired ? t('help-pin-required') : t('help-no-pin'),
+    ...(isAdmin ? ['', t('help-admin', { commands: admins.join(', ') })] : []),
   ].join('\n');
 }
 
-const showMenu = (ctx: MyContext) => ctx.reply('What would you like to do?', { reply_markup: mainMenuKeyboard() });
+const showMenu = (ctx: MyContext) => ctx.reply(t('menu-question'), { reply_markup: mainMenuKeyboard() });
 
 export const menu: Feature = {
   name: 'menu',
   commands: [{ name: 'start', description: 'cmd-start' }],
   build: () => ({
-    commands: { start: (ctx) => ctx.reply(`Hello ${ctx.from?.first_name ?? ''}! What would you like to do?`, { reply_markup: mainMenuKeyboard() }) },
+    commands: { start: (ctx) => ctx.reply(t('menu-hello', { name: ctx.from?.first_name ?? '' }), { reply_markup: mainMenuKeyboard() }) },
     places: { menu: showMenu },
   }),
 };

@@ -4,7 +4,7 @@ import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { menuButton, type Place } from '../flow/keyboards';
-import { recipientOf, recipientText } from '../orders';
+import { recipientOf, whatText } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
 import { onCallback } from '../callback-data';
 import type { Feature } from './registry';
@@ -20,7 +20,7 @@ export function repeatFeature(s: Services): Composer<MyContext> {
     });
     if (!o) return void (await ctx.reply('I cannot find that order any more.', { reply_markup: menuButton() }));
     await confirmAndBuy(conversation, ctx, o.request as unknown as BotPurchaseRequest, {
-      gets: `${o.description}${recipientText(o)}`,
+      gets: whatText(o),
       target: recipientOf(o),
       description: o.description,
       recipient: o.recipient,

@@ -17,7 +17,8 @@ import { Composer, InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import type { Order } from '../journal';
-import { naira, outcomeText, recipientText } from '../orders';
+import { naira, outcomeText, whatText } from '../orders';
+import { t } from '../i18n';
 import type { BotPurchaseRequest } from '../vtu';
 import { purchaseChecks } from './checks';
 import { pinStep } from './pin-step';
@@ -69,7 +70,7 @@ function purchase(s: Services) {
   return async function send(ctx: MyContext, messageId: number, o: Order): Promise<void> {
     const edit = (text: string, kb?: InlineKeyboard) =>
       ctx.api.editMessageText(o.chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).then(() => undefined, () => undefined);
-    await edit(`⏳ Sending… don't pay again.\n${o.description}${recipientText(o)}`);
+    await edit(t('confirm-sending', { what: whatText(o) }));
     const out = await executeWithTyping(ctx, o.id);
     // 'already': another tap / instance won the created→sent race and reports the result.
     if (out.kind === 'already') return;
@@ -119,7 +120,7 @@ export function confirmButtons(s: Services): Composer<MyContext> {
     const o = s.journal.get(id);
     if (!o || o.userId !== ctx.from.id || o.state !== 'created' || o.createdAt < confirmableSince(s)) {
       const used = o && o.userId === ctx.from.id && USED.has(o.state);
-      return void (await ctx.answerCallbackQuery({ text: used ? `Already bought (ref ${o.ident ?? o.id})` : EXPIRED }));
+      return void (await ctx.answerCallbackQuery({ text: used ? t('confirm-already-bought', { ref: o.ident ?? o.id }) : t(EXPIRED) }));
     }
     const messageId = ctx.callbackQuery.message!.message_id;
     const text = ctx.callbackQuery.message && 'text' in ctx.callbackQuery.message ? ctx.callbackQuery.message.text : '';
@@ -128,12 +129,12 @@ export function confirmButtons(s: Services): Composer<MyContext> {
     if (action === 'cancel') {
       s.journal.cancel(id);
       s.keyboards.forget(o.chatId);
-      await ctx.answerCallbackQuery({ text: 'Cancelled' });
-      return void (await edit('Cancelled. Nothing was bought.', menuButton()));
+      await ctx.answerCallbackQuery({ text: t('confirm-cancelled') });
+      return void (await edit(t('flow-cancelled'), menuButton()));
     }
-    await ctx.answerCallbackQuery({ text: 'Confirmed' });
+    await ctx.answerCallbackQuery({ text: t('confirm-confirmed') });
     if (!s.cfg.pinRequired) return send(ctx, messageId, o);
-    await edit('🔒 Waiting for your PIN.');
+    await edit(t('confirm-waiting-pin'));
     await ctx.conversation.enter('pay', id, messageId);
   });
   return composer;
@@ -144,23 +145,24 @@ export function confirmSteps(s: Services) {
   const { check } = purchaseChecks(s);
 
   async function repeatGuard(conversation: MyConversation, ctx: ConvContext, r: { ago: string; ref: string }, meta: ConfirmMeta): Promise<boolean> {
-    const kb = new InlineKeyboard().text('🔁 Yes, buy again', cb.repeat(true)).text('No', cb.repeat(false));
-    const q = await withButtons(conversation, ctx, `You bought this ${r.ago} ago (ref ${r.ref}): ${meta.gets}. Buy it again?`, kb);
-    const { c, tap } = await choose(conversation, q.message_id, ['repeat'], 'Please use the buttons above, or /cancel.');
+    const kb = new InlineKeyboard().text(t('btn-repeat-yes'), cb.repeat(true)).text(t('btn-repeat-no'), cb.repeat(false));
+    const q = await withButtons(conversation, ctx, t('repeat-question', { ago: r.ago, ref: r.ref, gets: meta.gets }), kb);
+    const { c, tap } = await choose(conversation, q.message_id, ['repeat'], t('flow-use-buttons'));
     if (tap.yes) {
-      await safeEdit(conversation, c, `Buying again: ${meta.gets}.`);
+      await safeEdit(conversation, c, t('repeat-buying', { gets: meta.gets }));
       return true;
     }
-    await safeEdit(conversation, c, 'OK, not bought again. Nothing was bought.', menuButton());
+    await safeEdit(conversation, c, t('repeat-declined'), menuButton());
     return false;
   }
 
   function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
+    const price = naira(kobo);
     return [
-      `Confirm ${naira(kobo)}${meta.target ? ` for ${meta.target}` : ''}?`,
-      `Customer gets: ${meta.gets}`,
-      `You pay: ${naira(kobo)} from the wallet${meta.payNote ? ` (${meta.payNote})` : ''}`,
-      ...(balanceKobo !== null ? [`Wallet after: ${naira(balanceKobo - kobo)}`] : []),
+      meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
+      t('confirm-gets', { gets: meta.gets }),
+      meta.payNote ? t('confirm-pay-note', { price, note: meta.payNote }) : t('confirm-pay', { price }),
+      ...(balanceKobo !== null ? [t('confirm-wallet-after', { balance: naira(balanceKobo - kobo) })] : []),
     ].join('\n');
   }
 
@@ -174,7 +176,7 @@ export function confirmSteps(s: Services) {
     const id = await conversation.external(
       () => s.journal.create({ userId, chatId, product: req.product, request: req as unknown as Record<string, unknown>, description: meta.description, recipient: meta.recipient, amountKobo: p.kobo }).id,
     );
-    const kb = new InlineKeyboard().text(`✅ Confirm: pay ${naira(p.kobo)}`, cb.confirm(id)).text('✖️ Cancel', cb.cancel(id));
+    const kb = new InlineKeyboard().text(t('btn-confirm-pay', { price: naira(p.kobo) }), cb.confirm(id)).text(t('btn-confirm-cancel'), cb.cancel(id));
     await withButtons(conversation, ctx, confirmText(meta, p.kobo, p.balanceKobo), kb);
   }
 

@@ -26,12 +26,12 @@ export function mainMenuKeyboard(): InlineKeyboard {
 }
 
 export function menuButton(): InlineKeyboard {
-  return new InlineKeyboard().text('🏠 Menu', cb.go('menu'));
+  return new InlineKeyboard().text(t('btn-menu'), cb.go('menu'));
 }
 
 /** After a refusal before anything was bought: start that flow again, or go to the menu. */
-export function tryAgainKeyboard(place: Place, label = 'Try again'): InlineKeyboard {
-  return new InlineKeyboard().text(label, cb.go(place)).text('🏠 Menu', cb.go('menu'));
+export function tryAgainKeyboard(place: Place, label = t('btn-try-again')): InlineKeyboard {
+  return new InlineKeyboard().text(label, cb.go(place)).text(t('btn-menu'), cb.go('menu'));
 }
 
 /**
@@ -41,9 +41,9 @@ export function tryAgainKeyboard(place: Place, label = 'Try again'): InlineKeybo
 export function nextStepKeyboard(o: Pick<OrderView, 'id' | 'state'>, opts: { details?: boolean } = {}): InlineKeyboard {
   const kb = new InlineKeyboard();
   let details = opts.details ?? false;
-  if (o.state === 'successful' || o.state === 'processing') kb.text('🔁 Buy again', cb.again(o.id));
-  else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired') kb.text('Try again', cb.again(o.id));
+  if (o.state === 'successful' || o.state === 'processing') kb.text(t('btn-buy-again'), cb.again(o.id));
+  else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired') kb.text(t('btn-try-again'), cb.again(o.id));
   else details = true;
-  if (details) kb.text('🧾 Details', cb.order(o.id));
-  return kb.text('🏠 Menu', cb.go('menu'));
+  if (details) kb.text(t('btn-details'), cb.order(o.id));
+  return kb.text(t('btn-menu'), cb.go('menu'));
 }

@@ -10,6 +10,7 @@ import { userError } from '../orders';
 import { classifyPhone, errorCode, formatPhone, mobileProblem } from '../vtu';
 import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
 import { cb } from '../callback-data';
+import { t } from '../i18n';
 
 export interface NetView {
   id: number;
@@ -29,7 +30,7 @@ export interface PlanView {
 export function failText(s: Services, what: string, e: unknown): string {
   const code = errorCode(e) ?? null;
   s.logger.warn(what, { code, err: e instanceof Error ? e.message : String(e) });
-  return `${what}: ${userError(code, e instanceof Error ? e.message : null)}`;
+  return t('err-with-reason', { what, reason: userError(code, e instanceof Error ? e.message : null) });
 }
 
 export function phonePrompt(networkName: string): string {
