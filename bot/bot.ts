@@ -230,8 +230,8 @@ function errorHandler(logger: Logger) {
     const ctx = err.ctx;
     logger.error('update failed', { update: ctx.update.update_id, user: ctx.from?.id, err: err.error });
     try {
-      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: 'Something went wrong' });
-      else if (ctx.chat?.type === 'private') await ctx.reply('Sorry, something went wrong. Please try again, and check /history before buying again.');
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('error-short') });
+      else if (ctx.chat?.type === 'private') await ctx.reply(t('error-long'));
     } catch {
       // nothing more to do
     }

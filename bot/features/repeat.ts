@@ -8,6 +8,7 @@ import { recipientOf, whatText } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
 import { onCallback } from '../callback-data';
 import type { Feature } from './registry';
+import { t } from '../i18n';
 
 export function repeatFeature(s: Services): Composer<MyContext> {
   const { confirmAndBuy } = confirmSteps(s);
@@ -18,7 +19,7 @@ export function repeatFeature(s: Services): Composer<MyContext> {
       const o = s.journal.get(orderId);
       return o && o.userId === userId ? { request: o.request, product: o.product, description: o.description, recipient: o.recipient } : null;
     });
-    if (!o) return void (await ctx.reply('I cannot find that order any more.', { reply_markup: menuButton() }));
+    if (!o) return void (await ctx.reply(t('repeat-order-gone'), { reply_markup: menuButton() }));
     await confirmAndBuy(conversation, ctx, o.request as unknown as BotPurchaseRequest, {
       gets: whatText(o),
       target: recipientOf(o),

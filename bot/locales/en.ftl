@@ -157,3 +157,141 @@ status-not-found = No order with that reference in your history.
 order-title = { $product } order of { $date }
 unhandled-confirm-waiting = Tap Confirm or Cancel above, or send /cancel.
 unhandled-text = I did not understand that. What would you like to do?
+
+## Data and airtime flows
+
+data-choose-network = Buy data: choose the network.
+data-choose-plan = { $network } data: choose a plan.
+data-no-plans = No data plans are available right now.
+data-use-plan-buttons = Please choose a plan with the buttons above, or /cancel.
+data-plan-chosen =
+    { $network } data: { $plan }
+    { $prompt }
+data-plan-gone = That plan is no longer available. Nothing was bought.
+data-description = { $network } data { $plan }
+price-list-failed = Could not load the price list
+network-use-buttons = Please choose with the buttons above, or /cancel.
+phone-prompt = Send the { $network } phone number (e.g. 0803 123 4567).
+phone-as-text = Please send the phone number as text, or /cancel.
+phone-invalid-why = { $problem } Send 11 digits like 08031234567 (or +234 803 123 4567).
+phone-target = { $phone } ({ $network })
+phone-target-ported = { $phone } ({ $network }, ported)
+ported-question = { $phone } looks like { $detected }, not { $network }. Has this number been ported to { $network }?
+ported-unknown-network = an unknown network
+ported-yes = Yes, it is on { $network }
+ported-no = No, use another number
+ported-confirmed = { $phone }: ported to { $network }.
+ported-another = OK, send another phone number.
+airtime-choose-network = Buy airtime: choose the network.
+airtime-chosen = { $network } airtime.
+airtime-amount-question = How much { $network } airtime? Tap an amount, or type one in naira (at least { $min }), e.g. 250.
+airtime-amount-hint = Tap an amount or type it, or /cancel.
+airtime-amount-chosen = { $network } airtime: { $amount }
+airtime-amount-problem = The { $problem }
+airtime-too-small = The smallest airtime top-up is { $min }.
+airtime-over-limit = That is above your per-purchase limit of { $limit }. Send a smaller amount.
+airtime-description = { $network } airtime { $amount }
+airtime-gets = { $amount } { $network } airtime on { $phone }
+airtime-gets-ported = { $amount } { $network } airtime on { $phone } (ported)
+airtime-pay-note = the site's price for { $amount } of airtime
+
+## Bulk SMS
+
+sms-sender-prompt = Bulk SMS. Send the sender ID (up to { $max } letters or digits, no spaces, e.g. MYSHOP).
+sms-sender-as-text = Send the sender ID as text, or /cancel.
+sms-sender-invalid = A sender ID is 1 to { $max } letters or digits, with no spaces or symbols (e.g. MYSHOP). Try again.
+sms-file-unreadable = I could not read that file. Check it is a plain .txt or .csv file and try again.
+sms-recipients-prompt = Now the recipients: paste the numbers (one per line), or send a .txt or .csv file.
+sms-recipients-hint = Paste the numbers or send a .txt/.csv file, or /cancel.
+sms-file-type = Send a .txt or .csv file (or paste the numbers).
+sms-file-too-large = That file is too large (limit { $kb } KB).
+sms-no-numbers = I found no phone numbers there. Paste the numbers (one per line) or send a .txt/.csv file.
+sms-message-prompt = Now send the message text.
+sms-message-as-text = Send the message as text, or /cancel.
+sms-cannot-send = Cannot send this
+sms-too-many = At most { $max } recipients per job. Split the list and try again.
+sms-numbers = { $n ->
+    [one] 1 number
+   *[other] { $n } numbers
+}
+sms-pages = { $n ->
+    [one] 1 page
+   *[other] { $n } pages
+}
+sms-characters = { $n ->
+    [one] 1 character
+   *[other] { $n } characters
+}
+sms-duplicates = { $n ->
+    [one] 1 duplicate
+   *[other] { $n } duplicates
+}
+sms-description = Bulk SMS from { $sender } ({ $pages })
+sms-summary-from = Bulk SMS from { $sender }
+sms-summary-recipients = Recipients: { $numbers }
+sms-summary-recipients-dup = Recipients: { $numbers } ({ $duplicates } removed)
+sms-summary-message = Message: { $characters } = { $pages } per number
+sms-summary-cost = Cost: { $cost }
+sms-summary-unicode = ⚠️ The message has characters that are not plain SMS text ({ $chars }). The site prices it by length: { $characters } = { $pages }. Phones may show them as "?"; remove them to be safe.
+sms-found = Found { $numbers }.
+sms-found-column = Found { $numbers } in the { $column } (other columns ignored).
+sms-bad-title = Left out ({ $n }, not Nigerian mobile numbers):
+sms-bad-entry = { $where }: { $value }
+sms-bad-entry-reason = { $where }: { $value } ({ $reason })
+sms-bad-more = … and { $n } more
+
+## PIN
+
+pin-as-text = Send the PIN as a text message, or /cancel.
+pin-locked-until = Your PIN is locked until { $until } (an admin can unlock you sooner).
+pin-current = Send your current PIN. (I delete PIN messages right away.)
+pin-wrong-left = Wrong PIN ({ $n } attempts left).
+pin-locked-short = Too many wrong PINs: locked until { $until }.
+pin-not-checked = PIN not checked.
+pin-not-changed = { $why } Your PIN was not changed.
+pin-new = Send a new PIN: 4 to 6 digits. (I delete the message right away.)
+pin-digits = A PIN is 4 to 6 digits.
+pin-repeat = Send the same PIN again to confirm.
+pin-set = ✅ PIN set. I will ask for it before every purchase.
+pin-mismatch = The two PINs did not match. Nothing changed.
+pin-authorise = 🔒 Send your PIN to authorise this purchase. (I delete the message right away.)
+pin-your-as-text = Send your PIN as a text message, or /cancel.
+pin-wrong = Wrong PIN. { $n ->
+    [one] 1 attempt
+   *[other] { $n } attempts
+} left.
+pin-locked-purchases = Too many wrong PINs: purchases are locked until { $until }. Nothing was bought.
+pin-none = You have no PIN. Set one with /setpin. Nothing was bought.
+
+## Admin
+
+admin-allow-usage = Usage: /allow <telegram user id> (the number strangers are shown).
+admin-allowed-told = ✅ { $user } may now use the bot. I told them.
+admin-allowed-untold = ✅ { $user } may now use the bot. I could not message them yet: they should send /start.
+admin-welcome = ✅ You can now use this bot. What would you like to do?
+admin-deny-usage = Usage: /deny <telegram user id>
+admin-cannot-deny-admin = Admins cannot be removed from chat; change BOT_ADMIN_IDS.
+admin-denied = 🚫 { $user } can no longer use the bot.
+admin-users = Allowed users:
+admin-unlock-usage = Usage: /unlock <telegram user id>: lifts a PIN lockout (the PIN stays the same).
+admin-no-pin = { $user } has no PIN: nothing to unlock.
+admin-unlocked-user = 🔓 An admin unlocked your purchases. You can buy again with your PIN.
+admin-unlocked = 🔓 { $user } is unlocked.
+admin-only = Only admins can do that.
+
+## Gates, /cancel, errors
+
+gate-slow-down = Too many requests, slow down
+gate-not-allowed = You are not allowed to use this bot.
+gate-private-bot = Sorry, this bot is private. Your Telegram user ID is { $id }. Ask the bot's admin to allow it.
+gate-private-chat-only = Please use me in a private chat.
+gate-private-chat = For your safety I only take orders in a private chat. Open a chat with @{ $bot }.
+cancel-nothing = Nothing to cancel.
+error-short = Something went wrong
+error-long = Sorry, something went wrong. Please try again, and check /history before buying again.
+repeat-order-gone = I cannot find that order any more.
+sms-where-line = line { $n }
+sms-where-row = row { $n }
+sms-column-named = "{ $name }" column
+sms-column-number = column { $n }
+sms-empty-cell = (empty)

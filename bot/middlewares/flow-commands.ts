@@ -8,6 +8,7 @@ import type { MyContext, Services } from '../context';
 import { flowOpen } from '../flow/confirm';
 import { menuButton } from '../flow/keyboards';
 import type { Feature } from '../features/registry';
+import { t } from '../i18n';
 
 const CANCEL = /^\/cancel(@\w+)?\b/;
 
@@ -39,7 +40,7 @@ export function flowCommands(s: Services, keepFlow: ReadonlySet<string>): Compos
     if (text?.startsWith('/')) {
       const active = flowOpen(s, ctx);
       if ((active && !keepFlow.has(commandName(text))) || CANCEL.test(text)) await abandon(ctx);
-      if (CANCEL.test(text)) return void (await ctx.reply(active ? 'Cancelled. Nothing was bought.' : 'Nothing to cancel.', { reply_markup: menuButton() }));
+      if (CANCEL.test(text)) return void (await ctx.reply(active ? t('flow-cancelled') : t('cancel-nothing'), { reply_markup: menuButton() }));
     }
     await next();
   });
