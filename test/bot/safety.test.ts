@@ -1,5 +1,6 @@
 /** Who may spend, PIN, limits, duplicates, stale buttons, restarts and faults. */
 import { dataToConfirm, useBotEnv } from './harness';
+import { confirmPattern, lines, pattern, source, text, what } from './texts';
 
 const env = useBotEnv();
 
@@ -248,7 +249,8 @@ describe('nothing lost, nothing doubled', () => {
 
     const app2 = await env.makeBot();
     await env.send(app2, env.tg.textUpdate(u, '0805 123 4567'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for 0805 123 4567 \(GLO\)\?\nCustomer gets: GLO data .* to 0805 123 4567 \(GLO\)\n/);
+    const glo = text('phone-target', { phone: '0805 123 4567', network: 'GLO' });
+    expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, target: glo, gets: new RegExp(source('recipient-to', { what: /GLO data .*/, to: glo })) }));
     await env.send(app2, env.tg.buttonUpdate(u, /^confirm:/));
     expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: GLO data/);
     expect(await env.debits()).toBe(1);
@@ -273,7 +275,7 @@ describe('nothing lost, nothing doubled', () => {
     const poor = await env.admin.createUser({ username: 'poor', balance: '300' });
     const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
     await dataToConfirm(env, app, env.alice);
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^Confirm ₦[\d,.]+ for 0803 123 4567 /);
+    expect(env.tg.lastText(env.alice.id)).toMatch(pattern('confirm-question-for', { price: /₦[\d,.]+/, target: text('phone-target', { phone: '0803 123 4567', network: 'MTN' }) }));
     // Another buyer on the same wallet spends it meanwhile.
     await env.clientFor(poor.token).buy({ product: 'data', network: 1, plan: 2, phone: '08069999999' });
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
@@ -285,7 +287,7 @@ describe('nothing lost, nothing doubled', () => {
     expect(app.journal.recentForUser(env.alice.id)[0]).toMatchObject({ state: 'not_charged', errorCode: 'insufficient_balance' });
     await env.admin.fund('poor', '250');
     await env.send(app, env.tg.buttonUpdate(env.alice, 'Try again'));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^Confirm ₦250\.00 for 0803 123 4567\?\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567\nYou pay: ₦250\.00/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(lines(['confirm-question-for', { price: '₦250.00', target: '0803 123 4567' }], ['confirm-gets', { gets: what('MTN data 1GB SME (30 days)', '0803 123 4567') }], ['confirm-pay', { price: '₦250.00' }]));
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
     expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
     expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(2);

@@ -6,6 +6,7 @@
  */
 import type { VtuClient } from '../../client';
 import { dataToConfirm, useBotEnv } from './harness';
+import { confirmPattern, text, what } from './texts';
 
 const env = useBotEnv();
 
@@ -29,7 +30,7 @@ describe('never silent while the vendor works', () => {
     const confirmMsg = env.tg.findButton(env.alice.id, /^confirm:/)!.messageId;
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
     // While the vendor had not answered, the seller saw "Sending…" (no buttons) and typing (re-sent by the plugin every 5 s).
-    expect(seen).toEqual(["⏳ Sending… don't pay again.\nMTN data 1GB SME (30 days) to 0803 123 4567"]);
+    expect(seen).toEqual([text('confirm-sending', { what: what('MTN data 1GB SME (30 days)', '0803 123 4567') })]);
     expect(typing()).toBeGreaterThanOrEqual(1);
     const n = typing();
     expect(env.tg.callsOf('editMessageText').slice(-1)[0].payload.message_id).toBe(confirmMsg);
@@ -69,7 +70,7 @@ describe('next steps and flows', () => {
     await env.send(app, env.tg.textUpdate(u, '/history'));
     expect(env.tg.lastText(u.id)).toMatch(/^No orders yet\. .*still open/s);
     await env.send(app, env.tg.textUpdate(u, '0803 123 4567'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for .+\?\nCustomer gets: /);
+    expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, target: /.+/, gets: /.+/ }));
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
     expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
     expect(await env.debits()).toBe(1);
@@ -115,7 +116,7 @@ describe('next steps and flows', () => {
     expect(await env.debits()).toBe(2);
     // Another number is not a repeat.
     await dataToConfirm(env, app, u, { phone: '08061234567' });
-    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for .+\?\nCustomer gets: /);
+    expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, target: /.+/, gets: /.+/ }));
   });
 });
 

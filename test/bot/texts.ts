@@ -1,0 +1,58 @@
+/**
+ * Expected bot texts, built from the message catalogue (bot/locales/en.ftl) instead of copied into
+ * the tests: rewording a message changes the catalogue only.
+ *
+ * `text(key, vars)` is the exact text. `pattern(key, vars)` is a RegExp matching it where a variable
+ * may be a RegExp (any price: /₦[\d,.]+/); `lines(...)` joins patterns of consecutive lines.
+ */
+import { t, type TextVars } from '../../bot/i18n';
+
+export const text = t;
+
+type PatternVars = Record<string, string | number | RegExp>;
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The source of a pattern for one catalogue message (no anchors). */
+export function source(key: string, vars: PatternVars = {}): string {
+  const marks: Record<string, string> = {};
+  const plain: TextVars = {};
+  Object.entries(vars).forEach(([k, v], i) => {
+    if (v instanceof RegExp) {
+      plain[k] = `\u0001${i}\u0002`;
+      marks[plain[k] as string] = v.source;
+    } else plain[k] = v;
+  });
+  let src = escape(t(key, plain));
+  for (const [mark, re] of Object.entries(marks)) src = src.split(escape(mark)).join(`(?:${re})`);
+  return src;
+}
+
+/** A message from the catalogue, at the start of the text. */
+export function pattern(key: string, vars: PatternVars = {}): RegExp {
+  return new RegExp(`^${source(key, vars)}`);
+}
+
+/** Consecutive lines, each a catalogue message ([key, vars]), from the start of the text. */
+export function lines(...parts: [string, PatternVars?][]): RegExp {
+  return new RegExp(`^${parts.map(([k, v]) => source(k, v)).join('\\n')}`);
+}
+
+/** The confirm question of a purchase, as the bot words it (confirm.ts confirmText). */
+export function confirmText(o: { price: string; target?: string; gets: string; note?: string; walletAfter?: string }): string {
+  return [
+    o.target ? t('confirm-question-for', { price: o.price, target: o.target }) : t('confirm-question', { price: o.price }),
+    t('confirm-gets', { gets: o.gets }),
+    o.note ? t('confirm-pay-note', { price: o.price, note: o.note }) : t('confirm-pay', { price: o.price }),
+    ...(o.walletAfter ? [t('confirm-wallet-after', { balance: o.walletAfter })] : []),
+  ].join('\n');
+}
+
+/** The confirm question's first lines as a pattern (price may be a RegExp). */
+export function confirmPattern(o: { price: string | RegExp; target?: string | RegExp; gets: string | RegExp }): RegExp {
+  const q: [string, PatternVars] = o.target ? ['confirm-question-for', { price: o.price, target: o.target }] : ['confirm-question', { price: o.price }];
+  return lines(q, ['confirm-gets', { gets: o.gets }]);
+}
+
+/** "MTN data 1GB SME (30 days) to 0803 123 4567": what + recipient, as outcomes name it. */
+export const what = (description: string, to: string) => t('recipient-to', { what: description, to });
