@@ -1,8 +1,9 @@
 /**
  * The message catalogue: every user-facing text of the bot is a Fluent message in locales/<lang>.ftl,
- * loaded by grammY's i18n plugin (@grammyjs/i18n). English only for now; `t` translates outside an
- * update (the follower's notices, texts built by services), `ctx.t` inside one (the middleware is
- * installed by createBot and passed into conversations).
+ * loaded by grammY's i18n plugin (@grammyjs/i18n). English only for now, so `t` renders the default
+ * locale everywhere (in updates, in conversations and in the follower's notices, which have no update).
+ * A second language needs its .ftl file and a locale per user (the plugin's middleware and negotiator,
+ * `ctx.t` instead of `t` where an update is at hand, and the user's locale stored for notices).
  *
  * Values are passed pre-formatted (naira as "₦1,000.00", phones as "0803 123 4567") so Fluent does
  * no number formatting of its own; Unicode isolation marks are off (plain-text chat messages).
