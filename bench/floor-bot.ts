@@ -23,7 +23,7 @@ import type { VtuClientLike } from '../bot/vtu';
 import { nairaText } from '../client/money';
 import { formatPhone } from '../client/phone';
 
-export async function createFloorBot(token: string, apiRoot: string, client: VtuClientLike): Promise<Bot> {
+export async function createFloorBot(token: string, apiRoot: string, client: VtuClientLike): Promise<Bot<Context & AutoChatActionFlavor>> {
   // The price list once, up front: the real bot reads the client's cached catalogue per update.
   const nets = (await client.catalog.networks()).filter((n) => n.plans.some((p) => p.available));
   const netKb = grid(new InlineKeyboard(), nets.map((n) => ({ text: String(n.name), data: cb.net(n.id) })), 2).text(t('btn-cancel'), cb.x());

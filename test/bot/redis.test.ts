@@ -136,8 +136,8 @@ test('a flow started on instance A continues on instance B; a duplicate confirm 
   expect(a.app.db.prepare(`SELECT COUNT(*) AS n FROM kv WHERE key LIKE 'conv:%'`).get()).toEqual({ n: 0 });
   expect(await b.post(env.tg.textUpdate(u, '08031234567'))).toBe(200);
   const mtn = text('phone-target', { phone: '0803 123 4567', network: 'MTN' });
-  const confirm = lines(['confirm-question-for', { price: '₦250.00', target: mtn }], ['confirm-gets', { gets: what('MTN data 1GB SME (30 days)', mtn) }], ['confirm-pay', { price: '₦250.00' }]);
-  expect(env.tg.lastText(u.id)).toMatch(new RegExp(`${confirm.source}\n`));
+  const question = lines(['confirm-question-for', { price: '₦250.00', target: mtn }], ['confirm-gets', { gets: what('MTN data 1GB SME (30 days)', mtn) }], ['confirm-pay', { price: '₦250.00' }]);
+  expect(env.tg.lastText(u.id)).toMatch(new RegExp(`${question.source}\n`));
   // The flow's conversation ended at the confirm message (the journal holds the order; the buttons carry its id).
   expect(await admin.keys(`${ns}conv:*`)).toEqual([]);
 
