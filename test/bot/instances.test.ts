@@ -5,6 +5,8 @@
  * process), finds B's record as the lone match: A must not adopt it.
  */
 import { VtuClient } from '../../client';
+import { openDatabase } from '../../bot/db';
+import { Journal } from '../../bot/journal';
 import { clearAccountState } from '../../client/purchase';
 import { dataToConfirm, useBotEnv } from './harness';
 
@@ -77,3 +79,30 @@ async function waitFor(cond: () => Promise<boolean>, timeoutMs = 10_000): Promis
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+test('Journal.adopt on one file: of two instances that found the same record, only one takes it', () => {
+  const dbA = openDatabase(env.dbPath);
+  const dbB = openDatabase(env.dbPath);
+  const [a, b] = [new Journal(dbA), new Journal(dbB)];
+  const limits = { maxPurchaseKobo: 1e9, dailyLimitKobo: 1e9 };
+  const mk = (j: Journal, phone: string) => {
+    const o = j.create({ userId: 1, chatId: 1, product: 'data', request: {}, description: 'MTN data 1GB', recipient: phone, amountKobo: 25_000 });
+    expect(j.beginSend(o.id, limits).ok).toBe(true);
+    return o.id;
+  };
+  const record = { status: 'successful' as const, ident: 'Data1', id: 1, amountKobo: 25_000, balanceAfterKobo: null, message: '', path: 'reconciled', details: {}, createdAt: null, recipient: null };
+  // Different recipients (not identical orders), the same record found by both: the second is refused.
+  const x = mk(a, '08031110001');
+  const y = mk(b, '08031110002');
+  expect(a.adopt(x, record)).toMatchObject({ ok: true });
+  expect(b.adopt(y, record)).toMatchObject({ ok: false, reason: 'owned', other: x });
+  expect(b.get(y)!.state).toBe('sent');
+  // Identical orders: while one is open, a lone record cannot be taken by the other.
+  const p = mk(a, '08031110003');
+  const q = mk(b, '08031110003');
+  expect(b.adopt(q, { ...record, ident: 'Data2', id: 2 })).toMatchObject({ ok: false, reason: 'identical_open' });
+  a.recordError(p, 'not_charged', 'not_charged', 'proven');
+  expect(b.adopt(q, { ...record, ident: 'Data2', id: 2 })).toMatchObject({ ok: true });
+  dbA.close();
+  dbB.close();
+});
