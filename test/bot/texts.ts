@@ -56,3 +56,28 @@ export function confirmPattern(o: { price: string | RegExp; target?: string | Re
 
 /** "MTN data 1GB SME (30 days) to 0803 123 4567": what + recipient, as outcomes name it. */
 export const what = (description: string, to: string) => t('recipient-to', { what: description, to });
+
+const ICON: Record<string, string> = { successful: '✅', not_charged: '❌', failed: '↩️', processing: '⏳' };
+const LABEL: Record<string, () => string> = { successful: () => t('state-successful'), not_charged: () => t('state-failed'), processing: () => t('state-pending') };
+
+/** The first line of an outcome message ("✅ Delivered: MTN data … to 0803 123 4567."), as a pattern source. */
+export function outcomeHead(state: 'successful' | 'not_charged' | 'processing', what: string | RegExp): string {
+  return source('outcome-head', { icon: ICON[state], label: LABEL[state](), what });
+}
+
+/** A whole "not charged" outcome (head, reason, "You were not charged."), as a pattern source. */
+export function notChargedOutcome(what: string | RegExp): string {
+  return `${outcomeHead('not_charged', what)}\\n[^]*${source('outcome-not-charged-note')}$`;
+}
+
+/** The "being checked" outcome of an unclear order, as a pattern source. */
+export function unknownOutcome(what: string | RegExp): string {
+  return source('outcome-unknown', { what, order: /\S+/ });
+}
+
+/** A follower notice about an order interrupted by a restart, then the outcome `body` (a pattern source). */
+export const afterRestart = (body: string): RegExp => new RegExp(`^${source('notice-restart')}\\n${body}`);
+/** A follower notice "Update on order <ref>:" then the outcome `body`. */
+export const updateOn = (ref: string | RegExp, body: string): RegExp => new RegExp(`^${source('notice-update', { ref })}\\n${body}`);
+/** Did any of these texts tell the user they were not charged? */
+export const saysNotCharged = (texts: string[]): boolean => texts.some((x) => x.includes(t('outcome-not-charged-note')) || x.includes(t('state-failed')));
