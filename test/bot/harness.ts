@@ -40,6 +40,14 @@ export interface Env {
   cleanup(fn: () => unknown): void;
 }
 
+/**
+ * What a new process's client has: no memory of this process's purchases (claims, in-flight counts,
+ * learned clock). Clients created after this call start empty; earlier ones keep their own memory.
+ */
+export function newProcessMemory(): void {
+  clearAccountState();
+}
+
 export function useBotEnv(): Env {
   const env = { bots: [] as VtuBot[], logs: [] as string[] } as unknown as Env;
   const cleanups: (() => unknown)[] = [];

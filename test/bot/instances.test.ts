@@ -7,8 +7,7 @@
 import { VtuClient } from '../../client';
 import { openDatabase } from '../../bot/db';
 import { Journal } from '../../bot/journal';
-import { clearAccountState } from '../../client/purchase';
-import { dataToConfirm, useBotEnv } from './harness';
+import { dataToConfirm, newProcessMemory, useBotEnv } from './harness';
 import { notChargedOutcome, outcomeHead, text, unknownOutcome, what } from './texts';
 
 const env = useBotEnv();
@@ -18,7 +17,7 @@ test('two instances, one journal: A never reports B\'s record as its own; A is p
   // instance B: waits for its slow vendor's answer (its purchase is not ambiguous)
   const clientB = new VtuClient({ baseUrl: env.sb.baseUrl, token: env.sb.demo.token, timeoutMs: 10_000, reconcile: slowRead });
   const b = await env.makeBot({}, env.dbPath, clientB);
-  clearAccountState(); // A is another process: its client shares no memory with B's
+  newProcessMemory(); // A is another process: its client shares no memory with B's
   const clientA = new VtuClient({ baseUrl: env.sb.baseUrl, token: env.sb.demo.token, timeoutMs: 1500, reconcile: slowRead });
   let later = 0; // A's clock, moved to the unclear order's next check
   const a = await env.makeBot({}, env.dbPath, clientA, { clock: { now: () => Date.now() + later } }); // instance A: same SQLite file
@@ -62,7 +61,7 @@ test('A\'s own record after a lost answer is still adopted when no other order m
   const a = await env.makeBot({}, env.dbPath, env.clientFor(env.sb.demo.token));
   await dataToConfirm(env, b, env.alice, { phone: '0803 111 0001' });
   await env.send(b, env.tg.buttonUpdate(env.alice, /^confirm:/));
-  clearAccountState();
+  newProcessMemory();
   await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 }); // A's debit happens, its answer is lost
   await dataToConfirm(env, a, env.bob, { phone: '0803 111 0002' });
   await env.send(a, env.tg.buttonUpdate(env.bob, /^confirm:/));

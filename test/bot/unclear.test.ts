@@ -4,11 +4,10 @@
  * the order "being checked" until the record appears (then Delivered), and says "not charged" only once the
  * vendor's processing bound has passed with no record.
  */
-import { clearAccountState } from '../../client/purchase';
 import { openDatabase } from '../../bot/db';
 import { Journal } from '../../bot/journal';
 import { rawBuy } from '../client/helpers';
-import { useBotEnv } from './harness';
+import { newProcessMemory, useBotEnv } from './harness';
 import { afterRestart, notChargedOutcome, outcomeHead, saysNotCharged, unknownOutcome, updateOn, what } from './texts';
 
 const env = useBotEnv();
@@ -40,7 +39,7 @@ test('restart during a slow purchase: "being checked", never "not charged"; Deli
   // The POST the killed process sent is still with the vendor: its record is created when the vendor finishes.
   const inFlight = rawBuy(env.client, env.sb.demo.token, req as never);
   await waitFor(async () => (await env.admin.faults()).find((f) => f.id === slow.id)?.hits === 1 || (await env.admin.faults()).length === 0);
-  clearAccountState(); // the restarted process's client starts with an empty memory
+  newProcessMemory(); // the restarted process's client starts with an empty memory
   const clock = testClock();
   const app = await env.makeBot({ maxProcessingMs: BOUND_MS }, env.dbPath, env.clientFor(env.sb.demo.token), { clock });
 
@@ -64,7 +63,7 @@ test('restart during a slow purchase: "being checked", never "not charged"; Deli
 
 test('restart, the POST never reached the vendor: unknown until the processing bound, then proven not charged', async () => {
   const id = crashedOrder(env.bob.id);
-  clearAccountState();
+  newProcessMemory();
   const clock = testClock();
   const app = await env.makeBot({ maxProcessingMs: BOUND_MS }, env.dbPath, env.clientFor(env.sb.demo.token), { clock });
   expect(app.journal.get(id)!.state).toBe('unknown');
