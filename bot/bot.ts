@@ -39,7 +39,7 @@ import { gates, type RateLimitRedis, type UpdateDedupe } from './middlewares/gat
 import { flowCommands } from './middlewares/flow-commands';
 import { TYPING_AFTER_MS, confirmButtons } from './flow/confirm';
 import { LiveKeyboards } from './flow/live-keyboards';
-import { FEATURES } from './features';
+import { features } from './features';
 import { commandsOf, type FeatureParts } from './features/registry';
 import { onCallback } from './callback-data';
 import { t } from './i18n';
@@ -104,7 +104,7 @@ export interface VtuBot {
 
 /** The command list Telegram shows (setMyCommands), from the feature registry: users', or an admin's. */
 export function commandList(opts: { admin: boolean }): { command: string; description: string }[] {
-  return commandsOf(FEATURES, opts).map((c) => ({ command: c.name, description: t(c.description) }));
+  return commandsOf(features(), opts).map((c) => ({ command: c.name, description: t(c.description) }));
 }
 
 interface Core {
@@ -270,9 +270,9 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
  * buttons, `unhandled` last.
  */
 function useFeatures(b: Composer<MyContext>, s: Services): void {
-  const built = FEATURES.map((f) => ({ f, parts: f.build(s) }));
+  const built = features().map((f) => ({ f, parts: f.build(s) }));
   const handlerOf = (name: string) => built.map((x) => x.parts.commands?.[name]).find(Boolean);
-  const specs = commandsOf(FEATURES, { admin: true });
+  const specs = commandsOf(features(), { admin: true });
   const group = (keepsFlow: boolean) => {
     const g = new CommandGroup<MyContext>();
     for (const c of specs.filter((c) => !!c.keepsFlow === keepsFlow)) {

@@ -15,5 +15,10 @@ import { repeat } from './repeat';
 import { sms } from './sms';
 import { unhandled } from './unhandled';
 
-/** `unhandled` stays last: it answers whatever no other feature took. */
-export const FEATURES: readonly Feature[] = [menu, data, airtime, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
+/**
+ * `unhandled` stays last: it answers whatever no other feature took. A function, not a constant: feature
+ * modules import keyboards that read this list, so it is built when asked, after every module loaded.
+ */
+export function features(): readonly Feature[] {
+  return [menu, data, airtime, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
+}

@@ -4,12 +4,12 @@ import { mainMenuKeyboard } from '../flow/keyboards';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { commandsOf, type Feature } from './registry';
-import { FEATURES } from '.';
+import { features } from '.';
 
 function helpText(s: Services, ctx: MyContext): string {
   const isAdmin = s.access.isAdmin(ctx.from?.id);
-  const lines = commandsOf(FEATURES, { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
-  const admins = commandsOf(FEATURES, { admin: true }).filter((c) => c.admin).map((c) => `/${c.name}`);
+  const lines = commandsOf(features(), { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
+  const admins = commandsOf(features(), { admin: true }).filter((c) => c.admin).map((c) => `/${c.name}`);
   return [
     t('help-intro'),
     '',

@@ -1,7 +1,7 @@
 /**
  * The bot as a registry of features. Each feature module declares, in one place, its commands (with
  * their command-list description and /help line), its main-menu button, the `go:` places it opens and
- * its flows; `createBot` reads FEATURES (features/index.ts) instead of lists kept in step by hand:
+ * its flows; `createBot` reads `features()` (features/index.ts) instead of lists kept in step by hand:
  * setMyCommands, /help, the main menu and the `go:` buttons all derive from it.
  */
 import type { Composer, CommandContext } from 'grammy';

@@ -9,7 +9,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { OrderView } from '../orders';
 import { cb, type Place } from '../callback-data';
-import { FEATURES } from '../features';
+import { features } from '../features';
 import { menuRows } from '../features/registry';
 import { t } from '../i18n';
 
@@ -18,7 +18,7 @@ export type { Place } from '../callback-data';
 /** The main menu: the registry's menu entries, row by row. */
 export function mainMenuKeyboard(): InlineKeyboard {
   const kb = new InlineKeyboard();
-  menuRows(FEATURES).forEach((row, i) => {
+  menuRows(features()).forEach((row, i) => {
     if (i > 0) kb.row();
     for (const e of row) kb.text(t(e.label), cb.go(e.place));
   });

@@ -177,7 +177,6 @@ phone-invalid-why = { $problem } Send 11 digits like 08031234567 (or +234 803 12
 phone-target = { $phone } ({ $network })
 phone-target-ported = { $phone } ({ $network }, ported)
 ported-question = { $phone } looks like { $detected }, not { $network }. Has this number been ported to { $network }?
-ported-unknown-network = an unknown network
 ported-yes = Yes, it is on { $network }
 ported-no = No, use another number
 ported-confirmed = { $phone }: ported to { $network }.

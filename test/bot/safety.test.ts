@@ -181,7 +181,7 @@ describe('nothing lost, nothing doubled', () => {
     await env.send(app, tap2);
     expect(await env.debits()).toBe(1);
     const ref = app.journal.recentForUser(u.id)[0].ident;
-    expect(env.tg.answers().filter(Boolean)).toEqual([text('confirm-confirmed'), text('confirm-already-bought', { ref })]);
+    expect(env.tg.answers().filter(Boolean)).toEqual([text('confirm-confirmed'), text('confirm-already-bought', { ref: ref! })]);
   });
 
   test('double tap handled concurrently (webhook instances racing): one purchase, one result message', async () => {
