@@ -47,6 +47,7 @@ import { parseArgs } from 'node:util';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Bot } from 'grammy';
 import { sqlReport, traceSql, type SqlCounts } from './sql-trace';
+import { t } from '../bot/i18n';
 
 const { values } = parseArgs({
   options: {
@@ -141,7 +142,7 @@ async function floorBot(setup: BotSetup, client: Awaited<ReturnType<typeof bench
   const bot = await createFloorBot(setup.token, setup.apiRoot, client);
   bot.catch((e) => errors.push(String(e.error)));
   await bot.init();
-  return { bot, close: async () => undefined };
+  return { bot: bot as unknown as Bot, close: async () => undefined }; // its context carries the typing flavour
 }
 
 /** The bot child: the real bot or the floor, reporting each handled update to the bench. */
@@ -345,7 +346,8 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
     const [bot1, sb1] = [await bot.usage(), await sh.sandbox.usage()];
     const calls = tg.calls.slice(callsBefore);
 
-    const ok = sh.users.filter((u) => (tg.lastText(u.id) ?? '').startsWith('✅ Delivered')).length;
+    const delivered = `✅ ${t('state-successful')}:`; // outcome-head of a successful order, from the bot's catalogue
+    const ok = sh.users.filter((u) => (tg.lastText(u.id) ?? '').startsWith(delivered)).length;
     const debitsRun = (await debits(sh)) - debitsBefore;
     const { errors } = await bot.stop();
     let successful: number | undefined; // the journal's count; the floor keeps none

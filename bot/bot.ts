@@ -10,15 +10,18 @@
  *   sequentialize (per chat and per user: the @grammyjs/runner polls concurrently, so one chat's
  *   updates must still run one after another before conversations read their state)
  *   → error boundary → gates (update dedupe → rate limit → allowlist → private chats only)
- *   → conversations() → PIN gate → abandon flow on a new command (/cancel)
- *   → features (flows, history, admin, menu) → unhandled (stale buttons, fallback)
+ *   → conversations() → PIN gate → the features of the registry (features/index.ts; order in
+ *   useFeatures: reading commands → abandon flow on a new command (/cancel) → confirm taps → flows →
+ *   commands → `go:` buttons → feature buttons → unhandled (stale buttons, fallback))
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Bot, BotError, type Api, type ApiClientOptions, type BotConfig as GrammyBotConfig, type NextFunction } from 'grammy';
+import { Bot, BotError, Composer, type Api, type ApiClientOptions, type BotConfig as GrammyBotConfig, type NextFunction } from 'grammy';
 import { conversations, type ConversationData, type VersionedState } from '@grammyjs/conversations';
 import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
 import { sequentialize } from '@grammyjs/runner';
+import { CommandGroup } from '@grammyjs/commands';
+import { autoChatAction } from '@grammyjs/auto-chat-action';
 import type { BotConfig } from './config';
 import { secretsOf } from './config';
 import { botApiFetch } from './bot-api-fetch';
@@ -34,23 +37,17 @@ import type { ConvContext, MyContext, RuntimeConfig, Services } from './context'
 import type { VtuClientLike } from './vtu';
 import { gates, type RateLimitRedis, type UpdateDedupe } from './middlewares/gates';
 import { flowCommands } from './middlewares/flow-commands';
-import { confirmButtons } from './flow/confirm';
+import { TYPING_AFTER_MS, confirmButtons } from './flow/confirm';
 import { LiveKeyboards } from './flow/live-keyboards';
-import { adminFeature } from './features/admin';
-import { airtimeFeature } from './features/airtime';
-import { balanceFeature } from './features/balance';
-import { dataFeature } from './features/data';
-import { historyFeature } from './features/history';
-import { menuFeature } from './features/menu';
-import { pinFeature } from './features/pin';
-import { repeatFeature } from './features/repeat';
-import { smsFeature } from './features/sms';
-import { unhandledFeature } from './features/unhandled';
+import { features } from './features';
+import { commandsOf, type FeatureParts } from './features/registry';
+import { onCallback } from './callback-data';
+import { t } from './i18n';
 
 export type { MyContext } from './context';
 
 /** What createBot needs from the configuration; everything but the token has a default. */
-export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> & Partial<Omit<BotConfig, 'telegramToken'>> & Partial<Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes' | 'repeatWindowMs' | 'typingEveryMs'>> & { conversationTimeoutMs?: number };
+export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> & Partial<Omit<BotConfig, 'telegramToken'>> & Partial<Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes' | 'repeatWindowMs' | 'typingAfterMs'>> & { conversationTimeoutMs?: number };
 
 export interface ConversationStorageAdapter {
   read(key: string): Promise<VersionedState<ConversationData> | undefined> | VersionedState<ConversationData> | undefined;
@@ -105,26 +102,10 @@ export interface VtuBot {
   close(): Promise<void>;
 }
 
-export const COMMANDS = [
-  { command: 'start', description: 'Main menu' },
-  { command: 'data', description: 'Buy data' },
-  { command: 'airtime', description: 'Buy airtime' },
-  { command: 'sms', description: 'Send bulk SMS' },
-  { command: 'balance', description: 'Wallet balance' },
-  { command: 'history', description: 'Recent orders' },
-  { command: 'status', description: 'Status of an order: /status <reference>' },
-  { command: 'setpin', description: 'Set or change your purchase PIN' },
-  { command: 'cancel', description: 'Cancel the current step' },
-  { command: 'help', description: 'How to use this bot' },
-];
-
-export const ADMIN_COMMANDS = [
-  ...COMMANDS,
-  { command: 'allow', description: 'Allow a user: /allow <telegram id>' },
-  { command: 'deny', description: 'Remove a user: /deny <telegram id>' },
-  { command: 'users', description: 'List allowed users' },
-  { command: 'unlock', description: 'Lift a PIN lockout: /unlock <telegram id>' },
-];
+/** The command list Telegram shows (setMyCommands), from the feature registry: users', or an admin's. */
+export function commandList(opts: { admin: boolean }): { command: string; description: string }[] {
+  return commandsOf(features(), opts).map((c) => ({ command: c.name, description: t(c.description) }));
+}
 
 interface Core {
   logger: Logger;
@@ -175,7 +156,7 @@ function runtimeConfig(config: CreateBotConfig): RuntimeConfig {
     smsMaxFileBytes: config.smsMaxFileBytes ?? 512 * 1024,
     conversationTimeoutMs: config.conversationTimeoutMs ?? 30 * 60_000,
     repeatWindowMs: config.repeatWindowMs ?? 10 * 60_000,
-    typingEveryMs: config.typingEveryMs ?? 4_000,
+    typingAfterMs: config.typingAfterMs ?? TYPING_AFTER_MS,
   };
 }
 
@@ -192,7 +173,9 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
   const pins = new Pins(db, { maxFailures: config.pinMaxFailures ?? 3, lockMs: config.pinLockMs ?? 15 * 60_000 }, clock);
   const pinGate = new PinGate(db, pins, logger);
   const limits = { maxPurchaseKobo: cfg.maxPurchaseKobo, dailyLimitKobo: cfg.dailyLimitKobo };
-  const orders = new OrderService({ client: deps.client, journal, limits, logger, confirmTtlMs: cfg.confirmTtlMs, now: () => clock.now() });
+  const followIntervalMs = config.followIntervalMs ?? 15_000;
+  const bounds = { maxProcessingMs: config.maxProcessingMs ?? 300_000, recheckMs: followIntervalMs };
+  const orders = new OrderService({ client: deps.client, journal, limits, logger, confirmTtlMs: cfg.confirmTtlMs, now: () => clock.now(), bounds });
 
   const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
   const client = { ...botApiClient(apiRoot), ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
@@ -233,9 +216,10 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
     api: bot.api as unknown as Api,
     logger,
     now: () => clock.now(),
-    intervalMs: config.followIntervalMs ?? 15_000,
+    intervalMs: followIntervalMs,
     refundWatchMs: config.refundWatchMs ?? 24 * 3_600_000,
     confirmTtlMs: cfg.confirmTtlMs,
+    bounds,
   });
   return { logger, db, ownDb, services, follower, bot, retryOpts };
 }
@@ -246,8 +230,8 @@ function errorHandler(logger: Logger) {
     const ctx = err.ctx;
     logger.error('update failed', { update: ctx.update.update_id, user: ctx.from?.id, err: err.error });
     try {
-      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: 'Something went wrong' });
-      else if (ctx.chat?.type === 'private') await ctx.reply('Sorry, something went wrong. Please try again, and check /history before buying again.');
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('error-short') });
+      else if (ctx.chat?.type === 'private') await ctx.reply(t('error-long'));
     } catch {
       // nothing more to do
     }
@@ -272,17 +256,44 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
   };
   const storage = deps.conversationStorage ?? sqliteConversationStorage(core.db);
   b.use(dropTappedKeyboard);
+  // ctx.chatAction = 'typing' keeps "typing…" alive (re-sent every 5 s) until it is cleared (flow/confirm.ts).
+  b.use(autoChatAction<MyContext>());
   b.use(conversations<MyContext, ConvContext>({ storage: { type: 'key', version: 1, prefix: 'conv:', adapter: storage }, plugins: [retryInConversation] }));
   b.use(s.pinGate.middleware());
-  // Reading commands first: typed during a flow they answer and leave the flow open.
-  const balance = balanceFeature(s);
-  const history = historyFeature(s);
-  b.use(balance.composer, history.composer);
-  b.use(flowCommands(s));
+  useFeatures(b, s);
+}
+
+/**
+ * The features of the registry, in this order: reading commands (answered during a flow, which stays
+ * open) → flow-ending commands (/cancel) → Confirm / Cancel taps → the flows (conversations must be
+ * installed before a command enters them) → the other commands → `go:` buttons → each feature's own
+ * buttons, `unhandled` last.
+ */
+function useFeatures(b: Composer<MyContext>, s: Services): void {
+  const built = features().map((f) => ({ f, parts: f.build(s) }));
+  const handlerOf = (name: string) => built.map((x) => x.parts.commands?.[name]).find(Boolean);
+  const specs = commandsOf(features(), { admin: true });
+  const group = (keepsFlow: boolean) => {
+    const g = new CommandGroup<MyContext>();
+    for (const c of specs.filter((c) => !!c.keepsFlow === keepsFlow)) {
+      const h = handlerOf(c.name);
+      if (h) g.command(c.name, t(c.description), h);
+    }
+    return g;
+  };
+  b.use(group(true));
+  b.use(flowCommands(s, new Set(specs.filter((c) => c.keepsFlow).map((c) => c.name))));
   b.use(confirmButtons(s));
-  b.use(dataFeature(s), airtimeFeature(s), smsFeature(s), pinFeature(s), repeatFeature(s));
-  b.use(adminFeature(s), menuFeature(s, { balance: balance.showBalance, history: history.showHistory }));
-  b.use(unhandledFeature(s));
+  for (const { parts } of built) if (parts.flows) b.use(parts.flows);
+  b.use(group(false));
+  const places = Object.assign({}, ...built.map((x) => x.parts.places ?? {})) as NonNullable<FeatureParts['places']>;
+  const go = new Composer<MyContext>();
+  onCallback(go, ['go'], async (ctx, tap) => {
+    await ctx.answerCallbackQuery();
+    await places[tap.place]?.(ctx);
+  });
+  b.use(go);
+  for (const { parts } of built) if (parts.composer) b.use(parts.composer);
 }
 
 export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
@@ -290,14 +301,22 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
   wire(core, config, deps);
   const { bot, services: s, follower, logger, db } = core;
 
+  /** The registry's commands: users' in the default scope, all (admin ones too) in each admin's chat. */
   async function setCommands() {
-    await bot.api.setMyCommands(COMMANDS);
-    for (const id of config.adminIds ?? []) {
+    const users = new CommandGroup<MyContext>();
+    for (const c of commandList({ admin: false })) users.command(c.command, c.description);
+    await users.setCommands(bot);
+    const admins = new CommandGroup<MyContext>();
+    for (const c of commandList({ admin: true })) {
+      const cmd = admins.command(c.command, c.description);
+      for (const id of config.adminIds ?? []) cmd.addToScope({ type: 'chat', chat_id: id });
+    }
+    for (const args of admins.toArgs().scopes) {
       try {
-        await bot.api.setMyCommands(ADMIN_COMMANDS, { scope: { type: 'chat', chat_id: id } });
+        await bot.api.raw.setMyCommands(args);
       } catch (e) {
         // The admin may not have opened a chat with the bot yet.
-        logger.warn('could not set admin commands', { admin: id, err: e });
+        logger.warn('could not set admin commands', { admin: (args.scope as { chat_id?: number }).chat_id, err: e });
       }
     }
   }

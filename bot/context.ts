@@ -1,5 +1,6 @@
 import type { Api, Context } from 'grammy';
 import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
+import type { AutoChatActionFlavor } from '@grammyjs/auto-chat-action';
 import type { Access, Pins } from './access';
 import type { LiveKeyboards } from './flow/live-keyboards';
 import type { Clock, Journal } from './journal';
@@ -8,8 +9,8 @@ import type { OrderService } from './orders';
 import type { PinGate } from './pin-gate';
 import type { Money, VtuClientLike } from './vtu';
 
-/** Context of the outside middleware tree. */
-export type MyContext = ConversationFlavor<Context>;
+/** Context of the outside middleware tree (`ctx.chatAction`: @grammyjs/auto-chat-action). */
+export type MyContext = ConversationFlavor<Context & AutoChatActionFlavor>;
 /** Context inside conversations (no ConversationFlavor, as v2 requires). */
 export type ConvContext = Context;
 export type MyConversation = Conversation<MyContext, ConvContext>;
@@ -28,8 +29,8 @@ export interface RuntimeConfig {
   conversationTimeoutMs: number;
   /** The same purchase again within this time asks "You bought this … ago: buy again?". */
   repeatWindowMs: number;
-  /** "typing…" is re-sent this often while the vendor works (Telegram shows it for ~5 s). */
-  typingEveryMs: number;
+  /** "typing…" starts when the vendor takes longer than this (the plugin then re-sends it every 5 s). */
+  typingAfterMs: number;
 }
 
 /** Everything features and conversations need; closed over, never stored in conversation state. */

@@ -67,6 +67,11 @@ const MIGRATIONS: string[] = [
   `
   CREATE TABLE profiles (user_id INTEGER PRIMARY KEY, name TEXT NOT NULL, username TEXT, seen_at INTEGER NOT NULL);
   `,
+  // 3: when an unclear (`unknown`) order is checked next: no earlier than the client says a proven answer is possible
+  `
+  ALTER TABLE orders ADD COLUMN recheck_at INTEGER;
+  CREATE INDEX orders_state_recheck ON orders(state, recheck_at);
+  `,
 ];
 
 /** Open (creating if needed) and migrate the database. `:memory:` works for tests. */

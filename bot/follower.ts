@@ -2,17 +2,20 @@
  * Background follower over the journal:
  *  - `processing` orders are refreshed until they settle; the user is told.
  *  - recent `successful` orders are re-checked for refunds (successful → failed); the user is told.
- *  - `unknown` orders are reconciled again; `sent` orders found at start-up (crash mid-purchase)
- *    are reconciled through `client.reconcile(req, { sentAt })`.
+ *  - `unknown` orders are reconciled again until they resolve, each no earlier than its `recheck_at` (the
+ *    client's resolvableAfter, never before the vendor's processing bound); `sent` orders found at start-up
+ *    (crash mid-purchase) are reconciled through `client.reconcile(req, { sentAt, waitMs: 0 })`. "Not
+ *    charged" is recorded only with proof (orders.ts `judge`); no timeout turns an order into it.
  *  - never-confirmed `created` orders expire; old update ids are pruned.
  * Notifications are keyed on `notified_state`, so a restart does not repeat them.
  */
 import type { Api } from 'grammy';
 import type { Journal, Order } from './journal';
 import type { Logger } from './logger';
-import { changeText, outcomeText, resultOf, storedOf, viewOf } from './orders';
+import { changeText, judge, outcomeText, resultOf, storedOf, viewOf, type Bounds } from './orders';
 import { errorCode, type BotPurchaseRequest, type VtuClientLike } from './vtu';
 import { nextStepKeyboard } from './flow/keyboards';
+import { t } from './i18n';
 
 export interface FollowerDeps {
   client: VtuClientLike;
@@ -26,6 +29,8 @@ export interface FollowerDeps {
   refundRecheckMs?: number;
   confirmTtlMs: number;
   concurrency?: number;
+  /** recheckMs: the earliest next check of an unclear order (default intervalMs). */
+  bounds: Pick<Bounds, 'maxProcessingMs'> & Partial<Bounds>;
 }
 
 /** How far back the journal's claimed records are passed to reconcile (the client's widest window is ±14 h). */
@@ -78,7 +83,7 @@ export class Follower {
       const recheck = this.d.refundRecheckMs ?? this.d.intervalMs * 4;
       await pool(journal.successfulToRecheck(now - this.d.refundWatchMs, now - recheck, 200), n, (o) => this.refresh(o));
     }
-    await pool(journal.listByState('unknown', 100), n, (o) => this.reconcile(o));
+    await pool(journal.unknownDue(this.d.now(), 100), n, (o) => this.reconcile(o));
   }
 
   /** Reconcile orders left in `sent` by a crash (run once at start-up, before taking updates). */
@@ -106,39 +111,49 @@ export class Follower {
   }
 
   private async reconcile(o: Order): Promise<void> {
+    const { journal, logger } = this.d;
     const req = o.request as unknown as BotPurchaseRequest;
-    const sentAt = new Date(o.sentAt ?? o.createdAt);
+    const sentAt = o.sentAt ?? o.createdAt;
+    const bounds: Bounds = { recheckMs: this.d.intervalMs, ...this.d.bounds };
     try {
-      // Never another order's record: pass every record the journal already gives to an order, and say when
-      // identical orders are open too (a lone record could be theirs). The client bounds the time window.
-      const r = await this.d.client.reconcile(req, {
-        sentAt,
-        claimed: this.d.journal.claimedBy(o, sentAt.getTime() - CLAIM_HORIZON_MS),
-        identicalPending: this.d.journal.openIdentical(o),
-      });
-      const after = this.d.journal.recordResult(o.id, storedOf(r));
-      this.d.logger.info('order reconciled', { order: o.id, status: r.status, ident: r.ident });
-      await this.notify(after, o.state);
+      // Never another order's record: pass every record the journal (shared by all instances) gives to an
+      // order, and say when identical orders are open too (a lone record could be theirs). One read, no wait:
+      // an unclear order is checked again at its next due time, not held here.
+      const ev = journal.evidenceFor(o, sentAt - CLAIM_HORIZON_MS);
+      const r = await this.d.client.reconcile(req, { sentAt: new Date(sentAt), ...ev, waitMs: 0 });
+      const a = journal.adopt(o.id, storedOf(r));
+      if (!a.ok) {
+        logger.warn('reconciled record not adopted', { order: o.id, reason: a.reason, other: a.other, ident: r.ident });
+        const msg = 'A matching record was found, but it may belong to another order: checking again.';
+        await this.unclear(o, 'unknown_outcome', msg, this.d.now() + bounds.recheckMs);
+        return;
+      }
+      logger.info('order reconciled', { order: o.id, status: r.status, ident: r.ident });
+      await this.notify(a.order, o.state);
     } catch (e) {
-      const code = errorCode(e);
-      if (code === 'not_charged') {
-        const after = this.d.journal.recordError(o.id, 'not_charged', 'not_charged', 'No record of this purchase was found on the server: it was not charged.');
-        this.d.logger.info('order not charged', { order: o.id });
-        await this.notify(after, o.state);
-      } else if (o.state === 'sent') {
-        const after = this.d.journal.recordError(o.id, 'unknown', code ?? 'internal', e instanceof Error ? e.message.slice(0, 500) : String(e));
-        this.d.logger.warn('order outcome unknown', { order: o.id, code });
+      const v = judge(e, 'reconcile', sentAt, this.d.now(), bounds);
+      if (v.state === 'not_charged') {
+        const after = journal.recordError(o.id, 'not_charged', 'not_charged', 'No record of this purchase was found on the server: it was not charged.');
+        logger.info('order not charged', { order: o.id });
         await this.notify(after, o.state);
       } else {
-        this.d.journal.touchChecked(o.id);
+        logger.warn('order outcome unclear', { order: o.id, code: v.code, recheckAt: new Date(v.recheckAt).toISOString() });
+        await this.unclear(o, v.code, v.message, v.recheckAt);
       }
     }
+  }
+
+  /** Still no verdict: a `sent` order becomes `unknown` (the user is told it is being checked); check again at `at`. */
+  private async unclear(o: Order, code: string, message: string, at: number): Promise<void> {
+    if (o.state !== 'sent') return this.d.journal.scheduleRecheck(o.id, at);
+    const after = this.d.journal.markUnknown(o.id, code, message.slice(0, 500), at);
+    if (after) await this.notify(after, o.state);
   }
 
   private async notify(o: Order, from: string): Promise<void> {
     if (o.notifiedState === o.state) return;
     const v = viewOf(o);
-    const text = from === 'sent' ? `Update on an order interrupted by a restart:\n${outcomeText(v)}` : changeText(v, from);
+    const text = from === 'sent' ? `${t('notice-restart')}\n${outcomeText(v)}` : changeText(v, from);
     try {
       await this.d.api.sendMessage(o.chatId, text, { reply_markup: nextStepKeyboard(v, { details: true }) });
       this.d.journal.markNotified(o.id, o.state);

@@ -42,6 +42,8 @@ export interface Order extends NewOrder {
   updatedAt: number;
   notifiedState: string | null;
   checkedAt: number | null;
+  /** `unknown` orders: when the follower checks again (null = at its next pass). */
+  recheckAt: number | null;
 }
 
 interface Row {
@@ -66,6 +68,7 @@ interface Row {
   updated_at: number;
   notified_state: string | null;
   checked_at: number | null;
+  recheck_at: number | null;
 }
 
 function toOrder(r: Row | undefined): Order | undefined {
@@ -92,6 +95,7 @@ function toOrder(r: Row | undefined): Order | undefined {
     updatedAt: r.updated_at,
     notifiedState: r.notified_state,
     checkedAt: r.checked_at,
+    recheckAt: r.recheck_at ?? null,
   };
 }
 
@@ -179,9 +183,19 @@ export class Journal {
          WHERE id = @id RETURNING *`,
       ),
       error: db.prepare(
-        `UPDATE orders SET state = @state, error_code = @code, error_message = @message,
+        `UPDATE orders SET state = @state, error_code = @code, error_message = @message, recheck_at = @recheck_at,
            final_at = CASE WHEN @state IN ('failed','not_charged') THEN @now ELSE final_at END, updated_at = @now, checked_at = @now
          WHERE id = @id RETURNING *`,
+      ),
+      toUnknown: db.prepare(
+        `UPDATE orders SET state = 'unknown', error_code = @code, error_message = @message, recheck_at = @recheck_at,
+           updated_at = @now, checked_at = @now WHERE id = @id AND state = 'sent' RETURNING *`,
+      ),
+      recheck: db.prepare(`UPDATE orders SET checked_at = @now, recheck_at = @at WHERE id = @id`),
+      unknownDue: db.prepare(`SELECT * FROM orders WHERE state = 'unknown' AND (recheck_at IS NULL OR recheck_at <= ?) ORDER BY recheck_at LIMIT ?`),
+      ownedByOther: db.prepare(
+        `SELECT id FROM orders WHERE product = @product AND id <> @id AND state NOT IN ('not_charged', 'cancelled', 'expired')
+           AND ((@vendor_id IS NOT NULL AND vendor_id = @vendor_id) OR (@ident IS NOT NULL AND ident = @ident)) LIMIT 1`,
       ),
       checked: db.prepare(`UPDATE orders SET checked_at = @now WHERE id = @id`),
       notified: db.prepare(`UPDATE orders SET notified_state = @state WHERE id = @id`),
@@ -290,8 +304,53 @@ export class Journal {
     return toOrder(row)!;
   }
 
-  recordError(id: string, state: 'failed' | 'unknown' | 'not_charged', code: string, message: string): Order {
-    return toOrder(this.stmts.error.get({ id, state, code, message, now: this.clock.now() }) as Row)!;
+  /** `recheckAt`: for `unknown`, when the follower checks again (null = at its next pass). */
+  recordError(id: string, state: 'failed' | 'unknown' | 'not_charged', code: string, message: string, recheckAt: number | null = null): Order {
+    return toOrder(this.stmts.error.get({ id, state, code, message, recheck_at: recheckAt, now: this.clock.now() }) as Row)!;
+  }
+
+  /**
+   * Record a result the client found by reading the account back (not the POST's own answer), unless the
+   * shared journal shows it may be another order's: its record is owned by another order, or another
+   * identical order is still open (sent or unknown: its record may be this one, written by any instance
+   * on this file). Checked and written in one immediate transaction, so of two instances that read the
+   * same record only one can take it. Returns the order, or the reason it was not adopted.
+   */
+  adopt(id: string, r: StoredResult): { ok: true; order: Order } | { ok: false; reason: 'owned' | 'identical_open'; other?: string } {
+    const run = this.db.transaction(() => {
+      const order = this.get(id)!;
+      const owner = this.stmts.ownedByOther.get({ product: order.product, id, vendor_id: r.id, ident: r.ident }) as { id: string } | undefined;
+      if (owner) return { ok: false as const, reason: 'owned' as const, other: owner.id };
+      if (this.openIdentical(order) > 0) return { ok: false as const, reason: 'identical_open' as const };
+      return { ok: true as const, order: this.recordResult(id, r) };
+    });
+    return run.immediate();
+  }
+
+  /**
+   * sent → unknown, only from `sent`: a restarted instance reconciling an order another instance is still
+   * buying must not overwrite the answer that instance records meanwhile. Undefined when it had moved on.
+   */
+  markUnknown(id: string, code: string, message: string, recheckAt: number): Order | undefined {
+    return toOrder(this.stmts.toUnknown.get({ id, code, message, recheck_at: recheckAt, now: this.clock.now() }) as Row | undefined);
+  }
+
+  /** `unknown` orders due for a check at `now`. */
+  unknownDue(now: number, limit = 100): Order[] {
+    return (this.stmts.unknownDue.all(now, limit) as Row[]).map((r) => toOrder(r)!);
+  }
+
+  /** Checked without a verdict: check again at `at`. */
+  scheduleRecheck(id: string, at: number): void {
+    this.stmts.recheck.run({ id, at, now: this.clock.now() });
+  }
+
+  /**
+   * What reconciling `order` must know of the other orders, read in one snapshot so that no order moves
+   * unseen from "open" (counted as identical) to "settled" (its record claimed) between the two reads.
+   */
+  evidenceFor(order: Order, since: number): { claimed: ClaimedRecord[]; identicalPending: number } {
+    return this.db.transaction(() => ({ identicalPending: this.openIdentical(order), claimed: this.claimedBy(order, since) }))();
   }
 
   touchChecked(id: string): void {

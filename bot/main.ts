@@ -77,8 +77,12 @@ async function main(): Promise<void> {
   // By default the bot is its token's only buyer (client/API.md "Who owns a record"): a lost answer is
   // settled by adopting the lone matching record, so the user gets a final answer instead of "unknown".
   // VTU_TOKEN_SHARED=true when n8n or anyone else buys with the same token.
+  // Several webhook instances on one SQLite file share their claims through the journal: a record one
+  // instance found is taken only when no other order of any instance owns it (Journal.adopt).
+  // The client gets the same processing bound the bot applies (no "not charged" before it).
+  const reconcile = { sharedAccount: config.tokenShared, maxProcessingMs: config.maxProcessingMs };
   const client = new VtuClient({
-    baseUrl: config.vtuBaseUrl, token: config.vtuToken, logger: { ...logger, debug: () => undefined }, reconcile: { sharedAccount: config.tokenShared },
+    baseUrl: config.vtuBaseUrl, token: config.vtuToken, logger: { ...logger, debug: () => undefined }, reconcile,
   });
 
   const deps: BotDeps = { client, logger };

@@ -7,6 +7,7 @@
 import type { Journal, Limits, Order, StoredResult } from './journal';
 import type { Logger } from './logger';
 import { maskPhone } from './logger';
+import { t } from './i18n';
 import { NOT_CHARGED_CODES, errorCode, formatNaira, formatPhone, money, type BotPurchaseRequest, type PurchaseResult, type VtuClientLike } from './vtu';
 
 export const naira = (kobo: number): string => formatNaira(kobo, { symbol: true, grouping: true });
@@ -91,6 +92,42 @@ export function resultOf(o: Order): PurchaseResult | null {
   };
 }
 
+/** What to record for a purchase or reconcile that ended in an error. */
+export type Verdict = { state: 'not_charged'; code: string; message: string } | { state: 'unknown'; code: string; message: string; recheckAt: number };
+
+/** `details.resolvableAfter` of a VtuUnknownOutcomeError (ISO string), as epoch ms. */
+export function resolvableAfterOf(e: unknown): number | null {
+  const v = (e as { details?: { resolvableAfter?: unknown } } | null)?.details?.resolvableAfter;
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? null : t;
+}
+
+export interface Bounds {
+  /** The vendor's processing bound: before sentAt + this, no answer can prove "not charged". */
+  maxProcessingMs: number;
+  /** Earliest next check of an unclear order. */
+  recheckMs: number;
+}
+
+/**
+ * "Not charged" only with proof. From `buy`, the client's refusal codes (the site refused, or the request
+ * never left) are proof by the answer itself; `not_charged` from reading the account back is believed only
+ * once the vendor can no longer be creating the record (sentAt + maxProcessingMs): a slow vendor's record
+ * may still appear. Anything else is `unknown`, checked again no earlier than the client's resolvableAfter.
+ */
+export function judge(e: unknown, from: 'buy' | 'reconcile', sentAt: number, now: number, b: Bounds): Verdict {
+  const code = errorCode(e) ?? 'internal';
+  const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+  const bound = sentAt + b.maxProcessingMs;
+  if (code === 'not_charged' && now >= bound) return { state: 'not_charged', code, message };
+  if (code !== 'not_charged' && from === 'buy' && NOT_CHARGED_CODES.has(code)) return { state: 'not_charged', code, message };
+  const earliest = Math.max(now + b.recheckMs, resolvableAfterOf(e) ?? 0);
+  if (code === 'not_charged') {
+    return { state: 'unknown', code: 'unknown_outcome', message: 'No record yet, but the provider may still be creating it: checking again.', recheckAt: Math.max(earliest, bound) };
+  }
+  return { state: 'unknown', code, message, recheckAt: earliest };
+}
+
 export interface OrderServiceDeps {
   client: VtuClientLike;
   journal: Journal;
@@ -99,6 +136,7 @@ export interface OrderServiceDeps {
   /** Orders not confirmed within this time are refused at confirm (stale). */
   confirmTtlMs: number;
   now: () => number;
+  bounds: Bounds;
 }
 
 export class OrderService {
@@ -110,41 +148,49 @@ export class OrderService {
     const begin = journal.beginSend(orderId, this.d.limits, this.d.confirmTtlMs);
     if (!begin.ok) {
       if (begin.reason === 'state') return { kind: 'already', order: viewOf(begin.order) };
-      if (begin.reason === 'not_found') return { kind: 'refused', reason: 'not_found', text: 'This order no longer exists.' };
-      if (begin.reason === 'expired') return { kind: 'refused', reason: 'expired', text: 'This order has expired. Please start again.' };
+      if (begin.reason === 'not_found') return { kind: 'refused', reason: 'not_found', text: t('refused-not-found') };
+      if (begin.reason === 'expired') return { kind: 'refused', reason: 'expired', text: t('refused-expired') };
       if (begin.reason === 'max_purchase') {
-        return { kind: 'refused', reason: 'max_purchase', text: `Refused: ${naira(begin.order.amountKobo)} is above your per-purchase limit of ${naira(begin.limitKobo)}.` };
+        return { kind: 'refused', reason: 'max_purchase', text: t('refused-max-purchase', { amount: naira(begin.order.amountKobo), limit: naira(begin.limitKobo) }) };
       }
       const left = Math.max(0, begin.limitKobo - begin.spentKobo);
-      return {
-        kind: 'refused',
-        reason: 'daily_limit',
-        text: `Refused: this would exceed your daily limit of ${naira(begin.limitKobo)} (${naira(left)} left today).`,
-      };
+      return { kind: 'refused', reason: 'daily_limit', text: t('refused-daily-limit', { limit: naira(begin.limitKobo), left: naira(left) }) };
     }
     const order = begin.order;
     const req = order.request as unknown as BotPurchaseRequest;
     logger.info('order sent', { order: order.id, user: order.userId, product: order.product, kobo: order.amountKobo, to: maskPhone(order.recipient) });
     try {
       const result = await client.buy(req);
-      const after = journal.recordResult(order.id, storedOf(result));
       logger.info('order result', { order: order.id, status: result.status, ident: result.ident, path: result.path });
-      return { kind: 'done', order: viewOf(after) };
+      return { kind: 'done', order: viewOf(this.record(order, result)) };
     } catch (e) {
-      const code = errorCode(e) ?? 'internal';
-      const message = e instanceof Error ? e.message : String(e);
-      const state = NOT_CHARGED_CODES.has(code) ? 'not_charged' : 'unknown';
-      logger.warn('order error', { order: order.id, code, state });
-      const after = journal.recordError(order.id, state, code, message.slice(0, 500));
+      const v = judge(e, 'buy', order.sentAt ?? order.createdAt, this.d.now(), this.d.bounds);
+      logger.warn('order error', { order: order.id, code: v.code, state: v.state });
+      const after = journal.recordError(order.id, v.state, v.code, v.message, v.state === 'unknown' ? v.recheckAt : null);
       return { kind: 'done', order: viewOf(after) };
     }
   }
+
+  /**
+   * The POST's own answer is this order's record. A record the client found by reading the account back is
+   * taken only when the shared journal shows no other order (of any instance) may own it; else the order
+   * stays unclear and the follower resolves it with every instance's claims.
+   */
+  private record(order: Order, result: PurchaseResult): Order {
+    const { journal, logger } = this.d;
+    if (result.path === 'direct') return journal.recordResult(order.id, storedOf(result));
+    const a = journal.adopt(order.id, storedOf(result));
+    if (a.ok) return a.order;
+    logger.warn('reconciled record not adopted', { order: order.id, reason: a.reason, other: a.other, ident: result.ident });
+    const message = 'A matching record was found, but it may belong to another order: checking again.';
+    return journal.recordError(order.id, 'unknown', 'unknown_outcome', message, this.d.now() + this.d.bounds.recheckMs);
+  }
 }
 
-const PRODUCT_NAME: Record<string, string> = { data: 'Data', airtime: 'Airtime', sms: 'Bulk SMS' };
+const PRODUCT_NAME: Record<string, string> = { data: 'product-data', airtime: 'product-airtime', sms: 'product-sms' };
 
 export function productName(p: string): string {
-  return PRODUCT_NAME[p] ?? p;
+  return PRODUCT_NAME[p] ? t(PRODUCT_NAME[p]) : p;
 }
 
 /** Who got it, as the seller reads it: "0803 123 4567" or "18 numbers". */
@@ -153,28 +199,28 @@ export function recipientOf(o: Pick<OrderView, 'product' | 'recipient'>): string
   return o.product === 'sms' ? o.recipient : formatPhone(o.recipient);
 }
 
-/** " to 0803 123 4567", " to 18 numbers", or nothing. */
-export function recipientText(o: Pick<OrderView, 'product' | 'recipient'>): string {
-  const r = recipientOf(o);
-  return r ? ` to ${r}` : '';
+/** "MTN data 1GB SME (30 days) to 0803 123 4567": what was bought, and for whom when known. */
+export function whatText(o: Pick<OrderView, 'product' | 'recipient' | 'description'>): string {
+  const to = recipientOf(o);
+  return to ? t('recipient-to', { what: o.description, to }) : o.description;
 }
 
 /** The state in seller words: Delivered / Pending / Refunded ₦x / Failed (not charged). */
 export function stateLabel(o: Pick<OrderView, 'state' | 'chargedKobo' | 'amountKobo'>): string {
   switch (o.state) {
     case 'successful':
-      return 'Delivered';
+      return t('state-successful');
     case 'failed':
       // The vendor reported a charged amount: a failed order's money goes back to the wallet.
-      return o.chargedKobo !== null ? `Refunded ${naira(o.chargedKobo)}` : 'Failed (not charged)';
+      return o.chargedKobo !== null ? t('state-refunded', { amount: naira(o.chargedKobo) }) : t('state-failed');
     case 'not_charged':
-      return 'Failed (not charged)';
+      return t('state-failed');
     case 'cancelled':
-      return 'Cancelled';
+      return t('state-cancelled');
     case 'expired':
-      return 'Expired';
+      return t('state-expired');
     default:
-      return 'Pending';
+      return t('state-pending');
   }
 }
 
@@ -182,23 +228,24 @@ const STATE_ICON: Record<string, string> = { successful: '✅', failed: '↩️'
 
 /** The message a user gets for an order's current state. Plain text (no parse mode). */
 export function outcomeText(o: OrderView): string {
-  const what = `${o.description}${recipientText(o)}`;
-  const ref = o.ident ? `\nReference: ${o.ident}` : '';
-  const charged = naira(o.chargedKobo ?? o.amountKobo);
-  const bal = o.balanceAfterKobo !== null ? `\nWallet balance: ${naira(o.balanceAfterKobo)}` : '';
-  const head = `${STATE_ICON[o.state] ?? '⏳'} ${stateLabel(o)}: ${what}.`;
+  const what = whatText(o);
+  const ref = o.ident ? [t('outcome-reference', { ref: o.ident })] : [];
+  const charged = t('outcome-charged', { charged: naira(o.chargedKobo ?? o.amountKobo) });
+  const bal = o.balanceAfterKobo !== null ? [t('outcome-balance', { balance: naira(o.balanceAfterKobo) })] : [];
+  const head = t('outcome-head', { icon: STATE_ICON[o.state] ?? '⏳', label: stateLabel(o), what });
+  const lines = (...l: string[]) => l.join('\n');
   switch (o.state) {
     case 'successful':
-      return `${head}\nCharged: ${charged}${ref}${bal}`;
+      return lines(head, charged, ...ref, ...bal);
     case 'processing':
     case 'sent':
-      return `${head}\nCharged: ${charged}${ref}\nThe provider is still working on it; I will tell you when it settles. Don't pay again.`;
+      return lines(head, charged, ...ref, t('outcome-pending-note'));
     case 'failed':
-      return o.chargedKobo !== null ? `${head}${ref}\nThe provider could not deliver it; the money is back in the wallet.` : `${head}${ref}`;
+      return o.chargedKobo !== null ? lines(head, ...ref, t('outcome-refunded-note')) : lines(head, ...ref);
     case 'not_charged':
-      return `${head}\n${userError(o.errorCode, o.errorMessage)}\nYou were not charged.`;
+      return lines(head, userError(o.errorCode, o.errorMessage), t('outcome-not-charged-note'));
     case 'unknown':
-      return `⚠️ Pending: ${what}.\nThe provider did not answer clearly and I could not find the record yet. Do NOT buy again; I will keep checking and tell you. Order: ${o.id}`;
+      return t('outcome-unknown', { what, order: o.id });
     default:
       return head;
   }
@@ -207,33 +254,26 @@ export function outcomeText(o: OrderView): string {
 /** Client messages that are technical (status codes, paths, builds, raw bodies) stay in the log. */
 const TECHNICAL = /HTTP|\/api\/|build|[{}<>]|\b(GET|POST)\b/;
 
+const ERROR_TEXT: Record<string, string> = {
+  insufficient_balance: 'err-insufficient-balance',
+  auth: 'err-auth',
+  forbidden: 'err-auth',
+  rate_limited: 'err-rate-limited',
+  network: 'err-network',
+  not_found: 'err-not-found',
+  not_charged: 'err-not-charged',
+};
+
 /** A seller-facing reason for a client error code. The client's message is shown only when it is plain. */
 export function userError(code: string | null, message: string | null): string {
-  switch (code) {
-    case 'insufficient_balance':
-      return 'The wallet balance is too low for this purchase. Fund the wallet and try again.';
-    case 'invalid_input':
-      return message && !TECHNICAL.test(message) ? `The details were refused: ${message}` : 'The provider refused these details. Check the number and the plan.';
-    case 'auth':
-    case 'forbidden':
-      return 'The provider refused the bot\'s login. Tell the bot admin.';
-    case 'rate_limited':
-      return 'The provider is busy. Try again in a minute.';
-    case 'network':
-      return 'The provider could not be reached. Try again in a few minutes.';
-    case 'not_found':
-      return 'The provider does not offer this right now.';
-    case 'not_charged':
-      return 'The purchase did not go through.';
-    default:
-      return 'The provider\'s system had a problem. Try again in a few minutes.';
-  }
+  if (code === 'invalid_input') return message && !TECHNICAL.test(message) ? t('err-invalid-input-plain', { message }) : t('err-invalid-input');
+  return t((code && ERROR_TEXT[code]) || 'err-other');
 }
 
 /** Refund / settlement notices sent by the follower. */
 export function changeText(o: OrderView, from: string): string {
   if (from === 'successful' && o.state === 'failed') {
-    return `↩️ Refunded ${naira(o.chargedKobo ?? o.amountKobo)}: your ${o.description}${recipientText(o)} (reference ${o.ident ?? o.id}) was reversed by the provider. The money goes back to the wallet.`;
+    return t('notice-refund', { amount: naira(o.chargedKobo ?? o.amountKobo), what: whatText(o), ref: o.ident ?? o.id });
   }
-  return `Update on order ${o.ident ?? o.id}:\n${outcomeText(o)}`;
+  return `${t('notice-update', { ref: o.ident ?? o.id })}\n${outcomeText(o)}`;
 }

@@ -1,16 +1,12 @@
 /** Admin commands: /allow, /deny, /users, /unlock (PIN lockout). Admins see names, not bare IDs. */
-import { Composer } from 'grammy';
-import type { MyContext, Services } from '../context';
+import type { Services } from '../context';
 import { mainMenuKeyboard } from '../flow/keyboards';
+import type { CommandHandler, Feature } from './registry';
+import { t } from '../i18n';
 
 const parseId = (s: string) => (/^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : null);
 
-export const ADMIN_ONLY = ['allow', 'deny', 'users', 'unlock'];
-
-export function adminFeature(s: Services): Composer<MyContext> {
-  const composer = new Composer<MyContext>();
-  const admin = composer.filter((ctx) => s.access.isAdmin(ctx.from?.id));
-
+export function adminFeature(s: Services): Record<string, CommandHandler> {
   /** Tell a user something; they may never have opened the bot (Telegram then refuses). */
   const tell = async (userId: number, text: string, markup = mainMenuKeyboard()) => {
     try {
@@ -22,31 +18,42 @@ export function adminFeature(s: Services): Composer<MyContext> {
     }
   };
 
-  admin.command('allow', async (ctx) => {
+  const allow: CommandHandler = async (ctx) => {
     const id = parseId(ctx.match);
-    if (id === null) return void (await ctx.reply('Usage: /allow <telegram user id> (the number strangers are shown).'));
+    if (id === null) return void (await ctx.reply(t('admin-allow-usage')));
     s.access.allow(id, ctx.from!.id);
     s.logger.info('user allowed', { user: id, by: ctx.from!.id });
-    const told = await tell(id, '✅ You can now use this bot. What would you like to do?');
-    await ctx.reply(`✅ ${s.access.describe(id)} may now use the bot.${told ? ' I told them.' : ' I could not message them yet: they should send /start.'}`);
-  });
-  admin.command('deny', async (ctx) => {
+    const told = await tell(id, t('admin-welcome'));
+    await ctx.reply(t(told ? 'admin-allowed-told' : 'admin-allowed-untold', { user: s.access.describe(id) }));
+  };
+  const deny: CommandHandler = async (ctx) => {
     const id = parseId(ctx.match);
-    if (id === null) return void (await ctx.reply('Usage: /deny <telegram user id>'));
-    if (!s.access.deny(id, ctx.from!.id)) return void (await ctx.reply('Admins cannot be removed from chat; change BOT_ADMIN_IDS.'));
+    if (id === null) return void (await ctx.reply(t('admin-deny-usage')));
+    if (!s.access.deny(id, ctx.from!.id)) return void (await ctx.reply(t('admin-cannot-deny-admin')));
     s.journal.cancelCreatedFor(id);
     s.logger.info('user denied', { user: id, by: ctx.from!.id });
-    await ctx.reply(`🚫 ${s.access.describe(id)} can no longer use the bot.`);
-  });
-  admin.command('users', (ctx) => ctx.reply(`Allowed users:\n${s.access.listAllowed().map((id) => s.access.describe(id)).join('\n')}`));
-  admin.command('unlock', async (ctx) => {
+    await ctx.reply(t('admin-denied', { user: s.access.describe(id) }));
+  };
+  const users: CommandHandler = (ctx) => ctx.reply(`${t('admin-users')}\n${s.access.listAllowed().map((id) => s.access.describe(id)).join('\n')}`);
+  const unlock: CommandHandler = async (ctx) => {
     const id = parseId(ctx.match);
-    if (id === null) return void (await ctx.reply('Usage: /unlock <telegram user id>: lifts a PIN lockout (the PIN stays the same).'));
-    if (!s.pins.unlock(id)) return void (await ctx.reply(`${s.access.describe(id)} has no PIN: nothing to unlock.`));
+    if (id === null) return void (await ctx.reply(t('admin-unlock-usage')));
+    if (!s.pins.unlock(id)) return void (await ctx.reply(t('admin-no-pin', { user: s.access.describe(id) })));
     s.logger.info('PIN lockout reset', { user: id, by: ctx.from!.id });
-    await tell(id, '🔓 An admin unlocked your purchases. You can buy again with your PIN.');
-    await ctx.reply(`🔓 ${s.access.describe(id)} is unlocked.`);
-  });
-  composer.command(ADMIN_ONLY, (ctx) => ctx.reply('Only admins can do that.'));
-  return composer;
+    await tell(id, t('admin-unlocked-user'));
+    await ctx.reply(t('admin-unlocked', { user: s.access.describe(id) }));
+  };
+  const onlyAdmins = (h: CommandHandler): CommandHandler => (ctx) => (s.access.isAdmin(ctx.from?.id) ? h(ctx) : ctx.reply(t('admin-only')));
+  return { allow: onlyAdmins(allow), deny: onlyAdmins(deny), users: onlyAdmins(users), unlock: onlyAdmins(unlock) };
 }
+
+export const admin: Feature = {
+  name: 'admin',
+  commands: [
+    { name: 'allow', description: 'cmd-allow', admin: true },
+    { name: 'deny', description: 'cmd-deny', admin: true },
+    { name: 'users', description: 'cmd-users', admin: true },
+    { name: 'unlock', description: 'cmd-unlock', admin: true },
+  ],
+  build: (s) => ({ commands: adminFeature(s) }),
+};

@@ -1,6 +1,8 @@
 /** /airtime: network → amount (quick buttons or typed) → phone → checks → confirm → buy. */
 import { Composer, InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
+import { cb, decodeAs } from '../callback-data';
+import type { Feature } from './registry';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
@@ -8,6 +10,7 @@ import { pickers } from '../flow/pickers';
 import { nudge, safeEdit } from '../flow/ui';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, formatNaira, formatPhone, parseAmount } from '../vtu';
+import { t } from '../i18n';
 
 /** Quick amounts offered as buttons, kobo. */
 export const QUICK_AMOUNTS = [10_000, 20_000, 50_000, 100_000];
@@ -19,7 +22,7 @@ function typedKobo(text: string): { kobo: number } | { problem: string } {
     return { kobo: parseAmount(text, 'amount') };
   } catch (e) {
     // the client's message says what to type, e.g. "₦1,500" must be a plain number: type 1500 (…)
-    return { problem: `The ${(e as Error).message}` };
+    return { problem: t('airtime-amount-problem', { problem: (e as Error).message }) };
   }
 }
 
@@ -28,8 +31,8 @@ export function amountProblem(text: string, maxKobo: number): string | null {
   const typed = typedKobo(text);
   if ('problem' in typed) return typed.problem;
   const { kobo } = typed;
-  if (kobo < MIN_KOBO) return `The smallest airtime top-up is ${naira(MIN_KOBO)}.`;
-  if (kobo > maxKobo) return `That is above your per-purchase limit of ${naira(maxKobo)}. Send a smaller amount.`;
+  if (kobo < MIN_KOBO) return t('airtime-too-small', { min: naira(MIN_KOBO) });
+  if (kobo > maxKobo) return t('airtime-over-limit', { limit: naira(maxKobo) });
   return null;
 }
 
@@ -39,20 +42,21 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
 
   async function askAmount(conversation: MyConversation, ctx: ConvContext, netName: string): Promise<number> {
     const kb = new InlineKeyboard();
-    for (const k of QUICK_AMOUNTS.filter((k) => k <= s.cfg.maxPurchaseKobo)) kb.text(naira(k).replace('.00', ''), `amt:${k}`);
-    const q = await withButtons(conversation, ctx, `How much ${netName} airtime? Tap an amount, or type one in naira (at least ${naira(MIN_KOBO).replace('.00', '')}), e.g. 250.`, kb.row().text('Cancel', 'x'));
+    for (const k of QUICK_AMOUNTS.filter((k) => k <= s.cfg.maxPurchaseKobo)) kb.text(naira(k).replace('.00', ''), cb.amt(k));
+    const q = await withButtons(conversation, ctx, t('airtime-amount-question', { network: netName, min: naira(MIN_KOBO).replace('.00', '') }), kb.row().text(t('btn-cancel'), cb.x()));
     for (;;) {
-      const u = await conversation.waitUntil((x) => !!x.message?.text || (x.callbackQuery?.message?.message_id === q.message_id && /^(amt:\d+|x)$/.test(x.callbackQuery.data ?? '')), {
-        otherwise: (x) => nudge(x, 'Tap an amount or type it, or /cancel.'),
+      const u = await conversation.waitUntil((x) => !!x.message?.text || (x.callbackQuery?.message?.message_id === q.message_id && decodeAs(x.callbackQuery.data, ['amt', 'x']) !== null), {
+        otherwise: (x) => nudge(x, t('airtime-amount-hint')),
       });
       if (u.callbackQuery) {
         await u.answerCallbackQuery();
-        if (u.callbackQuery.data === 'x') {
-          await safeEdit(conversation, u, 'Cancelled. Nothing was bought.');
-          await conversation.halt();
+        const tap = decodeAs(u.callbackQuery.data, ['amt', 'x'])!;
+        if (tap.kind === 'x') {
+          await safeEdit(conversation, u, t('flow-cancelled'));
+          return conversation.halt();
         }
-        const kobo = Number(u.callbackQuery.data!.slice(4));
-        await safeEdit(conversation, u, `${netName} airtime: ${naira(kobo)}`);
+        const kobo = tap.n;
+        await safeEdit(conversation, u, t('airtime-amount-chosen', { network: netName, amount: naira(kobo) }));
         return kobo;
       }
       const problem = amountProblem(u.message!.text!, s.cfg.maxPurchaseKobo);
@@ -68,28 +72,34 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
   async function airtime(conversation: MyConversation, ctx: ConvContext): Promise<void> {
     const loaded = await loadNetworks(conversation);
     if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('airtime') }));
-    const { c, net } = await pickNetwork(conversation, ctx, 'Buy airtime: choose the network.', loaded.value);
-    await safeEdit(conversation, c, `${net.name} airtime.`);
+    const { c, net } = await pickNetwork(conversation, ctx, t('airtime-choose-network'), loaded.value);
+    await safeEdit(conversation, c, t('airtime-chosen', { network: net.name }));
     const faceKobo = await askAmount(conversation, ctx, net.name);
     const { phone, ported } = await askPhone(conversation, ctx, net.name);
-    const description = `${net.name} airtime ${naira(faceKobo)}`;
+    const description = t('airtime-description', { network: net.name, amount: naira(faceKobo) });
     await confirmAndBuy(
       conversation,
       ctx,
       { product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
       {
-        gets: `${naira(faceKobo)} ${net.name} airtime on ${formatPhone(phone)}${ported ? ' (ported)' : ''}`,
-        target: `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`,
+        gets: t(ported ? 'airtime-gets-ported' : 'airtime-gets', { amount: naira(faceKobo), network: net.name, phone: formatPhone(phone) }),
+        target: t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name }),
         description,
         recipient: phone,
         place: 'airtime',
-        payNote: `the site's price for ${naira(faceKobo)} of airtime`,
+        payNote: t('airtime-pay-note', { amount: naira(faceKobo) }),
       },
     );
   }
 
-  const composer = new Composer<MyContext>();
-  composer.use(createConversation<MyContext, ConvContext>(airtime, s.conversationOptions('airtime')));
-  composer.command('airtime', (ctx) => ctx.conversation.enter('airtime'));
-  return composer;
+  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(airtime, s.conversationOptions('airtime')));
 }
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('airtime');
+
+export const airtime: Feature = {
+  name: 'airtime',
+  commands: [{ name: 'airtime', description: 'cmd-airtime', help: 'help-airtime' }],
+  menu: { label: 'menu-airtime', place: 'airtime', row: 0 },
+  build: (s) => ({ flows: airtimeFeature(s), commands: { airtime: enter }, places: { airtime: enter } }),
+};

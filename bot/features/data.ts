@@ -7,6 +7,8 @@ import { tryAgainKeyboard } from '../flow/keyboards';
 import { phonePrompt, pickers } from '../flow/pickers';
 import { choose, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
+import type { Feature } from './registry';
+import { t } from '../i18n';
 
 export function dataFeature(s: Services): Composer<MyContext> {
   const { loadNetworks, showPlans, loadPlan, pickNetwork, askPhone } = pickers(s);
@@ -16,29 +18,35 @@ export function dataFeature(s: Services): Composer<MyContext> {
     const loaded = await loadNetworks(conversation);
     if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('data') }));
     const nets = loaded.value.filter((n) => n.planCount > 0);
-    if (!nets.length) return void (await ctx.reply('No data plans are available right now.', { reply_markup: tryAgainKeyboard('data') }));
-    const { c, net, messageId } = await pickNetwork(conversation, ctx, 'Buy data: choose the network.', nets);
+    if (!nets.length) return void (await ctx.reply(t('data-no-plans'), { reply_markup: tryAgainKeyboard('data') }));
+    const { c, net, messageId } = await pickNetwork(conversation, ctx, t('data-choose-network'), nets);
     const shown = await showPlans(conversation, c, net);
     if (!shown.ok) return void (await safeEdit(conversation, c, shown.text, tryAgainKeyboard('data')));
-    const chosen = await choose(conversation, messageId, /^plan:\d+$/, 'Please choose a plan with the buttons above, or /cancel.');
-    const found = await loadPlan(conversation, net.id, Number(chosen.data.slice('plan:'.length)));
+    const chosen = await choose(conversation, messageId, ['plan'], t('data-use-plan-buttons'));
+    const found = await loadPlan(conversation, net.id, chosen.tap.n);
     if (!found.ok) return void (await safeEdit(conversation, chosen.c, found.text, tryAgainKeyboard('data')));
     const plan = found.value;
     // The plan message becomes the phone question (no new message for it).
-    await safeEdit(conversation, chosen.c, `${net.name} data: ${plan.label}\n${phonePrompt(net.name)}`);
+    await safeEdit(conversation, chosen.c, t('data-plan-chosen', { network: net.name, plan: plan.label, prompt: phonePrompt(net.name) }));
     const { phone, ported } = await askPhone(conversation, ctx, net.name, { asked: true });
-    const description = `${net.name} data ${plan.name}`;
-    const target = `${formatPhone(phone)} (${net.name}${ported ? ', ported' : ''})`;
+    const description = t('data-description', { network: net.name, plan: plan.name });
+    const target = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name });
     await confirmAndBuy(
       conversation,
       ctx,
       { product: 'data', network: net.id, plan: plan.id, phone, ported },
-      { gets: `${description} to ${target}`, target, description, recipient: phone, place: 'data' },
+      { gets: t('recipient-to', { what: description, to: target }), target, description, recipient: phone, place: 'data' },
     );
   }
 
-  const composer = new Composer<MyContext>();
-  composer.use(createConversation<MyContext, ConvContext>(data, s.conversationOptions('data')));
-  composer.command('data', (ctx) => ctx.conversation.enter('data'));
-  return composer;
+  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(data, s.conversationOptions('data')));
 }
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('data');
+
+export const data: Feature = {
+  name: 'data',
+  commands: [{ name: 'data', description: 'cmd-data', help: 'help-data' }],
+  menu: { label: 'menu-data', place: 'data', row: 0 },
+  build: (s) => ({ flows: dataFeature(s), commands: { data: enter }, places: { data: enter } }),
+};

@@ -3,34 +3,38 @@
  * button itself (`order:<id>`) and /status <reference>. Typed during a flow they answer without
  * ending it.
  */
-import { Composer, InlineKeyboard } from 'grammy';
+import { Composer, InlineKeyboard, type CommandContext } from 'grammy';
 import type { MyContext, Services } from '../context';
 import type { Order } from '../journal';
 import { menuButton, nextStepKeyboard } from '../flow/keyboards';
 import { flowOpen } from '../flow/confirm';
-import { dateText, EXPIRED, STILL_OPEN } from '../flow/ui';
-import { naira, outcomeText, productName, recipientText, resultOf, stateLabel, storedOf, viewOf } from '../orders';
+import { dateText, EXPIRED, stillOpen } from '../flow/ui';
+import { t } from '../i18n';
+import { naira, outcomeText, productName, whatText, resultOf, stateLabel, storedOf, viewOf } from '../orders';
 import { errorCode } from '../vtu';
+import { cb, onCallback } from '../callback-data';
+import type { Feature } from './registry';
 
 /** Drafts never confirmed are not orders to the seller. */
 const HIDDEN = new Set(['created', 'cancelled', 'expired']);
 
 export function historyLine(o: Order, i: number): string {
-  return `${i + 1}. ${dateText(o.createdAt)} ${o.description}${recipientText(o)}, ${naira(o.chargedKobo ?? o.amountKobo)}: ${stateLabel(o)}${o.ident ? ` (ref ${o.ident})` : ''}`;
+  const v = { n: i + 1, date: dateText(o.createdAt), what: whatText(o), amount: naira(o.chargedKobo ?? o.amountKobo), state: stateLabel(o) };
+  return o.ident ? t('history-line-ref', { ...v, ref: o.ident }) : t('history-line', v);
 }
 
 export function historyFeature(s: Services) {
   const showHistory = async (ctx: MyContext) => {
     const list = s.journal.recentForUser(ctx.from!.id, 50).filter((o) => !HIDDEN.has(o.state)).slice(0, 10);
     const open = flowOpen(s, ctx);
-    if (!list.length) return void (await ctx.reply(`No orders yet. Try /data or /airtime.${open ? STILL_OPEN : ''}`, open ? {} : { reply_markup: menuButton() }));
+    if (!list.length) return void (await ctx.reply(t('history-empty') + (open ? stillOpen() : ''), open ? {} : { reply_markup: menuButton() }));
     const kb = new InlineKeyboard();
     list.forEach((o, i) => {
-      kb.text(`🧾 ${i + 1}`, `order:${o.id}`);
+      kb.text(t('btn-history-order', { n: i + 1 }), cb.order(o.id));
       if (i % 5 === 4) kb.row();
     });
-    const text = `🧾 Recent orders\n${list.map(historyLine).join('\n')}\n\nTap a number for its details.`;
-    await ctx.reply(open ? text + STILL_OPEN : text, { reply_markup: open ? kb : kb.row().text('🏠 Menu', 'go:menu') });
+    const text = `${t('history-title')}\n${list.map(historyLine).join('\n')}\n\n${t('history-tap')}`;
+    await ctx.reply(open ? text + stillOpen() : text, { reply_markup: open ? kb : kb.row().text(t('btn-menu'), cb.go('menu')) });
   };
 
   /** The order as it stands now (a pending or delivered order is asked again first). */
@@ -51,25 +55,37 @@ export function historyFeature(s: Services) {
 
   const showOrder = async (ctx: MyContext, found: Order) => {
     const o = await current(found);
-    const text = `${productName(o.product)} order of ${dateText(o.createdAt)}\n${outcomeText(viewOf(o))}`;
-    if (flowOpen(s, ctx)) await ctx.reply(text + STILL_OPEN);
+    const text = `${t('order-title', { product: productName(o.product), date: dateText(o.createdAt) })}\n${outcomeText(viewOf(o))}`;
+    if (flowOpen(s, ctx)) await ctx.reply(text + stillOpen());
     else await ctx.reply(text, { reply_markup: nextStepKeyboard(o) });
   };
 
-  const composer = new Composer<MyContext>();
-  composer.command('history', showHistory);
-  composer.command('status', async (ctx) => {
+  const status = async (ctx: CommandContext<MyContext>) => {
     const ref = ctx.match.trim();
-    if (!ref) return void (await ctx.reply('Usage: /status <reference>, e.g. /status Data123. Or open /history and tap an order.'));
+    if (!ref) return void (await ctx.reply(t('status-usage')));
     const o = s.journal.findForUser(ctx.from!.id, ref);
-    if (!o) return void (await ctx.reply('No order with that reference in your history.', { reply_markup: menuButton() }));
+    if (!o) return void (await ctx.reply(t('status-not-found'), { reply_markup: menuButton() }));
     await showOrder(ctx, o);
-  });
-  composer.callbackQuery(/^order:([\w-]+)$/, async (ctx) => {
-    const o = s.journal.get(ctx.match[1]);
-    if (!o || o.userId !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: EXPIRED }));
+  };
+  const composer = new Composer<MyContext>();
+  onCallback(composer, ['order'], async (ctx, tap) => {
+    const o = s.journal.get(tap.orderId);
+    if (!o || o.userId !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: t(EXPIRED) }));
     await ctx.answerCallbackQuery();
     await showOrder(ctx, o);
   });
-  return { composer, showHistory };
+  return { composer, showHistory, status };
 }
+
+export const history: Feature = {
+  name: 'history',
+  commands: [
+    { name: 'history', description: 'cmd-history', help: 'help-history', keepsFlow: true },
+    { name: 'status', description: 'cmd-status', help: 'help-status', keepsFlow: true },
+  ],
+  menu: { label: 'menu-history', place: 'history', row: 2 },
+  build: (s) => {
+    const f = historyFeature(s);
+    return { composer: f.composer, commands: { history: f.showHistory, status: f.status }, places: { history: f.showHistory } };
+  },
+};

@@ -1,49 +1,43 @@
-/** /start (main menu), /help, and the `go:<place>` buttons that every final message carries. */
-import { Composer } from 'grammy';
+/** /start and the main menu, /help (its lines come from the registry), and every final message's Menu button. */
 import type { MyContext, Services } from '../context';
-import { mainMenuKeyboard, type Place } from '../flow/keyboards';
+import { mainMenuKeyboard } from '../flow/keyboards';
+import { t } from '../i18n';
 import { naira } from '../orders';
-import { ADMIN_ONLY } from './admin';
+import { commandsOf, type Feature } from './registry';
+import { features } from '.';
 
-export function menuFeature(s: Services, show: { balance: (ctx: MyContext) => Promise<void>; history: (ctx: MyContext) => Promise<void> }): Composer<MyContext> {
-  const helpText = (ctx: MyContext) =>
-    [
-      'I buy data, airtime and bulk SMS from the merchant wallet.',
-      '',
-      '/data – buy a data plan',
-      '/airtime – buy airtime',
-      '/sms – send bulk SMS (paste numbers or send a .txt/.csv file)',
-      '/balance – wallet balance',
-      '/history – your recent orders',
-      '/status <reference> – one order',
-      '/setpin – set or change your purchase PIN',
-      '/cancel – stop the current step',
-      '',
-      `Limits: ${naira(s.cfg.maxPurchaseKobo)} per purchase, ${naira(s.cfg.dailyLimitKobo)} per day (${naira(Math.max(0, s.cfg.dailyLimitKobo - s.journal.spentToday(ctx.from!.id)))} left today).`,
-      s.cfg.pinRequired ? 'A PIN is asked before every purchase.' : 'No PIN is required.',
-      ...(s.access.isAdmin(ctx.from?.id) ? ['', `Admin: ${ADMIN_ONLY.map((c) => `/${c}`).join(', ')} (with a user ID)`] : []),
-    ].join('\n');
-  const showMenu = (ctx: MyContext) => ctx.reply('What would you like to do?', { reply_markup: mainMenuKeyboard() });
-  const showHelp = (ctx: MyContext) => ctx.reply(helpText(ctx), { reply_markup: mainMenuKeyboard() });
-
-  const go: Record<Place, (ctx: MyContext) => Promise<unknown>> = {
-    menu: showMenu,
-    help: showHelp,
-    balance: show.balance,
-    history: show.history,
-    data: (ctx) => ctx.conversation.enter('data'),
-    airtime: (ctx) => ctx.conversation.enter('airtime'),
-    sms: (ctx) => ctx.conversation.enter('sms'),
-    setpin: (ctx) => ctx.conversation.enter('setpin'),
-  };
-
-  const composer = new Composer<MyContext>();
-  composer.command('start', (ctx) => ctx.reply(`Hello ${ctx.from?.first_name ?? ''}! What would you like to do?`, { reply_markup: mainMenuKeyboard() }));
-  composer.command('help', showHelp);
-  composer.callbackQuery(/^go:(\w+)$/, async (ctx) => {
-    const action = go[ctx.match[1] as Place];
-    await ctx.answerCallbackQuery();
-    if (action) await action(ctx);
-  });
-  return composer;
+function helpText(s: Services, ctx: MyContext): string {
+  const isAdmin = s.access.isAdmin(ctx.from?.id);
+  const lines = commandsOf(features(), { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
+  const admins = commandsOf(features(), { admin: true }).filter((c) => c.admin).map((c) => `/${c.name}`);
+  return [
+    t('help-intro'),
+    '',
+    ...lines,
+    '',
+    t('help-limits', { max: naira(s.cfg.maxPurchaseKobo), daily: naira(s.cfg.dailyLimitKobo), left: naira(Math.max(0, s.cfg.dailyLimitKobo - s.journal.spentToday(ctx.from!.id))) }),
+    s.cfg.pinRequired ? t('help-pin-required') : t('help-no-pin'),
+    ...(isAdmin ? ['', t('help-admin', { commands: admins.join(', ') })] : []),
+  ].join('\n');
 }
+
+const showMenu = (ctx: MyContext) => ctx.reply(t('menu-question'), { reply_markup: mainMenuKeyboard() });
+
+export const menu: Feature = {
+  name: 'menu',
+  commands: [{ name: 'start', description: 'cmd-start' }],
+  build: () => ({
+    commands: { start: (ctx) => ctx.reply(t('menu-hello', { name: ctx.from?.first_name ?? '' }), { reply_markup: mainMenuKeyboard() }) },
+    places: { menu: showMenu },
+  }),
+};
+
+export const help: Feature = {
+  name: 'help',
+  commands: [{ name: 'help', description: 'cmd-help' }],
+  menu: { label: 'menu-help', place: 'help', row: 2 },
+  build: (s) => {
+    const showHelp = (ctx: MyContext) => ctx.reply(helpText(s, ctx), { reply_markup: mainMenuKeyboard() });
+    return { commands: { help: showHelp }, places: { help: showHelp } };
+  },
+};

@@ -4,6 +4,8 @@ import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { clockText, nudge } from '../flow/ui';
+import type { Feature } from './registry';
+import { t } from '../i18n';
 
 export function pinFeature(s: Services): Composer<MyContext> {
   async function setpin(conversation: MyConversation, ctx: ConvContext): Promise<void> {
@@ -11,32 +13,37 @@ export function pinFeature(s: Services): Composer<MyContext> {
     const ask = async (mode: 'current' | 'new' | 'repeat', prompt: string) => {
       await conversation.external(() => s.pinGate.expect(userId, mode));
       await ctx.reply(prompt);
-      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Send the PIN as a text message, or /cancel.') });
+      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('pin-as-text')) });
       return conversation.external(() => s.pinGate.takeVerdict(userId, m.update.update_id));
     };
     const st = await conversation.external(() => ({ has: s.pins.has(userId), locked: s.pins.lockedUntil(userId) }));
-    if (st.locked) return void (await ctx.reply(`Your PIN is locked until ${clockText(st.locked)} (an admin can unlock you sooner).`, { reply_markup: menuButton() }));
+    if (st.locked) return void (await ctx.reply(t('pin-locked-until', { until: clockText(st.locked) }), { reply_markup: menuButton() }));
     if (st.has) {
-      const v = await ask('current', 'Send your current PIN. (I delete PIN messages right away.)');
+      const v = await ask('current', t('pin-current'));
       if (v.kind !== 'ok') {
         await conversation.external(() => s.pinGate.disarm(userId));
-        const why = v.kind === 'wrong' ? `Wrong PIN (${v.attemptsLeft} attempts left).` : v.kind === 'locked' ? `Too many wrong PINs: locked until ${clockText(v.until)}.` : 'PIN not checked.';
-        return void (await ctx.reply(`${why} Your PIN was not changed.`, { reply_markup: menuButton() }));
+        const why = v.kind === 'wrong' ? t('pin-wrong-left', { n: v.attemptsLeft }) : v.kind === 'locked' ? t('pin-locked-short', { until: clockText(v.until) }) : t('pin-not-checked');
+        return void (await ctx.reply(t('pin-not-changed', { why }), { reply_markup: menuButton() }));
       }
     }
     for (;;) {
-      const v = await ask('new', 'Send a new PIN: 4 to 6 digits. (I delete the message right away.)');
+      const v = await ask('new', t('pin-new'));
       if (v.kind === 'ok') break;
-      await ctx.reply('A PIN is 4 to 6 digits.');
+      await ctx.reply(t('pin-digits'));
     }
-    const v = await ask('repeat', 'Send the same PIN again to confirm.');
+    const v = await ask('repeat', t('pin-repeat'));
     await conversation.external(() => s.pinGate.disarm(userId));
-    if (v.kind === 'ok') await ctx.reply('✅ PIN set. I will ask for it before every purchase.', { reply_markup: menuButton() });
-    else await ctx.reply('The two PINs did not match. Nothing changed.', { reply_markup: tryAgainKeyboard('setpin') });
+    if (v.kind === 'ok') await ctx.reply(t('pin-set'), { reply_markup: menuButton() });
+    else await ctx.reply(t('pin-mismatch'), { reply_markup: tryAgainKeyboard('setpin') });
   }
 
-  const composer = new Composer<MyContext>();
-  composer.use(createConversation<MyContext, ConvContext>(setpin, s.conversationOptions('setpin')));
-  composer.command('setpin', (ctx) => ctx.conversation.enter('setpin'));
-  return composer;
+  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(setpin, s.conversationOptions('setpin')));
 }
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('setpin');
+
+export const pin: Feature = {
+  name: 'pin',
+  commands: [{ name: 'setpin', description: 'cmd-setpin', help: 'help-setpin' }],
+  build: (s) => ({ flows: pinFeature(s), commands: { setpin: enter }, places: { setpin: enter } }),
+};

@@ -4,8 +4,11 @@ import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { menuButton, type Place } from '../flow/keyboards';
-import { recipientOf, recipientText } from '../orders';
+import { recipientOf, whatText } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
+import { onCallback } from '../callback-data';
+import type { Feature } from './registry';
+import { t } from '../i18n';
 
 export function repeatFeature(s: Services): Composer<MyContext> {
   const { confirmAndBuy } = confirmSteps(s);
@@ -16,9 +19,9 @@ export function repeatFeature(s: Services): Composer<MyContext> {
       const o = s.journal.get(orderId);
       return o && o.userId === userId ? { request: o.request, product: o.product, description: o.description, recipient: o.recipient } : null;
     });
-    if (!o) return void (await ctx.reply('I cannot find that order any more.', { reply_markup: menuButton() }));
+    if (!o) return void (await ctx.reply(t('repeat-order-gone'), { reply_markup: menuButton() }));
     await confirmAndBuy(conversation, ctx, o.request as unknown as BotPurchaseRequest, {
-      gets: `${o.description}${recipientText(o)}`,
+      gets: whatText(o),
       target: recipientOf(o),
       description: o.description,
       recipient: o.recipient,
@@ -28,9 +31,11 @@ export function repeatFeature(s: Services): Composer<MyContext> {
 
   const composer = new Composer<MyContext>();
   composer.use(createConversation<MyContext, ConvContext>(again, s.conversationOptions('again')));
-  composer.callbackQuery(/^again:([\w-]+)$/, async (ctx) => {
+  onCallback(composer, ['again'], async (ctx, tap) => {
     await ctx.answerCallbackQuery();
-    await ctx.conversation.enter('again', ctx.match[1]);
+    await ctx.conversation.enter('again', tap.orderId);
   });
   return composer;
 }
+
+export const repeat: Feature = { name: 'repeat', build: (s) => ({ composer: repeatFeature(s) }) };

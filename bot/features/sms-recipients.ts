@@ -11,6 +11,7 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { classifyPhone, splitRecipients } from '../vtu';
+import { t } from '../i18n';
 
 /** The 11-digit local form of a Nigerian mobile number, or null. */
 function mobile(entry: string): string | null {
@@ -37,7 +38,7 @@ export function recipientsFromText(text: string): Recipients {
     for (const entry of splitRecipients(line)) {
       const p = mobile(entry);
       if (p) out.numbers.push(p);
-      else out.bad.push({ where: `line ${i + 1}`, value: entry, reason: reasonOf(entry) });
+      else out.bad.push({ where: t('sms-where-line', { n: String(i + 1) }), value: entry, reason: reasonOf(entry) });
     }
   });
   return out;
@@ -68,13 +69,13 @@ export function recipientsFromCsv(text: string): Recipients {
     // A first row with words where the numbers are is a header the names did not give away.
     hasHeader = /[A-Za-z]/.test(header[col] ?? '') && !mobile(header[col] ?? '');
   }
-  const out: Recipients = { numbers: [], bad: [], column: hasHeader ? `"${header[col]}" column` : `column ${col + 1}` };
+  const out: Recipients = { numbers: [], bad: [], column: hasHeader ? t('sms-column-named', { name: header[col] }) : t('sms-column-number', { n: col + 1 }) };
   rows.forEach((r, i) => {
     if ((i === 0 && hasHeader) || r.every((x) => x === '')) return;
     const cell = r[col] ?? '';
     const p = mobile(cell);
     if (p) out.numbers.push(p);
-    else out.bad.push({ where: `row ${i + 1}`, value: cell || '(empty)', reason: reasonOf(cell) });
+    else out.bad.push({ where: t('sms-where-row', { n: String(i + 1) }), value: cell || t('sms-empty-cell'), reason: reasonOf(cell) });
   });
   return out;
 }
@@ -82,11 +83,12 @@ export function recipientsFromCsv(text: string): Recipients {
 /** "Found 3 numbers in the "phone" column.\nLeft out (1, not Nigerian mobile numbers):\nrow 5: 12345 (wrong length)". */
 export function recipientsReport(r: Recipients, max = 20): string {
   const n = r.numbers.length;
-  const lines = [`Found ${n} number${n === 1 ? '' : 's'}${r.column ? ` in the ${r.column} (other columns ignored)` : ''}.`];
+  const numbers = t('sms-numbers', { n });
+  const lines = [r.column ? t('sms-found-column', { numbers, column: r.column }) : t('sms-found', { numbers })];
   if (r.bad.length) {
-    lines.push(`Left out (${r.bad.length}, not Nigerian mobile numbers):`);
-    for (const b of r.bad.slice(0, max)) lines.push(`${b.where}: ${b.value}${b.reason ? ` (${b.reason})` : ''}`);
-    if (r.bad.length > max) lines.push(`… and ${r.bad.length - max} more`);
+    lines.push(t('sms-bad-title', { n: r.bad.length }));
+    for (const b of r.bad.slice(0, max)) lines.push(b.reason ? t('sms-bad-entry-reason', { where: b.where, value: b.value, reason: b.reason }) : t('sms-bad-entry', { where: b.where, value: b.value }));
+    if (r.bad.length > max) lines.push(t('sms-bad-more', { n: r.bad.length - max }));
   }
   return lines.join('\n');
 }

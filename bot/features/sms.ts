@@ -1,6 +1,7 @@
 /** /sms: sender → recipients (pasted or a .txt/.csv file) → message → plan → checks → confirm → send. */
 import { Composer } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
+import type { Feature } from './registry';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
@@ -9,8 +10,10 @@ import { nudge, type Loaded } from '../flow/ui';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, checkSender } from '../vtu';
 import { nonGsmChars, recipientsFromCsv, recipientsFromText, recipientsReport, type Recipients } from './sms-recipients';
+import { t } from '../i18n';
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** "3 numbers", "1 page": a count in the catalogue's words (`sms-numbers`, `sms-pages`…). */
+const count = (key: string, n: number) => t(key, { n });
 
 interface PlanView {
   recipients: string[];
@@ -22,17 +25,18 @@ interface PlanView {
 /** The summary shown before the confirm: count, pages, cost, and the Unicode warning. */
 export function smsSummary(sender: string, message: string, p: PlanView): string {
   const chars = [...message].length;
+  const numbers = count('sms-numbers', p.recipients.length);
+  const characters = count('sms-characters', chars);
+  const pages = count('sms-pages', p.pages);
   const lines = [
-    `Bulk SMS from ${sender}`,
-    `Recipients: ${plural(p.recipients.length, 'number')}${p.duplicates ? ` (${plural(p.duplicates, 'duplicate')} removed)` : ''}`,
-    `Message: ${plural(chars, 'character')} = ${plural(p.pages, 'page')} per number`,
-    `Cost: ${naira(p.costKobo)}`,
+    t('sms-summary-from', { sender }),
+    p.duplicates ? t('sms-summary-recipients-dup', { numbers, duplicates: count('sms-duplicates', p.duplicates) }) : t('sms-summary-recipients', { numbers }),
+    t('sms-summary-message', { characters, pages }),
+    t('sms-summary-cost', { cost: naira(p.costKobo) }),
   ];
   const odd = nonGsmChars(message);
   if (odd.length) {
-    lines.push(
-      `⚠️ The message has characters that are not plain SMS text (${odd.slice(0, 5).join(' ')}). The site prices it by length: ${plural(chars, 'character')} = ${plural(p.pages, 'page')}. Phones may show them as "?"; remove them to be safe.`,
-    );
+    lines.push(t('sms-summary-unicode', { chars: odd.slice(0, 5).join(' '), characters, pages }));
   }
   return lines.join('\n');
 }
@@ -41,14 +45,14 @@ export function smsFeature(s: Services): Composer<MyContext> {
   const { confirmAndBuy } = confirmSteps(s);
 
   async function askSender(conversation: MyConversation, ctx: ConvContext): Promise<string> {
-    await ctx.reply(`Bulk SMS. Send the sender ID (up to ${PRODUCT_TABLE.sms.limits.senderChars} letters or digits, no spaces, e.g. MYSHOP).`);
+    await ctx.reply(t('sms-sender-prompt', { max: PRODUCT_TABLE.sms.limits.senderChars }));
     for (;;) {
-      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Send the sender ID as text, or /cancel.') });
+      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-sender-as-text')) });
       // The client's rule (client.sms.plan applies it again): the vendor refuses anything else.
       try {
         return checkSender(m.message.text);
       } catch {
-        await m.reply(`A sender ID is 1 to ${PRODUCT_TABLE.sms.limits.senderChars} letters or digits, with no spaces or symbols (e.g. MYSHOP). Try again.`);
+        await m.reply(t('sms-sender-invalid', { max: PRODUCT_TABLE.sms.limits.senderChars }));
       }
     }
   }
@@ -61,24 +65,24 @@ export function smsFeature(s: Services): Composer<MyContext> {
         return { ok: true, value: /\.csv$/i.test(name) ? recipientsFromCsv(text) : recipientsFromText(text) };
       } catch (e) {
         s.logger.warn('recipients file failed', { err: e instanceof Error ? e.message : String(e) });
-        return { ok: false, text: 'I could not read that file. Check it is a plain .txt or .csv file and try again.' };
+        return { ok: false, text: t('sms-file-unreadable') };
       }
     });
   }
 
   async function askRecipients(conversation: MyConversation, ctx: ConvContext): Promise<string[]> {
-    await ctx.reply('Now the recipients: paste the numbers (one per line), or send a .txt or .csv file.');
+    await ctx.reply(t('sms-recipients-prompt'));
     for (;;) {
-      const m = await conversation.waitFor(['message:text', 'message:document'], { otherwise: (u) => nudge(u, 'Paste the numbers or send a .txt/.csv file, or /cancel.') });
+      const m = await conversation.waitFor(['message:text', 'message:document'], { otherwise: (u) => nudge(u, t('sms-recipients-hint')) });
       let got: Loaded<Recipients> = { ok: true, value: recipientsFromText(m.message.text ?? '') };
       const doc = m.message.document;
       if (doc) {
-        if (!/\.(csv|txt)$/i.test(doc.file_name ?? '')) got = { ok: false, text: 'Send a .txt or .csv file (or paste the numbers).' };
-        else if ((doc.file_size ?? 0) > s.cfg.smsMaxFileBytes) got = { ok: false, text: `That file is too large (limit ${Math.round(s.cfg.smsMaxFileBytes / 1024)} KB).` };
+        if (!/\.(csv|txt)$/i.test(doc.file_name ?? '')) got = { ok: false, text: t('sms-file-type') };
+        else if ((doc.file_size ?? 0) > s.cfg.smsMaxFileBytes) got = { ok: false, text: t('sms-file-too-large', { kb: Math.round(s.cfg.smsMaxFileBytes / 1024) }) };
         else got = await readFile(conversation, doc);
       }
       if (!got.ok) await m.reply(got.text);
-      else if (got.value.numbers.length === 0) await m.reply(`${got.value.bad.length ? `${recipientsReport(got.value)}\n\n` : ''}I found no phone numbers there. Paste the numbers (one per line) or send a .txt/.csv file.`);
+      else if (got.value.numbers.length === 0) await m.reply(`${got.value.bad.length ? `${recipientsReport(got.value)}\n\n` : ''}${t('sms-no-numbers')}`);
       else {
         await m.reply(recipientsReport(got.value));
         return got.value.numbers;
@@ -89,32 +93,38 @@ export function smsFeature(s: Services): Composer<MyContext> {
   async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
     const sender = await askSender(conversation, ctx);
     const recipients = await askRecipients(conversation, ctx);
-    await ctx.reply('Now send the message text.');
-    const message = (await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Send the message as text, or /cancel.') })).message.text;
+    await ctx.reply(t('sms-message-prompt'));
+    const message = (await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-message-as-text')) })).message.text;
     const plan = await conversation.external(async (): Promise<Loaded<PlanView>> => {
       try {
         const p = await s.client.sms.plan({ sender, message, recipients });
         return { ok: true, value: { recipients: p.recipients, duplicates: p.duplicates, pages: p.pages, costKobo: p.cost.kobo } };
       } catch (e) {
-        return { ok: false, text: failText(s, 'Cannot send this', e) };
+        return { ok: false, text: failText(s, t('sms-cannot-send'), e) };
       }
     });
     if (!plan.ok) return void (await ctx.reply(plan.text, { reply_markup: tryAgainKeyboard('sms') }));
     const p = plan.value;
     await ctx.reply(smsSummary(sender, message, p));
     const n = p.recipients.length;
-    if (n > s.cfg.smsMaxRecipients) return void (await ctx.reply(`At most ${s.cfg.smsMaxRecipients} recipients per job. Split the list and try again.`, { reply_markup: tryAgainKeyboard('sms') }));
-    const description = `Bulk SMS from ${sender} (${plural(p.pages, 'page')})`;
+    if (n > s.cfg.smsMaxRecipients) return void (await ctx.reply(t('sms-too-many', { max: s.cfg.smsMaxRecipients }), { reply_markup: tryAgainKeyboard('sms') }));
+    const description = t('sms-description', { sender, pages: count('sms-pages', p.pages) });
     await confirmAndBuy(
       conversation,
       ctx,
       { product: 'sms', sender, message, recipients: p.recipients },
-      { gets: `${description} to ${plural(n, 'number')}`, target: plural(n, 'number'), description, recipient: plural(n, 'number'), place: 'sms' },
+      { gets: t('recipient-to', { what: description, to: count('sms-numbers', n) }), target: count('sms-numbers', n), description, recipient: count('sms-numbers', n), place: 'sms' },
     );
   }
 
-  const composer = new Composer<MyContext>();
-  composer.use(createConversation<MyContext, ConvContext>(sms, s.conversationOptions('sms')));
-  composer.command('sms', (ctx) => ctx.conversation.enter('sms'));
-  return composer;
+  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(sms, s.conversationOptions('sms')));
 }
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('sms');
+
+export const sms: Feature = {
+  name: 'sms',
+  commands: [{ name: 'sms', description: 'cmd-sms', help: 'help-sms' }],
+  menu: { label: 'menu-sms', place: 'sms', row: 1 },
+  build: (s) => ({ flows: smsFeature(s), commands: { sms: enter }, places: { sms: enter } }),
+};

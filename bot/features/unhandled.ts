@@ -4,13 +4,17 @@ import type { MyContext, Services } from '../context';
 import { confirmWaiting } from '../flow/confirm';
 import { mainMenuKeyboard } from '../flow/keyboards';
 import { EXPIRED } from '../flow/ui';
+import { t } from '../i18n';
+import type { Feature } from './registry';
 
 export function unhandledFeature(s: Services): Composer<MyContext> {
   const composer = new Composer<MyContext>();
-  composer.on('callback_query:data', (ctx) => ctx.answerCallbackQuery({ text: EXPIRED }));
+  composer.on('callback_query:data', (ctx) => ctx.answerCallbackQuery({ text: t(EXPIRED) }));
   composer.on('message', async (ctx) => {
-    if (confirmWaiting(s, ctx.from.id)) return void (await ctx.reply('Tap Confirm or Cancel above, or send /cancel.'));
-    await ctx.reply('I did not understand that. What would you like to do?', { reply_markup: mainMenuKeyboard() });
+    if (confirmWaiting(s, ctx.from.id)) return void (await ctx.reply(t('unhandled-confirm-waiting')));
+    await ctx.reply(t('unhandled-text'), { reply_markup: mainMenuKeyboard() });
   });
   return composer;
 }
+
+export const unhandled: Feature = { name: 'unhandled', build: (s) => ({ composer: unhandledFeature(s) }) };

@@ -11,6 +11,7 @@ import type { ConfirmMeta } from './confirm';
 import type { Place } from './keyboards';
 import { failText } from './pickers';
 import { clockText } from './ui';
+import { t } from '../i18n';
 
 export type Checked =
   | { ok: true; kobo: number; balanceKobo: number | null; repeat: { ago: string; ref: string } | null }
@@ -21,25 +22,25 @@ const BOUGHT = new Set(['sent', 'successful', 'processing', 'unknown']);
 
 export function agoText(ms: number): string {
   const sec = Math.max(1, Math.round(ms / 1000));
-  return sec < 90 ? `${sec} s` : `${Math.round(sec / 60)} min`;
+  return sec < 90 ? t('ago-seconds', { n: sec }) : t('ago-minutes', { n: Math.round(sec / 60) });
 }
 
 export function purchaseChecks(s: Services) {
   function limitRefusal(userId: number, kobo: number): string | null {
-    if (kobo > s.cfg.maxPurchaseKobo) return `${naira(kobo)} is above your per-purchase limit of ${naira(s.cfg.maxPurchaseKobo)}. Nothing was bought.`;
+    if (kobo > s.cfg.maxPurchaseKobo) return t('check-over-max', { amount: naira(kobo), limit: naira(s.cfg.maxPurchaseKobo) });
     const spent = s.journal.spentToday(userId);
     if (spent + kobo <= s.cfg.dailyLimitKobo) return null;
     const left = Math.max(0, s.cfg.dailyLimitKobo - spent);
-    return `${naira(kobo)} would exceed your daily limit of ${naira(s.cfg.dailyLimitKobo)} (${naira(left)} left today). Nothing was bought.`;
+    return t('check-over-daily', { amount: naira(kobo), limit: naira(s.cfg.dailyLimitKobo), left: naira(left) });
   }
 
   function pinRefusal(userId: number): Checked | null {
     if (!s.cfg.pinRequired) return null;
     if (!s.pins.has(userId)) {
-      return { ok: false, text: 'A PIN is required for purchases. Set one first, then try again. Nothing was bought.', retry: { place: 'setpin', label: '🔒 Set PIN' } };
+      return { ok: false, text: t('check-pin-required'), retry: { place: 'setpin', label: t('btn-set-pin') } };
     }
     const locked = s.pins.lockedUntil(userId);
-    if (locked) return { ok: false, text: `Purchases are locked after too many wrong PINs until ${clockText(locked)} (an admin can unlock you sooner). Nothing was bought.` };
+    if (locked) return { ok: false, text: t('check-pin-locked', { until: clockText(locked) }) };
     return null;
   }
 
@@ -57,7 +58,7 @@ export function purchaseChecks(s: Services) {
     try {
       kobo = (await s.client.quote(req)).amount.kobo;
     } catch (e) {
-      return { ok: false, text: `${failText(s, 'Cannot buy this', e)} Nothing was bought.` };
+      return { ok: false, text: t('check-nothing-bought', { text: failText(s, t('check-cannot-buy'), e) }) };
     }
     const limit = limitRefusal(userId, kobo);
     if (limit) return { ok: false, text: limit };
@@ -71,8 +72,7 @@ export function purchaseChecks(s: Services) {
       s.logger.warn('balance check before confirm failed', { err: e instanceof Error ? e.message : String(e) });
     }
     if (balanceKobo !== null && balanceKobo < kobo) {
-      const short = naira(kobo - balanceKobo);
-      return { ok: false, text: `Not enough in the wallet: it has ${naira(balanceKobo)}, this costs ${naira(kobo)} (${short} short). Fund the wallet, then tap Try again. Nothing was bought.` };
+      return { ok: false, text: t('check-short', { balance: naira(balanceKobo), price: naira(kobo), short: naira(kobo - balanceKobo) }) };
     }
     return { ok: true, kobo, balanceKobo, repeat: recentSame(userId, req, meta) };
   }

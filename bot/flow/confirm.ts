@@ -7,23 +7,25 @@
  *    so a stale button never confirms another order. The flow's conversation ends here: the
  *    journal holds everything the purchase needs, so Confirm / Cancel are plain handlers
  *    (confirmButtons), not one more conversation step replaying the whole flow.
- * 3. On Confirm the message becomes "⏳ Sending… don't pay again", typing is re-sent while the
- *    vendor works, and the same message is edited to the outcome with the next step's buttons.
+ * 3. On Confirm the message becomes "⏳ Sending… don't pay again", typing is shown while the
+ *    vendor works (@grammyjs/auto-chat-action), and the same message is edited to the outcome with the next step's buttons.
  *    With PINs required, a short conversation (`pay`) takes the PIN first.
  * The money moves only in `orders.execute`, behind the journal's atomic created→sent (limits are
  * checked again there, inside the transaction).
  */
-import { Composer, InlineKeyboard, type Api } from 'grammy';
+import { Composer, InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import type { Order } from '../journal';
-import { naira, outcomeText, recipientText } from '../orders';
+import { naira, outcomeText, whatText } from '../orders';
+import { t } from '../i18n';
 import type { BotPurchaseRequest } from '../vtu';
 import { purchaseChecks } from './checks';
 import { pinStep } from './pin-step';
 import { menuButton, nextStepKeyboard, tryAgainKeyboard, type Place } from './keyboards';
 import { pickers } from './pickers';
 import { EXPIRED, choose, safeEdit } from './ui';
+import { cb, onCallback } from '../callback-data';
 
 /** How long a purchase may take before "typing…" is shown (the "Sending…" edit is immediate). */
 export const TYPING_AFTER_MS = 1_000;
@@ -49,29 +51,27 @@ const USED = new Set(['sent', 'successful', 'processing', 'unknown', 'failed', '
 function purchase(s: Services) {
   /**
    * The "⏳ Sending…" edit already shows progress, so typing starts only when the vendor takes
-   * longer than a moment (most purchases answer sooner: one Bot API call less), then is kept alive.
+   * longer than a moment (most purchases answer sooner: one Bot API call less); then
+   * @grammyjs/auto-chat-action re-sends it until `chatAction` is cleared.
    */
-  async function executeWithTyping(chatId: number, orderId: string) {
-    const typing = () => void s.api.sendChatAction(chatId, 'typing').catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
+  async function executeWithTyping(ctx: MyContext, orderId: string) {
     const start = setTimeout(() => {
-      typing();
-      timer = setInterval(typing, s.cfg.typingEveryMs);
-    }, Math.min(TYPING_AFTER_MS, s.cfg.typingEveryMs));
+      ctx.chatAction = 'typing';
+    }, s.cfg.typingAfterMs);
     try {
       return await s.orders.execute(orderId);
     } finally {
       clearTimeout(start);
-      clearInterval(timer);
+      ctx.chatAction = null;
     }
   }
 
   /** The confirm message becomes "Sending…", then the outcome with the next step's buttons. */
-  return async function send(api: Api, messageId: number, o: Order): Promise<void> {
+  return async function send(ctx: MyContext, messageId: number, o: Order): Promise<void> {
     const edit = (text: string, kb?: InlineKeyboard) =>
-      api.editMessageText(o.chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).then(() => undefined, () => undefined);
-    await edit(`⏳ Sending… don't pay again.\n${o.description}${recipientText(o)}`);
-    const out = await executeWithTyping(o.chatId, o.id);
+      ctx.api.editMessageText(o.chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).then(() => undefined, () => undefined);
+    await edit(t('confirm-sending', { what: whatText(o) }));
+    const out = await executeWithTyping(ctx, o.id);
     // 'already': another tap / instance won the created→sent race and reports the result.
     if (out.kind === 'already') return;
     if (out.kind === 'refused') return void (await edit(out.text, tryAgainKeyboard(o.product as Place)));
@@ -109,18 +109,18 @@ export function confirmButtons(s: Services): Composer<MyContext> {
     if (!(await pinCheck(conversation, ctx, orderId))) return;
     await conversation.external(async (outside) => {
       const o = s.journal.get(orderId);
-      if (o) await send(outside.api, messageId, o);
+      if (o) await send(outside, messageId, o);
     });
   }
 
   const composer = new Composer<MyContext>();
   composer.use(createConversation<MyContext, ConvContext>(pay, s.conversationOptions('pay')));
-  composer.callbackQuery(/^(confirm|cancel):([\w-]+)$/, async (ctx) => {
-    const [, action, id] = ctx.match;
+  onCallback(composer, ['confirm', 'cancel'], async (ctx, tap) => {
+    const { kind: action, orderId: id } = tap;
     const o = s.journal.get(id);
     if (!o || o.userId !== ctx.from.id || o.state !== 'created' || o.createdAt < confirmableSince(s)) {
       const used = o && o.userId === ctx.from.id && USED.has(o.state);
-      return void (await ctx.answerCallbackQuery({ text: used ? `Already bought (ref ${o.ident ?? o.id})` : EXPIRED }));
+      return void (await ctx.answerCallbackQuery({ text: used ? t('confirm-already-bought', { ref: o.ident ?? o.id }) : t(EXPIRED) }));
     }
     const messageId = ctx.callbackQuery.message!.message_id;
     const text = ctx.callbackQuery.message && 'text' in ctx.callbackQuery.message ? ctx.callbackQuery.message.text : '';
@@ -129,12 +129,12 @@ export function confirmButtons(s: Services): Composer<MyContext> {
     if (action === 'cancel') {
       s.journal.cancel(id);
       s.keyboards.forget(o.chatId);
-      await ctx.answerCallbackQuery({ text: 'Cancelled' });
-      return void (await edit('Cancelled. Nothing was bought.', menuButton()));
+      await ctx.answerCallbackQuery({ text: t('confirm-cancelled') });
+      return void (await edit(t('flow-cancelled'), menuButton()));
     }
-    await ctx.answerCallbackQuery({ text: 'Confirmed' });
-    if (!s.cfg.pinRequired) return send(ctx.api, messageId, o);
-    await edit('🔒 Waiting for your PIN.');
+    await ctx.answerCallbackQuery({ text: t('confirm-confirmed') });
+    if (!s.cfg.pinRequired) return send(ctx, messageId, o);
+    await edit(t('confirm-waiting-pin'));
     await ctx.conversation.enter('pay', id, messageId);
   });
   return composer;
@@ -145,23 +145,24 @@ export function confirmSteps(s: Services) {
   const { check } = purchaseChecks(s);
 
   async function repeatGuard(conversation: MyConversation, ctx: ConvContext, r: { ago: string; ref: string }, meta: ConfirmMeta): Promise<boolean> {
-    const kb = new InlineKeyboard().text('🔁 Yes, buy again', 'repeat:y').text('No', 'repeat:n');
-    const q = await withButtons(conversation, ctx, `You bought this ${r.ago} ago (ref ${r.ref}): ${meta.gets}. Buy it again?`, kb);
-    const { c, data } = await choose(conversation, q.message_id, /^repeat:[yn]$/, 'Please use the buttons above, or /cancel.');
-    if (data === 'repeat:y') {
-      await safeEdit(conversation, c, `Buying again: ${meta.gets}.`);
+    const kb = new InlineKeyboard().text(t('btn-repeat-yes'), cb.repeat(true)).text(t('btn-repeat-no'), cb.repeat(false));
+    const q = await withButtons(conversation, ctx, t('repeat-question', { ago: r.ago, ref: r.ref, gets: meta.gets }), kb);
+    const { c, tap } = await choose(conversation, q.message_id, ['repeat'], t('flow-use-buttons'));
+    if (tap.yes) {
+      await safeEdit(conversation, c, t('repeat-buying', { gets: meta.gets }));
       return true;
     }
-    await safeEdit(conversation, c, 'OK, not bought again. Nothing was bought.', menuButton());
+    await safeEdit(conversation, c, t('repeat-declined'), menuButton());
     return false;
   }
 
   function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
+    const price = naira(kobo);
     return [
-      `Confirm ${naira(kobo)}${meta.target ? ` for ${meta.target}` : ''}?`,
-      `Customer gets: ${meta.gets}`,
-      `You pay: ${naira(kobo)} from the wallet${meta.payNote ? ` (${meta.payNote})` : ''}`,
-      ...(balanceKobo !== null ? [`Wallet after: ${naira(balanceKobo - kobo)}`] : []),
+      meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
+      t('confirm-gets', { gets: meta.gets }),
+      meta.payNote ? t('confirm-pay-note', { price, note: meta.payNote }) : t('confirm-pay', { price }),
+      ...(balanceKobo !== null ? [t('confirm-wallet-after', { balance: naira(balanceKobo - kobo) })] : []),
     ].join('\n');
   }
 
@@ -175,7 +176,7 @@ export function confirmSteps(s: Services) {
     const id = await conversation.external(
       () => s.journal.create({ userId, chatId, product: req.product, request: req as unknown as Record<string, unknown>, description: meta.description, recipient: meta.recipient, amountKobo: p.kobo }).id,
     );
-    const kb = new InlineKeyboard().text(`✅ Confirm: pay ${naira(p.kobo)}`, `confirm:${id}`).text('✖️ Cancel', `cancel:${id}`);
+    const kb = new InlineKeyboard().text(t('btn-confirm-pay', { price: naira(p.kobo) }), cb.confirm(id)).text(t('btn-confirm-cancel'), cb.cancel(id));
     await withButtons(conversation, ctx, confirmText(meta, p.kobo, p.balanceKobo), kb);
   }
 

@@ -2,34 +2,36 @@
  * Keyboards every feature shares: the main menu, and the next step under a final message
  * (🔁 Buy again / Try again / 🏠 Menu), so no message is a dead end.
  *
- * Callback data: `go:<place>` opens a feature, `again:<orderId>` starts a new confirm for the
- * same purchase, `order:<orderId>` shows one order (history.ts). They are handled in menu.ts
- * and repeat.ts when no flow is waiting for a tap.
+ * Callback data (callback-data.ts): `go` opens a feature, `again` starts a new confirm for the
+ * same purchase, `order` shows one order (history.ts). They are handled in menu.ts, repeat.ts and
+ * history.ts when no flow is waiting for a tap.
  */
 import { InlineKeyboard } from 'grammy';
 import type { OrderView } from '../orders';
+import { cb, type Place } from '../callback-data';
+import { features } from '../features';
+import { menuRows } from '../features/registry';
+import { t } from '../i18n';
 
-export type Place = 'menu' | 'data' | 'airtime' | 'sms' | 'balance' | 'history' | 'help' | 'setpin';
+export type { Place } from '../callback-data';
 
+/** The main menu: the registry's menu entries, row by row. */
 export function mainMenuKeyboard(): InlineKeyboard {
-  return new InlineKeyboard()
-    .text('📶 Buy data', 'go:data')
-    .text('📞 Airtime', 'go:airtime')
-    .row()
-    .text('✉️ Bulk SMS', 'go:sms')
-    .text('💰 Balance', 'go:balance')
-    .row()
-    .text('🧾 History', 'go:history')
-    .text('❓ Help', 'go:help');
+  const kb = new InlineKeyboard();
+  menuRows(features()).forEach((row, i) => {
+    if (i > 0) kb.row();
+    for (const e of row) kb.text(t(e.label), cb.go(e.place));
+  });
+  return kb;
 }
 
 export function menuButton(): InlineKeyboard {
-  return new InlineKeyboard().text('🏠 Menu', 'go:menu');
+  return new InlineKeyboard().text(t('btn-menu'), cb.go('menu'));
 }
 
 /** After a refusal before anything was bought: start that flow again, or go to the menu. */
-export function tryAgainKeyboard(place: Place, label = 'Try again'): InlineKeyboard {
-  return new InlineKeyboard().text(label, `go:${place}`).text('🏠 Menu', 'go:menu');
+export function tryAgainKeyboard(place: Place, label = t('btn-try-again')): InlineKeyboard {
+  return new InlineKeyboard().text(label, cb.go(place)).text(t('btn-menu'), cb.go('menu'));
 }
 
 /**
@@ -39,9 +41,9 @@ export function tryAgainKeyboard(place: Place, label = 'Try again'): InlineKeybo
 export function nextStepKeyboard(o: Pick<OrderView, 'id' | 'state'>, opts: { details?: boolean } = {}): InlineKeyboard {
   const kb = new InlineKeyboard();
   let details = opts.details ?? false;
-  if (o.state === 'successful' || o.state === 'processing') kb.text('🔁 Buy again', `again:${o.id}`);
-  else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired') kb.text('Try again', `again:${o.id}`);
+  if (o.state === 'successful' || o.state === 'processing') kb.text(t('btn-buy-again'), cb.again(o.id));
+  else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired') kb.text(t('btn-try-again'), cb.again(o.id));
   else details = true;
-  if (details) kb.text('🧾 Details', `order:${o.id}`);
-  return kb.text('🏠 Menu', 'go:menu');
+  if (details) kb.text(t('btn-details'), cb.order(o.id));
+  return kb.text(t('btn-menu'), cb.go('menu'));
 }

@@ -9,6 +9,8 @@ import type { ConvContext, MyConversation, Services } from '../context';
 import { userError } from '../orders';
 import { classifyPhone, errorCode, formatPhone, mobileProblem } from '../vtu';
 import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
+import { cb } from '../callback-data';
+import { t } from '../i18n';
 
 export interface NetView {
   id: number;
@@ -28,11 +30,11 @@ export interface PlanView {
 export function failText(s: Services, what: string, e: unknown): string {
   const code = errorCode(e) ?? null;
   s.logger.warn(what, { code, err: e instanceof Error ? e.message : String(e) });
-  return `${what}: ${userError(code, e instanceof Error ? e.message : null)}`;
+  return t('err-with-reason', { what, reason: userError(code, e instanceof Error ? e.message : null) });
 }
 
 export function phonePrompt(networkName: string): string {
-  return `Send the ${networkName} phone number (e.g. 0803 123 4567).`;
+  return t('phone-prompt', { network: networkName });
 }
 
 export function pickers(s: Services) {
@@ -60,7 +62,7 @@ export function pickers(s: Services) {
         const nets = await s.client.catalog.networks();
         return { ok: true, value: nets.map((n) => ({ id: n.id, name: String(n.name), planCount: n.plans.filter((p) => p.available).length })) };
       } catch (e) {
-        return { ok: false, text: failText(s, 'Could not load the price list', e) };
+        return { ok: false, text: failText(s, t('price-list-failed'), e) };
       }
     });
   }
@@ -83,10 +85,10 @@ export function pickers(s: Services) {
       try {
         plans = await availablePlans(net.id);
       } catch (e) {
-        return { ok: false, text: failText(s, 'Could not load the price list', e) };
+        return { ok: false, text: failText(s, t('price-list-failed'), e) };
       }
-      const kb = grid(new InlineKeyboard(), plans.map((p) => ({ text: p.label, data: `plan:${p.id}` })), 1).text('Cancel', 'x');
-      await outside.api.editMessageText(chatId, messageId, `${net.name} data: choose a plan.`, { reply_markup: kb }).catch(() => undefined);
+      const kb = grid(new InlineKeyboard(), plans.map((p) => ({ text: p.label, data: cb.plan(p.id) })), 1).text(t('btn-cancel'), cb.x());
+      await outside.api.editMessageText(chatId, messageId, t('data-choose-plan', { network: net.name }), { reply_markup: kb }).catch(() => undefined);
       return { ok: true, value: true };
     });
   }
@@ -96,41 +98,44 @@ export function pickers(s: Services) {
     return conversation.external(async (): Promise<Loaded<PlanView>> => {
       try {
         const plan = (await availablePlans(networkId)).find((p) => p.id === planId);
-        return plan ? { ok: true, value: plan } : { ok: false, text: 'That plan is no longer available. Nothing was bought.' };
+        return plan ? { ok: true, value: plan } : { ok: false, text: t('data-plan-gone') };
       } catch (e) {
-        return { ok: false, text: failText(s, 'Could not load the price list', e) };
+        return { ok: false, text: failText(s, t('price-list-failed'), e) };
       }
     });
   }
 
   async function pickNetwork(conversation: MyConversation, ctx: ConvContext, title: string, nets: NetView[]) {
-    const kb = grid(new InlineKeyboard(), nets.map((n) => ({ text: n.name, data: `net:${n.id}` })), 2).text('Cancel', 'x');
+    const kb = grid(new InlineKeyboard(), nets.map((n) => ({ text: n.name, data: cb.net(n.id) })), 2).text(t('btn-cancel'), cb.x());
     const m = await withButtons(conversation, ctx, title, kb);
-    const { c, data } = await choose(conversation, m.message_id, /^net:\d+$/, 'Please choose with the buttons above, or /cancel.');
-    return { c, net: nets.find((n) => `net:${n.id}` === data)!, messageId: m.message_id };
+    for (;;) {
+      const { c, tap } = await choose(conversation, m.message_id, ['net'], t('network-use-buttons'));
+      const net = nets.find((n) => n.id === tap.n);
+      if (net) return { c, net, messageId: m.message_id };
+    }
   }
 
   /** Ask for the number, unless the caller already asked in a message it edited (`asked`: one Bot API call less). */
   async function askPhone(conversation: MyConversation, ctx: ConvContext, networkName: string, opts: { asked?: boolean } = {}): Promise<{ phone: string; ported: boolean }> {
     if (!opts.asked) await ctx.reply(phonePrompt(networkName));
     for (;;) {
-      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Please send the phone number as text, or /cancel.') });
+      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('phone-as-text')) });
       // the client's rule (the same for the nodes and SMS): a known mobile prefix, whatever "ported" would say
       const number = classifyPhone(m.message.text);
       if ('problem' in number) {
-        await m.reply(`${mobileProblem(m.message.text)} Send 11 digits like 08031234567 (or +234 803 123 4567).`);
+        await m.reply(t('phone-invalid-why', { problem: mobileProblem(m.message.text) ?? '' }));
         continue;
       }
       const { phone, network: detected } = number;
       if (detected.toUpperCase() === networkName.toUpperCase()) return { phone, ported: false };
-      const kb = new InlineKeyboard().text(`Yes, it is on ${networkName}`, 'ported:y').row().text('No, use another number', 'ported:n').row().text('Cancel', 'x');
-      const q = await withButtons(conversation, ctx, `${formatPhone(phone)} looks like ${detected}, not ${networkName}. Has this number been ported to ${networkName}?`, kb);
-      const { c, data } = await choose(conversation, q.message_id, /^ported:[yn]$/, 'Please use the buttons above, or /cancel.');
-      if (data === 'ported:y') {
-        await safeEdit(conversation, c, `${formatPhone(phone)}: ported to ${networkName}.`);
+      const kb = new InlineKeyboard().text(t('ported-yes', { network: networkName }), cb.ported(true)).row().text(t('ported-no'), cb.ported(false)).row().text(t('btn-cancel'), cb.x());
+      const q = await withButtons(conversation, ctx, t('ported-question', { phone: formatPhone(phone), detected, network: networkName }), kb);
+      const { c, tap } = await choose(conversation, q.message_id, ['ported'], t('flow-use-buttons'));
+      if (tap.yes) {
+        await safeEdit(conversation, c, t('ported-confirmed', { phone: formatPhone(phone), network: networkName }));
         return { phone, ported: true };
       }
-      await safeEdit(conversation, c, 'OK, send another phone number.');
+      await safeEdit(conversation, c, t('ported-another'));
     }
   }
 

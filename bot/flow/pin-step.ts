@@ -3,6 +3,7 @@ import type { ConvContext, MyConversation, Services } from '../context';
 import { PIN_PLACEHOLDER } from '../pin-gate';
 import { menuButton } from './keyboards';
 import { clockText, nudge } from './ui';
+import { t } from '../i18n';
 
 export function pinStep(s: Services) {
   /** PIN step after Confirm. Returns true when the PIN was right. The PIN itself never reaches this function. */
@@ -18,13 +19,13 @@ export function pinStep(s: Services) {
     };
     for (;;) {
       await conversation.external(() => s.pinGate.expect(userId, 'verify'));
-      await ctx.reply('🔒 Send your PIN to authorise this purchase. (I delete the message right away.)');
-      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, 'Send your PIN as a text message, or /cancel.') });
+      await ctx.reply(t('pin-authorise'));
+      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('pin-your-as-text')) });
       const v = await conversation.external(() => s.pinGate.takeVerdict(userId, m.update.update_id));
       if (v.kind === 'ok') return true;
-      if (v.kind === 'wrong') await ctx.reply(`Wrong PIN. ${v.attemptsLeft} attempt${v.attemptsLeft === 1 ? '' : 's'} left.`);
-      else if (v.kind === 'locked') return cancel(`Too many wrong PINs: purchases are locked until ${clockText(v.until)}. Nothing was bought.`);
-      else if (v.kind === 'no_pin') return cancel('You have no PIN. Set one with /setpin. Nothing was bought.');
+      if (v.kind === 'wrong') await ctx.reply(t('pin-wrong', { n: v.attemptsLeft }));
+      else if (v.kind === 'locked') return cancel(t('pin-locked-purchases', { until: clockText(v.until) }));
+      else if (v.kind === 'no_pin') return cancel(t('pin-none'));
       else if (m.message.text !== PIN_PLACEHOLDER) continue;
     }
   }

@@ -4,15 +4,18 @@
  */
 import { InlineKeyboard } from 'grammy';
 import type { ConvContext, MyConversation } from '../context';
+import { decodeAs, type CallbackKind, type Of } from '../callback-data';
+import { t } from '../i18n';
 
-export const EXPIRED = 'This button has expired';
+/** Catalogue key of the answer to a tap nothing waits for. */
+export const EXPIRED = 'button-expired';
 
 /** A result that crossed `conversation.external`: plain JSON, either a value or a seller-facing text. */
 export type Loaded<T> = { ok: true; value: T } | { ok: false; text: string };
 
 /** Answer an update a flow did not expect: stale buttons are told so, text gets a hint. */
 export async function nudge(c: ConvContext, hint: string): Promise<void> {
-  if (c.callbackQuery) await c.answerCallbackQuery({ text: EXPIRED });
+  if (c.callbackQuery) await c.answerCallbackQuery({ text: t(EXPIRED) });
   else if (c.message) await c.reply(hint);
 }
 
@@ -41,29 +44,28 @@ export function grid(kb: InlineKeyboard, items: { text: string; data: string }[]
   return kb;
 }
 
-/** Wait for a tap on `messageId` whose data matches `pattern` (or the flow's Cancel). Halts on Cancel. */
-export async function choose(conversation: MyConversation, messageId: number, pattern: RegExp, hint: string) {
+/** Wait for a tap on `messageId` whose data is one of `kinds` (or the flow's Cancel). Halts on Cancel. */
+export async function choose<K extends CallbackKind>(conversation: MyConversation, messageId: number, kinds: K[], hint: string): Promise<{ c: ConvContext; tap: Of<K> }> {
   const c = await conversation.waitUntil(
-    (u) => {
-      const d = u.callbackQuery?.data;
-      return !!d && u.callbackQuery?.message?.message_id === messageId && (pattern.test(d) || d === 'x');
-    },
+    (u) => u.callbackQuery?.message?.message_id === messageId && decodeAs(u.callbackQuery.data, [...kinds, 'x']) !== null,
     { otherwise: (u) => nudge(u, hint) },
   );
   await c.answerCallbackQuery();
-  if (c.callbackQuery!.data === 'x') {
-    await safeEdit(conversation, c, 'Cancelled. Nothing was bought.');
-    await conversation.halt();
+  const tap = decodeAs<K | 'x'>(c.callbackQuery!.data, [...kinds, 'x'])!;
+  if (tap.kind === 'x') {
+    await safeEdit(conversation, c, t('flow-cancelled'));
+    return conversation.halt();
   }
-  return { c, data: c.callbackQuery!.data! };
+  return { c, tap: tap as Of<K> };
 }
 
 export function clockText(ms: number): string {
-  return new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit' }) + ' (Lagos time)';
+  return t('clock-lagos', { time: new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit' }) });
 }
 
 export function dateText(ms: number): string {
   return new Date(ms).toLocaleString('en-GB', { timeZone: 'Africa/Lagos', day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 
-export const STILL_OPEN = '\n\n(Your purchase above is still open: carry on there, or send /cancel.)';
+/** Appended to an answer given while a flow is open. */
+export const stillOpen = (): string => `\n\n${t('flow-still-open')}`;

@@ -1,16 +1,32 @@
 /**
  * A command typed during a flow abandons it: its unconfirmed order is cancelled and the buttons
- * of its messages are taken away. /cancel says so. (/balance, /history and /status are answered
- * before this and leave the flow open.)
+ * of its messages are taken away. /cancel says so. Reading commands (`keepsFlow` in the registry:
+ * /balance, /history, /status) leave the flow open; createBot handles them before the flows.
  */
 import { Composer } from 'grammy';
 import type { MyContext, Services } from '../context';
 import { flowOpen } from '../flow/confirm';
 import { menuButton } from '../flow/keyboards';
+import type { Feature } from '../features/registry';
+import { t } from '../i18n';
 
 const CANCEL = /^\/cancel(@\w+)?\b/;
 
-export function flowCommands(s: Services): Composer<MyContext> {
+/** "/status@MyBot Data12" → "status". */
+function commandName(text: string): string {
+  const word = text.slice(1).split(/\s/, 1)[0];
+  return word.split('@', 1)[0].toLowerCase();
+}
+
+/** /cancel is handled by the middleware below, before any flow can take the update; the registry lists it. */
+export const cancel: Feature = {
+  name: 'cancel',
+  commands: [{ name: 'cancel', description: 'cmd-cancel', help: 'help-cancel' }],
+  build: () => ({}),
+};
+
+/** `keepFlow`: commands answered during a flow without ending it (the registry's `keepsFlow`). */
+export function flowCommands(s: Services, keepFlow: ReadonlySet<string>): Composer<MyContext> {
   const abandon = async (ctx: MyContext) => {
     await ctx.conversation.exitAll();
     const uid = ctx.from!.id;
@@ -23,8 +39,8 @@ export function flowCommands(s: Services): Composer<MyContext> {
     const text = ctx.message?.text;
     if (text?.startsWith('/')) {
       const active = flowOpen(s, ctx);
-      if (active || CANCEL.test(text)) await abandon(ctx);
-      if (CANCEL.test(text)) return void (await ctx.reply(active ? 'Cancelled. Nothing was bought.' : 'Nothing to cancel.', { reply_markup: menuButton() }));
+      if ((active && !keepFlow.has(commandName(text))) || CANCEL.test(text)) await abandon(ctx);
+      if (CANCEL.test(text)) return void (await ctx.reply(active ? t('flow-cancelled') : t('cancel-nothing'), { reply_markup: menuButton() }));
     }
     await next();
   });

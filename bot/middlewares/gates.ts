@@ -5,6 +5,7 @@
 import { Composer } from 'grammy';
 import { limit } from '@grammyjs/ratelimiter';
 import type { MyContext, Services } from '../context';
+import { t } from '../i18n';
 
 /** Remembers update ids across instances (Redis); the default is the SQLite `seen_updates` table. */
 export interface UpdateDedupe {
@@ -53,7 +54,7 @@ export function gates(s: Services, o: GateOptions): Composer<MyContext> {
       ...(o.rateLimitRedis ? { storageClient: o.rateLimitRedis } : {}),
       onLimitExceeded: (ctx) => {
         logger.warn('rate limited', { user: ctx.from?.id });
-        if (ctx.callbackQuery) void ctx.answerCallbackQuery({ text: 'Too many requests, slow down' }).catch(() => undefined);
+        if (ctx.callbackQuery) void ctx.answerCallbackQuery({ text: t('gate-slow-down') }).catch(() => undefined);
       },
     }),
   );
@@ -64,17 +65,17 @@ export function gates(s: Services, o: GateOptions): Composer<MyContext> {
     access.remember(ctx.from!);
     if (access.isAllowed(uid)) return next();
     logger.info('stranger refused', { user: uid });
-    if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: 'You are not allowed to use this bot.' });
+    if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('gate-not-allowed') });
     else if (ctx.chat?.type === 'private' && ctx.message) {
-      await ctx.reply(`Sorry, this bot is private. Your Telegram user ID is ${uid}. Ask the bot's admin to allow it.`);
+      await ctx.reply(t('gate-private-bot', { id: String(uid) }));
     }
   });
 
   composer.use(async (ctx, next) => {
     if (ctx.chat?.type === 'private') return next();
-    if (ctx.callbackQuery) return void (await ctx.answerCallbackQuery({ text: 'Please use me in a private chat.' }));
+    if (ctx.callbackQuery) return void (await ctx.answerCallbackQuery({ text: t('gate-private-chat-only') }));
     if (ctx.message?.text?.startsWith('/') && ctx.chat) {
-      await ctx.reply(`For your safety I only take orders in a private chat. Open a chat with @${ctx.me.username}.`);
+      await ctx.reply(t('gate-private-chat', { bot: ctx.me.username }));
     }
   });
   return composer;

@@ -1,5 +1,6 @@
 /** Purchase flows end to end: fake Bot API ← bot → real client → real sandbox (HTTP). */
 import { dataToConfirm, useBotEnv } from './harness';
+import { confirmPattern, confirmText, lines, pattern, source, text, what } from './texts';
 
 const env = useBotEnv();
 
@@ -40,31 +41,37 @@ describe('/data', () => {
     const app = await env.makeBot();
     const u = env.alice;
     await env.send(app, env.tg.textUpdate(u, '/data'));
-    expect(env.tg.lastText(u.id)).toBe('Buy data: choose the network.');
+    expect(env.tg.lastText(u.id)).toBe(text('data-choose-network'));
     expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(expect.arrayContaining(['MTN', 'GLO', 'AIRTEL', '9MOBILE', 'Cancel']));
     await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
-    expect(env.tg.lastText(u.id)).toBe('MTN data: choose a plan.');
+    expect(env.tg.lastText(u.id)).toBe(text('data-choose-plan', { network: 'MTN' }));
     expect(env.tg.buttons(u.id).map((b) => b.text)).toContain('1GB SME ₦250.00 (30 days)');
     await env.send(app, env.tg.buttonUpdate(u, '1GB SME ₦250.00 (30 days)'));
-    expect(env.tg.lastText(u.id)).toBe('MTN data: 1GB SME ₦250.00 (30 days)\nSend the MTN phone number (e.g. 0803 123 4567).'); // the plan message, edited
+    expect(env.tg.lastText(u.id)).toBe(text('data-plan-chosen', { network: 'MTN', plan: '1GB SME ₦250.00 (30 days)', prompt: text('phone-prompt', { network: 'MTN' }) })); // the plan message, edited
     await env.send(app, env.tg.textUpdate(u, '+234 803 123 4567'));
-    expect(env.tg.lastText(u.id)).toBe(
-      'Confirm ₦250.00 for 0803 123 4567 (MTN)?\nCustomer gets: MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)\nYou pay: ₦250.00 from the wallet\nWallet after: ₦999,750.00',
-    );
-    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['✅ Confirm: pay ₦250.00', '✖️ Cancel']);
+    const target = text('phone-target', { phone: '0803 123 4567', network: 'MTN' });
+    expect(env.tg.lastText(u.id)).toBe(confirmText({ price: '₦250.00', target, gets: what('MTN data 1GB SME (30 days)', target), walletAfter: '₦999,750.00' }));
+    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([text('btn-confirm-pay', { price: '₦250.00' }), text('btn-confirm-cancel')]);
     expect(await env.debits()).toBe(0); // nothing spent before the confirm
     const confirmMsg = env.tg.findButton(u.id, /^confirm:/)!.messageId;
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.answers()).toContain('Confirmed');
+    expect(env.tg.answers()).toContain(text('confirm-confirmed'));
     // The confirm message itself becomes "Sending…", then the result: no new message for either.
     const edits = env.tg.callsOf('editMessageText').filter((c) => c.payload.message_id === confirmMsg).map((c) => String(c.payload.text));
-    expect(edits[0]).toBe("⏳ Sending… don't pay again.\nMTN data 1GB SME (30 days) to 0803 123 4567");
+    const bought = what('MTN data 1GB SME (30 days)', '0803 123 4567');
+    expect(edits[0]).toBe(text('confirm-sending', { what: bought }));
     const result = edits[1];
     expect(edits).toHaveLength(2);
     expect(env.tg.lastText(u.id)).toBe(result);
-    expect(result).toMatch(/^✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\nCharged: ₦250\.00\nReference: (\S+)\nWallet balance: ₦999,750\.00$/);
-    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['🔁 Buy again', '🏠 Menu']);
-    const ident = /Reference: (\S+)/.exec(result)![1];
+    const delivered = lines(
+      ['outcome-head', { icon: '✅', label: text('state-successful'), what: bought }],
+      ['outcome-charged', { charged: '₦250.00' }],
+      ['outcome-reference', { ref: /(\S+)/ }],
+      ['outcome-balance', { balance: '₦999,750.00' }],
+    );
+    expect(result).toMatch(new RegExp(`${delivered.source}$`));
+    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([text('btn-buy-again'), text('btn-menu')]);
+    const ident = delivered.exec(result)![1];
 
     const ledger = await env.demoLedger();
     expect(ledger.filter((e) => e.kind === 'debit')).toEqual([{ kind: 'debit', amountKobo: 25000, ident }]);
@@ -77,8 +84,8 @@ describe('/data', () => {
     expect(o).toMatchObject({ state: 'successful', ident, chargedKobo: 25000, notifiedState: 'successful' });
 
     await env.send(app, env.tg.textUpdate(u, `/status ${ident}`));
-    expect(env.tg.lastText(u.id)).toMatch(/^Data order of .*\n✅ Delivered: .*Reference: /s);
-    expect(env.tg.buttons(u.id).slice(-2).map((b) => b.text)).toEqual(['🔁 Buy again', '🏠 Menu']);
+    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`${source('order-title', { product: text('product-data'), date: /.*/ })}\n${source('outcome-head', { icon: '✅', label: text('state-successful'), what: bought })}`));
+    expect(env.tg.buttons(u.id).slice(-2).map((b) => b.text)).toEqual([text('btn-buy-again'), text('btn-menu')]);
   });
 
   test('invalid phone is asked again; a number of another network offers the ported option', async () => {
@@ -88,13 +95,16 @@ describe('/data', () => {
     await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
     await env.send(app, env.tg.buttonUpdate(u, /^1GB SME /));
     await env.send(app, env.tg.textUpdate(u, '12345'));
-    expect(env.tg.lastText(u.id)).toMatch(/^That is not a Nigerian mobile number/);
+    const refused = env.tg.lastText(u.id)!;
+    expect(refused).toMatch(/^That is not a Nigerian mobile number/); // the client's words: the same rule as the nodes and SMS
+    expect(refused.endsWith(text('phone-invalid-why', { problem: '' }))).toBe(true);
     await env.send(app, env.tg.textUpdate(u, '08051234567')); // GLO prefix
-    expect(env.tg.lastText(u.id)).toBe('0805 123 4567 looks like GLO, not MTN. Has this number been ported to MTN?');
+    expect(env.tg.lastText(u.id)).toBe(text('ported-question', { phone: '0805 123 4567', detected: 'GLO', network: 'MTN' }));
     await env.send(app, env.tg.buttonUpdate(u, 'ported:n'));
     await env.send(app, env.tg.textUpdate(u, '08051234567'));
     await env.send(app, env.tg.buttonUpdate(u, 'ported:y'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦250\.00 for 0805 123 4567 \(MTN, ported\)\?\nCustomer gets: MTN data 1GB SME \(30 days\) to 0805 123 4567 \(MTN, ported\)\n/);
+    const ported = text('phone-target-ported', { phone: '0805 123 4567', network: 'MTN' });
+    expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: '₦250.00', target: ported, gets: what('MTN data 1GB SME (30 days)', ported) }));
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
     expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
     expect(await env.debits()).toBe(1);
@@ -104,8 +114,8 @@ describe('/data', () => {
     const app = await env.makeBot();
     await dataToConfirm(env, app, env.alice);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^cancel:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/Cancelled\. Nothing was bought\.$/);
-    expect(env.tg.buttons(env.alice.id).map((b) => b.text)).toEqual(['🏠 Menu']);
+    expect(env.tg.lastText(env.alice.id)).toMatch(new RegExp(`${source('flow-cancelled')}$`));
+    expect(env.tg.buttons(env.alice.id).map((b) => b.text)).toEqual([text('btn-menu')]);
     expect(await env.debits()).toBe(0);
     expect(app.journal.recentForUser(env.alice.id)[0].state).toBe('cancelled');
   });
@@ -117,36 +127,39 @@ describe('/airtime', () => {
     const u = env.bob;
     await env.send(app, env.tg.textUpdate(u, '/airtime'));
     await env.send(app, env.tg.buttonUpdate(u, 'AIRTEL'));
-    expect(env.tg.lastText(u.id)).toBe('How much AIRTEL airtime? Tap an amount, or type one in naira (at least ₦50), e.g. 250.');
-    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['₦100', '₦200', '₦500', '₦1,000', 'Cancel']);
+    expect(env.tg.lastText(u.id)).toBe(text('airtime-amount-question', { network: 'AIRTEL', min: '₦50' }));
+    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['₦100', '₦200', '₦500', '₦1,000', text('btn-cancel')]);
     const said: Record<string, string> = {
-      '20': 'The smallest airtime top-up is ₦50.00.',
-      // the client's parser of amounts: what a client call or a node would refuse, with what to type
-      '200.555': 'The amount "200.555" has more than two decimals: type at most two decimals, e.g. 200.55.',
-      '-200': 'The amount "-200" must not be negative: type the amount to pay, e.g. 250.',
-      'two hundred': 'The amount "two hundred" is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.',
-      '₦1,000,000': 'The amount "₦1,000,000" must be a plain number: type 1000000 (digits and at most two decimals; no ₦, commas or spaces).',
-      '1000000': 'That is above your per-purchase limit of ₦5,000.00. Send a smaller amount.',
+      '20': text('airtime-too-small', { min: '₦50.00' }),
+      // the client's parser of amounts: what a client call or a node would refuse, with what to type (the client's words)
+      '200.555': text('airtime-amount-problem', { problem: 'amount "200.555" has more than two decimals: type at most two decimals, e.g. 200.55.' }),
+      '-200': text('airtime-amount-problem', { problem: 'amount "-200" must not be negative: type the amount to pay, e.g. 250.' }),
+      'two hundred': text('airtime-amount-problem', { problem: 'amount "two hundred" is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.' }),
+      '₦1,000,000': text('airtime-amount-problem', {
+        problem: 'amount "₦1,000,000" must be a plain number: type 1000000 (digits and at most two decimals; no ₦, commas or spaces).',
+      }),
+      '1000000': text('airtime-over-limit', { limit: '₦5,000.00' }),
     };
     for (const [typed, answer] of Object.entries(said)) {
       await env.send(app, env.tg.textUpdate(u, typed));
       expect(env.tg.lastText(u.id)).toBe(answer);
     }
     await env.send(app, env.tg.buttonUpdate(u, '₦500'));
-    expect(env.tg.lastText(u.id)).toBe('Send the AIRTEL phone number (e.g. 0803 123 4567).');
+    expect(env.tg.lastText(u.id)).toBe(text('phone-prompt', { network: 'AIRTEL' }));
     await env.send(app, env.tg.textUpdate(u, '0802 123 4567'));
     const quoted = await env.client.quote({ product: 'airtime', network: 'AIRTEL', amount: '500', phone: '08021234567', type: 'VTU' });
     expect(quoted.amount.kobo).toBeLessThan(50_000); // the site's discount: the two amounts differ
     expect(env.tg.lastText(u.id)).toBe(
-      [
-        `Confirm ₦${quoted.amount.naira} for 0802 123 4567 (AIRTEL)?`,
-        'Customer gets: ₦500.00 AIRTEL airtime on 0802 123 4567',
-        `You pay: ₦${quoted.amount.naira} from the wallet (the site's price for ₦500.00 of airtime)`,
-        `Wallet after: ₦${(1_000_000 - quoted.amount.kobo / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
-      ].join('\n'),
+      confirmText({
+        price: `₦${quoted.amount.naira}`,
+        target: text('phone-target', { phone: '0802 123 4567', network: 'AIRTEL' }),
+        gets: text('airtime-gets', { amount: '₦500.00', network: 'AIRTEL', phone: '0802 123 4567' }),
+        note: text('airtime-pay-note', { amount: '₦500.00' }),
+        walletAfter: `₦${(1_000_000 - quoted.amount.kobo / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+      }),
     );
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: AIRTEL airtime ₦500\.00 to 0802 123 4567\./);
+    expect(env.tg.lastText(u.id)).toMatch(pattern('outcome-head', { icon: '✅', label: text('state-successful'), what: what('AIRTEL airtime ₦500.00', '0802 123 4567') }));
     const debits = (await env.demoLedger()).filter((e) => e.kind === 'debit');
     expect(debits.map((d) => d.amountKobo)).toEqual([quoted.amount.kobo]);
   });
@@ -159,7 +172,8 @@ describe('/airtime', () => {
     await env.send(app, env.tg.textUpdate(u, '150.50'));
     expect(env.tg.buttons(u.id)).toEqual([]);
     await env.send(app, env.tg.textUpdate(u, '08031234567'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for 0803 123 4567 \(MTN\)\?\nCustomer gets: ₦150\.50 MTN airtime on 0803 123 4567\n/);
+    const target = text('phone-target', { phone: '0803 123 4567', network: 'MTN' });
+    expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, target, gets: text('airtime-gets', { amount: '₦150.50', network: 'MTN', phone: '0803 123 4567' }) }));
   });
 });
 
@@ -169,15 +183,20 @@ describe('/sms', () => {
     const u = env.alice;
     await env.send(app, env.tg.textUpdate(u, '/sms'));
     await env.send(app, env.tg.textUpdate(u, 'MYSHOP'));
-    expect(env.tg.lastText(u.id)).toBe('Now the recipients: paste the numbers (one per line), or send a .txt or .csv file.');
+    expect(env.tg.lastText(u.id)).toBe(text('sms-recipients-prompt'));
     const csv = 'name,phone\nCustomer 1,08031234567\nCustomer 2,+2348051234567\nCustomer 3,0803 123 4567\nCustomer 4,12345\nCustomer 5,07012345678\nCustomer 6,\n';
     await env.send(app, env.tg.documentUpdate(u, 'customers.csv', csv));
     expect(env.tg.callsOf('getFile')).toHaveLength(1);
     expect(env.tg.callsOf('#download')).toHaveLength(1);
     const texts = env.tg.textsTo(u.id);
     expect(texts.slice(-2)).toEqual([
-      'Found 4 numbers in the "phone" column (other columns ignored).\nLeft out (2, not Nigerian mobile numbers):\nrow 5: 12345 (wrong length)\nrow 7: (empty)',
-      'Now send the message text.',
+      [
+        text('sms-found-column', { numbers: text('sms-numbers', { n: 4 }), column: text('sms-column-named', { name: 'phone' }) }),
+        text('sms-bad-title', { n: 2 }),
+        text('sms-bad-entry-reason', { where: text('sms-where-row', { n: '5' }), value: '12345', reason: 'wrong length' }),
+        text('sms-bad-entry', { where: text('sms-where-row', { n: '7' }), value: text('sms-empty-cell') }),
+      ].join('\n'),
+      text('sms-message-prompt'),
     ]);
     expect(texts.join('\n')).not.toContain('Customer');
     const message = 'Hello from MYSHOP! ' + 'x'.repeat(150); // two pages
@@ -186,9 +205,11 @@ describe('/sms', () => {
     expect(plan.pages).toBe(2);
     const all = env.tg.textsTo(u.id);
     expect(all[all.length - 2]).toBe(['Bulk SMS from MYSHOP', 'Recipients: 3 numbers (1 duplicate removed)', 'Message: 169 characters = 2 pages per number', `Cost: ₦${plan.cost.naira}`].join('\n'));
-    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^Confirm ₦${plan.cost.naira.replace('.', '\\.')} for 3 numbers\\?\\nCustomer gets: Bulk SMS from MYSHOP \\(2 pages\\) to 3 numbers\\nYou pay: ₦${plan.cost.naira.replace('.', '\\.')} from the wallet`));
+    const sms = text('sms-description', { sender: 'MYSHOP', pages: text('sms-pages', { n: 2 }) });
+    const three = text('sms-numbers', { n: 3 });
+    expect(env.tg.lastText(u.id)).toMatch(lines(['confirm-question-for', { price: `₦${plan.cost.naira}`, target: three }], ['confirm-gets', { gets: what(sms, three) }], ['confirm-pay', { price: `₦${plan.cost.naira}` }]));
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: Bulk SMS from MYSHOP \(2 pages\) to 3 numbers\.\n/);
+    expect(env.tg.lastText(u.id)).toMatch(pattern('outcome-head', { icon: '✅', label: text('state-successful'), what: what(sms, three) }));
     const debits = (await env.demoLedger()).filter((e) => e.kind === 'debit');
     expect(debits.map((d) => d.amountKobo)).toEqual([plan.cost.kobo]);
     const txns = await env.admin.transactions({ username: env.sb.demo.username, product: 'sms' });

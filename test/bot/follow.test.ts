@@ -3,6 +3,7 @@ import { openDatabase } from '../../bot/db';
 import { Journal } from '../../bot/journal';
 import { rawBuy } from '../client/helpers';
 import { dataToConfirm, useBotEnv } from './harness';
+import { afterRestart, lines, notChargedOutcome, outcomeHead, source, text, updateOn, what } from './texts';
 
 const env = useBotEnv();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -16,14 +17,15 @@ test('processing → successful: the user is told once when it settles', async (
   await dataToConfirm(env, app, u);
   await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
   const first = env.tg.lastText(u.id)!;
-  expect(first).toMatch(/^⏳ Pending: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\nCharged: ₦250\.00\nReference: (\S+)\nThe provider is still working on it; I will tell you when it settles\. Don't pay again\.$/);
-  const ident = /Reference: (\S+)/.exec(first)![1];
+  const pending = lines(['outcome-head', { icon: '⏳', label: text('state-pending'), what: what('MTN data 1GB SME (30 days)', '0803 123 4567') }], ['outcome-charged', { charged: '₦250.00' }], ['outcome-reference', { ref: /(\S+)/ }], ['outcome-pending-note']);
+  expect(first).toMatch(new RegExp(`${pending.source}$`));
+  const ident = pending.exec(first)![1];
   await app.follower.tick(); // still processing: nothing said
   expect(env.tg.lastText(u.id)).toBe(first);
   await sleep(400);
   await app.follower.tick();
-  expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^Update on order ${ident}:\\n✅ Delivered: MTN data 1GB SME`));
-  expect(lastButtons(u.id)).toEqual(['🔁 Buy again', '🧾 Details', '🏠 Menu']); // a notice is no dead end
+  expect(env.tg.lastText(u.id)).toMatch(updateOn(ident, outcomeHead('successful', what('MTN data 1GB SME (30 days)', '0803 123 4567'))));
+  expect(lastButtons(u.id)).toEqual([text('btn-buy-again'), text('btn-details'), text('btn-menu')]); // a notice is no dead end
   const n = env.tg.textsTo(u.id).length;
   await app.follower.tick();
   expect(env.tg.textsTo(u.id)).toHaveLength(n);
@@ -38,8 +40,8 @@ test('processing → failed: told it failed; the sandbox refunded', async () => 
   await env.send(app, env.tg.buttonUpdate(env.bob, /^confirm:/));
   await sleep(300);
   await app.follower.tick();
-  expect(env.tg.lastText(env.bob.id)).toMatch(/^Update on order \S+:\n↩️ Refunded ₦250\.00: MTN data .*\nThe provider could not deliver it; the money is back in the wallet\.$/s);
-  expect(lastButtons(env.bob.id)).toEqual(['Try again', '🧾 Details', '🏠 Menu']);
+  expect(env.tg.lastText(env.bob.id)).toMatch(updateOn(/\S+/, `${source('outcome-head', { icon: '↩️', label: text('state-refunded', { amount: '₦250.00' }), what: /MTN data .*/ })}\\n[^]*${source('outcome-refunded-note')}$`));
+  expect(lastButtons(env.bob.id)).toEqual([text('btn-try-again'), text('btn-details'), text('btn-menu')]);
   const kinds = (await env.demoLedger()).map((e) => e.kind);
   expect(kinds.filter((k) => k === 'debit')).toHaveLength(1);
   expect(kinds.filter((k) => k === 'refund')).toHaveLength(1);
@@ -50,16 +52,15 @@ test('successful → failed (refund) is reported', async () => {
   const u = env.alice;
   await dataToConfirm(env, app, u);
   await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-  expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
+  const delivered = new RegExp(`^${outcomeHead('successful', what('MTN data 1GB SME (30 days)', '0803 123 4567'))}`);
+  expect(env.tg.lastText(u.id)).toMatch(delivered);
   const o = app.journal.recentForUser(u.id)[0];
   await app.follower.tick();
-  expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/); // no change, no message
+  expect(env.tg.lastText(u.id)).toMatch(delivered); // no change, no message
   await env.admin.setStatus('data', o.vendorId!, 'failed');
   await sleep(10);
   await app.follower.tick();
-  expect(env.tg.lastText(u.id)).toBe(
-    `↩️ Refunded ₦250.00: your MTN data 1GB SME (30 days) to 0803 123 4567 (reference ${o.ident}) was reversed by the provider. The money goes back to the wallet.`,
-  );
+  expect(env.tg.lastText(u.id)).toBe(text('notice-refund', { amount: '₦250.00', what: what('MTN data 1GB SME (30 days)', '0803 123 4567'), ref: o.ident! }));
   expect(app.journal.get(o.id)!.state).toBe('failed');
   const ledger = await env.demoLedger();
   expect(ledger.filter((e) => e.kind === 'refund').map((e) => e.amountKobo)).toEqual([25_000]);
@@ -86,8 +87,8 @@ test('orders found in `sent` at start-up (crash mid-purchase) are reconciled: ad
   const app = await env.makeBot(); // init() reconciles before taking updates
   expect(app.journal.get(a.id)).toMatchObject({ state: 'successful', ident: bought.ident, notifiedState: 'successful' });
   expect(app.journal.get(b.id)).toMatchObject({ state: 'not_charged' });
-  expect(env.tg.lastText(env.alice.id)).toMatch(/^Update on an order interrupted by a restart:\n✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\./);
-  expect(env.tg.lastText(env.bob.id)).toMatch(/^Update on an order interrupted by a restart:\n❌ Failed \(not charged\): .*You were not charged\.$/s);
+  expect(env.tg.lastText(env.alice.id)).toMatch(afterRestart(outcomeHead('successful', what('MTN data 1GB SME (30 days)', '0803 123 4567'))));
+  expect(env.tg.lastText(env.bob.id)).toMatch(afterRestart(notChargedOutcome(what('MTN data 1GB SME (30 days)', '0806 999 9999'))));
   expect(await env.debits()).toBe(1);
   // Nothing left to reconcile on the next start.
   expect(await app.follower.recoverSent()).toBe(0);

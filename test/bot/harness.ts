@@ -40,6 +40,14 @@ export interface Env {
   cleanup(fn: () => unknown): void;
 }
 
+/**
+ * What a new process's client has: no memory of this process's purchases (claims, in-flight counts,
+ * learned clock). Clients created after this call start empty; earlier ones keep their own memory.
+ */
+export function newProcessMemory(): void {
+  clearAccountState();
+}
+
 export function useBotEnv(): Env {
   const env = { bots: [] as VtuBot[], logs: [] as string[] } as unknown as Env;
   const cleanups: (() => unknown)[] = [];
@@ -82,6 +90,8 @@ export function useBotEnv(): Env {
           dailyLimitKobo: 2_000_000,
           followIntervalMs: 60_000,
           rateLimit: 1000,
+          // The sandbox creates a record before it answers: nothing can appear after the answer (slow-vendor tests set their own).
+          maxProcessingMs: 0,
           ...cfg,
         },
         {

@@ -14,6 +14,7 @@ import { connectRedis, type RedisShared } from '../../bot/redis';
 import { startWebhookServer, type WebhookServer } from '../../bot/server';
 import type { VtuBot } from '../../bot/bot';
 import { BOT_TOKEN, useBotEnv } from './harness';
+import { lines, text, what } from './texts';
 
 const SECRET = 'webhook_secret_redis_0123456789';
 
@@ -134,7 +135,9 @@ test('a flow started on instance A continues on instance B; a duplicate confirm 
   expect(await admin.ttl(`${ns}conv:${u.id}`)).toBeGreaterThan(3600);
   expect(a.app.db.prepare(`SELECT COUNT(*) AS n FROM kv WHERE key LIKE 'conv:%'`).get()).toEqual({ n: 0 });
   expect(await b.post(env.tg.textUpdate(u, '08031234567'))).toBe(200);
-  expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567 \(MTN\)\nYou pay: ₦250\.00 from the wallet\n/);
+  const mtn = text('phone-target', { phone: '0803 123 4567', network: 'MTN' });
+  const question = lines(['confirm-question-for', { price: '₦250.00', target: mtn }], ['confirm-gets', { gets: what('MTN data 1GB SME (30 days)', mtn) }], ['confirm-pay', { price: '₦250.00' }]);
+  expect(env.tg.lastText(u.id)).toMatch(new RegExp(`${question.source}\n`));
   // The flow's conversation ended at the confirm message (the journal holds the order; the buttons carry its id).
   expect(await admin.keys(`${ns}conv:*`)).toEqual([]);
 
@@ -164,7 +167,7 @@ test('instance A stops mid-flow (restart); instance B finishes it; a duplicate o
   await a.shared.close();
   await b.post(env.tg.textUpdate(u, '200'));
   await b.post(env.tg.textUpdate(u, '0805 123 4567'));
-  expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for 0805 123 4567 \(GLO\)\?\nCustomer gets: ₦200\.00 GLO airtime on 0805 123 4567\nYou pay: ₦[\d,.]+ from the wallet/);
+  expect(env.tg.lastText(u.id)).toMatch(lines(['confirm-question-for', { price: /₦[\d,.]+/, target: text('phone-target', { phone: '0805 123 4567', network: 'GLO' }) }], ['confirm-gets', { gets: text('airtime-gets', { amount: '₦200.00', network: 'GLO', phone: '0805 123 4567' }) }], ['confirm-pay', { price: /₦[\d,.]+/ }]));
   await b.post(env.tg.buttonUpdate(u, /^confirm:/));
   expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: GLO airtime ₦200\.00/);
   expect(await env.debits()).toBe(1);

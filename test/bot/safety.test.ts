@@ -1,5 +1,9 @@
 /** Who may spend, PIN, limits, duplicates, stale buttons, restarts and faults. */
 import { dataToConfirm, useBotEnv } from './harness';
+import { confirmPattern, lines, notChargedOutcome, outcomeHead, pattern, source, text, what } from './texts';
+
+/** Any successful outcome's first words. */
+const DELIVERED = new RegExp(`^✅ ${source('state-successful')}: `);
 
 const env = useBotEnv();
 
@@ -8,40 +12,40 @@ describe('who may spend', () => {
     const app = await env.makeBot();
     const s = env.stranger;
     await env.send(app, env.tg.textUpdate(s, '/data'));
-    expect(env.tg.lastText(s.id)).toBe(`Sorry, this bot is private. Your Telegram user ID is ${s.id}. Ask the bot's admin to allow it.`);
+    expect(env.tg.lastText(s.id)).toBe(text('gate-private-bot', { id: String(s.id) }));
     await env.send(app, env.tg.callbackUpdate(s, 1, 'net:1'));
-    expect(env.tg.answers()).toEqual(['You are not allowed to use this bot.']);
+    expect(env.tg.answers()).toEqual([text('gate-not-allowed')]);
     expect(env.tg.textsTo(s.id)).toHaveLength(1);
 
     await env.send(app, env.tg.textUpdate(env.alice, `/allow ${s.id}`));
-    expect(env.tg.lastText(env.alice.id)).toBe('Only admins can do that.');
+    expect(env.tg.lastText(env.alice.id)).toBe(text('admin-only'));
     await env.send(app, env.tg.textUpdate(env.admin1, `/allow ${s.id}`));
-    expect(env.tg.lastText(env.admin1.id)).toBe(`✅ Stranger (@${s.username}, ${s.id}) may now use the bot. I told them.`);
-    expect(env.tg.textsTo(s.id).slice(-1)).toEqual(['✅ You can now use this bot. What would you like to do?']);
+    expect(env.tg.lastText(env.admin1.id)).toBe(text('admin-allowed-told', { user: `Stranger (@${s.username}, ${s.id})` }));
+    expect(env.tg.textsTo(s.id).slice(-1)).toEqual([text('admin-welcome')]);
     await env.send(app, env.tg.textUpdate(s, '/balance'));
-    expect(env.tg.lastText(s.id)).toBe('💰 Wallet balance: ₦1,000,000.00');
+    expect(env.tg.lastText(s.id)).toBe(text('balance-text', { balance: '₦1,000,000.00' }));
 
     // A new instance on the same file keeps the decision.
     const app2 = await env.makeBot();
     await env.send(app2, env.tg.textUpdate(s, '/balance'));
-    expect(env.tg.lastText(s.id)).toBe('💰 Wallet balance: ₦1,000,000.00');
+    expect(env.tg.lastText(s.id)).toBe(text('balance-text', { balance: '₦1,000,000.00' }));
     await env.send(app2, env.tg.textUpdate(env.admin1, `/deny ${s.id}`));
     await env.send(app2, env.tg.textUpdate(env.admin1, `/deny ${env.alice.id}`)); // listed in BOT_ALLOWED_IDS: /deny overrides
     await env.send(app2, env.tg.textUpdate(s, '/balance'));
-    expect(env.tg.lastText(s.id)).toMatch(/^Sorry, this bot is private/);
+    expect(env.tg.lastText(s.id)).toMatch(pattern('gate-private-bot', { id: /\d+/ }));
     await env.send(app2, env.tg.textUpdate(env.alice, '/balance'));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^Sorry, this bot is private/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(pattern('gate-private-bot', { id: /\d+/ }));
     await env.send(app2, env.tg.textUpdate(env.admin1, '/users'));
     // Names for those who wrote to the bot; the bare ID for those who never did (Bob).
     const named = (u: typeof s) => `${u.first_name} (@${u.username}, ${u.id})`;
-    expect(env.tg.lastText(env.admin1.id)).toBe(`Allowed users:\n${[env.admin1, env.bob].sort((a, b) => a.id - b.id).map((u) => (u === env.bob ? `${u.id}` : named(u))).join('\n')}`);
+    expect(env.tg.lastText(env.admin1.id)).toBe(`${text('admin-users')}\n${[env.admin1, env.bob].sort((a, b) => a.id - b.id).map((u) => (u === env.bob ? `${u.id}` : named(u))).join('\n')}`);
     expect(await env.debits()).toBe(0);
   });
 
   test('purchases only in private chats', async () => {
     const app = await env.makeBot();
     await env.send(app, env.tg.groupTextUpdate(env.alice, -100123, '/data'));
-    expect(env.tg.lastText(-100123)).toBe('For your safety I only take orders in a private chat. Open a chat with @vtu_test_bot.');
+    expect(env.tg.lastText(-100123)).toBe(text('gate-private-chat', { bot: 'vtu_test_bot' }));
     expect(env.tg.textsTo(-100123)).toHaveLength(1);
   });
 });
@@ -51,29 +55,29 @@ describe('PIN', () => {
     const app = await env.makeBot({ pinRequired: true, pinMaxFailures: 3 });
     const u = env.alice;
     await dataToConfirm(env, app, u);
-    expect(env.tg.lastText(u.id)).toBe('A PIN is required for purchases. Set one first, then try again. Nothing was bought.');
+    expect(env.tg.lastText(u.id)).toBe(text('check-pin-required'));
     expect(env.tg.buttons(u.id).slice(-2).map((b) => [b.text, b.data])).toEqual([['🔒 Set PIN', 'go:setpin'], ['🏠 Menu', 'go:menu']]);
     expect(env.tg.buttons(u.id).some((b) => b.data.startsWith('confirm:'))).toBe(false);
     expect(app.journal.recentForUser(u.id)).toHaveLength(0); // no order was even drafted
 
     await env.send(app, env.tg.textUpdate(u, '/setpin'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Send a new PIN: 4 to 6 digits/);
+    expect(env.tg.lastText(u.id)).toBe(text('pin-new'));
     await env.send(app, env.tg.textUpdate(u, '12'));
-    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('A PIN is 4 to 6 digits.');
+    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe(text('pin-digits'));
     await env.send(app, env.tg.textUpdate(u, '4321'));
-    expect(env.tg.lastText(u.id)).toBe('Send the same PIN again to confirm.');
+    expect(env.tg.lastText(u.id)).toBe(text('pin-repeat'));
     await env.send(app, env.tg.textUpdate(u, '4321'));
-    expect(env.tg.lastText(u.id)).toBe('✅ PIN set. I will ask for it before every purchase.');
+    expect(env.tg.lastText(u.id)).toBe(text('pin-set'));
     expect(env.tg.callsOf('deleteMessage')).toHaveLength(3);
 
     await dataToConfirm(env, app, u);
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^🔒 Send your PIN/);
+    expect(env.tg.lastText(u.id)).toBe(text('pin-authorise'));
     await env.send(app, env.tg.textUpdate(u, '1111'));
-    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('Wrong PIN. 2 attempts left.');
+    expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe(text('pin-wrong', { n: 2 }));
     expect(await env.debits()).toBe(0);
     await env.send(app, env.tg.textUpdate(u, '4321'));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
+    expect(env.tg.lastText(u.id)).toMatch(DELIVERED);
     expect(await env.debits()).toBe(1);
     expect(env.tg.callsOf('deleteMessage')).toHaveLength(5);
 
@@ -82,23 +86,23 @@ describe('PIN', () => {
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
     for (const pin of ['9090', '9091']) await env.send(app, env.tg.textUpdate(u, pin));
     await env.send(app, env.tg.textUpdate(u, '9092'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Too many wrong PINs: purchases are locked until .*Nothing was bought\.$/);
+    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`${pattern('pin-locked-purchases', { until: /.*/ }).source}$`));
     await dataToConfirm(env, app, u, { phone: '08061234567' });
-    expect(env.tg.lastText(u.id)).toMatch(/^Purchases are locked after too many wrong PINs until .*\(an admin can unlock you sooner\)\. Nothing was bought\.$/);
+    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`${pattern('check-pin-locked', { until: /.*/ }).source}$`));
     expect(env.tg.buttons(u.id).some((b) => b.data.startsWith('confirm:'))).toBe(false);
     expect(await env.debits()).toBe(1);
 
     // An admin lifts the lockout; the user is told and can buy with the same PIN.
     await env.send(app, env.tg.textUpdate(env.bob, `/unlock ${u.id}`));
-    expect(env.tg.lastText(env.bob.id)).toBe('Only admins can do that.');
+    expect(env.tg.lastText(env.bob.id)).toBe(text('admin-only'));
     await env.send(app, env.tg.textUpdate(env.admin1, `/unlock ${u.id}`));
-    expect(env.tg.lastText(env.admin1.id)).toBe(`🔓 Alice (@${u.username}, ${u.id}) is unlocked.`);
-    expect(env.tg.lastText(u.id)).toBe('🔓 An admin unlocked your purchases. You can buy again with your PIN.');
+    expect(env.tg.lastText(env.admin1.id)).toBe(text('admin-unlocked', { user: `Alice (@${u.username}, ${u.id})` }));
+    expect(env.tg.lastText(u.id)).toBe(text('admin-unlocked-user'));
     await dataToConfirm(env, app, u, { phone: '08061234567' });
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^🔒 Send your PIN/);
+    expect(env.tg.lastText(u.id)).toBe(text('pin-authorise'));
     await env.send(app, env.tg.textUpdate(u, '4321'));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: .* to 0806 123 4567/);
+    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^${outcomeHead('successful', new RegExp(source('recipient-to', { what: /.*/, to: '0806 123 4567' })))}`));
     expect(await env.debits()).toBe(2);
 
     // The PIN never reached storage or logs in clear text; the hash is scrypt with a salt.
@@ -130,7 +134,7 @@ describe('limits', () => {
   test('per-purchase limit', async () => {
     const app = await env.makeBot({ maxPurchaseKobo: 20_000 });
     await dataToConfirm(env, app, env.alice);
-    expect(env.tg.lastText(env.alice.id)).toBe('₦250.00 is above your per-purchase limit of ₦200.00. Nothing was bought.');
+    expect(env.tg.lastText(env.alice.id)).toBe(text('check-over-max', { amount: '₦250.00', limit: '₦200.00' }));
     expect(await env.debits()).toBe(0);
   });
 
@@ -138,9 +142,9 @@ describe('limits', () => {
     const app = await env.makeBot({ dailyLimitKobo: 40_000 });
     await dataToConfirm(env, app, env.alice);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(DELIVERED);
     await dataToConfirm(env, app, env.alice);
-    expect(env.tg.lastText(env.alice.id)).toBe('₦250.00 would exceed your daily limit of ₦400.00 (₦150.00 left today). Nothing was bought.');
+    expect(env.tg.lastText(env.alice.id)).toBe(text('check-over-daily', { amount: '₦250.00', limit: '₦400.00', left: '₦150.00' }));
     // Another user has their own allowance.
     await dataToConfirm(env, app, env.bob);
     await env.send(app, env.tg.buttonUpdate(env.bob, /^confirm:/));
@@ -177,7 +181,7 @@ describe('nothing lost, nothing doubled', () => {
     await env.send(app, tap2);
     expect(await env.debits()).toBe(1);
     const ref = app.journal.recentForUser(u.id)[0].ident;
-    expect(env.tg.answers().filter(Boolean)).toEqual(['Confirmed', `Already bought (ref ${ref})`]);
+    expect(env.tg.answers().filter(Boolean)).toEqual([text('confirm-confirmed'), text('confirm-already-bought', { ref: ref! })]);
   });
 
   test('double tap handled concurrently (webhook instances racing): one purchase, one result message', async () => {
@@ -200,17 +204,17 @@ describe('nothing lost, nothing doubled', () => {
     const oldConfirm = env.tg.buttonUpdate(u, /^confirm:/);
     const oldNetwork = env.tg.callbackUpdate(u, env.tg.botMessages(u.id)[0].message_id, 'net:1'); // its keyboard was edited away, a client may still send it
     await env.send(app, env.tg.textUpdate(u, '/cancel'));
-    expect(env.tg.lastText(u.id)).toBe('Cancelled. Nothing was bought.');
+    expect(env.tg.lastText(u.id)).toBe(text('flow-cancelled'));
     await env.send(app, oldConfirm);
     await env.send(app, oldNetwork);
-    expect(env.tg.answers().filter(Boolean)).toEqual(['This button has expired', 'This button has expired']);
+    expect(env.tg.answers().filter(Boolean)).toEqual([text('button-expired'), text('button-expired')]);
 
     await dataToConfirm(env, app, u, { phone: '08061234567' });
     await env.send(app, env.tg.callbackUpdate(u, oldConfirm.callback_query.message.message_id, oldConfirm.callback_query.data));
-    expect(env.tg.answers().slice(-1)).toEqual(['This button has expired']);
+    expect(env.tg.answers().slice(-1)).toEqual([text('button-expired')]);
     expect(await env.debits()).toBe(0);
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: .* to 0806 123 4567/);
+    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^${outcomeHead('successful', new RegExp(source('recipient-to', { what: /.*/, to: '0806 123 4567' })))}`));
     expect(await env.debits()).toBe(1);
     const states = app.journal.recentForUser(u.id).map((o) => o.state);
     expect(states).toEqual(['successful', 'cancelled']);
@@ -230,9 +234,9 @@ describe('nothing lost, nothing doubled', () => {
     const app = await env.makeBot({ conversationTimeoutMs: 1, confirmTtlMs: 1 });
     await new Promise((r) => setTimeout(r, 20));
     await env.send(app, env.tg.textUpdate(u, 'hello'));
-    expect(env.tg.lastText(u.id)).toBe('I did not understand that. What would you like to do?');
+    expect(env.tg.lastText(u.id)).toBe(text('unhandled-text'));
     await env.send(app, confirm);
-    expect(env.tg.answers().filter(Boolean)).toEqual(['This button has expired']);
+    expect(env.tg.answers().filter(Boolean)).toEqual([text('button-expired')]);
     expect(await env.debits()).toBe(0);
   });
 
@@ -248,9 +252,10 @@ describe('nothing lost, nothing doubled', () => {
 
     const app2 = await env.makeBot();
     await env.send(app2, env.tg.textUpdate(u, '0805 123 4567'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for 0805 123 4567 \(GLO\)\?\nCustomer gets: GLO data .* to 0805 123 4567 \(GLO\)\n/);
+    const glo = text('phone-target', { phone: '0805 123 4567', network: 'GLO' });
+    expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, target: glo, gets: new RegExp(source('recipient-to', { what: /GLO data .*/, to: glo })) }));
     await env.send(app2, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered: GLO data/);
+    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^✅ ${source('state-successful')}: GLO data`));
     expect(await env.debits()).toBe(1);
   });
 
@@ -265,7 +270,7 @@ describe('nothing lost, nothing doubled', () => {
     expect(app.journal.recentForUser(env.alice.id)).toHaveLength(0);
     await env.admin.fund('poor', '200');
     await env.send(app, env.tg.buttonUpdate(env.alice, 'Try again'));
-    expect(env.tg.lastText(env.alice.id)).toBe('Buy data: choose the network.');
+    expect(env.tg.lastText(env.alice.id)).toBe(text('data-choose-network'));
     expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(0);
   });
 
@@ -273,21 +278,21 @@ describe('nothing lost, nothing doubled', () => {
     const poor = await env.admin.createUser({ username: 'poor', balance: '300' });
     const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
     await dataToConfirm(env, app, env.alice);
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^Confirm ₦[\d,.]+ for 0803 123 4567 /);
+    expect(env.tg.lastText(env.alice.id)).toMatch(pattern('confirm-question-for', { price: /₦[\d,.]+/, target: text('phone-target', { phone: '0803 123 4567', network: 'MTN' }) }));
     // Another buyer on the same wallet spends it meanwhile.
     await env.clientFor(poor.token).buy({ product: 'data', network: 1, plan: 2, phone: '08069999999' });
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
     expect(env.tg.lastText(env.alice.id)).toBe(
       '❌ Failed (not charged): MTN data 1GB SME (30 days) to 0803 123 4567.\nThe wallet balance is too low for this purchase. Fund the wallet and try again.\nYou were not charged.',
     );
-    expect(env.tg.buttons(env.alice.id).map((b) => b.text)).toEqual(['Try again', '🏠 Menu']);
+    expect(env.tg.buttons(env.alice.id).map((b) => b.text)).toEqual([text('btn-try-again'), text('btn-menu')]);
     expect(await env.admin.balanceKobo('poor')).toBe(5_000);
     expect(app.journal.recentForUser(env.alice.id)[0]).toMatchObject({ state: 'not_charged', errorCode: 'insufficient_balance' });
     await env.admin.fund('poor', '250');
     await env.send(app, env.tg.buttonUpdate(env.alice, 'Try again'));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^Confirm ₦250\.00 for 0803 123 4567\?\nCustomer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567\nYou pay: ₦250\.00/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(lines(['confirm-question-for', { price: '₦250.00', target: '0803 123 4567' }], ['confirm-gets', { gets: what('MTN data 1GB SME (30 days)', '0803 123 4567') }], ['confirm-pay', { price: '₦250.00' }]));
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(DELIVERED);
     expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(2);
   });
 
@@ -296,7 +301,7 @@ describe('nothing lost, nothing doubled', () => {
     await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
     await dataToConfirm(env, app, env.alice);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\nCharged: ₦250\.00\nReference: \S+/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(lines(['outcome-head', { icon: '✅', label: text('state-successful'), what: what('MTN data 1GB SME (30 days)', '0803 123 4567') }], ['outcome-charged', { charged: '₦250.00' }], ['outcome-reference', { ref: /\S+/ }]));
     const debits = (await env.demoLedger()).filter((e) => e.kind === 'debit');
     expect(debits).toHaveLength(1);
     expect(debits[0].amountKobo).toBe(25_000);
@@ -311,7 +316,7 @@ describe('nothing lost, nothing doubled', () => {
     await env.admin.addFault({ endpoint: 'POST /api/data/', kind, count: 1 });
     await dataToConfirm(env, app, env.alice);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(DELIVERED);
     expect(await env.debits()).toBe(1);
   });
 
@@ -320,7 +325,7 @@ describe('nothing lost, nothing doubled', () => {
     await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
     await dataToConfirm(env, app, env.alice);
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^❌ Failed \(not charged\): .*\nYou were not charged\.$/s);
+    expect(env.tg.lastText(env.alice.id)).toMatch(new RegExp(`^${notChargedOutcome(/.*/)}`));
     expect(await env.debits()).toBe(0);
   });
 });

@@ -6,6 +6,10 @@
  */
 import type { VtuClient } from '../../client';
 import { dataToConfirm, useBotEnv } from './harness';
+import { confirmPattern, outcomeHead, pattern, source, text, what } from './texts';
+
+/** Any successful outcome's first words. */
+const DELIVERED = new RegExp(`^✅ ${source('state-successful')}: `);
 
 const env = useBotEnv();
 
@@ -13,7 +17,7 @@ const env = useBotEnv();
 function slowVendor(c: VtuClient, ready: () => boolean, seen: string[]) {
   return Object.assign(Object.create(c) as VtuClient, {
     buy: async (...a: Parameters<VtuClient['buy']>) => {
-      await env.tg.waitFor(ready, 20_000, 'typing to be re-sent while the vendor works');
+      await env.tg.waitFor(ready, 20_000, 'typing to be shown while the vendor works');
       seen.push(env.tg.lastText(env.alice.id)!);
       return c.buy(...a);
     },
@@ -21,19 +25,19 @@ function slowVendor(c: VtuClient, ready: () => boolean, seen: string[]) {
 }
 
 describe('never silent while the vendor works', () => {
-  test('the confirm message says "⏳ Sending… don\'t pay again" and typing is re-sent until the answer', async () => {
+  test('the confirm message says "⏳ Sending… don\'t pay again" and typing is shown until the answer', async () => {
     const typing = () => env.tg.callsOf('sendChatAction').filter((c) => Number(c.payload.chat_id) === env.alice.id && c.payload.action === 'typing').length;
     const seen: string[] = [];
-    const app = await env.makeBot({ typingEveryMs: 20 }, env.dbPath, slowVendor(env.client, () => typing() >= 3, seen));
+    const app = await env.makeBot({ typingAfterMs: 10 }, env.dbPath, slowVendor(env.client, () => typing() >= 1, seen));
     await dataToConfirm(env, app, env.alice);
     const confirmMsg = env.tg.findButton(env.alice.id, /^confirm:/)!.messageId;
     await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
-    // While the vendor had not answered, the seller saw "Sending…" (no buttons) and typing three times.
-    expect(seen).toEqual(["⏳ Sending… don't pay again.\nMTN data 1GB SME (30 days) to 0803 123 4567"]);
-    expect(typing()).toBeGreaterThanOrEqual(3);
+    // While the vendor had not answered, the seller saw "Sending…" (no buttons) and typing (re-sent by the plugin every 5 s).
+    expect(seen).toEqual([text('confirm-sending', { what: what('MTN data 1GB SME (30 days)', '0803 123 4567') })]);
+    expect(typing()).toBeGreaterThanOrEqual(1);
     const n = typing();
     expect(env.tg.callsOf('editMessageText').slice(-1)[0].payload.message_id).toBe(confirmMsg);
-    expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
+    expect(env.tg.lastText(env.alice.id)).toMatch(DELIVERED);
     // Typing stops with the answer: a later (unrelated) update sends none.
     await env.send(app, env.tg.textUpdate(env.alice, '/help'));
     expect(typing()).toBe(n);
@@ -49,13 +53,13 @@ describe('next steps and flows', () => {
     await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
     expect(env.tg.buttons(u.id).length).toBeGreaterThan(1); // the plan list
     await env.send(app, env.tg.textUpdate(u, '/cancel'));
-    expect(env.tg.lastText(u.id)).toBe('Cancelled. Nothing was bought.');
-    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['🏠 Menu']);
+    expect(env.tg.lastText(u.id)).toBe(text('flow-cancelled'));
+    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([text('btn-menu')]);
     expect(env.tg.callsOf('editMessageReplyMarkup').length).toBeGreaterThanOrEqual(1);
     await env.send(app, env.tg.buttonUpdate(u, '🏠 Menu'));
-    expect(env.tg.lastText(u.id)).toBe('What would you like to do?');
+    expect(env.tg.lastText(u.id)).toBe(text('menu-question'));
     await env.send(app, env.tg.buttonUpdate(u, '📶 Buy data'));
-    expect(env.tg.lastText(u.id)).toBe('Buy data: choose the network.');
+    expect(env.tg.lastText(u.id)).toBe(text('data-choose-network'));
   });
 
   test('/balance and /history typed during a flow answer without ending it', async () => {
@@ -65,13 +69,13 @@ describe('next steps and flows', () => {
     await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
     await env.send(app, env.tg.buttonUpdate(u, /^1GB SME /));
     await env.send(app, env.tg.textUpdate(u, '/balance'));
-    expect(env.tg.lastText(u.id)).toBe('💰 Wallet balance: ₦1,000,000.00\n\n(Your purchase above is still open: carry on there, or send /cancel.)');
+    expect(env.tg.lastText(u.id)).toBe(`${text('balance-text', { balance: '₦1,000,000.00' })}\n\n${text('flow-still-open')}`);
     await env.send(app, env.tg.textUpdate(u, '/history'));
-    expect(env.tg.lastText(u.id)).toMatch(/^No orders yet\. .*still open/s);
+    expect(env.tg.lastText(u.id)).toBe(`${text('history-empty')}\n\n${text('flow-still-open')}`);
     await env.send(app, env.tg.textUpdate(u, '0803 123 4567'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for .+\?\nCustomer gets: /);
+    expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, target: /.+/, gets: /.+/ }));
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
+    expect(env.tg.lastText(u.id)).toMatch(DELIVERED);
     expect(await env.debits()).toBe(1);
   });
 
@@ -84,11 +88,11 @@ describe('next steps and flows', () => {
     expect(env.tg.lastText(u.id)).toBe(
       "❌ Failed (not charged): MTN data 1GB SME (30 days) to 0803 123 4567.\nThe purchase did not go through.\nYou were not charged.",
     );
-    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['Try again', '🏠 Menu']);
+    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([text('btn-try-again'), text('btn-menu')]);
     await env.send(app, env.tg.buttonUpdate(u, 'Try again'));
     const confirm = env.tg.buttonUpdate(u, /^confirm:/);
     await env.send(app, confirm);
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
+    expect(env.tg.lastText(u.id)).toMatch(DELIVERED);
     const ref = app.journal.recentForUser(u.id)[0].ident;
     await env.send(app, env.tg.callbackUpdate(u, confirm.callback_query.message.message_id, confirm.callback_query.data));
     expect(env.tg.answers().slice(-1)).toEqual([`Already bought (ref ${ref})`]);
@@ -104,18 +108,18 @@ describe('next steps and flows', () => {
     await env.send(app, env.tg.buttonUpdate(u, '🔁 Buy again'));
     expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^You bought this \\d+ s ago \\(ref ${ref}\\): MTN data 1GB SME \\(30 days\\) to 0803 123 4567\\. Buy it again\\?$`));
     await env.send(app, env.tg.buttonUpdate(u, 'No'));
-    expect(env.tg.lastText(u.id)).toBe('OK, not bought again. Nothing was bought.');
-    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['🔁 Buy again', '🏠 Menu', '🏠 Menu']); // the receipt's, and this one's
+    expect(env.tg.lastText(u.id)).toBe(text('repeat-declined'));
+    expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([text('btn-buy-again'), text('btn-menu'), text('btn-menu')]); // the receipt's, and this one's
     // The same purchase typed again from the start hits the same guard.
     await dataToConfirm(env, app, u);
-    expect(env.tg.lastText(u.id)).toMatch(/^You bought this \d+ s ago/);
+    expect(env.tg.lastText(u.id)).toMatch(pattern('repeat-question', { ago: new RegExp(source('ago-seconds', { n: /\d+/ })), ref: /\S+/, gets: /[^]*/ }));
     await env.send(app, env.tg.buttonUpdate(u, '🔁 Yes, buy again'));
     await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-    expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
+    expect(env.tg.lastText(u.id)).toMatch(DELIVERED);
     expect(await env.debits()).toBe(2);
     // Another number is not a repeat.
     await dataToConfirm(env, app, u, { phone: '08061234567' });
-    expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d,.]+ for .+\?\nCustomer gets: /);
+    expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, target: /.+/, gets: /.+/ }));
   });
 });
 
@@ -150,7 +154,7 @@ describe('seller wording, history and details', () => {
     const refunded = app.journal.recentForUser(u.id).find((o) => o.recipient === '08031110001')!;
     await env.admin.setStatus('data', refunded.vendorId!, 'failed');
     await env.send(app, env.tg.textUpdate(u, `/status ${refunded.ident}`)); // asks the vendor again
-    expect(env.tg.lastText(u.id)).toMatch(/^Data order of .*\n↩️ Refunded ₦250\.00: MTN data 1GB SME \(30 days\) to 0803 111 0001\./s);
+    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^${source('order-title', { product: text('product-data'), date: /.*/ })}\\n${source('outcome-head', { icon: '↩️', label: text('state-refunded', { amount: '₦250.00' }), what: what('MTN data 1GB SME (30 days)', '0803 111 0001') })}`));
 
     await env.send(app, env.tg.textUpdate(u, '/history'));
     const h = env.tg.lastText(u.id)!;
@@ -162,12 +166,12 @@ describe('seller wording, history and details', () => {
       ['0001', 'Refunded ₦250.00'],
     ]);
     expect(h).not.toMatch(/0003|cancelled|successful|processing|not_charged/);
-    expect(env.tg.buttons(u.id).slice(-5).map((b) => b.text)).toEqual(['🧾 1', '🧾 2', '🧾 3', '🧾 4', '🏠 Menu']);
+    expect(env.tg.buttons(u.id).slice(-5).map((b) => b.text)).toEqual([...[1, 2, 3, 4].map((n) => text('btn-history-order', { n })), text('btn-menu')]);
     await env.send(app, env.tg.buttonUpdate(u, '🧾 3'));
-    expect(env.tg.lastText(u.id)).toMatch(/^Data order of .*\n✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 111 0002\.\nCharged: ₦250\.00\nReference: /s);
-    expect(env.tg.buttons(u.id).slice(-2).map((b) => b.text)).toEqual(['🔁 Buy again', '🏠 Menu']);
+    expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^${source('order-title', { product: text('product-data'), date: /.*/ })}\\n${outcomeHead('successful', what('MTN data 1GB SME (30 days)', '0803 111 0002'))}\\n${source('outcome-charged', { charged: '₦250.00' })}\\n${source('outcome-reference', { ref: /\S+/ })}`));
+    expect(env.tg.buttons(u.id).slice(-2).map((b) => b.text)).toEqual([text('btn-buy-again'), text('btn-menu')]);
     // Someone else's order id in a Details button is refused.
     await env.send(app, env.tg.callbackUpdate(env.bob, 1, `order:${refunded.id}`));
-    expect(env.tg.answers().slice(-1)).toEqual(['This button has expired']);
+    expect(env.tg.answers().slice(-1)).toEqual([text('button-expired')]);
   });
 });

@@ -13,6 +13,7 @@ import { LiveKeyboards } from '../../bot/flow/live-keyboards';
 import { nonGsmChars, recipientsFromCsv, recipientsFromText } from '../../bot/features/sms-recipients';
 import { amountProblem } from '../../bot/features/airtime';
 import { stateLabel, userError } from '../../bot/orders';
+import { text } from './texts';
 
 const TOKEN = '123456789:AAHsecret-part_of_the_token_xyz';
 const API_TOKEN = 'f'.repeat(40);
@@ -256,7 +257,7 @@ describe('seller texts and parsing (issue 14)', () => {
       bad: [{ where: 'row 3', value: 'bad', reason: 'letters' }],
       column: '"Mobile Number" column',
     });
-    expect(recipientsFromCsv('who,where,cell\nAda,Lagos,08031234567\nBola,Abuja,+2348051234567\n').column).toBe('"cell" column');
+    expect(recipientsFromCsv('who,where,cell\nAda,Lagos,08031234567\nBola,Abuja,+2348051234567\n').column).toBe(text('sms-column-named', { name: 'cell' }));
     expect(recipientsFromCsv('08031234567\n08051234567\n')).toEqual({ numbers: ['08031234567', '08051234567'], bad: [], column: 'column 1' });
     expect(recipientsFromCsv('name,city\nAda,Lagos\n')).toEqual({ numbers: [], bad: [] });
   });
@@ -267,23 +268,25 @@ describe('seller texts and parsing (issue 14)', () => {
   });
 
   test('airtime amounts', () => {
-    // the client's parser of amounts (client/input.ts), so the bot buys exactly what a client call or a node would
-    expect(amountProblem('200.555', 1_000_000)).toBe('The amount "200.555" has more than two decimals: type at most two decimals, e.g. 200.55.');
+    // the client's parser of amounts (client/input.ts), so the bot buys exactly what a client call or a node would (its words)
+    expect(amountProblem('200.555', 1_000_000)).toBe(text('airtime-amount-problem', { problem: 'amount "200.555" has more than two decimals: type at most two decimals, e.g. 200.55.' }));
     expect(amountProblem('200.55', 1_000_000)).toBeNull();
-    expect(amountProblem('₦1,500', 1_000_000)).toBe('The amount "₦1,500" must be a plain number: type 1500 (digits and at most two decimals; no ₦, commas or spaces).');
-    expect(amountProblem('49.99', 1_000_000)).toBe('The smallest airtime top-up is ₦50.00.');
-    expect(amountProblem('abc', 1_000_000)).toBe('The amount "abc" is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.');
+    expect(amountProblem('₦1,500', 1_000_000)).toBe(
+      text('airtime-amount-problem', { problem: 'amount "₦1,500" must be a plain number: type 1500 (digits and at most two decimals; no ₦, commas or spaces).' }),
+    );
+    expect(amountProblem('49.99', 1_000_000)).toBe(text('airtime-too-small', { min: '₦50.00' }));
+    expect(amountProblem('abc', 1_000_000)).toBe(text('airtime-amount-problem', { problem: 'amount "abc" is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.' }));
   });
 
   test('states and errors in seller words: no HTTP codes, paths or builds', () => {
-    expect(stateLabel({ state: 'successful', chargedKobo: 100, amountKobo: 100 })).toBe('Delivered');
-    expect(stateLabel({ state: 'processing', chargedKobo: 100, amountKobo: 100 })).toBe('Pending');
-    expect(stateLabel({ state: 'unknown', chargedKobo: null, amountKobo: 100 })).toBe('Pending');
-    expect(stateLabel({ state: 'failed', chargedKobo: 25_000, amountKobo: 25_000 })).toBe('Refunded ₦250.00');
-    expect(stateLabel({ state: 'failed', chargedKobo: null, amountKobo: 25_000 })).toBe('Failed (not charged)');
-    expect(stateLabel({ state: 'not_charged', chargedKobo: null, amountKobo: 25_000 })).toBe('Failed (not charged)');
+    expect(stateLabel({ state: 'successful', chargedKobo: 100, amountKobo: 100 })).toBe(text('state-successful'));
+    expect(stateLabel({ state: 'processing', chargedKobo: 100, amountKobo: 100 })).toBe(text('state-pending'));
+    expect(stateLabel({ state: 'unknown', chargedKobo: null, amountKobo: 100 })).toBe(text('state-pending'));
+    expect(stateLabel({ state: 'failed', chargedKobo: 25_000, amountKobo: 25_000 })).toBe(text('state-refunded', { amount: '₦250.00' }));
+    expect(stateLabel({ state: 'failed', chargedKobo: null, amountKobo: 25_000 })).toBe(text('state-failed'));
+    expect(stateLabel({ state: 'not_charged', chargedKobo: null, amountKobo: 25_000 })).toBe(text('state-failed'));
     const raw = 'The server failed (HTTP 500, HTML error page) on GET /api/get/network/. The vendor\'s site may be down or this build may not support the request.';
     for (const code of ['server', 'bad_response', 'invalid_input', null]) expect(userError(code, raw)).not.toMatch(/HTTP|\/api\/|build/);
-    expect(userError('invalid_input', 'phone "123" is not a Nigerian mobile number.')).toBe('The details were refused: phone "123" is not a Nigerian mobile number.');
+    expect(userError('invalid_input', 'phone "123" is not a Nigerian mobile number.')).toBe(text('err-invalid-input-plain', { message: 'phone "123" is not a Nigerian mobile number.' }));
   });
 });

@@ -1,0 +1,113 @@
+/**
+ * Every button's callback data, typed and built in one place. A button carries `<kind>:<value>` (or
+ * the flow's Cancel `x`), at most 64 bytes (Bot API). Data comes from the client: `decode` checks it
+ * field by field and answers null for anything it did not build, so a handler never reads a raw string.
+ * Nothing here is trusted for money: an order id only names a journal row, which is checked again.
+ */
+import type { Composer, Context, Filter } from 'grammy';
+
+/** Where a `go:` button leads (a feature of the registry, or the menu / help). */
+export const PLACES = ['menu', 'data', 'airtime', 'sms', 'balance', 'history', 'help', 'setpin'] as const;
+export type Place = (typeof PLACES)[number];
+
+/** What each kind of button carries. */
+interface Fields {
+  go: { place: Place };
+  again: { orderId: string };
+  order: { orderId: string };
+  confirm: { orderId: string };
+  cancel: { orderId: string };
+  repeat: { yes: boolean };
+  ported: { yes: boolean };
+  net: { n: number };
+  plan: { n: number };
+  amt: { n: number };
+  x: Record<never, never>;
+}
+
+export type CallbackKind = keyof Fields;
+/** The callback of one kind: `Of<'net'>` is `{ kind: 'net'; n: number }` (a union for a union of kinds). */
+export type Of<K extends CallbackKind> = K extends CallbackKind ? { kind: K } & Fields[K] : never;
+export type Callback = Of<CallbackKind>;
+
+const ORDER_KINDS = new Set(['again', 'order', 'confirm', 'cancel']);
+const YES_NO_KINDS = new Set(['repeat', 'ported']);
+const NUMBER_KINDS = new Set(['net', 'plan', 'amt']);
+/** Journal ids are base64url (Journal.newId); anything else is not ours. */
+const ID_CHARS = new Set('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
+
+const isOrderId = (v: string) => v.length > 0 && v.length <= 40 && [...v].every((ch) => ID_CHARS.has(ch));
+const isDigits = (v: string) => v.length > 0 && v.length <= 15 && [...v].every((ch) => ch >= '0' && ch <= '9');
+
+export function encode(c: Callback): string {
+  switch (c.kind) {
+    case 'x':
+      return 'x';
+    case 'go':
+      return `go:${c.place}`;
+    case 'repeat':
+    case 'ported':
+      return `${c.kind}:${c.yes ? 'y' : 'n'}`;
+    case 'net':
+    case 'plan':
+    case 'amt':
+      return `${c.kind}:${c.n}`;
+    case 'again':
+    case 'order':
+    case 'confirm':
+    case 'cancel':
+      return `${c.kind}:${c.orderId}`;
+  }
+}
+
+export function decode(data: string | undefined): Callback | null {
+  if (data === undefined) return null;
+  if (data === 'x') return { kind: 'x' };
+  const at = data.indexOf(':');
+  if (at < 0) return null;
+  const kind = data.slice(0, at);
+  const value = data.slice(at + 1);
+  if (kind === 'go') return (PLACES as readonly string[]).includes(value) ? { kind, place: value as Place } : null;
+  if (ORDER_KINDS.has(kind)) return isOrderId(value) ? ({ kind, orderId: value } as Of<'order'>) : null;
+  if (YES_NO_KINDS.has(kind)) return value === 'y' || value === 'n' ? ({ kind, yes: value === 'y' } as Of<'repeat'>) : null;
+  if (NUMBER_KINDS.has(kind)) return isDigits(value) ? ({ kind, n: Number(value) } as Of<'net'>) : null;
+  return null;
+}
+
+/** The decoded callback when it is one of `kinds`, else null. */
+export function decodeAs<K extends CallbackKind>(data: string | undefined, kinds: readonly K[]): Of<K> | null {
+  const c = decode(data);
+  return c && (kinds as readonly CallbackKind[]).includes(c.kind) ? (c as Of<K>) : null;
+}
+
+/** Builders for the buttons: `cb.confirm(id)`, `cb.go('data')`, `cb.net(1)`… */
+export const cb = {
+  go: (place: Place) => encode({ kind: 'go', place }),
+  again: (orderId: string) => encode({ kind: 'again', orderId }),
+  order: (orderId: string) => encode({ kind: 'order', orderId }),
+  confirm: (orderId: string) => encode({ kind: 'confirm', orderId }),
+  cancel: (orderId: string) => encode({ kind: 'cancel', orderId }),
+  repeat: (yes: boolean) => encode({ kind: 'repeat', yes }),
+  ported: (yes: boolean) => encode({ kind: 'ported', yes }),
+  net: (id: number) => encode({ kind: 'net', n: id }),
+  plan: (id: number) => encode({ kind: 'plan', n: id }),
+  amt: (kobo: number) => encode({ kind: 'amt', n: kobo }),
+  /** The flow's Cancel. */
+  x: () => encode({ kind: 'x' }),
+};
+
+/**
+ * Handle taps whose data decodes as one of `kinds`; any other tap goes on down the middleware (and ends
+ * at the unhandled feature's "This button has expired").
+ */
+export function onCallback<C extends Context, K extends CallbackKind>(
+  composer: Composer<C>,
+  kinds: K[],
+  handler: (ctx: Filter<C, 'callback_query:data'>, c: Of<K>) => Promise<unknown>,
+): void {
+  composer.on('callback_query:data', async (ctx, next) => {
+    const c = decodeAs(ctx.callbackQuery.data, kinds);
+    if (c) await handler(ctx, c);
+    else await next();
+  });
+}

@@ -1,0 +1,24 @@
+/**
+ * The registry: every feature of the bot, in the order of the command list and /help. createBot,
+ * setMyCommands, /help, the main menu and the `go:` buttons all read this list.
+ */
+import { cancel } from '../middlewares/flow-commands';
+import { admin } from './admin';
+import { airtime } from './airtime';
+import { balance } from './balance';
+import { data } from './data';
+import { history } from './history';
+import { help, menu } from './menu';
+import { pin } from './pin';
+import type { Feature } from './registry';
+import { repeat } from './repeat';
+import { sms } from './sms';
+import { unhandled } from './unhandled';
+
+/**
+ * `unhandled` stays last: it answers whatever no other feature took. A function, not a constant: feature
+ * modules import keyboards that read this list, so it is built when asked, after every module loaded.
+ */
+export function features(): readonly Feature[] {
+  return [menu, data, airtime, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
+}

@@ -1,0 +1,296 @@
+# The bot's texts (English). Plain text: no Markdown/HTML. Values arrive pre-formatted (₦ amounts, phone numbers).
+
+## Command list (setMyCommands) and /help lines
+
+cmd-start = Main menu
+cmd-data = Buy data
+cmd-airtime = Buy airtime
+cmd-sms = Send bulk SMS
+cmd-balance = Wallet balance
+cmd-history = Recent orders
+cmd-status = Status of an order: /status <reference>
+cmd-setpin = Set or change your purchase PIN
+cmd-cancel = Cancel the current step
+cmd-help = How to use this bot
+cmd-allow = Allow a user: /allow <telegram id>
+cmd-deny = Remove a user: /deny <telegram id>
+cmd-users = List allowed users
+cmd-unlock = Lift a PIN lockout: /unlock <telegram id>
+
+help-data = /data – buy a data plan
+help-airtime = /airtime – buy airtime
+help-sms = /sms – send bulk SMS (paste numbers or send a .txt/.csv file)
+help-balance = /balance – wallet balance
+help-history = /history – your recent orders
+help-status = /status <reference> – one order
+help-setpin = /setpin – set or change your purchase PIN
+help-cancel = /cancel – stop the current step
+
+## Main menu buttons
+
+menu-data = 📶 Buy data
+menu-airtime = 📞 Airtime
+menu-sms = ✉️ Bulk SMS
+menu-balance = 💰 Balance
+menu-history = 🧾 History
+menu-help = ❓ Help
+
+## Buttons under messages
+
+btn-menu = 🏠 Menu
+btn-try-again = Try again
+btn-buy-again = 🔁 Buy again
+btn-details = 🧾 Details
+btn-cancel = Cancel
+btn-set-pin = 🔒 Set PIN
+btn-confirm-pay = ✅ Confirm: pay { $price }
+btn-confirm-cancel = ✖️ Cancel
+btn-repeat-yes = 🔁 Yes, buy again
+btn-repeat-no = No
+btn-history-order = 🧾 { $n }
+
+## Orders: states and outcomes (values: $what = "MTN data 1GB SME (30 days) to 0803 123 4567")
+
+state-successful = Delivered
+state-refunded = Refunded { $amount }
+state-failed = Failed (not charged)
+state-cancelled = Cancelled
+state-expired = Expired
+state-pending = Pending
+
+product-data = Data
+product-airtime = Airtime
+product-sms = Bulk SMS
+
+recipient-to = { $what } to { $to }
+outcome-head = { $icon } { $label }: { $what }.
+outcome-reference = Reference: { $ref }
+outcome-balance = Wallet balance: { $balance }
+outcome-charged = Charged: { $charged }
+outcome-pending-note = The provider is still working on it; I will tell you when it settles. Don't pay again.
+outcome-refunded-note = The provider could not deliver it; the money is back in the wallet.
+outcome-not-charged-note = You were not charged.
+outcome-unknown =
+    ⚠️ Pending: { $what }.
+    The provider did not answer clearly and I could not find the record yet. Do NOT buy again; I will keep checking and tell you. Order: { $order }
+notice-restart = Update on an order interrupted by a restart:
+notice-update = Update on order { $ref }:
+notice-refund = ↩️ Refunded { $amount }: your { $what } (reference { $ref }) was reversed by the provider. The money goes back to the wallet.
+
+## Refusals at Confirm (orders.execute)
+
+refused-not-found = This order no longer exists.
+refused-expired = This order has expired. Please start again.
+refused-max-purchase = Refused: { $amount } is above your per-purchase limit of { $limit }.
+refused-daily-limit = Refused: this would exceed your daily limit of { $limit } ({ $left } left today).
+
+## Vendor errors in seller words
+
+err-insufficient-balance = The wallet balance is too low for this purchase. Fund the wallet and try again.
+err-invalid-input-plain = The details were refused: { $message }
+err-invalid-input = The provider refused these details. Check the number and the plan.
+err-auth = The provider refused the bot's login. Tell the bot admin.
+err-rate-limited = The provider is busy. Try again in a minute.
+err-network = The provider could not be reached. Try again in a few minutes.
+err-not-found = The provider does not offer this right now.
+err-not-charged = The purchase did not go through.
+err-other = The provider's system had a problem. Try again in a few minutes.
+err-with-reason = { $what }: { $reason }
+
+## Confirm
+
+confirm-question = Confirm { $price }?
+confirm-question-for = Confirm { $price } for { $target }?
+confirm-gets = Customer gets: { $gets }
+confirm-pay = You pay: { $price } from the wallet
+confirm-pay-note = You pay: { $price } from the wallet ({ $note })
+confirm-wallet-after = Wallet after: { $balance }
+confirm-sending =
+    ⏳ Sending… don't pay again.
+    { $what }
+confirm-confirmed = Confirmed
+confirm-cancelled = Cancelled
+confirm-already-bought = Already bought (ref { $ref })
+confirm-waiting-pin = 🔒 Waiting for your PIN.
+repeat-question = You bought this { $ago } ago (ref { $ref }): { $gets }. Buy it again?
+repeat-buying = Buying again: { $gets }.
+repeat-declined = OK, not bought again. Nothing was bought.
+ago-seconds = { $n } s
+ago-minutes = { $n } min
+
+## Checks before Confirm
+
+check-cannot-buy = Cannot buy this
+check-nothing-bought = { $text } Nothing was bought.
+check-over-max = { $amount } is above your per-purchase limit of { $limit }. Nothing was bought.
+check-over-daily = { $amount } would exceed your daily limit of { $limit } ({ $left } left today). Nothing was bought.
+check-pin-required = A PIN is required for purchases. Set one first, then try again. Nothing was bought.
+check-pin-locked = Purchases are locked after too many wrong PINs until { $until } (an admin can unlock you sooner). Nothing was bought.
+check-short = Not enough in the wallet: it has { $balance }, this costs { $price } ({ $short } short). Fund the wallet, then tap Try again. Nothing was bought.
+
+## Shared flow words
+
+button-expired = This button has expired
+flow-cancelled = Cancelled. Nothing was bought.
+flow-still-open = (Your purchase above is still open: carry on there, or send /cancel.)
+flow-use-buttons = Please use the buttons above, or /cancel.
+clock-lagos = { $time } (Lagos time)
+
+## Menu, help, reading
+
+menu-question = What would you like to do?
+menu-hello = Hello { $name }! What would you like to do?
+help-intro = I buy data, airtime and bulk SMS from the merchant wallet.
+help-limits = Limits: { $max } per purchase, { $daily } per day ({ $left } left today).
+help-pin-required = A PIN is asked before every purchase.
+help-no-pin = No PIN is required.
+help-admin = Admin: { $commands } (with a user ID)
+balance-text = 💰 Wallet balance: { $balance }
+balance-failed = Could not read the balance
+history-empty = No orders yet. Try /data or /airtime.
+history-title = 🧾 Recent orders
+history-tap = Tap a number for its details.
+history-line = { $n }. { $date } { $what }, { $amount }: { $state }
+history-line-ref = { $n }. { $date } { $what }, { $amount }: { $state } (ref { $ref })
+status-usage = Usage: /status <reference>, e.g. /status Data123. Or open /history and tap an order.
+status-not-found = No order with that reference in your history.
+order-title = { $product } order of { $date }
+unhandled-confirm-waiting = Tap Confirm or Cancel above, or send /cancel.
+unhandled-text = I did not understand that. What would you like to do?
+
+## Data and airtime flows
+
+data-choose-network = Buy data: choose the network.
+data-choose-plan = { $network } data: choose a plan.
+data-no-plans = No data plans are available right now.
+data-use-plan-buttons = Please choose a plan with the buttons above, or /cancel.
+data-plan-chosen =
+    { $network } data: { $plan }
+    { $prompt }
+data-plan-gone = That plan is no longer available. Nothing was bought.
+data-description = { $network } data { $plan }
+price-list-failed = Could not load the price list
+network-use-buttons = Please choose with the buttons above, or /cancel.
+phone-prompt = Send the { $network } phone number (e.g. 0803 123 4567).
+phone-as-text = Please send the phone number as text, or /cancel.
+phone-invalid-why = { $problem } Send 11 digits like 08031234567 (or +234 803 123 4567).
+phone-target = { $phone } ({ $network })
+phone-target-ported = { $phone } ({ $network }, ported)
+ported-question = { $phone } looks like { $detected }, not { $network }. Has this number been ported to { $network }?
+ported-yes = Yes, it is on { $network }
+ported-no = No, use another number
+ported-confirmed = { $phone }: ported to { $network }.
+ported-another = OK, send another phone number.
+airtime-choose-network = Buy airtime: choose the network.
+airtime-chosen = { $network } airtime.
+airtime-amount-question = How much { $network } airtime? Tap an amount, or type one in naira (at least { $min }), e.g. 250.
+airtime-amount-hint = Tap an amount or type it, or /cancel.
+airtime-amount-chosen = { $network } airtime: { $amount }
+airtime-amount-problem = The { $problem }
+airtime-too-small = The smallest airtime top-up is { $min }.
+airtime-over-limit = That is above your per-purchase limit of { $limit }. Send a smaller amount.
+airtime-description = { $network } airtime { $amount }
+airtime-gets = { $amount } { $network } airtime on { $phone }
+airtime-gets-ported = { $amount } { $network } airtime on { $phone } (ported)
+airtime-pay-note = the site's price for { $amount } of airtime
+
+## Bulk SMS
+
+sms-sender-prompt = Bulk SMS. Send the sender ID (up to { $max } letters or digits, no spaces, e.g. MYSHOP).
+sms-sender-as-text = Send the sender ID as text, or /cancel.
+sms-sender-invalid = A sender ID is 1 to { $max } letters or digits, with no spaces or symbols (e.g. MYSHOP). Try again.
+sms-file-unreadable = I could not read that file. Check it is a plain .txt or .csv file and try again.
+sms-recipients-prompt = Now the recipients: paste the numbers (one per line), or send a .txt or .csv file.
+sms-recipients-hint = Paste the numbers or send a .txt/.csv file, or /cancel.
+sms-file-type = Send a .txt or .csv file (or paste the numbers).
+sms-file-too-large = That file is too large (limit { $kb } KB).
+sms-no-numbers = I found no phone numbers there. Paste the numbers (one per line) or send a .txt/.csv file.
+sms-message-prompt = Now send the message text.
+sms-message-as-text = Send the message as text, or /cancel.
+sms-cannot-send = Cannot send this
+sms-too-many = At most { $max } recipients per job. Split the list and try again.
+sms-numbers = { $n ->
+    [one] 1 number
+   *[other] { $n } numbers
+}
+sms-pages = { $n ->
+    [one] 1 page
+   *[other] { $n } pages
+}
+sms-characters = { $n ->
+    [one] 1 character
+   *[other] { $n } characters
+}
+sms-duplicates = { $n ->
+    [one] 1 duplicate
+   *[other] { $n } duplicates
+}
+sms-description = Bulk SMS from { $sender } ({ $pages })
+sms-summary-from = Bulk SMS from { $sender }
+sms-summary-recipients = Recipients: { $numbers }
+sms-summary-recipients-dup = Recipients: { $numbers } ({ $duplicates } removed)
+sms-summary-message = Message: { $characters } = { $pages } per number
+sms-summary-cost = Cost: { $cost }
+sms-summary-unicode = ⚠️ The message has characters that are not plain SMS text ({ $chars }). The site prices it by length: { $characters } = { $pages }. Phones may show them as "?"; remove them to be safe.
+sms-found = Found { $numbers }.
+sms-found-column = Found { $numbers } in the { $column } (other columns ignored).
+sms-bad-title = Left out ({ $n }, not Nigerian mobile numbers):
+sms-bad-entry = { $where }: { $value }
+sms-bad-entry-reason = { $where }: { $value } ({ $reason })
+sms-bad-more = … and { $n } more
+
+## PIN
+
+pin-as-text = Send the PIN as a text message, or /cancel.
+pin-locked-until = Your PIN is locked until { $until } (an admin can unlock you sooner).
+pin-current = Send your current PIN. (I delete PIN messages right away.)
+pin-wrong-left = Wrong PIN ({ $n } attempts left).
+pin-locked-short = Too many wrong PINs: locked until { $until }.
+pin-not-checked = PIN not checked.
+pin-not-changed = { $why } Your PIN was not changed.
+pin-new = Send a new PIN: 4 to 6 digits. (I delete the message right away.)
+pin-digits = A PIN is 4 to 6 digits.
+pin-repeat = Send the same PIN again to confirm.
+pin-set = ✅ PIN set. I will ask for it before every purchase.
+pin-mismatch = The two PINs did not match. Nothing changed.
+pin-authorise = 🔒 Send your PIN to authorise this purchase. (I delete the message right away.)
+pin-your-as-text = Send your PIN as a text message, or /cancel.
+pin-wrong = Wrong PIN. { $n ->
+    [one] 1 attempt
+   *[other] { $n } attempts
+} left.
+pin-locked-purchases = Too many wrong PINs: purchases are locked until { $until }. Nothing was bought.
+pin-none = You have no PIN. Set one with /setpin. Nothing was bought.
+
+## Admin
+
+admin-allow-usage = Usage: /allow <telegram user id> (the number strangers are shown).
+admin-allowed-told = ✅ { $user } may now use the bot. I told them.
+admin-allowed-untold = ✅ { $user } may now use the bot. I could not message them yet: they should send /start.
+admin-welcome = ✅ You can now use this bot. What would you like to do?
+admin-deny-usage = Usage: /deny <telegram user id>
+admin-cannot-deny-admin = Admins cannot be removed from chat; change BOT_ADMIN_IDS.
+admin-denied = 🚫 { $user } can no longer use the bot.
+admin-users = Allowed users:
+admin-unlock-usage = Usage: /unlock <telegram user id>: lifts a PIN lockout (the PIN stays the same).
+admin-no-pin = { $user } has no PIN: nothing to unlock.
+admin-unlocked-user = 🔓 An admin unlocked your purchases. You can buy again with your PIN.
+admin-unlocked = 🔓 { $user } is unlocked.
+admin-only = Only admins can do that.
+
+## Gates, /cancel, errors
+
+gate-slow-down = Too many requests, slow down
+gate-not-allowed = You are not allowed to use this bot.
+gate-private-bot = Sorry, this bot is private. Your Telegram user ID is { $id }. Ask the bot's admin to allow it.
+gate-private-chat-only = Please use me in a private chat.
+gate-private-chat = For your safety I only take orders in a private chat. Open a chat with @{ $bot }.
+cancel-nothing = Nothing to cancel.
+error-short = Something went wrong
+error-long = Sorry, something went wrong. Please try again, and check /history before buying again.
+repeat-order-gone = I cannot find that order any more.
+sms-where-line = line { $n }
+sms-where-row = row { $n }
+sms-column-named = "{ $name }" column
+sms-column-number = column { $n }
+sms-empty-cell = (empty)
