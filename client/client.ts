@@ -11,8 +11,8 @@ import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch, sameSet } from './products/sms-module';
 import {
-  DEFAULT_RECONCILE, accountState, claim, executePurchase, fetchRecord, isClaimed, listPage, matchingRecords, parseCreateDate, reconcilePurchase,
-  waitForFinal, type PurchaseContext, type ReconcileSettings,
+  AccountRegistry, DEFAULT_RECONCILE, claim, executePurchase, fetchRecord, isClaimed, listPage, matchingRecords, parseCreateDate, reconcilePurchase,
+  processAccounts, waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
 import type { Clock, Sleep } from './runtime';
 import type { Transport } from './transport';
@@ -53,6 +53,12 @@ export interface VtuClientOptions {
    * ours and records carrying another reference are never adopted. A site that ignores it costs nothing.
    */
   customerRef?: boolean;
+  /**
+   * Where this client keeps what it knows about the account (claims, in-flight purchases, the server's
+   * clock). Default: the process-wide registry, shared by every client of the process, so two clients of
+   * one account never adopt the same record. Pass `new AccountRegistry()` for a process of its own.
+   */
+  accounts?: AccountRegistry;
 }
 
 export class VtuClient {
@@ -127,7 +133,7 @@ export class VtuClient {
       settings: this.settings,
       reconcile: { ...DEFAULT_RECONCILE, ...(opts.reconcile ?? {}) },
       logger: opts.logger,
-      account: accountState(account),
+      account: (opts.accounts ?? processAccounts()).account(this.http.baseUrl, account),
       customerRef: opts.customerRef === true,
     };
 

@@ -4,8 +4,7 @@
  * VtuClient of the same account in this process. Faults are per request (X-Sandbox-Fault), so two
  * concurrent purchases never catch each other's fault.
  */
-import { VtuClient, clearCatalogCache, createNodeTransport, type Transport, type VtuClientOptions } from '../../client';
-import { clearAccountState } from '../../client/purchase';
+import { AccountRegistry, VtuClient, clearCatalogCache, createNodeTransport, type Transport, type VtuClientOptions } from '../../client';
 import { rawBuy, startEnv, type Env } from './helpers';
 
 /** A transport that adds fixed headers to POSTs (a per-request fault, an attribution tag). */
@@ -81,15 +80,15 @@ test('after a restart, a claimed record teaches the server clock: an identical o
   const sentAt = new Date();
   const real = await rawBuy(env.client, env.sb.demo.token, req);
 
-  clearAccountState(); // a fresh process: no claims, no clock
   clearCatalogCache();
-  const fresh = client({}, { reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500, sharedAccount: false } });
+  // a fresh process: no claims, no clock
+  const fresh = client({}, { accounts: new AccountRegistry(), reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500, sharedAccount: false } });
   // without a clock every timezone is allowed: both identical records could be it
   const e = await fresh.reconcile(req, { sentAt }).catch((x) => x);
   expect(e.code).toBe('unknown_outcome');
   expect(e.candidates).toHaveLength(2);
-  clearAccountState();
-  const r = await fresh.reconcile(req, { sentAt, claimed: [{ id: clockRec.id, createdAt: clockRec.createdAt, sentAt: clockSentAt }] });
+  const restarted = client({}, { accounts: new AccountRegistry(), reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500, sharedAccount: false } });
+  const r = await restarted.reconcile(req, { sentAt, claimed: [{ id: clockRec.id, createdAt: clockRec.createdAt, sentAt: clockSentAt }] });
   expect(r).toMatchObject({ id: real, path: 'reconciled' });
 });
 
