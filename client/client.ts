@@ -225,7 +225,7 @@ export class VtuClient {
     // a fresh catalogue is used without awaiting it: two microtask hops fewer per purchase (bench:client)
     const idx = req && typeof req === 'object' ? this.cache.ready() : undefined;
     const { module, prep } = idx ? this.prepareWith(req, idx) : await this.prepare(req);
-    const r = await executePurchase(this.ctx, module, prep, { signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
+    const r = await executePurchase(this.ctx, module, prep, { request: req, signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
     return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
   }
 
@@ -263,12 +263,14 @@ export class VtuClient {
   }
 
   /**
-   * Find the record of a purchase whose outcome is unknown (e.g. after a crash). The record must have been
-   * created within `windowMs` of `sentAt` (a lost POST is answered long before that), must match, and
-   * must not be one of `claimed` / `excludeIds` (other orders' records) — see API.md "Who owns a record".
+   * Resolve a purchase whose outcome is unknown (an unknown_outcome's `details.request` and `sentAt`, a
+   * crash): its record (bought), or VtuNotChargedError once the whole window was read after the vendor's
+   * processing bound, or VtuUnknownOutcomeError again (still unclear). The record must match, be created
+   * within `reconcile.maxProcessingMs` of `sentAt`, and not be one of `claimed` / `excludeIds` (other
+   * orders' records): client/API.md "Who owns a record" and "Proof of not charged".
    */
   async reconcile(req: PurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult> {
-    if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime())) throw invalid('sentAt', 'reconcile needs { sentAt: Date } (when the purchase was sent).');
+    if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime())) throw invalid('sentAt', 'reconcile needs { sentAt } (when the purchase was sent: a Date or an ISO time such as details.sentAt).');
     const { module, prep } = await this.prepare(req);
     const sentAt = new Date(opts.sentAt).getTime();
     const claimed = [
@@ -276,7 +278,7 @@ export class VtuClient {
       ...(opts.claimed ?? []).map((c) => ({ ...c, sentAt: c.sentAt === undefined || c.sentAt === null ? null : new Date(c.sentAt).getTime() })),
     ];
     return reconcilePurchase(this.ctx, module, prep, {
-      sentAt, until: sentAt + this.ctx.reconcile.windowMs, claimed, identicalPending: opts.identicalPending, ref: opts.customerRef,
+      request: req, sentAt, claimed, identicalPending: opts.identicalPending, ref: opts.customerRef,
       waitMs: opts.waitMs, signal: opts.signal, cause: 'a lost answer',
     });
   }
@@ -292,6 +294,7 @@ export class VtuClient {
     for (const batch of plan.batches) {
       const prep = prepareSmsBatch(plan, batch, rate);
       const r = await executePurchase(this.ctx, module, prep, {
+        request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
         signal: opts.signal,
         retryIfNotCharged: opts.retryIfNotCharged,
         parse: async (json, path) => {

@@ -6,17 +6,22 @@ import type { Logger } from '../util';
 import type { AccountState } from './accounts';
 
 export interface ReconcileSettings {
-  /** How long after the send a matching record may have been created. Default 120 000. */
-  windowMs: number;
+  /**
+   * The vendor's processing bound: the longest the site may take to create the record of a purchase after
+   * it was sent. not_charged is answered only once this has passed and every record since the send was
+   * read. Default 300 000 (client/API.md "Proof of not charged" says why).
+   */
+  maxProcessingMs: number;
   /** How long to keep re-reading when nothing matches yet. Default 6 000. */
   waitMs: number;
   /** Pause between re-reads. Default 1 500. */
   pollMs: number;
-  /** List pages read when the site does not filter by `?search=`. Default 3. */
+  /** List pages `transactions.get` / `findByIdent` scan for a record on sites without a detail route (at least 5). Default 3. */
   maxPages: number;
   /**
-   * List pages the "already bought?" check (matchingRecords) may read back to reach its window's start.
-   * Default 200 (3,000 records at 15 a page); past it the check answers unknown_outcome.
+   * List pages one read may go back to reach its window's start (reconciliation and the "already
+   * bought?" check). Default 200 (3,000 records at 15 a page); a read cut there proves nothing, so the
+   * answer is unknown_outcome, never not_charged.
    */
   readBackPages: number;
   /** Allowed clock skew between the learned offset and reality. Default 120 000. */
@@ -34,7 +39,7 @@ export interface ReconcileSettings {
 }
 
 export const DEFAULT_RECONCILE: ReconcileSettings = {
-  windowMs: 120_000, waitMs: 6_000, pollMs: 1_500, maxPages: 3, readBackPages: 200, skewMs: 120_000, sharedAccount: true,
+  maxProcessingMs: 300_000, waitMs: 6_000, pollMs: 1_500, maxPages: 3, readBackPages: 200, skewMs: 120_000, sharedAccount: true,
 };
 
 export interface PurchaseContext {

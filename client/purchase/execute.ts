@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { VtuBadResponseError, VtuError, VtuNetworkError, VtuNotChargedError, VtuServerError } from '../errors';
 import type { RawResponse } from '../http';
 import type { PreparedPurchase, ProductModule } from '../products/common';
-import type { PurchaseResult, ResultPath } from '../types';
+import type { PurchaseRequest, PurchaseResult, ResultPath } from '../types';
 import { learnOffset } from './clock';
 import { claim, matchKey, refOf } from './claims';
 import type { PurchaseContext } from './context';
@@ -23,6 +23,8 @@ function describeAmbiguity(e: unknown, res?: RawResponse): string {
 }
 
 export interface ExecuteOptions {
+  /** The request as the caller gave it (an unknown_outcome carries it, to be resolved later). */
+  request: PurchaseRequest;
   signal?: AbortSignal;
   retryIfNotCharged?: boolean;
   /** Custom 2xx parser (SMS). */
@@ -76,7 +78,7 @@ async function attemptOnce(
     }
   }
   ctx.logger?.warn?.(`${module.product}: outcome unknown (${describeAmbiguity(failure, res)}); reconciling`);
-  const r = await reconcilePurchase(ctx, module, prep, { sentAt, ref, signal: opts.signal, cause: describeAmbiguity(failure, res) });
+  const r = await reconcilePurchase(ctx, module, prep, { request: opts.request, sentAt, ref, signal: opts.signal, cause: describeAmbiguity(failure, res) });
   return path === 'retried' ? { ...r, path } : r;
 }
 
@@ -90,7 +92,7 @@ function noteRefEcho(ctx: PurchaseContext, r: PurchaseResult, ref: string): void
 }
 
 /** The ONE safe-purchase entry point. `prep` must come from the product's `prepare` (already validated). */
-export async function executePurchase(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, opts: ExecuteOptions = {}): Promise<PurchaseResult> {
+export async function executePurchase(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, opts: ExecuteOptions): Promise<PurchaseResult> {
   const json = JSON.stringify(prep.body);
   const key = matchKey(prep);
   const inflight = ctx.account.inflight;

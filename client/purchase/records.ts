@@ -63,21 +63,36 @@ export function sameRecipient(a: string | null, b: string | null): boolean {
 }
 
 /**
- * How far back the "already bought?" check reads (matchingRecords): until the records are older than
- * its `sinceMs`, at most `readBackPages` pages. Calls given the same `cache` (the requests of one check)
- * read the unfiltered list once.
+ * How far back a read goes: until the records are older than `sinceMs` (the window's start, our clock),
+ * or reach `stopAtId` (an id an earlier complete read already covered), or the list ends; at most
+ * `readBackPages` pages. Calls given the same `cache` (the requests of one "already bought?" check) read
+ * the unfiltered list once.
  */
 export interface ReadBack {
   sinceMs: number;
+  stopAtId?: number | null;
   cache?: Map<Product, Promise<PurchaseResult[]>>;
 }
 
 /**
- * Read the newest records of the product that could be this purchase: `?search=<recipient>` where the
- * site filters (detecting when it ignored the filter), else the unfiltered list. Reconcile reads
- * `maxPages` pages; with `back`, pages are read until they reach records older than `back.sinceMs`.
+ * What one read back saw. `complete`: it reached the window's start (or `stopAtId`, or the list's end),
+ * so every record that existed when it began and belongs to the window is among `items` (the list is
+ * newest first and only grows: a record moves down while the pages are read, never up past the reader).
  */
-export async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, signal?: AbortSignal, back?: ReadBack): Promise<PurchaseResult[]> {
+export interface ReadOut {
+  items: PurchaseResult[];
+  complete: boolean;
+  pages: number;
+  /** The highest record id of the first page (the next read can stop there). */
+  topId: number | null;
+}
+
+/**
+ * Read the newest records of the product that could be this purchase, back to `back.sinceMs`:
+ * `?search=<recipient>` where the site filters (detecting when it ignored the filter), else the
+ * unfiltered list.
+ */
+export async function readRecent(ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, back: ReadBack, signal?: AbortSignal): Promise<ReadOut> {
   const { search } = prep.match;
   let first: Page<PurchaseResult> | undefined;
   if (search && ctx.account.searchSupport.get(module.product) !== false) {
@@ -88,33 +103,38 @@ export async function readRecent(ctx: PurchaseContext, module: ProductModule, pr
       return readPages(ctx, module, page, { search, signal }, back); // filtered, maybe paginated
     }
     ctx.account.searchSupport.set(module.product, false);
-    ctx.logger?.info?.(`${module.product}: the site ignores ?search=; scanning the newest pages instead`);
+    ctx.logger?.info?.(`${module.product}: the site ignores ?search=; reading the pages back instead`);
     first = page; // the unfiltered page 1
   }
-  if (!back?.cache) return readPages(ctx, module, first, { signal }, back);
+  if (!back.cache) return readPages(ctx, module, first, { signal }, back);
   let all = back.cache.get(module.product);
-  if (!all) back.cache.set(module.product, (all = readPages(ctx, module, first, { signal }, back)));
-  return all;
+  if (!all) back.cache.set(module.product, (all = readPages(ctx, module, first, { signal }, back).then((o) => complete(module, back, o))));
+  return { items: await all, complete: true, pages: 0, topId: null };
 }
 
-/** The list from `first` (page 1, already read) or from page 1 on, as far as readRecent says. */
+/** A read that had to reach the window's start, or unknown_outcome (the "already bought?" check must not say "not bought" blindly). */
+function complete(module: ProductModule, back: ReadBack, out: ReadOut): PurchaseResult[] {
+  if (out.complete) return out.items;
+  throw new VtuUnknownOutcomeError(
+    `Could not tell whether this ${module.product} purchase was already bought: the account has more than ${out.items.length} ${module.product} records since ${new Date(back.sinceMs).toISOString()}, more than the check reads (${out.pages} pages). Nothing was bought for it: check a shorter time back, or the transaction history, before buying it.`,
+    { candidates: [], details: { product: module.product, pagesRead: out.pages } },
+  );
+}
+
+/** The list from `first` (page 1, already read) or from page 1 on, as far as `back` says. */
 async function readPages(
-  ctx: PurchaseContext, module: ProductModule, first: Page<PurchaseResult> | undefined, opts: { search?: string; signal?: AbortSignal }, back?: ReadBack,
-): Promise<PurchaseResult[]> {
-  const out: PurchaseResult[] = [];
+  ctx: PurchaseContext, module: ProductModule, first: Page<PurchaseResult> | undefined, opts: { search?: string; signal?: AbortSignal }, back: ReadBack,
+): Promise<ReadOut> {
+  const items: PurchaseResult[] = [];
   let page = first ?? (await listPage(ctx, module, opts));
+  const topId = page.items.reduce<number | null>((m, r) => (r.id !== null && (m === null || r.id > m) ? r.id : m), null);
+  const stop = back.stopAtId ?? null;
   for (let n = 1; ; n++) {
-    out.push(...page.items);
-    if (!page.next) return out;
-    if (!back) {
-      if (n >= ctx.reconcile.maxPages) return out;
-    } else {
-      if (page.items.some((r) => before(ctx, r, back.sinceMs))) return out; // the rest is older still
-      if (n >= ctx.reconcile.readBackPages) throw new VtuUnknownOutcomeError(
-        `Could not tell whether this ${module.product} purchase was already bought: the account has more than ${out.length} ${module.product} records${opts.search ? ` for ${opts.search}` : ''} since ${new Date(back.sinceMs).toISOString()}, more than the check reads (${n} pages). Nothing was bought for it: check a shorter time back, or the transaction history, before buying it.`,
-        { candidates: [], details: { product: module.product, pagesRead: n } },
-      );
-    }
+    items.push(...page.items);
+    if (!page.next) return { items, complete: true, pages: n, topId };
+    // the rest is older still, or was covered by an earlier complete read
+    if (page.items.some((r) => before(ctx, r, back.sinceMs) || (stop !== null && r.id !== null && r.id <= stop))) return { items, complete: true, pages: n, topId };
+    if (n >= ctx.reconcile.readBackPages) return { items, complete: false, pages: n, topId };
     page = await listPage(ctx, module, { ...opts, page: page.next });
   }
 }
@@ -127,7 +147,8 @@ async function readPages(
 export async function matchingRecords(
   ctx: PurchaseContext, module: ProductModule, prep: PreparedPurchase, sinceMs: number, signal?: AbortSignal, cache?: ReadBack['cache'],
 ): Promise<PurchaseResult[]> {
-  const recent = await readRecent(ctx, module, prep, signal, { sinceMs, cache });
+  const back = { sinceMs, cache };
+  const recent = complete(module, back, await readRecent(ctx, module, prep, back, signal));
   const hi = ctx.http.now();
   const seen = new Set<string>();
   return recent.filter((r) => {

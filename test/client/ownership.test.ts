@@ -24,7 +24,8 @@ beforeEach(() => env.admin.setConfig({ customer_ref: false }));
 const client = (post: Record<string, string>, o: Partial<VtuClientOptions> = {}) =>
   new VtuClient({
     baseUrl: env.sb.baseUrl, token: env.sb.demo.token, transport: withPostHeaders(post), timeoutMs: 5_000,
-    reconcile: { waitMs: 2_500, pollMs: 100 }, ...o,
+    // the sandbox creates a record inside the POST: 1 s bounds its processing (maxProcessingMs)
+    reconcile: { waitMs: 2_500, pollMs: 100, maxProcessingMs: 1_000 }, ...o,
   });
 const debits = async () => (await env.admin.ledger('demo')).filter((l) => l.kind === 'debit').length;
 const byTag = async (tag: string) => (await env.admin.transactions({ username: 'demo' })).filter((t) => t.tag === tag).map((t) => t.id);
@@ -108,7 +109,7 @@ describe('customer_ref (opt-in; the sandbox echoes it behind a switch)', () => {
 
   test('500 before the debit beside another process\'s identical record → not_charged (its reference is not ours)', async () => {
     const req = { product: 'recharge_card' as const, network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Same' };
-    const opts = { customerRef: true, reconcile: { waitMs: 300, pollMs: 100, sharedAccount: true } };
+    const opts = { customerRef: true, reconcile: { waitMs: 1_000, pollMs: 100, maxProcessingMs: 1_000, sharedAccount: true } };
     await client({}, opts).buy(req);
     await rawBuy(env.client, env.sb.demo.token, req);
     const e = await client({ 'x-sandbox-fault': 'error_before' }, opts).buy(req).catch((x) => x);
