@@ -9,10 +9,10 @@ import { invalid, recordId, resolveNetwork } from './products/common';
 import { validateIdentity, validateIuc, validateMeter } from './products/validate';
 import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
-import { prepareSmsBatch, sameSet } from './products/sms-module';
+import { prepareSmsBatch } from './products/sms-module';
 import {
-  AccountRegistry, DEFAULT_RECONCILE, claim, executePurchase, fetchRecord, isClaimed, listPage, matchingRecords, parseCreateDate, reconcilePurchase,
-  processAccounts, waitForFinal, type PurchaseContext, type ReconcileSettings,
+  AccountRegistry, DEFAULT_RECONCILE, claim, executePurchase, fetchRecord, listPage, matchingRecords, reconcilePurchase,
+  attributeSend, processAccounts, waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
 import type { Clock, Sleep } from './runtime';
 import type { Transport } from './transport';
@@ -297,41 +297,15 @@ export class VtuClient {
         request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
         signal: opts.signal,
         retryIfNotCharged: opts.retryIfNotCharged,
-        parse: async (json, path) => {
-          const sentAt = this.http.now();
+        parse: async (json, path, at) => {
           const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
-          if (!needsEnrichment) return result;
-          return this.enrichSms(result, plan, batch, sentAt);
+          // the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
+          return needsEnrichment ? attributeSend(this.ctx, module, prep, result, at, opts.signal) : result;
         },
       });
       out.push(r);
     }
     return out;
-  }
-
-  /** Legacy success carries no record: take ident/date/amount from the newest matching history entry. */
-  private async enrichSms(r: PurchaseResult, plan: SmsPlan, batch: string[], sentAt: number): Promise<PurchaseResult> {
-    try {
-      const page = await listPage(this.ctx, PRODUCTS.sms, {});
-      const hit = page.items.find((h) => {
-        if (isClaimed(this.ctx, h)) return false;
-        if (h.details.sender !== plan.sender || h.details.message !== plan.message) return false;
-        if (!sameSet(h.details.recipients as string[], batch)) return false;
-        const d = parseCreateDate(h.createdAt);
-        return !d || d.absolute === false || d.ms >= sentAt - 10 * 60_000;
-      });
-      if (!hit) return r;
-      const enriched: PurchaseResult = {
-        ...r, id: hit.id, ident: hit.ident, createdAt: hit.createdAt,
-        amount: hit.amount.kobo > 0 ? hit.amount : r.amount,
-        details: { ...r.details, pages: hit.details.pages || r.details.pages },
-      };
-      claim(this.ctx, enriched);
-      return enriched;
-    } catch (e) {
-      this.ctx.logger?.warn?.('sms: could not read the history to enrich a legacy answer', { code: (e as VtuError).code });
-      return r;
-    }
   }
 
   private async smsHistory(page?: number): Promise<Page<SmsBatch>> {

@@ -49,5 +49,5 @@ export function refOf(r: PurchaseResult): string | null {
  * could own a record is never missed; the cost of coarseness is only an unknown_outcome, never a wrong owner.
  */
 export function matchKey(prep: PreparedPurchase): string {
-  return `${prep.product}|${prep.match.recipient ?? ''}|${prep.quote.amount.kobo}`;
+  return prep.match.key ?? `${prep.product}|${prep.match.recipient ?? ''}|${prep.quote.amount.kobo}`;
 }

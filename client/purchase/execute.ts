@@ -27,8 +27,8 @@ export interface ExecuteOptions {
   request: PurchaseRequest;
   signal?: AbortSignal;
   retryIfNotCharged?: boolean;
-  /** Custom 2xx parser (SMS). */
-  parse?: (json: unknown, path: ResultPath) => Promise<PurchaseResult> | PurchaseResult;
+  /** Custom 2xx parser (SMS); `at`: when the POST was sent and its answer received (our clock). */
+  parse?: (json: unknown, path: ResultPath, at: { sentAt: number; receivedAt: number }) => Promise<PurchaseResult> | PurchaseResult;
 }
 
 /** A fresh client reference per POST (opt-in): 16 URL-safe characters. */
@@ -55,7 +55,7 @@ async function attemptOnce(
     if (res.status >= 200 && res.status < 300) {
       try {
         const json = ctx.http.parse('POST', prep.path, res);
-        const r = opts.parse ? await opts.parse(json, path) : module.parse(json, path);
+        const r = opts.parse ? await opts.parse(json, path, { sentAt, receivedAt: res.receivedAt }) : module.parse(json, path);
         if (r.product !== 'sms') learnOffset(ctx, r.createdAt, res.receivedAt);
         if (ref) noteRefEcho(ctx, r, ref);
         claim(ctx, r);

@@ -6,3 +6,4 @@ export { claim, isClaimed, recordKey } from './claims';
 export { fetchRecord, listPage, matchingRecords, waitForFinal } from './records';
 export { reconcilePurchase, type ClaimedRecord, type ReconcileRun } from './reconcile';
 export { executePurchase, type ExecuteOptions } from './execute';
+export { attributeSend } from './attribute';
