@@ -12,6 +12,12 @@ export interface SiteClock {
   offset?: number;
   /** The naive create_date's timezone (ms, 15-minute steps), learned after a restart from a claimed record. */
   zone?: number;
+  /**
+   * Bounds on the true offset from the latest direct answer: its record was created after its POST was
+   * sent and before its answer arrived, so offset ∈ [create − received, create − sent + precision].
+   * `at`: when they were learned (drift grows with age).
+   */
+  bounds?: { lo: number; hi: number; at: number };
 }
 
 export interface AccountState {

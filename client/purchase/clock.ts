@@ -54,10 +54,54 @@ export function parseCreateDate(s: string | null | undefined): { ms: number; abs
   return { ms: ms - off, absolute: true };
 }
 
-export function learnOffset(ctx: PurchaseContext, createdAt: string | null, receivedAt: number): void {
+/** How coarse a create_date is (ms): a date shown to the second may be up to 999 ms later in truth. */
+export function precisionMs(createdAt: string): number {
+  const m = /[T ]\d{2}:\d{2}(:\d{2}(?:\.(\d+))?)?/.exec(createdAt);
+  if (!m || !m[1]) return 60_000;
+  return m[2] === undefined ? 1_000 : 10 ** Math.max(0, 3 - m[2].length);
+}
+
+/** A record received directly: its create_date against the POST's send and receive times. */
+export function learnOffset(ctx: PurchaseContext, createdAt: string | null, sentAt: number, receivedAt: number): void {
   const p = parseCreateDate(createdAt);
   if (!p || p.absolute) return;
-  ctx.account.clock.offset = p.ms - receivedAt;
+  const clock = ctx.account.clock;
+  clock.offset = p.ms - receivedAt;
+  const next = { lo: p.ms - receivedAt, hi: p.ms - sentAt + precisionMs(createdAt!), at: receivedAt };
+  // every answer bounds the same offset: keep the tightest, the older bounds widened by their drift
+  const prev = clock.bounds;
+  if (prev) {
+    const d = driftMs(receivedAt - prev.at);
+    const lo = Math.max(next.lo, prev.lo - d);
+    const hi = Math.min(next.hi, prev.hi + d);
+    if (lo <= hi) Object.assign(next, { lo, hi }); // else a clock stepped: start again from this answer
+  }
+  clock.bounds = next;
+}
+
+/** Relative drift of two clocks allowed over `ageMs`: 100 ppm, at least 1 ms. */
+function driftMs(ageMs: number): number {
+  return 1 + Math.abs(ageMs) / 10_000;
+}
+
+/**
+ * The tight window of a purchase, on the server's naive clock: its record was created after it was sent
+ * (`sentAt`) and before `end` (the answer's arrival when the site answered, else the processing bound).
+ * Null without bounds learned from a direct answer. Sound as long as neither clock steps: relative drift
+ * is allowed at 100 ppm of the bounds' age (at least 1 ms).
+ */
+export function tightWindow(ctx: PurchaseContext, sentAt: number, end: number): { lo: number; hi: number } | null {
+  const b = ctx.account.clock.bounds;
+  if (!b || ctx.reconcile.serverUtcOffsetMinutes !== undefined) return null;
+  const drift = driftMs(ctx.http.now() - b.at);
+  return { lo: sentAt + b.lo - drift, hi: end + b.hi + drift };
+}
+
+/** Inside the tight window (a create_date shown coarser than the clock counts from its earliest true time). */
+export function inTight(w: { lo: number; hi: number }, createdAt: string | null): boolean {
+  const p = parseCreateDate(createdAt);
+  if (!p || p.absolute) return true; // cannot exclude
+  return p.ms + precisionMs(createdAt!) > w.lo && p.ms <= w.hi;
 }
 
 /**

@@ -56,7 +56,7 @@ async function attemptOnce(
       try {
         const json = ctx.http.parse('POST', prep.path, res);
         const r = opts.parse ? await opts.parse(json, path, { sentAt, receivedAt: res.receivedAt }) : module.parse(json, path);
-        if (r.product !== 'sms') learnOffset(ctx, r.createdAt, res.receivedAt);
+        if (r.product !== 'sms') learnOffset(ctx, r.createdAt, sentAt, res.receivedAt);
         if (ref) noteRefEcho(ctx, r, ref);
         claim(ctx, r);
         return r;
@@ -78,7 +78,10 @@ async function attemptOnce(
     }
   }
   ctx.logger?.warn?.(`${module.product}: outcome unknown (${describeAmbiguity(failure, res)}); reconciling`);
-  const r = await reconcilePurchase(ctx, module, prep, { request: opts.request, sentAt, ref, signal: opts.signal, cause: describeAmbiguity(failure, res) });
+  // the site itself answered (its 500 page, an unreadable 2xx): the request had ended, so its record, if
+  // any, was created before the answer arrived; a gateway's 502-504, a timeout or a reset prove no such end
+  const answeredAt = res && (res.status === 500 || (res.status >= 200 && res.status < 300)) ? res.receivedAt : undefined;
+  const r = await reconcilePurchase(ctx, module, prep, { request: opts.request, sentAt, answeredAt, ref, signal: opts.signal, cause: describeAmbiguity(failure, res) });
   return path === 'retried' ? { ...r, path } : r;
 }
 

@@ -6,7 +6,7 @@ import { VtuError, VtuNotChargedError, VtuUnknownOutcomeError } from '../errors'
 import { formatNaira } from '../money';
 import type { PreparedPurchase, ProductModule } from '../products/common';
 import type { Product, PurchaseRequest, PurchaseResult } from '../types';
-import { inWindow, knownOffset, learnZone } from './clock';
+import { inTight, inWindow, knownOffset, learnZone, tightWindow } from './clock';
 import { claim, isClaimed, matchKey, recordKey, refOf } from './claims';
 import type { PurchaseContext } from './context';
 import { readRecent, sameRecipient } from './records';
@@ -25,6 +25,8 @@ export interface ReconcileRun {
   /** The purchase request as the caller gave it (carried by unknown_outcome to resolve it later). */
   request: PurchaseRequest;
   sentAt: number;
+  /** When the site's own answer (500 page, unreadable 2xx) arrived: the record cannot be newer. */
+  answeredAt?: number;
   waitMs?: number;
   /** Records of other orders (ids, idents): never adopted, and claimed process-wide. */
   claimed?: ClaimedRecord[];
@@ -177,7 +179,10 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
     if (mine) return adopt(ctx, mine);
     const othersInFlight = (ctx.account.inflight.get(key) ?? 0) > 1 || (run.identicalPending ?? 0) > 0;
     ctx.logger?.debug?.(`reconcile ${module.product}: ${candidates.length} candidate(s)`, { attempt, othersInFlight, covered: ev.coveredAt !== null });
-    if (candidates.length === 1 && !othersInFlight && !ctx.reconcile.sharedAccount) return adopt(ctx, candidates[0]);
+    if (!othersInFlight && !ctx.reconcile.sharedAccount) {
+      const own = ownWindow(ctx, run, candidates);
+      if (own.length === 1) return adopt(ctx, own[0]);
+    }
     if (provenAbsent(ctx, run, ev, candidates)) {
       throw new VtuNotChargedError(
         `The ${module.product} purchase was not charged${run.cause ? ` after ${run.cause}` : ''}: every record of the account since it was sent was read after the vendor could no longer be creating it (reconcile.maxProcessingMs), and none matches. It is safe to buy again.`,
@@ -197,6 +202,16 @@ export async function reconcilePurchase(ctx: PurchaseContext, module: ProductMod
     const untilBound = bound > now ? bound - now + 1 : Infinity;
     await ctx.http.sleep(Math.min(ctx.reconcile.pollMs, deadline - now, untilBound), run.signal);
   }
+}
+
+/**
+ * The candidates that can be this purchase's by the tight window (created after the send, before the
+ * site's answer or the processing bound, on the learned server clock); the others are provably not. All
+ * of them when no clock bounds are known. Used for adoption only: not_charged still needs no candidate at all.
+ */
+function ownWindow(ctx: PurchaseContext, run: ReconcileRun, candidates: PurchaseResult[]): PurchaseResult[] {
+  const w = tightWindow(ctx, run.sentAt, run.answeredAt ?? run.sentAt + ctx.reconcile.maxProcessingMs);
+  return w ? candidates.filter((r) => inTight(w, r.createdAt)) : candidates;
 }
 
 function adopt(ctx: PurchaseContext, r: PurchaseResult): PurchaseResult {
