@@ -5,6 +5,8 @@
  * scrolls past the record between two reads, deterministically). A slow vendor is the sandbox's latency
  * fault above the client's timeout: the record is created when the POST finishes, after the client gave up.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
 import { AccountRegistry, VtuClient, createNodeTransport, type PurchaseRequest, type Transport, type TransportRequest } from '../../client';
 import { rawBuy, startEnv, type Env } from './helpers';
 
@@ -138,5 +140,34 @@ describe('slow vendor: the POST takes longer than the client waits, its record a
     const e2 = await c.reconcile(e.details.request, { sentAt: e.details.sentAt, waitMs: 0 }).catch((x) => x);
     expect(e2.code).toBe('not_charged');
     expect(h.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+});
+
+describe('what proof costs on the happy path', () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await startEnv('family');
+  });
+  afterAll(() => env.close());
+
+  test('a purchase answered directly is one POST at the sandbox and nothing else', async () => {
+    const seen: string[] = [];
+    const onRequest = (m: unknown) => {
+      const { method, url } = (m as { request: IncomingMessage }).request;
+      seen.push(`${method} ${url}`);
+    };
+    const c = env.make({ reconcile: { sharedAccount: true } }); // the default settings of a shared account
+    await c.quote({ product: 'data', network: 'MTN', plan: 3, phone: '08031230000' }); // the catalogue, fetched once
+    subscribe('http.server.request.start', onRequest);
+    try {
+      for (let i = 0; i < 12; i++) {
+        const r = await c.buy(i % 2 ? { product: 'airtime', network: 'MTN', amount: 100, phone: phone(500 + i) } : { product: 'data', network: 'MTN', plan: 3, phone: phone(500 + i) });
+        expect(r.path).toBe('direct');
+      }
+    } finally {
+      unsubscribe('http.server.request.start', onRequest);
+    }
+    expect(seen).toHaveLength(12);
+    expect(seen.every((s) => /^POST \/api\/(data|topup)\/$/.test(s))).toBe(true);
   });
 });
