@@ -23,6 +23,11 @@
  * The sandbox counts what reaches the wire per phase (requests per method + path, new connections), so
  * the baseline and the client are shown to do the same work: one request per operation on kept-alive
  * sockets, plus the client's catalogue refresh (8 GETs per catalogTtlMs) when its cache expires.
+ *
+ * Then what a lost answer costs on a busy account (`--reconciles 12 --busy 20`): a family-dialect sandbox
+ * (`?search=` ignored) in another child, 300 records of history, other buyers creating `--busy` records a
+ * second on the same account; each purchase's answer is lost (its 500 page after the debit, or before it,
+ * alternately) and the requests its reconciliation makes are counted (median, worst), with its answer.
  */
 import { spawn } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
@@ -42,6 +47,10 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '9' },
     warmup: { type: 'string', default: '300' },
     'no-gc': { type: 'boolean', default: false },
+    /** Reconciliations measured on a busy account (0: skip that part). */
+    reconciles: { type: 'string', default: '12' },
+    /** Records per second other buyers create on that account while it reconciles. */
+    busy: { type: 'string', default: '20' },
     /** Comma-separated variants to run besides raw (quick probes), e.g. `--only layer/transport,client/node`. */
     only: { type: 'string' },
   },
@@ -304,6 +313,76 @@ async function main(): Promise<void> {
   agent.destroy();
   proc.stdin!.end();
   await exited.catch(() => undefined);
+  if (Number(values.reconciles) > 0) await reconcileCost(Number(values.reconciles), Number(values.busy));
+}
+
+/** A sandbox child of the given dialect: its base URL, admin key and demo token; `close()` ends it. */
+async function sandboxChild(dialect: string) {
+  const proc = spawn(process.execPath, ['--import', 'tsx', __filename, '--child', '--dialect', dialect], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const first = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve));
+  const info = JSON.parse(first) as { baseUrl: string; adminKey: string; token: string };
+  return { ...info, close: () => new Promise<void>((r) => { proc.once('exit', () => r()); proc.stdin!.end(); }) };
+}
+
+/** Requests one reconciliation makes on a busy family account (see the header). */
+async function reconcileCost(trials: number, busyPerSecond: number): Promise<void> {
+  const { AccountRegistry, VtuClient, createNodeTransport } = await import('../client');
+  const { SandboxAdmin } = await import('../sandbox/admin-client');
+  const sb = await sandboxChild('family');
+  const admin = new SandboxAdmin(sb.baseUrl, sb.adminKey);
+  await admin.setConfig({ request_faults: true });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const u = new URL(sb.baseUrl);
+  let other = 0;
+  // another buyer's data purchase (other recipients: never a candidate)
+  const otherBuy = () => new Promise<void>((resolve) => {
+    const body = JSON.stringify({ network: 1, plan: 1, mobile_number: `0803${String(4_000_000 + (other++ % 999_999))}`, Ported_number: false });
+    const r = http.request({ hostname: u.hostname, port: u.port, path: '/api/data/', method: 'POST', agent, headers: { Authorization: `Token ${sb.token}`, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => res.resume().on('end', resolve));
+    r.on('error', () => resolve());
+    r.end(body);
+  });
+  for (let i = 0; i < 300; i++) await otherBuy();
+  let busy = true;
+  const background = (async () => {
+    for (let t0 = Date.now(), k = 0; busy; k++) {
+      void otherBuy();
+      const due = t0 + ((k + 1) * 1000) / busyPerSecond;
+      await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
+    }
+  })();
+  let fault = '';
+  let gets = 0;
+  const inner = createNodeTransport();
+  const client = new VtuClient({
+    baseUrl: sb.baseUrl, token: sb.token, accounts: new AccountRegistry(), timeoutMs: 10_000,
+    transport: (req) => {
+      if (req.method === 'GET') gets++;
+      return inner(req.method === 'POST' && fault ? { ...req, headers: { ...req.headers, 'x-sandbox-fault': fault } } : req);
+    },
+    // a vendor bound of 2 s (the sandbox's), and a wait long enough to reach it: the answers can be proofs
+    reconcile: { maxProcessingMs: 2_000, waitMs: 3_000, pollMs: 500 },
+  });
+  for (let i = 0; i < 3; i++) await client.data.buy({ network: 'MTN', plan: 1, phone: '08031234567' }); // catalogue, clock
+  const costs: number[] = [];
+  const answers = new Map<string, number>();
+  for (let i = 0; i < trials; i++) {
+    fault = i % 2 ? 'error_before' : 'html_after';
+    gets = 0;
+    // a recipient of its own per trial: an earlier trial's unresolved record would rightly be a candidate
+    const key = await client.data.buy({ network: 'MTN', plan: 1, phone: `0803987${String(6000 + i)}` }).then((r) => `${fault} → ${r.path}`, (e) => `${fault} → ${(e as { code: string }).code}`);
+    answers.set(key, (answers.get(key) ?? 0) + 1);
+    costs.push(gets);
+  }
+  fault = '';
+  busy = false;
+  await background;
+  agent.destroy();
+  await sb.close();
+  const sorted = [...costs].sort((a, b) => a - b);
+  console.log(`
+RECONCILIATION on a busy account (family dialect, ?search= ignored; 300 records of history, ${busyPerSecond} records/s by other buyers; waitMs 3 s, pollMs 0.5 s, maxProcessingMs 2 s)`);
+  console.log(`requests per reconciliation over ${trials}: median ${median(costs)}, worst ${sorted[sorted.length - 1]}, best ${sorted[0]} (list pages read; the lost POST itself not counted)`);
+  console.log(`answers: ${[...answers].map(([k, n]) => `${n} × ${k}`).join(', ')}`);
 }
 
 (values.child ? child() : main()).catch((e) => {

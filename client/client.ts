@@ -9,10 +9,10 @@ import { invalid, recordId, resolveNetwork } from './products/common';
 import { validateIdentity, validateIuc, validateMeter } from './products/validate';
 import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
-import { prepareSmsBatch, sameSet } from './products/sms-module';
+import { prepareSmsBatch } from './products/sms-module';
 import {
-  DEFAULT_RECONCILE, accountState, claim, executePurchase, fetchRecord, isClaimed, listPage, matchingRecords, parseCreateDate, reconcilePurchase,
-  waitForFinal, type PurchaseContext, type ReconcileSettings,
+  AccountRegistry, DEFAULT_RECONCILE, claim, executePurchase, fetchRecord, listPage, matchingRecords, reconcilePurchase,
+  attributeSend, processAccounts, waitForFinal, type PurchaseContext, type ReconcileSettings,
 } from './purchase';
 import type { Clock, Sleep } from './runtime';
 import type { Transport } from './transport';
@@ -53,6 +53,12 @@ export interface VtuClientOptions {
    * ours and records carrying another reference are never adopted. A site that ignores it costs nothing.
    */
   customerRef?: boolean;
+  /**
+   * Where this client keeps what it knows about the account (claims, in-flight purchases, the server's
+   * clock). Default: the process-wide registry, shared by every client of the process, so two clients of
+   * one account never adopt the same record. Pass `new AccountRegistry()` for a process of its own.
+   */
+  accounts?: AccountRegistry;
 }
 
 export class VtuClient {
@@ -129,7 +135,7 @@ export class VtuClient {
       settings: this.settings,
       reconcile: { ...DEFAULT_RECONCILE, ...(opts.reconcile ?? {}) },
       logger,
-      account: accountState(account),
+      account: (opts.accounts ?? processAccounts()).account(this.http.baseUrl, account),
       customerRef: opts.customerRef === true,
     };
 
@@ -231,7 +237,7 @@ export class VtuClient {
     // a fresh catalogue is used without awaiting it: two microtask hops fewer per purchase (bench:client)
     const idx = req && typeof req === 'object' ? this.cache.ready() : undefined;
     const { module, prep } = idx ? this.prepareWith(req, idx) : await this.prepare(req);
-    const r = await executePurchase(this.ctx, module, prep, { signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
+    const r = await executePurchase(this.ctx, module, prep, { request: req, signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
     return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
   }
 
@@ -269,12 +275,14 @@ export class VtuClient {
   }
 
   /**
-   * Find the record of a purchase whose outcome is unknown (e.g. after a crash). The record must have been
-   * created within `windowMs` of `sentAt` (a lost POST is answered long before that), must match, and
-   * must not be one of `claimed` / `excludeIds` (other orders' records) — see API.md "Who owns a record".
+   * Resolve a purchase whose outcome is unknown (an unknown_outcome's `details.request` and `sentAt`, a
+   * crash): its record (bought), or VtuNotChargedError once the whole window was read after the vendor's
+   * processing bound, or VtuUnknownOutcomeError again (still unclear). The record must match, be created
+   * within `reconcile.maxProcessingMs` of `sentAt`, and not be one of `claimed` / `excludeIds` (other
+   * orders' records): client/API.md "Who owns a record" and "Proof of not charged".
    */
   async reconcile(req: PurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult> {
-    if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime())) throw invalid('sentAt', 'reconcile needs { sentAt: Date } (when the purchase was sent).');
+    if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime())) throw invalid('sentAt', 'reconcile needs { sentAt } (when the purchase was sent: a Date or an ISO time such as details.sentAt).');
     const { module, prep } = await this.prepare(req);
     const sentAt = new Date(opts.sentAt).getTime();
     const claimed = [
@@ -282,7 +290,7 @@ export class VtuClient {
       ...(opts.claimed ?? []).map((c) => ({ ...c, sentAt: c.sentAt === undefined || c.sentAt === null ? null : new Date(c.sentAt).getTime() })),
     ];
     return reconcilePurchase(this.ctx, module, prep, {
-      sentAt, until: sentAt + this.ctx.reconcile.windowMs, claimed, identicalPending: opts.identicalPending, ref: opts.customerRef,
+      request: req, sentAt, claimed, identicalPending: opts.identicalPending, ref: opts.customerRef,
       waitMs: opts.waitMs, signal: opts.signal, cause: 'a lost answer',
     });
   }
@@ -298,43 +306,18 @@ export class VtuClient {
     for (const batch of plan.batches) {
       const prep = prepareSmsBatch(plan, batch, rate);
       const r = await executePurchase(this.ctx, module, prep, {
+        request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
         signal: opts.signal,
         retryIfNotCharged: opts.retryIfNotCharged,
-        parse: async (json, path) => {
-          const sentAt = this.http.now();
+        parse: async (json, path, at) => {
           const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
-          if (!needsEnrichment) return result;
-          return this.enrichSms(result, plan, batch, sentAt);
+          // the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
+          return needsEnrichment ? attributeSend(this.ctx, module, prep, result, at, opts.signal) : result;
         },
       });
       out.push(r);
     }
     return out;
-  }
-
-  /** Legacy success carries no record: take ident/date/amount from the newest matching history entry. */
-  private async enrichSms(r: PurchaseResult, plan: SmsPlan, batch: string[], sentAt: number): Promise<PurchaseResult> {
-    try {
-      const page = await listPage(this.ctx, PRODUCTS.sms, {});
-      const hit = page.items.find((h) => {
-        if (isClaimed(this.ctx, h)) return false;
-        if (h.details.sender !== plan.sender || h.details.message !== plan.message) return false;
-        if (!sameSet(h.details.recipients as string[], batch)) return false;
-        const d = parseCreateDate(h.createdAt);
-        return !d || d.absolute === false || d.ms >= sentAt - 10 * 60_000;
-      });
-      if (!hit) return r;
-      const enriched: PurchaseResult = {
-        ...r, id: hit.id, ident: hit.ident, createdAt: hit.createdAt,
-        amount: hit.amount.kobo > 0 ? hit.amount : r.amount,
-        details: { ...r.details, pages: hit.details.pages || r.details.pages },
-      };
-      claim(this.ctx, enriched);
-      return enriched;
-    } catch (e) {
-      this.ctx.logger?.warn?.('sms: could not read the history to enrich a legacy answer', { code: (e as VtuError).code });
-      return r;
-    }
   }
 
   private async smsHistory(page?: number): Promise<Page<SmsBatch>> {

@@ -16,7 +16,7 @@ export { planSms, smsPages, unicodeChars, SMS_MAX_CHARS } from './products/sms';
 export { TransportError, type Transport, type TransportRequest, type TransportResponse, type TransportFailure, type HttpMethod } from './transport';
 export type { Clock, Sleep } from './runtime';
 export { clearCatalogCache } from './catalog';
-export { DEFAULT_RECONCILE, type ReconcileSettings } from './purchase';
+export { AccountRegistry, DEFAULT_RECONCILE, type ReconcileSettings } from './purchase';
 export type { RetryOptions } from './http';
 export type { Logger } from './util';
 export { classifyResponse } from './http';

@@ -238,7 +238,7 @@ export interface WaitOptions { timeoutMs?: number; intervalMs?: number; signal?:
 
 export interface BuyOptions {
   waitForFinal?: boolean | WaitOptions;
-  /** Opt-in: one safe re-send after reconcile proved nothing was charged. */
+  /** Opt-in: one safe re-send after reconcile proved nothing was charged (a proven not_charged only, never an unknown outcome). */
   retryIfNotCharged?: boolean;
   signal?: AbortSignal;
 }
@@ -254,8 +254,8 @@ export interface ClaimedRecordInput {
 }
 
 export interface ReconcileOptions {
-  /** When the POST was sent (or, after a crash, just before it was sent). */
-  sentAt: Date;
+  /** When the POST was sent (or, after a crash, just before it was sent): a Date, epoch ms or an ISO time (an unknown_outcome's `details.sentAt`). */
+  sentAt: Date | string | number;
   /** Record ids already accounted for (other orders); never adopted. */
   excludeIds?: number[];
   /** Records of this product other orders own (ids/idents, e.g. every vendor record in your journal); never adopted. */

@@ -22,6 +22,11 @@ export interface MatchSpec {
   search: string | null;
   /** Plan / amount / quantity comparison. */
   test(r: PurchaseResult): boolean;
+  /**
+   * Which purchases leave records that match each other, when finer than product + recipient + charge
+   * (SMS: sender, message and the set of recipients). Default: product, recipient and charge.
+   */
+  key?: string;
 }
 
 export interface PreparedPurchase {

@@ -42,6 +42,7 @@ export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo:
       recipient: null,
       search: null,
       test: (r) => r.details.sender === plan.sender && r.details.message === plan.message && sameSet(r.details.recipients as string[], batch),
+      key: `sms|${plan.sender}|${[...batch].sort().join(',')}|${cost.kobo}|${plan.message}`,
     },
   };
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VtuClient } from '../../client';
-import { clearAccountState } from '../../client/purchase';
+import { processAccounts } from '../../client/purchase';
 import { SandboxAdmin } from '../../sandbox/admin-client';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { createBot, type BotDeps, type CreateBotConfig, type VtuBot } from '../../bot/bot';
@@ -45,7 +45,7 @@ export interface Env {
  * learned clock). Clients created after this call start empty; earlier ones keep their own memory.
  */
 export function newProcessMemory(): void {
-  clearAccountState();
+  processAccounts().clear();
 }
 
 export function useBotEnv(): Env {
@@ -58,7 +58,7 @@ export function useBotEnv(): Env {
   });
   beforeEach(async () => {
     await env.admin.reset();
-    clearAccountState(); // a reset sandbox numbers records from 1 again: forget this process's claims
+    processAccounts().clear(); // a reset sandbox numbers records from 1 again: forget this process's claims
     env.tg = await new FakeTelegram().start();
     env.tg.acceptTokens.add(BOT_TOKEN);
     env.dir = mkdtempSync(join(tmpdir(), 'vtu-bot-'));

@@ -1,9 +1,9 @@
 /**
  * Issue 9, point 1: a bot restart between confirm and POST must never report an order successful with
  * another order's reference. The restarted bot is a new bot over the same SQLite file whose client
- * starts with an empty memory (clearAccountState: what a new process has).
+ * starts with an empty memory (processAccounts().clear(): what a new process has).
  */
-import { clearAccountState } from '../../client/purchase';
+import { processAccounts } from '../../client/purchase';
 import { rawBuy } from '../client/helpers';
 import { dataToConfirm, useBotEnv } from './harness';
 import { afterRestart, notChargedOutcome, outcomeHead, unknownOutcome, what } from './texts';
@@ -23,7 +23,7 @@ test('delivered order, then the same order confirmed and killed before the POST 
   expect(first.journal.beginSend(b.id, limits).ok).toBe(true);
   await first.close();
 
-  clearAccountState();
+  processAccounts().clear();
   const restarted = await env.makeBot({}, env.dbPath, env.clientFor(env.sb.demo.token)); // init() recovers `sent` orders
   expect(restarted.journal.get(b.id)).toMatchObject({ state: 'not_charged', ident: null });
   expect(env.tg.lastText(u.id)).toMatch(afterRestart(notChargedOutcome(what('MTN data 1GB SME (30 days)', '0803 123 4567'))));
@@ -43,7 +43,7 @@ test('two identical orders both interrupted, one record on the server → neithe
   const ident = (await env.client.transactions.get('data', id)).ident!;
   await first.close();
 
-  clearAccountState();
+  processAccounts().clear();
   const restarted = await env.makeBot({}, env.dbPath, env.clientFor(env.sb.demo.token));
   for (const o of [a, b]) {
     const now = restarted.journal.get(o.id)!;

@@ -16,7 +16,6 @@ import { HttpCore, type RawResponse } from '../../client/http';
 import { PRODUCTS } from '../../client/products';
 import type { ProductModule } from '../../client/products/common';
 import { parseSmsSend } from '../../client/products/sms';
-import { parseListBody } from '../../client/purchase';
 import { Rng } from '../../sandbox/rng';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 
@@ -254,14 +253,17 @@ describe('fuzz: parsers directly', () => {
     expect(stats['error:bad_response']).toBeGreaterThan(100);
   });
 
-  test.each(PRODUCT_NAMES.map((p) => [p]))('%s: 1000 list bodies through parseListBody', (p) => {
+  // the list parser through its public path (transactions.list) over a transport answering the body
+  test.each(PRODUCT_NAMES.map((p) => [p]))('%s: 1000 list bodies through transactions.list', async (p) => {
     const g = new Gen(new Rng(SEED * 3 + PRODUCT_NAMES.indexOf(p)));
-    const module = PRODUCTS[p] as ProductModule;
+    let body: unknown;
+    const transport: Transport = async () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) ?? 'null' });
+    const client = new VtuClient({ baseUrl: 'http://127.0.0.1:9', token: 'fuzz-token-0000', transport, sleep: async () => undefined, retry: { maxAttempts: 1 } });
     for (let i = 0; i < 1000; i++) {
       const rows = Array.from({ length: g.int(0, 6) }, () => mutate(template(p, g), g));
-      const body = g.pick([rows, { count: rows.length, next: g.pick([null, 'http://x/?page=2', 2, 'garbage', {}]), previous: null, results: rows }, { results: rows[0] ?? null }, { data: rows }, rows[0], null, 'rows', 42]);
+      body = g.pick([rows, { count: rows.length, next: g.pick([null, 'http://x/?page=2', 2, 'garbage', {}]), previous: null, results: rows }, { results: rows[0] ?? null }, { data: rows }, rows[0], null, 'rows', 42]);
       try {
-        const page = parseListBody(module, body);
+        const page = await client.transactions.list(p);
         for (const r of page.items) {
           const src = (Array.isArray(body) ? body : isObj(body) && Array.isArray(body.results) ? body.results : isObj(body) && Array.isArray(body.data) ? body.data : [])[page.items.indexOf(r)] as unknown;
           // list rows: SMS history rows carry no Status (always successful); others must say so

@@ -60,8 +60,9 @@ export async function startEnv(dialect: Dialect, opts: Partial<VtuClientOptions>
   const make = (o: Partial<VtuClientOptions> = {}) =>
     new VtuClient({
       baseUrl: sb.baseUrl, token: sb.demo.token, transport: counting.transport, logger: logs.logger, timeoutMs: 5_000, ...opts, ...o,
-      // each test's sandbox has one buyer (this process) unless the test says otherwise
-      reconcile: { sharedAccount: false, ...opts.reconcile, ...o.reconcile },
+      // each test's sandbox has one buyer (this process) unless the test says otherwise; its vendor creates
+      // the record inside the POST (no latency fault), so 1 s bounds its processing unless a test says otherwise
+      reconcile: { sharedAccount: false, maxProcessingMs: 1_000, ...opts.reconcile, ...o.reconcile },
     });
   return { sb, admin, client: make(), counting, logs, make, close: () => sb.close() };
 }

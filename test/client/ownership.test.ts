@@ -4,8 +4,7 @@
  * VtuClient of the same account in this process. Faults are per request (X-Sandbox-Fault), so two
  * concurrent purchases never catch each other's fault.
  */
-import { VtuClient, clearCatalogCache, createNodeTransport, type Transport, type VtuClientOptions } from '../../client';
-import { clearAccountState } from '../../client/purchase';
+import { AccountRegistry, VtuClient, clearCatalogCache, createNodeTransport, type Transport, type VtuClientOptions } from '../../client';
 import { rawBuy, startEnv, type Env } from './helpers';
 
 /** A transport that adds fixed headers to POSTs (a per-request fault, an attribution tag). */
@@ -25,7 +24,8 @@ beforeEach(() => env.admin.setConfig({ customer_ref: false }));
 const client = (post: Record<string, string>, o: Partial<VtuClientOptions> = {}) =>
   new VtuClient({
     baseUrl: env.sb.baseUrl, token: env.sb.demo.token, transport: withPostHeaders(post), timeoutMs: 5_000,
-    reconcile: { waitMs: 2_500, pollMs: 100 }, ...o,
+    // the sandbox creates a record inside the POST: 1 s bounds its processing (maxProcessingMs)
+    reconcile: { waitMs: 2_500, pollMs: 100, maxProcessingMs: 1_000 }, ...o,
   });
 const debits = async () => (await env.admin.ledger('demo')).filter((l) => l.kind === 'debit').length;
 const byTag = async (tag: string) => (await env.admin.transactions({ username: 'demo' })).filter((t) => t.tag === tag).map((t) => t.id);
@@ -81,15 +81,15 @@ test('after a restart, a claimed record teaches the server clock: an identical o
   const sentAt = new Date();
   const real = await rawBuy(env.client, env.sb.demo.token, req);
 
-  clearAccountState(); // a fresh process: no claims, no clock
   clearCatalogCache();
-  const fresh = client({}, { reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500, sharedAccount: false } });
+  // a fresh process: no claims, no clock
+  const fresh = client({}, { accounts: new AccountRegistry(), reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500, sharedAccount: false } });
   // without a clock every timezone is allowed: both identical records could be it
   const e = await fresh.reconcile(req, { sentAt }).catch((x) => x);
   expect(e.code).toBe('unknown_outcome');
   expect(e.candidates).toHaveLength(2);
-  clearAccountState();
-  const r = await fresh.reconcile(req, { sentAt, claimed: [{ id: clockRec.id, createdAt: clockRec.createdAt, sentAt: clockSentAt }] });
+  const restarted = client({}, { accounts: new AccountRegistry(), reconcile: { waitMs: 0, pollMs: 100, skewMs: 1_500, sharedAccount: false } });
+  const r = await restarted.reconcile(req, { sentAt, claimed: [{ id: clockRec.id, createdAt: clockRec.createdAt, sentAt: clockSentAt }] });
   expect(r).toMatchObject({ id: real, path: 'reconciled' });
 });
 
@@ -109,7 +109,7 @@ describe('customer_ref (opt-in; the sandbox echoes it behind a switch)', () => {
 
   test('500 before the debit beside another process\'s identical record → not_charged (its reference is not ours)', async () => {
     const req = { product: 'recharge_card' as const, network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Same' };
-    const opts = { customerRef: true, reconcile: { waitMs: 300, pollMs: 100, sharedAccount: true } };
+    const opts = { customerRef: true, reconcile: { waitMs: 1_000, pollMs: 100, maxProcessingMs: 1_000, sharedAccount: true } };
     await client({}, opts).buy(req);
     await rawBuy(env.client, env.sb.demo.token, req);
     const e = await client({ 'x-sandbox-fault': 'error_before' }, opts).buy(req).catch((x) => x);

@@ -63,7 +63,7 @@ describe.each([
     ['bad_response', 'bad_response', (l) => env.make({ baseUrl: garbageUrl, token: TOKEN, transport: mk(), logger: l.logger }).user.get()],
     ['purchase not_charged', 'not_charged', async (l) => {
       await env.admin.addFault({ endpoint: 'POST /api/epin/', kind: 'error_before', count: 1 });
-      return env.make({ token: TOKEN, transport: mk(), logger: l.logger, reconcile: { waitMs: 0 } }).examPins.buy({ exam: 'NECO', quantity: 1 });
+      return env.make({ token: TOKEN, transport: mk(), logger: l.logger, reconcile: { waitMs: 0, maxProcessingMs: 0 } }).examPins.buy({ exam: 'NECO', quantity: 1 });
     }],
     ['invalid_input (local)', 'invalid_input', (l) => env.make({ token: TOKEN, transport: mk(), logger: l.logger }).data.buy({ network: 'MTN', plan: 2, phone: TOKEN })],
   ];

@@ -14,6 +14,7 @@ import { resolveNetwork } from '../../client/products/common';
 import { resolveDisco } from '../../client/products/electricity';
 import { parseSmsSend } from '../../client/products/sms';
 import { parseCreateDate } from '../../client/purchase';
+import { inTight, precisionMs } from '../../client/purchase/clock';
 
 describe('money', () => {
   test.each([
@@ -398,5 +399,23 @@ describe('node transport', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('tight window arithmetic (client/purchase/clock.ts)', () => {
+  test('a create_date counts from its precision: seconds, tenths, microseconds, minutes', () => {
+    expect(precisionMs('2026-11-24T16:53:28')).toBe(1_000);
+    expect(precisionMs('2026-11-24 16:53:28.4')).toBe(100);
+    expect(precisionMs('2026-11-24T16:53:28.488000')).toBe(1);
+    expect(precisionMs('2026-11-24T16:53')).toBe(60_000);
+  });
+
+  test('a date shown to the second may still be inside a window that starts within that second', () => {
+    const lo = Date.UTC(2026, 10, 24, 16, 53, 28, 500);
+    const w = { lo, hi: lo + 1_000 };
+    expect(inTight(w, '2026-11-24T16:53:28')).toBe(true); // true time up to .999
+    expect(inTight(w, '2026-11-24T16:53:28.400000')).toBe(false); // shown to the µs: before the window
+    expect(inTight(w, '2026-11-24T16:53:29.600000')).toBe(false); // after it
+    expect(inTight(w, null)).toBe(true); // no date: cannot be excluded
   });
 });

@@ -1,6 +1,6 @@
 /** Sandbox per test file (real HTTP on loopback), reset before each test; the demo API user. */
 import { SandboxAdmin } from '../../sandbox/admin-client';
-import { clearAccountState } from '../../client/purchase';
+import { processAccounts } from '../../client/purchase';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/server';
 import type { Creds } from './engine';
 
@@ -21,7 +21,7 @@ export function useVtuSandbox(opts: SandboxOptions = {}): VtuEnv {
   });
   beforeEach(async () => {
     await env.admin.reset();
-    clearAccountState(); // a reset sandbox numbers records from 1 again: forget this process's claims
+    processAccounts().clear(); // a reset sandbox numbers records from 1 again: forget this process's claims
   });
   afterAll(async () => {
     await env.sb.close();
