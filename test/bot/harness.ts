@@ -73,10 +73,10 @@ export function useBotEnv(): Env {
       token: env.sb.demo.token,
       timeoutMs: 1500,
       catalogTtlMs: 60_000,
-      reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false }, // as bot/main.ts
+      reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 0 }, // as bot/main.ts; bound: see makeBot
     });
     env.clientFor = (token) =>
-      new VtuClient({ baseUrl: env.sb.baseUrl, token, timeoutMs: 1500, reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false } });
+      new VtuClient({ baseUrl: env.sb.baseUrl, token, timeoutMs: 1500, reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 0 } });
     env.makeBot = async (cfg = {}, dbPath = env.dbPath, client = env.client, deps = {}) => {
       // No redaction here: the tests check the raw log lines never contain a secret.
       const rawLogger = createLogger({ level: 'debug', secrets: [], write: (l) => env.logs.push(l) });

@@ -13,13 +13,14 @@ import { notChargedOutcome, outcomeHead, text, unknownOutcome, what } from './te
 const env = useBotEnv();
 
 test('two instances, one journal: A never reports B\'s record as its own; A is proven not charged', async () => {
-  const slowRead = { waitMs: 8000, pollMs: 100, sharedAccount: false };
+  // the vendor's bound covers B's slow purchase (2 s): A cannot call itself not charged before B's record exists
+  const slowRead = { waitMs: 8000, pollMs: 100, sharedAccount: false, maxProcessingMs: 3000 };
   // instance B: waits for its slow vendor's answer (its purchase is not ambiguous)
   const clientB = new VtuClient({ baseUrl: env.sb.baseUrl, token: env.sb.demo.token, timeoutMs: 10_000, reconcile: slowRead });
   const b = await env.makeBot({}, env.dbPath, clientB);
   newProcessMemory(); // A is another process: its client shares no memory with B's
-  const clientA = new VtuClient({ baseUrl: env.sb.baseUrl, token: env.sb.demo.token, timeoutMs: 1500, reconcile: slowRead });
-  let later = 0; // A's clock, moved to the unclear order's next check
+  let later = 0; // A's clock (its bot's and its client's), moved to the unclear order's next check
+  const clientA = new VtuClient({ baseUrl: env.sb.baseUrl, token: env.sb.demo.token, timeoutMs: 1500, reconcile: slowRead, now: () => Date.now() + later });
   const a = await env.makeBot({}, env.dbPath, clientA, { clock: { now: () => Date.now() + later } }); // instance A: same SQLite file
 
   await dataToConfirm(env, b, env.alice);
