@@ -8,9 +8,10 @@ import type { HttpCore } from './http';
 import type { Catalog, CablePackage, CableProvider, DataPlan, Disco, ExamPrice, NetworkInfo, RechargeDenomination, UserProfile } from './types';
 import { CABLE_GROUPS, DISCO_GROUPS, NETWORK_GROUPS, discoGroup, nameKey } from './schemas/aliases';
 import {
-  CatalogShapeError, DEFAULT_SMS_RATES, canonicalCable, canonicalNetwork, parseAirtime, parseCable, parseDiscos,
+  CatalogShapeError, canonicalCable, canonicalNetwork, parseAirtime, parseCable, parseDiscos,
   parseExams, parseNetworks, parseRecharge, parseSmsRates,
 } from './schemas/catalog';
+import { ASSUMED_SMS_RATES } from './products/sms-rate';
 import { parseUserPayload } from './products/user';
 import { isMissingRoute, learnSiteFact, siteFact, viaKnownRoute } from './site';
 import type { Logger } from './util';
@@ -191,7 +192,7 @@ async function fetchCatalog(http: HttpCore, logger?: Logger, signal?: AbortSigna
     discos: section('disco', discoBody, root.Disco ?? root.disco, parseDiscos, []),
     exams: section('exam', examBody, root.Exam, parseExams, []),
     airtime: section('airtime', airBody, root.topuppercentage, (b) => parseAirtime(b, nameById), []),
-    sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, DEFAULT_SMS_RATES),
+    sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, ASSUMED_SMS_RATES),
     recharge: section('recharge', rechBody, root.recharge, (b) => parseRecharge(b, idByName), []),
   };
   return buildIndex(catalog, profile, http.now());

@@ -10,6 +10,7 @@ import { validateIdentity, validateIuc, validateMeter } from './products/validat
 import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch, sameSet } from './products/sms-module';
+import { effectiveSmsRates, learnSmsRate, needsLearning, parseSmsRateOption, repriced, type SmsRateOption } from './products/sms-rate';
 import {
   DEFAULT_RECONCILE, accountState, claim, executePurchase, fetchRecord, isClaimed, listPage, matchingRecords, parseCreateDate, reconcilePurchase,
   waitForFinal, type PurchaseContext, type ReconcileSettings,
@@ -19,7 +20,7 @@ import type { Transport } from './transport';
 import type {
   AirtimePurchase, BuyOptions, CablePurchase, Catalog, DataPlan, DataPurchase, ElectricityPurchase, ExamPinPurchase,
   IdentityResult, Money, Page, Product, PurchaseQuote, PurchaseRequest, PurchaseResult, RechargeCardPurchase,
-  ReconcileOptions, SmsBatch, SmsPlan, SmsPurchase, UserProfile, ValidationResult, WaitOptions, WithoutProduct,
+  ReconcileOptions, SmsBatch, SmsPlan, SmsPurchase, SmsRates, UserProfile, ValidationResult, WaitOptions, WithoutProduct,
 } from './types';
 import { isRecord, type Logger } from './util';
 
@@ -45,6 +46,12 @@ export interface VtuClientOptions {
   meterType?: 'name' | 'number';
   /** Recipients per sendsms POST. Default 500. */
   smsBatchSize?: number;
+  /**
+   * The site's SMS tariff in naira per page per number (the credential's rate fields), used where the site
+   * publishes none, e.g. { perPage: '2.50', dndPerPage: '3.50' }. Unset: learned from the first batch's
+   * wallet change; until then quotes assume the highest tariff seen in the family and say so (rateSource).
+   */
+  smsRates?: SmsRateOption;
   reconcile?: Partial<ReconcileSettings>;
   retry?: RetryOptions;
   /**
@@ -60,6 +67,7 @@ export class VtuClient {
   private readonly cache: CatalogCache;
   private readonly ctx: PurchaseContext;
   private readonly settings: ClientSettings;
+  private readonly smsRateOption: ReturnType<typeof parseSmsRateOption>;
 
   readonly user: { get(): Promise<UserProfile>; balance(): Promise<Money> };
   readonly catalog: {
@@ -119,6 +127,7 @@ export class VtuClient {
       retry: opts.retry,
     });
     this.settings = { meterType: opts.meterType ?? 'name', smsBatchSize: opts.smsBatchSize ?? 500 };
+    this.smsRateOption = parseSmsRateOption(opts.smsRates);
     const account = cacheKey(this.http.baseUrl, opts.token);
     this.cache = new CatalogCache(this.http, account, opts.catalogTtlMs ?? 60_000, opts.logger);
     this.ctx = {
@@ -137,14 +146,17 @@ export class VtuClient {
       balance: async () => (await this.user.get()).balance,
     };
     this.catalog = {
-      get: async (o) => (await this.cache.get({ fresh: o?.fresh })).catalog,
+      get: async (o) => {
+        const i = await this.cache.get({ fresh: o?.fresh });
+        return { ...i.catalog, sms: this.smsRates(i) };
+      },
       dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
       networks: async () => (await idx()).catalog.networks,
       cable: async () => (await idx()).catalog.cable,
       discos: async () => (await idx()).catalog.discos,
       exams: async () => (await idx()).catalog.exams,
       airtime: async () => (await idx()).catalog.airtime,
-      sms: async () => (await idx()).catalog.sms,
+      sms: async () => this.smsRates(await idx()),
       recharge: async () => (await idx()).catalog.recharge,
       invalidate: () => this.cache.invalidate(),
     };
@@ -159,7 +171,7 @@ export class VtuClient {
     this.examPins = { ...sugar<ExamPinPurchase>('exam_pin'), get: async (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, recordId(id)) };
     this.rechargeCards = sugar<RechargeCardPurchase>('recharge_card');
     this.sms = {
-      plan: async (r) => planSms(r, (await idx()).catalog.sms, this.settings.smsBatchSize),
+      plan: async (r) => planSms(r, this.smsRates(await idx()), this.settings.smsBatchSize),
       send: (r, o) => this.sendSms(r, o),
       history: (o) => this.smsHistory(o?.page),
     };
@@ -196,9 +208,8 @@ export class VtuClient {
   private prepareWith(req: PurchaseRequest, idx: CatalogIndex): { module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex } {
     const module = this.module(req.product);
     if (req.product === 'sms') {
-      const plan = planSms(req, idx.catalog.sms, Number.MAX_SAFE_INTEGER);
-      const rate = plan.dnd ? idx.catalog.sms.dndPerPage.kobo : idx.catalog.sms.perPage.kobo;
-      return { module, prep: prepareSmsBatch(plan, plan.recipients, rate), idx };
+      const plan = planSms(req, this.smsRates(idx), Number.MAX_SAFE_INTEGER);
+      return { module, prep: prepareSmsBatch(plan, plan.recipients), idx };
     }
     return { module, prep: module.prepare(req, idx, this.settings), idx };
   }
@@ -279,12 +290,13 @@ export class VtuClient {
 
   private async sendSms(req: WithoutProduct<SmsPurchase> | SmsPurchase, opts: BuyOptions = {}): Promise<PurchaseResult[]> {
     const idx = await this.cache.get();
-    const plan = planSms(req, idx.catalog.sms, 'product' in req ? Number.MAX_SAFE_INTEGER : this.settings.smsBatchSize);
-    const rate = plan.dnd ? idx.catalog.sms.dndPerPage.kobo : idx.catalog.sms.perPage.kobo;
+    let plan = planSms(req, this.smsRates(idx), 'product' in req ? Number.MAX_SAFE_INTEGER : this.settings.smsBatchSize);
     const module = PRODUCTS.sms;
     const out: PurchaseResult[] = [];
+    // no better rate than the assumption: the first batch's wallet change teaches the site's (sms-rate.ts)
+    let learnFrom = needsLearning(this.smsRates(idx), plan.dnd) ? await this.walletKobo() : null;
     for (const batch of plan.batches) {
-      const prep = prepareSmsBatch(plan, batch, rate);
+      const prep = prepareSmsBatch(plan, batch);
       const r = await executePurchase(this.ctx, module, prep, {
         signal: opts.signal,
         retryIfNotCharged: opts.retryIfNotCharged,
@@ -296,8 +308,39 @@ export class VtuClient {
         },
       });
       out.push(r);
+      if (learnFrom !== null) {
+        const before = learnFrom;
+        learnFrom = null;
+        if (await this.learnSmsRate(plan, batch, before, r)) plan = repriced(plan, this.smsRates(idx));
+      }
     }
     return out;
+  }
+
+  /** The SMS rates in force: the catalogue's, the credential's, the learned or the assumed (sms-rate.ts). */
+  private smsRates(idx: CatalogIndex): SmsRates {
+    return effectiveSmsRates(idx.catalog.sms, this.http.baseUrl, this.smsRateOption);
+  }
+
+  private async walletKobo(): Promise<number | null> {
+    try {
+      return (await this.user.balance()).kobo;
+    } catch (e) {
+      if (!(e instanceof VtuError)) throw e;
+      return null; // no balance, no learning: the assumed rate stays (the safe side)
+    }
+  }
+
+  /** Learn the route's rate from the batch's own balances, else from the wallet read before and after it. */
+  private async learnSmsRate(plan: SmsPlan, batch: string[], before: number | null, r: PurchaseResult): Promise<boolean> {
+    const units = batch.length * plan.pages;
+    const own = r.balanceBefore && r.balanceAfter ? [r.balanceBefore.kobo, r.balanceAfter.kobo] : null;
+    const after = own ? own[1] : before === null ? null : await this.walletKobo();
+    const from = own ? own[0] : before;
+    if (from === null || after === null) return false;
+    const rate = learnSmsRate(this.http.baseUrl, plan.dnd, units, from, after);
+    if (rate === null) this.ctx.logger?.info?.('sms: the first batch\'s wallet change shows no clear per-page rate; quotes keep the assumed rate');
+    return rate !== null;
   }
 
   /** Legacy success carries no record: take ident/date/amount from the newest matching history entry. */

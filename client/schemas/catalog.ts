@@ -10,6 +10,7 @@ import type {
 } from '../types';
 import { isRecord } from '../util';
 import { zId } from './common';
+import { ASSUMED_SMS_RATES } from '../products/sms-rate';
 
 export class CatalogShapeError extends Error {}
 
@@ -255,10 +256,12 @@ export function parseSmsRates(body: unknown): SmsRates {
   const r = tryParseKobo(body.rate ?? body.price ?? body.sms_rate);
   const d = tryParseKobo(body.dnd_rate ?? body.dnd ?? body.dnd_price);
   if (r === null) throw new CatalogShapeError('sms rate missing');
-  return { perPage: money(r), dndPerPage: money(d ?? r) };
+  if (d === null) {
+    // a standard rate only: the DND route costs more on every site seen, so its rate stays unknown
+    return { perPage: money(r), dndPerPage: money(Math.max(r, ASSUMED_SMS_RATES.dndPerPage.kobo)), sources: { perPage: 'catalogue', dndPerPage: 'assumed' } };
+  }
+  return { perPage: money(r), dndPerPage: money(d), sources: { perPage: 'catalogue', dndPerPage: 'catalogue' } };
 }
-
-export const DEFAULT_SMS_RATES: SmsRates = { perPage: money(180), dndPerPage: money(350) };
 
 /** {mtn_pin:[...], glo_pin:[...]} (legacy `recharge`) | [{id, network, amount, amount_to_pay}] */
 export function parseRecharge(body: unknown, networkIdByName: Map<string, number>): RechargeDenomination[] {

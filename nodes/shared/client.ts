@@ -55,6 +55,8 @@ export interface VtuCredentials {
 	sharedAccount: boolean;
 	/** Send a fresh customer_ref with every purchase (client option customerRef). */
 	customerRef: boolean;
+	/** The site's SMS rates in naira, where the credential sets them (client option smsRates). */
+	smsRates: { perPage?: string; dndPerPage?: string };
 	/** Everything n8n returned (handed back to httpRequestWithAuthentication). */
 	decrypted: ICredentialDataDecryptedObject;
 }
@@ -81,7 +83,9 @@ export async function getVtuCredentials(ctx: VtuContext): Promise<VtuCredentials
 	// older credentials lack the two switches: the safe reading (other buyers may exist; no reference)
 	const sharedAccount = creds.sharedAccount !== false;
 	const customerRef = creds.customerRef === true;
-	return { baseUrl, apiToken, sharedAccount, customerRef, decrypted: creds };
+	const rate = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+	const smsRates = { perPage: rate(creds.smsRate), dndPerPage: rate(creds.smsDndRate) };
+	return { baseUrl, apiToken, sharedAccount, customerRef, smsRates, decrypted: creds };
 }
 
 export interface ClientOptions {
@@ -99,7 +103,7 @@ export async function getClient(ctx: VtuContext, opts: ClientOptions = {}): Prom
 }
 
 async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promise<CacheEntry> {
-	const { baseUrl, apiToken, sharedAccount, customerRef, decrypted } = await getVtuCredentials(ctx);
+	const { baseUrl, apiToken, sharedAccount, customerRef, smsRates, decrypted } = await getVtuCredentials(ctx);
 	const now = Date.now();
 	prune(now);
 	const key = [
@@ -108,6 +112,8 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 		fingerprint(apiToken),
 		sharedAccount,
 		customerRef,
+		smsRates.perPage ?? '',
+		smsRates.dndPerPage ?? '',
 		opts.smsBatchSize ?? '',
 		opts.timeoutMs ?? '',
 	].join('|');
@@ -121,6 +127,7 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 			sleep: sleepWithAbort,
 			reconcile: { sharedAccount },
 			customerRef,
+			smsRates,
 			...(opts.smsBatchSize ? { smsBatchSize: opts.smsBatchSize } : {}),
 			...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
 		});
