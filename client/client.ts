@@ -10,6 +10,7 @@ import { validateIdentity, validateIuc, validateMeter } from './products/validat
 import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch, sameSet } from './products/sms-module';
+import { learnMeterType, meterTypeFor, otherEncoding, refusedMeterType } from './products/meter-type';
 import { effectiveSmsRates, learnSmsRate, needsLearning, parseSmsRateOption, repriced, type SmsRateOption } from './products/sms-rate';
 import {
   DEFAULT_RECONCILE, accountState, claim, executePurchase, fetchRecord, isClaimed, listPage, matchingRecords, parseCreateDate, reconcilePurchase,
@@ -205,13 +206,16 @@ export class VtuClient {
   }
 
   /** `prepare` once the catalogue is at hand (synchronous: `buy` calls it directly when the cache is fresh). */
-  private prepareWith(req: PurchaseRequest, idx: CatalogIndex): { module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex } {
+  private prepareWith(
+    req: PurchaseRequest, idx: CatalogIndex, meterType = meterTypeFor(this.http.baseUrl, this.settings.meterType),
+  ): { module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex } {
     const module = this.module(req.product);
     if (req.product === 'sms') {
       const plan = planSms(req, this.smsRates(idx), Number.MAX_SAFE_INTEGER);
       return { module, prep: prepareSmsBatch(plan, plan.recipients), idx };
     }
-    return { module, prep: module.prepare(req, idx, this.settings), idx };
+    const settings = meterType === this.settings.meterType ? this.settings : { ...this.settings, meterType };
+    return { module, prep: module.prepare(req, idx, settings), idx };
   }
 
   /** Validate and price locally (catalogue); sends nothing. */
@@ -230,8 +234,27 @@ export class VtuClient {
     // a fresh catalogue is used without awaiting it: two microtask hops fewer per purchase (bench:client)
     const idx = req && typeof req === 'object' ? this.cache.ready() : undefined;
     const { module, prep } = idx ? this.prepareWith(req, idx) : await this.prepare(req);
-    const r = await executePurchase(this.ctx, module, prep, { signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
+    let r: PurchaseResult;
+    try {
+      r = await executePurchase(this.ctx, module, prep, { signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
+    } catch (e) {
+      if (req.product !== 'electricity' || !refusedMeterType(e)) throw e;
+      r = await this.buyInOtherMeterType(req, opts);
+    }
     return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
+  }
+
+  /**
+   * The site refused the MeterType encoding with a 400 field error (no record, nothing debited): send the
+   * purchase once more in the other encoding, and remember for the site the one it accepts (meter-type.ts).
+   */
+  private async buyInOtherMeterType(req: PurchaseRequest, opts: BuyOptions): Promise<PurchaseResult> {
+    const other = otherEncoding(meterTypeFor(this.http.baseUrl, this.settings.meterType));
+    const { module, prep } = this.prepareWith(req, await this.cache.get(), other);
+    this.ctx.logger?.info?.(`electricity: the site refused MeterType as ${other === 'name' ? '1/2' : 'Prepaid/Postpaid'}; sending it as ${other === 'name' ? 'Prepaid/Postpaid' : '1/2'}`);
+    const r = await executePurchase(this.ctx, module, prep, { signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
+    learnMeterType(this.http.baseUrl, other);
+    return r;
   }
 
   private async maybeWait(module: ProductModule, r: PurchaseResult, opts: BuyOptions): Promise<PurchaseResult> {
