@@ -148,18 +148,7 @@ export function applyBuild(app: FastifyInstance, rt: Runtime, build: Build | und
   if (build) builds.set(state, build);
   if (state.dialect !== 'family') return;
   registerOlderRoutes(app, rt, build?.olderRoutes ?? ALL_OLDER);
-  app.addHook('onRequest', async (req, reply) => {
-    if (build && !build.getRoutes && GET_ROUTES.has(pathOf(req.url))) return html404(reply);
-    return undefined;
-  });
-  app.addHook('preHandler', async (req, reply) => {
-    if (!build) return undefined;
-    const path = pathOf(req.url);
-    if (req.method === 'GET') strictValidation(build, req, reply, path);
-    // strictness after authentication: an anonymous caller still gets the 401 first
-    else if (path === '/api/billpayment/' && req.headers.authorization) strictMeterType(build, req, reply);
-    return undefined;
-  });
+  if (build) strictHooks(app, build);
   app.addHook('onSend', async (req, reply, payload) => {
     const path = pathOf(req.url);
     if (build && req.method === 'POST' && reply.statusCode === 201 && PURCHASES.has(path)) reply.code(build.purchaseStatus);
@@ -168,6 +157,22 @@ export function applyBuild(app: FastifyInstance, rt: Runtime, build: Build | und
       return payload.replace(/"Account_Balance":(-?\d+)(?=[,}])/, '"Account_Balance":$1.0');
     }
     return payload;
+  });
+}
+
+/** The build's strictness around the shared routes (the plain family dialect has none of these hooks). */
+function strictHooks(app: FastifyInstance, build: Build): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (!build.getRoutes && GET_ROUTES.has(pathOf(req.url))) return html404(reply);
+    return undefined;
+  });
+  app.addHook('preHandler', async (req, reply) => {
+    const path = pathOf(req.url);
+    // a caller without a token still gets the view's 401 first
+    const answered = req.method === 'GET'
+      ? strictValidation(build, req, reply, path)
+      : path === '/api/billpayment/' && !!req.headers.authorization && strictMeterType(build, req, reply);
+    return answered ? reply : undefined; // an async hook that answered returns the reply: the route never runs
   });
 }
 
