@@ -11,7 +11,9 @@ import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch, sameSet } from './products/sms-module';
 import { learnMeterType, meterTypeFor, otherEncoding, refusedMeterType } from './products/meter-type';
-import { effectiveSmsRates, learnSmsRate, needsLearning, parseSmsRateOption, repriced, type SmsRateOption } from './products/sms-rate';
+import {
+  effectiveSmsRates, learnSmsRate, type LearningWindow, needsLearning, openLearningWindow, parseSmsRateOption, repriced, type SmsRateOption,
+} from './products/sms-rate';
 import {
   DEFAULT_RECONCILE, accountState, claim, executePurchase, fetchRecord, isClaimed, listPage, matchingRecords, parseCreateDate, reconcilePurchase,
   waitForFinal, type PurchaseContext, type ReconcileSettings,
@@ -317,25 +319,31 @@ export class VtuClient {
     const module = PRODUCTS.sms;
     const out: PurchaseResult[] = [];
     // no better rate than the assumption: the first batch's wallet change teaches the site's (sms-rate.ts)
-    let learnFrom = needsLearning(this.smsRates(idx), plan.dnd) ? await this.walletKobo() : null;
-    for (const batch of plan.batches) {
-      const prep = prepareSmsBatch(plan, batch);
-      const r = await executePurchase(this.ctx, module, prep, {
-        signal: opts.signal,
-        retryIfNotCharged: opts.retryIfNotCharged,
-        parse: async (json, path) => {
-          const sentAt = this.http.now();
-          const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
-          if (!needsEnrichment) return result;
-          return this.enrichSms(result, plan, batch, sentAt);
-        },
-      });
-      out.push(r);
-      if (learnFrom !== null) {
-        const before = learnFrom;
-        learnFrom = null;
-        if (await this.learnSmsRate(plan, batch, before, r)) plan = repriced(plan, this.smsRates(idx));
+    let window = needsLearning(this.smsRates(idx), plan.dnd) ? openLearningWindow(this.http.baseUrl) : null;
+    try {
+      const before = window ? await this.walletKobo() : null;
+      for (const batch of plan.batches) {
+        const prep = prepareSmsBatch(plan, batch);
+        const r = await executePurchase(this.ctx, module, prep, {
+          signal: opts.signal,
+          retryIfNotCharged: opts.retryIfNotCharged,
+          parse: async (json, path) => {
+            const sentAt = this.http.now();
+            const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
+            if (!needsEnrichment) return result;
+            return this.enrichSms(result, plan, batch, sentAt);
+          },
+        });
+        out.push(r);
+        if (window) {
+          const learned = await this.learnSmsRate(plan, batch, before, r, window);
+          window.close();
+          window = null;
+          if (learned) plan = repriced(plan, this.smsRates(idx));
+        }
       }
+    } finally {
+      window?.close();
     }
     return out;
   }
@@ -355,12 +363,13 @@ export class VtuClient {
   }
 
   /** Learn the route's rate from the batch's own balances, else from the wallet read before and after it. */
-  private async learnSmsRate(plan: SmsPlan, batch: string[], before: number | null, r: PurchaseResult): Promise<boolean> {
+  private async learnSmsRate(plan: SmsPlan, batch: string[], before: number | null, r: PurchaseResult, window: LearningWindow): Promise<boolean> {
     const units = batch.length * plan.pages;
     const own = r.balanceBefore && r.balanceAfter ? [r.balanceBefore.kobo, r.balanceAfter.kobo] : null;
     const after = own ? own[1] : before === null ? null : await this.walletKobo();
     const from = own ? own[0] : before;
-    if (from === null || after === null) return false;
+    // the batch's own balances are its alone; wallet reads are only when no other send of this process overlapped
+    if (from === null || after === null || (!own && window.overlapped)) return false;
     const rate = learnSmsRate(this.http.baseUrl, plan.dnd, units, from, after);
     if (rate === null) this.ctx.logger?.info?.('sms: the first batch\'s wallet change shows no clear per-page rate; quotes keep the assumed rate');
     return rate !== null;

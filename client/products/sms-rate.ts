@@ -101,3 +101,32 @@ export function repriced(plan: SmsPlan, rates: SmsRates): SmsPlan {
   const rateSource = rates.sources?.[route] ?? 'catalogue';
   return { ...plan, rate, rateSource, rateNote: rateNote(rateSource, rate, plan.dnd), cost: money(plan.recipients.length * plan.pages * rate.kobo) };
 }
+
+/**
+ * A window in which one send's wallet change is read. Two SMS sends of this process on one site at once
+ * (a campaign's parallel batches) would each see the other's debit, so a window that overlapped another
+ * teaches nothing. (Purchases of other products or other buyers can still move the wallet: the exact-division
+ * and plausibility checks of learnSmsRate catch most; what slips through errs high, the safe side, unless a
+ * funding landed in the window.)
+ */
+export interface LearningWindow {
+  overlapped: boolean;
+  close(): void;
+}
+
+const openWindows = new Map<string, Set<LearningWindow>>();
+
+export function openLearningWindow(baseUrl: string): LearningWindow {
+  let set = openWindows.get(baseUrl);
+  if (!set) openWindows.set(baseUrl, (set = new Set()));
+  const w: LearningWindow = {
+    overlapped: set.size > 0,
+    close: () => {
+      set.delete(w);
+      if (set.size === 0) openWindows.delete(baseUrl);
+    },
+  };
+  for (const other of set) other.overlapped = true;
+  set.add(w);
+  return w;
+}

@@ -54,6 +54,19 @@ test('family site, no rate anywhere: assumed on the safe side, then learned from
   expect(counting.requests.filter((x) => x.url.endsWith('/api/user/'))).toHaveLength(0);
 });
 
+test('two sends at once see each other\'s debit: neither teaches a rate', async () => {
+  await open('family');
+  const c = client();
+  await c.catalog.get();
+  const before = await admin.balanceKobo('demo');
+  await Promise.all([c.sms.send(SMS), c.sms.send({ ...SMS, message: 'Second' })]);
+  expect(before - (await admin.balanceKobo('demo'))).toBe(720);
+  expect((await c.quote({ product: 'sms', ...SMS })).rateSource).toBe('assumed');
+  // alone, the next send teaches it
+  await c.sms.send({ ...SMS, message: 'Third' });
+  expect((await c.quote({ product: 'sms', ...SMS })).rateSource).toBe('learned');
+});
+
 test('a send of several batches is priced at the learned rate after the first', async () => {
   await open('family');
   const c = client({ smsBatchSize: 1 });
