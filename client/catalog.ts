@@ -3,15 +3,17 @@
  * share it), a TTL, and a shared in-flight promise so 10,000 concurrent callers cause one fetch.
  */
 import { createHash } from 'node:crypto';
-import { VtuBadResponseError, VtuError } from './errors';
+import { VtuBadResponseError } from './errors';
 import type { HttpCore } from './http';
 import type { Catalog, CablePackage, CableProvider, DataPlan, Disco, ExamPrice, NetworkInfo, RechargeDenomination, UserProfile } from './types';
 import { CABLE_GROUPS, DISCO_GROUPS, NETWORK_GROUPS, discoGroup, nameKey } from './schemas/aliases';
 import {
-  CatalogShapeError, DEFAULT_SMS_RATES, canonicalCable, canonicalNetwork, parseAirtime, parseCable, parseDiscos,
+  CatalogShapeError, canonicalCable, canonicalNetwork, parseAirtime, parseCable, parseDiscos,
   parseExams, parseNetworks, parseRecharge, parseSmsRates,
 } from './schemas/catalog';
+import { ASSUMED_SMS_RATES } from './products/sms-rate';
 import { parseUserPayload } from './products/user';
+import { isMissingRoute, learnSiteFact, siteFact, viaKnownRoute } from './site';
 import type { Logger } from './util';
 
 /** Catalogue entries a user names: by id, exact name or documented alias (built once per catalogue). */
@@ -107,17 +109,62 @@ async function optional(http: HttpCore, path: string, signal?: AbortSignal): Pro
   try {
     return await http.get(path, { signal });
   } catch (e) {
-    if (e instanceof VtuError && (e.code === 'not_found' || (e.code === 'bad_response' && e.httpStatus === 405))) return undefined;
+    if (isMissingRoute(e)) return undefined;
     throw e;
   }
+}
+
+/**
+ * Catalogue sections that builds serve under different routes (docs/real-sites.md §3.2): the newer
+ * `/api/get/…` form, then the older `/api/network/`, `/api/cable/`, `/api/disco/` that MSORG's own app reads.
+ * Where a build has neither, the section comes from the legacy `/api/user/` payload. The route that answered
+ * is remembered per site (client/site.ts), so later fetches go straight to it.
+ */
+const SECTION_ROUTES = {
+  network: ['/api/get/network/', '/api/network/'],
+  cable: ['/api/get/cable/', '/api/cable/'],
+  disco: ['/api/get/disco/', '/api/disco/'],
+} as const;
+
+/** Remembered for a section whose every route is missing: read the /api/user/ payload without asking again. */
+const USER_PAYLOAD = '/api/user/';
+
+async function sectionBody(http: HttpCore, name: keyof typeof SECTION_ROUTES, signal?: AbortSignal): Promise<unknown | undefined> {
+  const fact = `catalogue.${name}`;
+  if (siteFact(http.baseUrl, fact) === USER_PAYLOAD) return undefined;
+  try {
+    return await viaKnownRoute(http, fact, SECTION_ROUTES[name], (route) => http.get(route, { signal }));
+  } catch (e) {
+    if (!isMissingRoute(e)) throw e;
+    learnSiteFact(http.baseUrl, fact, USER_PAYLOAD);
+    return undefined;
+  }
+}
+
+/** Data plans: the first route that answers with a usable shape, else the legacy `Dataplans` of /api/user/. */
+function networksFrom(netBody: unknown, root: Record<string, unknown>, userType: string, logger?: Logger): NetworkInfo[] {
+  let why = 'no catalogue route answered (/api/get/network/, /api/network/) and /api/user/ carries no Dataplans';
+  for (const src of [netBody, root.Dataplans]) {
+    if (src === undefined || src === null) continue;
+    try {
+      const nets = parseNetworks(src, userType);
+      if (nets.length) return nets;
+      why = 'it lists no network';
+    } catch (e) {
+      if (!(e instanceof CatalogShapeError)) throw e;
+      why = e.message;
+      logger?.warn?.('the data plan catalogue has an unexpected shape; trying the legacy payload', { reason: why });
+    }
+  }
+  throw new VtuBadResponseError(`The data plan catalogue has an unexpected shape: ${why}`, { path: '/api/get/network/' });
 }
 
 async function fetchCatalog(http: HttpCore, logger?: Logger, signal?: AbortSignal): Promise<CatalogIndex> {
   const [userBody, netBody, cableBody, discoBody, examBody, airBody, smsBody, rechBody] = await Promise.all([
     http.get('/api/user/', { signal }),
-    http.get('/api/get/network/', { signal }),
-    optional(http, '/api/get/cable/', signal),
-    optional(http, '/api/get/disco/', signal),
+    sectionBody(http, 'network', signal),
+    sectionBody(http, 'cable', signal),
+    sectionBody(http, 'disco', signal),
     optional(http, '/api/get/exam/', signal),
     optional(http, '/api/get/airtime/', signal),
     optional(http, '/api/get/sms/', signal),
@@ -136,12 +183,7 @@ async function fetchCatalog(http: HttpCore, logger?: Logger, signal?: AbortSigna
     }
     return fallback;
   };
-  let networks: NetworkInfo[];
-  try {
-    networks = parseNetworks(netBody, profile.userType);
-  } catch (e) {
-    throw new VtuBadResponseError(`The data plan catalogue (/api/get/network/) has an unexpected shape: ${e.message}`, { path: '/api/get/network/' });
-  }
+  const networks = networksFrom(netBody, root, profile.userType, logger);
   const nameById = new Map(networks.map((n) => [n.id, String(n.name)]));
   const idByName = new Map(networks.map((n) => [String(n.name), n.id]));
   const catalog: Catalog = {
@@ -150,7 +192,7 @@ async function fetchCatalog(http: HttpCore, logger?: Logger, signal?: AbortSigna
     discos: section('disco', discoBody, root.Disco ?? root.disco, parseDiscos, []),
     exams: section('exam', examBody, root.Exam, parseExams, []),
     airtime: section('airtime', airBody, root.topuppercentage, (b) => parseAirtime(b, nameById), []),
-    sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, DEFAULT_SMS_RATES),
+    sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, ASSUMED_SMS_RATES),
     recharge: section('recharge', rechBody, root.recharge, (b) => parseRecharge(b, idByName), []),
   };
   return buildIndex(catalog, profile, http.now());

@@ -10,6 +10,10 @@ import { validateIdentity, validateIuc, validateMeter } from './products/validat
 import { parseUserPayload } from './products/user';
 import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch } from './products/sms-module';
+import { learnMeterType, meterTypeFor, otherEncoding, refusedMeterType } from './products/meter-type';
+import {
+  effectiveSmsRates, learnSmsRate, type LearningWindow, needsLearning, openLearningWindow, parseSmsRateOption, repriced, type SmsRateOption,
+} from './products/sms-rate';
 import {
   AccountRegistry, DEFAULT_RECONCILE, claim, executePurchase, fetchRecord, listPage, matchingRecords, reconcilePurchase,
   attributeSend, processAccounts, waitForFinal, type PurchaseContext, type ReconcileSettings,
@@ -19,7 +23,7 @@ import type { Transport } from './transport';
 import type {
   AirtimePurchase, BuyOptions, CablePurchase, Catalog, DataPlan, DataPurchase, ElectricityPurchase, ExamPinPurchase,
   IdentityResult, Money, Page, Product, PurchaseQuote, PurchaseRequest, PurchaseResult, RechargeCardPurchase,
-  ReconcileOptions, SmsBatch, SmsPlan, SmsPurchase, UserProfile, ValidationResult, WaitOptions, WithoutProduct,
+  ReconcileOptions, SmsBatch, SmsPlan, SmsPurchase, SmsRates, UserProfile, ValidationResult, WaitOptions, WithoutProduct,
 } from './types';
 import { isRecord, type Logger } from './util';
 
@@ -45,6 +49,12 @@ export interface VtuClientOptions {
   meterType?: 'name' | 'number';
   /** Recipients per sendsms POST. Default 500. */
   smsBatchSize?: number;
+  /**
+   * The site's SMS tariff in naira per page per number (the credential's rate fields), used where the site
+   * publishes none, e.g. { perPage: '2.50', dndPerPage: '3.50' }. Unset: learned from the first batch's
+   * wallet change; until then quotes assume the highest tariff seen in the family and say so (rateSource).
+   */
+  smsRates?: SmsRateOption;
   reconcile?: Partial<ReconcileSettings>;
   retry?: RetryOptions;
   /**
@@ -66,6 +76,7 @@ export class VtuClient {
   private readonly cache: CatalogCache;
   private readonly ctx: PurchaseContext;
   private readonly settings: ClientSettings;
+  private readonly smsRateOption: ReturnType<typeof parseSmsRateOption>;
 
   readonly user: { get(): Promise<UserProfile>; balance(): Promise<Money> };
   readonly catalog: {
@@ -127,6 +138,7 @@ export class VtuClient {
       retry: opts.retry,
     });
     this.settings = { meterType: opts.meterType ?? 'name', smsBatchSize: opts.smsBatchSize ?? 500 };
+    this.smsRateOption = parseSmsRateOption(opts.smsRates);
     const account = cacheKey(this.http.baseUrl, opts.token.trim());
     this.cache = new CatalogCache(this.http, account, opts.catalogTtlMs ?? 60_000, logger);
     this.ctx = {
@@ -145,14 +157,17 @@ export class VtuClient {
       balance: async () => (await this.user.get()).balance,
     };
     this.catalog = {
-      get: async (o) => (await this.cache.get({ fresh: o?.fresh })).catalog,
+      get: async (o) => {
+        const i = await this.cache.get({ fresh: o?.fresh });
+        return { ...i.catalog, sms: this.smsRates(i) };
+      },
       dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
       networks: async () => (await idx()).catalog.networks,
       cable: async () => (await idx()).catalog.cable,
       discos: async () => (await idx()).catalog.discos,
       exams: async () => (await idx()).catalog.exams,
       airtime: async () => (await idx()).catalog.airtime,
-      sms: async () => (await idx()).catalog.sms,
+      sms: async () => this.smsRates(await idx()),
       recharge: async () => (await idx()).catalog.recharge,
       invalidate: () => this.cache.invalidate(),
     };
@@ -167,7 +182,7 @@ export class VtuClient {
     this.examPins = { ...sugar<ExamPinPurchase>('exam_pin'), get: async (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, recordId(id)) };
     this.rechargeCards = sugar<RechargeCardPurchase>('recharge_card');
     this.sms = {
-      plan: async (r) => planSms(r, (await idx()).catalog.sms, this.settings.smsBatchSize),
+      plan: async (r) => planSms(r, this.smsRates(await idx()), this.settings.smsBatchSize),
       send: (r, o) => this.sendSms(r, o),
       history: (o) => this.smsHistory(o?.page),
     };
@@ -211,14 +226,16 @@ export class VtuClient {
   }
 
   /** `prepare` once the catalogue is at hand (synchronous: `buy` calls it directly when the cache is fresh). */
-  private prepareWith(req: PurchaseRequest, idx: CatalogIndex): { module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex } {
+  private prepareWith(
+    req: PurchaseRequest, idx: CatalogIndex, meterType = meterTypeFor(this.http.baseUrl, this.settings.meterType),
+  ): { module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex } {
     const module = this.module(req.product);
     if (req.product === 'sms') {
-      const plan = planSms(req, idx.catalog.sms, Number.MAX_SAFE_INTEGER);
-      const rate = plan.dnd ? idx.catalog.sms.dndPerPage.kobo : idx.catalog.sms.perPage.kobo;
-      return { module, prep: prepareSmsBatch(plan, plan.recipients, rate), idx };
+      const plan = planSms(req, this.smsRates(idx), Number.MAX_SAFE_INTEGER);
+      return { module, prep: prepareSmsBatch(plan, plan.recipients), idx };
     }
-    return { module, prep: module.prepare(req, idx, this.settings), idx };
+    const settings = meterType === this.settings.meterType ? this.settings : { ...this.settings, meterType };
+    return { module, prep: module.prepare(req, idx, settings), idx };
   }
 
   /** Validate and price locally (catalogue); sends nothing. */
@@ -237,8 +254,27 @@ export class VtuClient {
     // a fresh catalogue is used without awaiting it: two microtask hops fewer per purchase (bench:client)
     const idx = req && typeof req === 'object' ? this.cache.ready() : undefined;
     const { module, prep } = idx ? this.prepareWith(req, idx) : await this.prepare(req);
-    const r = await executePurchase(this.ctx, module, prep, { request: req, signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
+    let r: PurchaseResult;
+    try {
+      r = await executePurchase(this.ctx, module, prep, { request: req, signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
+    } catch (e) {
+      if (req.product !== 'electricity' || !refusedMeterType(e)) throw e;
+      r = await this.buyInOtherMeterType(req, opts);
+    }
     return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
+  }
+
+  /**
+   * The site refused the MeterType encoding with a 400 field error (no record, nothing debited): send the
+   * purchase once more in the other encoding, and remember for the site the one it accepts (meter-type.ts).
+   */
+  private async buyInOtherMeterType(req: PurchaseRequest, opts: BuyOptions): Promise<PurchaseResult> {
+    const other = otherEncoding(meterTypeFor(this.http.baseUrl, this.settings.meterType));
+    const { module, prep } = this.prepareWith(req, await this.cache.get(), other);
+    this.ctx.logger?.info?.(`electricity: the site refused MeterType as ${other === 'name' ? '1/2' : 'Prepaid/Postpaid'}; sending it as ${other === 'name' ? 'Prepaid/Postpaid' : '1/2'}`);
+    const r = await executePurchase(this.ctx, module, prep, { request: req, signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
+    learnMeterType(this.http.baseUrl, other);
+    return r;
   }
 
   private async maybeWait(module: ProductModule, r: PurchaseResult, opts: BuyOptions): Promise<PurchaseResult> {
@@ -299,25 +335,64 @@ export class VtuClient {
 
   private async sendSms(req: WithoutProduct<SmsPurchase> | SmsPurchase, opts: BuyOptions = {}): Promise<PurchaseResult[]> {
     const idx = await this.cache.get();
-    const plan = planSms(req, idx.catalog.sms, 'product' in req ? Number.MAX_SAFE_INTEGER : this.settings.smsBatchSize);
-    const rate = plan.dnd ? idx.catalog.sms.dndPerPage.kobo : idx.catalog.sms.perPage.kobo;
+    let plan = planSms(req, this.smsRates(idx), 'product' in req ? Number.MAX_SAFE_INTEGER : this.settings.smsBatchSize);
     const module = PRODUCTS.sms;
     const out: PurchaseResult[] = [];
-    for (const batch of plan.batches) {
-      const prep = prepareSmsBatch(plan, batch, rate);
-      const r = await executePurchase(this.ctx, module, prep, {
-        request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
-        signal: opts.signal,
-        retryIfNotCharged: opts.retryIfNotCharged,
-        parse: async (json, path, at) => {
-          const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
-          // the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
-          return needsEnrichment ? attributeSend(this.ctx, module, prep, result, at, opts.signal) : result;
-        },
-      });
-      out.push(r);
+    // no better rate than the assumption: the first batch's wallet change teaches the site's (sms-rate.ts)
+    let window = needsLearning(this.smsRates(idx), plan.dnd) ? openLearningWindow(this.http.baseUrl) : null;
+    try {
+      const before = window ? await this.walletKobo() : null;
+      for (const batch of plan.batches) {
+        const prep = prepareSmsBatch(plan, batch);
+        const r = await executePurchase(this.ctx, module, prep, {
+          request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
+          signal: opts.signal,
+          retryIfNotCharged: opts.retryIfNotCharged,
+          parse: async (json, path, at) => {
+            const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
+            // the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
+            return needsEnrichment ? attributeSend(this.ctx, module, prep, result, at, opts.signal) : result;
+          },
+        });
+        out.push(r);
+        if (window) {
+          const learned = await this.learnSmsRate(plan, batch, before, r, window);
+          window.close();
+          window = null;
+          if (learned) plan = repriced(plan, this.smsRates(idx));
+        }
+      }
+    } finally {
+      window?.close();
     }
     return out;
+  }
+
+  /** The SMS rates in force: the catalogue's, the credential's, the learned or the assumed (sms-rate.ts). */
+  private smsRates(idx: CatalogIndex): SmsRates {
+    return effectiveSmsRates(idx.catalog.sms, this.http.baseUrl, this.smsRateOption);
+  }
+
+  private async walletKobo(): Promise<number | null> {
+    try {
+      return (await this.user.balance()).kobo;
+    } catch (e) {
+      if (!(e instanceof VtuError)) throw e;
+      return null; // no balance, no learning: the assumed rate stays (the safe side)
+    }
+  }
+
+  /** Learn the route's rate from the batch's own balances, else from the wallet read before and after it. */
+  private async learnSmsRate(plan: SmsPlan, batch: string[], before: number | null, r: PurchaseResult, window: LearningWindow): Promise<boolean> {
+    const units = batch.length * plan.pages;
+    const own = r.balanceBefore && r.balanceAfter ? [r.balanceBefore.kobo, r.balanceAfter.kobo] : null;
+    const after = own ? own[1] : before === null ? null : await this.walletKobo();
+    const from = own ? own[0] : before;
+    // the batch's own balances are its alone; wallet reads are only when no other send of this process overlapped
+    if (from === null || after === null || (!own && window.overlapped)) return false;
+    const rate = learnSmsRate(this.http.baseUrl, plan.dnd, units, from, after);
+    if (rate === null) this.ctx.logger?.info?.('sms: the first batch\'s wallet change shows no clear per-page rate; quotes keep the assumed rate');
+    return rate !== null;
   }
 
   private async smsHistory(page?: number): Promise<Page<SmsBatch>> {

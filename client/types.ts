@@ -91,9 +91,14 @@ export interface AirtimeDiscount {
   shareAndSellPercent: string;
 }
 
+/** Where an SMS rate came from: the site's catalogue, the credential, the first batch's wallet change, or assumed (the safe side). */
+export type RateSource = 'catalogue' | 'credential' | 'learned' | 'assumed';
+
 export interface SmsRates {
   perPage: Money;
   dndPerPage: Money;
+  /** Where each rate came from (the client always fills it; absent means the catalogue). */
+  sources?: { perPage: RateSource; dndPerPage: RateSource };
 }
 
 export interface RechargeDenomination {
@@ -148,6 +153,9 @@ export interface PurchaseQuote {
   description: string;
   /** The exact body that would be POSTed. */
   request: Record<string, unknown>;
+  /** SMS: where the per-page rate came from, and a sentence saying so (e.g. that it is assumed, and why). */
+  rateSource?: RateSource;
+  rateNote?: string;
 }
 
 export interface ValidationResult {
@@ -191,6 +199,10 @@ export interface SmsPlan {
   /** Pages as the site counts them: characters (code points, Python `len`), see smsPages. */
   pages: number;
   dnd: boolean;
+  /** The per-page rate of the route used (standard or DND), where it came from, and a sentence saying so. */
+  rate: Money;
+  rateSource: RateSource;
+  rateNote: string;
   /** recipients × pages × rate */
   cost: Money;
   /** Recipient chunks, one POST each. */

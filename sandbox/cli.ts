@@ -1,24 +1,29 @@
 /**
- * npm run sandbox -- [--port 8080] [--dialect seed|family] [--seed 7]
+ * npm run sandbox -- [--port 8080] [--dialect seed|family] [--build legitdata|husmodata|muhallidata|legacy] [--seed 7]
  * Prints three shell-ready lines (base URL, demo token, admin key) and runs until SIGINT/SIGTERM.
  * VTU_SANDBOX_TOKEN / VTU_ADMIN_KEY fix the demo token / admin key (handy for demos).
  */
 import { parseArgs } from 'node:util';
+import { type BuildName, checkBuild } from './builds';
 import { startSandbox } from './server';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '8080' },
-      dialect: { type: 'string', default: 'seed' },
+      dialect: { type: 'string' },
+      build: { type: 'string' },
       seed: { type: 'string', default: '1' },
       log: { type: 'boolean', default: false },
     },
   });
-  if (values.dialect !== 'seed' && values.dialect !== 'family') throw new Error('--dialect must be seed or family');
+  const dialect = values.dialect ?? (values.build ? 'family' : 'seed');
+  if (dialect !== 'seed' && dialect !== 'family') throw new Error('--dialect must be seed or family');
+  if (values.build !== undefined) checkBuild(values.build, dialect);
   const sb = await startSandbox({
     port: Number(values.port),
-    dialect: values.dialect,
+    dialect,
+    build: values.build as BuildName | undefined,
     seed: Number(values.seed),
     demoToken: process.env.VTU_SANDBOX_TOKEN || undefined,
     adminKey: process.env.VTU_ADMIN_KEY || undefined,

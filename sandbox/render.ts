@@ -89,7 +89,7 @@ const rechargeObject = (tier: Tier) => {
 export const rechargePayload = (tier: Tier): string => cached(`recharge|${tier}`, () => rechargeObject(tier));
 
 /** The legacy catalogue keys that /api/user/ carries in both dialects. */
-function legacyCatalogue(dialect: Dialect, tier: Tier) {
+export function legacyCatalogue(dialect: Dialect, tier: Tier) {
   const m = moneyOf(dialect);
   const kinds: Record<string, string> = { SME: 'SME', GIFTING: 'GIFTING', CORPORATE: 'CORPORATE GIFTING', AWOOF: 'AWOOF', DATA_SHARE: 'DATA SHARE' };
   const Dataplans = Object.fromEntries(NETWORKS.map((n) => {

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { parse as parseQs } from 'node:querystring';
 import Fastify from 'fastify';
 import { adminRoutes } from './admin';
+import { applyBuild, type BuildName, checkBuild } from './builds';
 import { NOT_FOUND_HTML, type Runtime, SERVER_ERROR_HTML } from './http';
 import { Rng } from './rng';
 import { catalogRoutes } from './routes/catalog';
@@ -20,6 +21,8 @@ export interface SandboxOptions {
   host?: '127.0.0.1';
   /** 'seed' (default) follows the seed document; 'family' the real MSORG sites. */
   dialect?: Dialect;
+  /** A build profile of the family (sandbox/builds.ts); implies dialect 'family'. */
+  build?: BuildName;
   /** Admin API secret; default derived from the seed. */
   adminKey?: string;
   /** RNG seed for tokens, idents, pins and fault rolls. Default 1. */
@@ -41,7 +44,8 @@ export interface Sandbox {
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const dialect = opts.dialect ?? 'seed';
+  const dialect = opts.dialect ?? (opts.build ? 'family' : 'seed');
+  const build = opts.build === undefined ? undefined : checkBuild(opts.build, dialect);
   const seed = opts.seed ?? 1;
   if (opts.demoToken !== undefined && !/^[0-9a-f]{40}$/.test(opts.demoToken)) throw new Error('demoToken must be 40 lowercase hex characters');
   const state = new SandboxState(dialect, seed, { username: 'demo', token: opts.demoToken });
@@ -52,6 +56,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   // The family (DRF) also parses form bodies.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, parseQs(body as string)));
 
+  applyBuild(app, rt, build);
   catalogRoutes(app, rt);
   purchaseRoutes(app, rt);
   historyRoutes(app, rt);

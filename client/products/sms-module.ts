@@ -26,7 +26,8 @@ export function sameSet(a: string[], b: string[]): boolean {
   return b.every((x) => s.has(x));
 }
 
-export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo: number): PreparedPurchase {
+/** One batch's POST; its quote prices it at the plan's rate and says where that rate came from. */
+export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo = plan.rate.kobo): PreparedPurchase {
   const body = smsBody(plan, batch);
   const cost = money(batch.length * plan.pages * ratePerPageKobo);
   return {
@@ -37,6 +38,8 @@ export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo:
       product: 'sms', recipient: batch.join(','), amount: cost,
       description: `${plan.pages}-page SMS from ${plan.sender} to ${batch.length} number${batch.length > 1 ? 's' : ''}${plan.dnd ? ' (DND route)' : ''}`,
       request: body,
+      rateSource: plan.rateSource,
+      rateNote: plan.rateNote,
     },
     match: {
       recipient: null,

@@ -9,6 +9,7 @@ import { normalizeStatus, zId } from '../schemas/common';
 import { VtuBadResponseError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../errors';
 import { firstMoney, invalid, isRec, scrubRaw, text } from './common';
 import { MOBILE_EXAMPLE, parseBoolean, parseMessage, parseSender, phoneProblemText, splitRecipients } from '../input';
+import { rateNote } from './sms-rate';
 import { PRODUCT_TABLE } from './table';
 
 const { fields: F, limits: L } = PRODUCT_TABLE.sms;
@@ -72,12 +73,13 @@ export function planSms(req: Omit<SmsPurchase, 'product'> | SmsPurchase, rates: 
   }
   const pages = smsPages(message);
   const rate = dnd ? rates.dndPerPage : rates.perPage;
+  const rateSource = rates.sources?.[dnd ? 'dndPerPage' : 'perPage'] ?? 'catalogue';
   const size = Math.max(1, Math.floor(batchSize));
   const batches: string[][] = [];
   for (let i = 0; i < valid.length; i += size) batches.push(valid.slice(i, i + size));
   return {
     sender, message, recipients: valid, invalid: bad, rejected, duplicates, unicode: unicodeChars(message), pages, dnd,
-    cost: money(valid.length * pages * rate.kobo), batches,
+    rate, rateSource, rateNote: rateNote(rateSource, rate, dnd), cost: money(valid.length * pages * rate.kobo), batches,
   };
 }
 

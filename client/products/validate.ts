@@ -2,11 +2,12 @@
  * IUC / meter validation (free reads: retried like every GET) and BVN / NIN lookups (paid: never repeated).
  * Sites serve IUC/meter validation under `/api/…` or only under the website's `/ajax/…` views, and take
  * the cable/disco by name or by id (docs/real-sites.md §8): a 404 tries the other route, a 500 the
- * other parameter form, and the route that answered is remembered per base URL.
+ * other parameter form, and the route that answered is remembered per base URL (client/site.ts).
  */
 import type { CatalogIndex } from '../catalog';
-import { VtuBadResponseError, VtuNotFoundError, VtuServerError } from '../errors';
+import { VtuBadResponseError, VtuServerError } from '../errors';
 import type { HttpCore } from '../http';
+import { forgetSites, learnSiteFact, siteFact, viaKnownRoute } from '../site';
 import type { IdentityResult, ValidationResult } from '../types';
 import { isRecord } from '../util';
 import { checkIuc, resolveProvider } from './cable';
@@ -19,38 +20,32 @@ const ROUTES: Record<Check, [api: string, ajax: string]> = {
   meter: ['/api/validatemeter/', '/ajax/validate_meter_number/'],
 };
 
-/** Base URL + check → the route that answered last (module-wide, like the catalogue cache). */
-const answeredBy = new Map<string, string>();
-
-/** Drop the remembered validation routes (tests). */
+/** Drop the remembered validation routes (tests): everything learned about sites is forgotten. */
 export function forgetValidationRoutes(): void {
-  answeredBy.clear();
+  forgetSites();
 }
 
-/** GET the first parameter form that the site understands: on a 500 (a name-only build given an id, or the reverse), the next. */
+/**
+ * GET the first parameter form that the site understands: on a 500 (a name-only build given an id, or the
+ * reverse), the next. The form that answered is remembered per site and route, like the route.
+ */
 async function getEitherForm(http: HttpCore, path: string, forms: Array<Record<string, string>>): Promise<unknown> {
+  const fact = `form ${path}`;
+  const known = siteFact<number>(http.baseUrl, fact) ?? 0;
+  const order = [forms[known], ...forms.filter((_, i) => i !== known)].map((f) => forms.indexOf(f));
   for (let i = 0; ; i++) {
     try {
-      return await http.get(path, { query: forms[i] });
-    } catch (e) {
-      if (!(e instanceof VtuServerError) || i === forms.length - 1) throw e;
-    }
-  }
-}
-
-async function validationGet(http: HttpCore, check: Check, forms: Array<Record<string, string>>): Promise<unknown> {
-  const key = `${http.baseUrl} ${check}`;
-  const known = answeredBy.get(key);
-  const routes = known ? [known, ...ROUTES[check].filter((r) => r !== known)] : ROUTES[check];
-  for (let i = 0; ; i++) {
-    try {
-      const body = await getEitherForm(http, routes[i], forms);
-      answeredBy.set(key, routes[i]);
+      const body = await http.get(path, { query: forms[order[i]] });
+      learnSiteFact(http.baseUrl, fact, order[i]);
       return body;
     } catch (e) {
-      if (!(e instanceof VtuNotFoundError) || i === routes.length - 1) throw e;
+      if (!(e instanceof VtuServerError) || i === order.length - 1) throw e;
     }
   }
+}
+
+function validationGet(http: HttpCore, check: Check, forms: Array<Record<string, string>>): Promise<unknown> {
+  return viaKnownRoute(http, `validate.${check}`, ROUTES[check], (route) => getEitherForm(http, route, forms));
 }
 
 export async function validateIuc(http: HttpCore, idx: CatalogIndex, r: { provider: unknown; iuc: unknown }): Promise<ValidationResult> {

@@ -10,6 +10,7 @@ import type {
 } from '../types';
 import { isRecord } from '../util';
 import { zId } from './common';
+import { ASSUMED_SMS_RATES } from '../products/sms-rate';
 
 export class CatalogShapeError extends Error {}
 
@@ -38,7 +39,7 @@ function kindOf(t: unknown): string {
 
 function sizeOf(size: unknown, vol: unknown): string {
   let s = String(size ?? '').trim();
-  if (/^\d+\.0+$/.test(s)) s = s.replace(/\.0+$/, '');
+  s = s.replace(/^(\d+)\.0+(?=[A-Za-z]|$)/, '$1'); // 1.0 / "1.0GB" (the older forms) → 1 / 1GB
   const v = String(vol ?? '').trim();
   if (s && v && !s.toUpperCase().endsWith(v.toUpperCase())) return s + v;
   return s || v;
@@ -72,19 +73,38 @@ export function planLabel(size: string, kind: string, priceKobo: number, validit
   return `${size} ${kind} ${nairaText(priceKobo)}${validity ? ` (${validity})` : ''}`;
 }
 
+/**
+ * The plan rows of one network entry: `{network_info, data_plans}` (/api/get/network/), a bare list
+ * (`MTN_PLAN: [...]`, /api/network/) or the lists by kind with `ALL` (`Dataplans.MTN_PLAN`, /api/user/).
+ */
+function planRows(val: unknown): unknown[] | null {
+  if (Array.isArray(val)) return val;
+  if (!isRecord(val)) return null;
+  if (Array.isArray(val.data_plans)) return val.data_plans;
+  if (Array.isArray(val.plans)) return val.plans;
+  if (Array.isArray(val.ALL)) return val.ALL;
+  return isRecord(val.network_info) ? [] : null;
+}
+
+/** /api/get/network/, /api/network/ or the legacy `Dataplans` (see planRows) → networks with their plans. */
 export function parseNetworks(body: unknown, userType: string): NetworkInfo[] {
-  if (!isRecord(body)) throw new CatalogShapeError('/api/get/network/ is not an object');
+  if (!isRecord(body)) throw new CatalogShapeError('the data plan catalogue is not an object');
   const col = priceColumn(userType);
   const out: NetworkInfo[] = [];
   for (const [key, val] of Object.entries(body)) {
-    if (!isRecord(val)) continue;
-    const info = isRecord(val.network_info) ? val.network_info : {};
+    const rows = planRows(val);
+    if (!rows) continue;
+    const info = isRecord(val) && isRecord(val.network_info) ? val.network_info : {};
     const name = canonicalNetwork(info.name ?? key);
-    const idP = zId.safeParse(info.id ?? info.network_id);
+    // the older forms carry the network's id only on each row (`network`)
+    const first = rows.find(isRecord);
+    const idP = zId.safeParse(info.id ?? info.network_id ?? first?.network_id ?? first?.network);
     const networkId = idP.success ? idP.data : DEFAULT_NETWORK_IDS[name];
-    if (networkId === undefined) throw new CatalogShapeError(`network ${key} has no id`);
+    if (networkId === undefined) {
+      if (!isRecord(val) || val.network_info !== undefined) throw new CatalogShapeError(`network ${key} has no id`);
+      continue; // a key of the older forms that is not a network
+    }
     const plans: DataPlan[] = [];
-    const rows = Array.isArray(val.data_plans) ? val.data_plans : Array.isArray(val.plans) ? val.plans : [];
     for (const r of rows) {
       const p = zPlanRow.safeParse(r);
       if (!p.success) continue;
@@ -236,10 +256,12 @@ export function parseSmsRates(body: unknown): SmsRates {
   const r = tryParseKobo(body.rate ?? body.price ?? body.sms_rate);
   const d = tryParseKobo(body.dnd_rate ?? body.dnd ?? body.dnd_price);
   if (r === null) throw new CatalogShapeError('sms rate missing');
-  return { perPage: money(r), dndPerPage: money(d ?? r) };
+  if (d === null) {
+    // a standard rate only: the DND route costs more on every site seen, so its rate stays unknown
+    return { perPage: money(r), dndPerPage: money(Math.max(r, ASSUMED_SMS_RATES.dndPerPage.kobo)), sources: { perPage: 'catalogue', dndPerPage: 'assumed' } };
+  }
+  return { perPage: money(r), dndPerPage: money(d), sources: { perPage: 'catalogue', dndPerPage: 'catalogue' } };
 }
-
-export const DEFAULT_SMS_RATES: SmsRates = { perPage: money(180), dndPerPage: money(350) };
 
 /** {mtn_pin:[...], glo_pin:[...]} (legacy `recharge`) | [{id, network, amount, amount_to_pay}] */
 export function parseRecharge(body: unknown, networkIdByName: Map<string, number>): RechargeDenomination[] {

@@ -57,6 +57,8 @@ export interface VtuCredentials {
 	customerRef: boolean;
 	/** The vendor's processing bound (client option reconcile.maxProcessingMs). */
 	processingMs: number;
+	/** The site's SMS rates in naira, where the credential sets them (client option smsRates). */
+	smsRates: { perPage?: string; dndPerPage?: string };
 	/** Everything n8n returned (handed back to httpRequestWithAuthentication). */
 	decrypted: ICredentialDataDecryptedObject;
 }
@@ -86,7 +88,9 @@ export async function getVtuCredentials(ctx: VtuContext): Promise<VtuCredentials
 	const seconds = Number(creds.vendorProcessingSeconds ?? VENDOR_PROCESSING_SECONDS_DEFAULT);
 	// older credentials lack the field, and a blank or negative one is no bound: the client's default
 	const processingMs = Math.round((Number.isFinite(seconds) && seconds > 0 ? seconds : VENDOR_PROCESSING_SECONDS_DEFAULT) * 1000);
-	return { baseUrl, apiToken, sharedAccount, customerRef, processingMs, decrypted: creds };
+	const rate = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+	const smsRates = { perPage: rate(creds.smsRate), dndPerPage: rate(creds.smsDndRate) };
+	return { baseUrl, apiToken, sharedAccount, customerRef, processingMs, smsRates, decrypted: creds };
 }
 
 export interface ClientOptions {
@@ -104,7 +108,7 @@ export async function getClient(ctx: VtuContext, opts: ClientOptions = {}): Prom
 }
 
 async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promise<CacheEntry> {
-	const { baseUrl, apiToken, sharedAccount, customerRef, processingMs, decrypted } = await getVtuCredentials(ctx);
+	const { baseUrl, apiToken, sharedAccount, customerRef, processingMs, smsRates, decrypted } = await getVtuCredentials(ctx);
 	const now = Date.now();
 	prune(now);
 	const key = [
@@ -114,6 +118,8 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 		sharedAccount,
 		customerRef,
 		processingMs,
+		smsRates.perPage ?? '',
+		smsRates.dndPerPage ?? '',
 		opts.smsBatchSize ?? '',
 		opts.timeoutMs ?? '',
 	].join('|');
@@ -129,6 +135,7 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 			sleep: sleepWithAbort,
 			reconcile,
 			customerRef,
+			smsRates,
 			...(opts.smsBatchSize ? { smsBatchSize: opts.smsBatchSize } : {}),
 			...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
 		});

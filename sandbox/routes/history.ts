@@ -3,6 +3,7 @@
  * `?search=` filters in the seed dialect and is ignored by the family (LegitData build).
  */
 import type { FastifyInstance } from 'fastify';
+import { buildOf } from '../builds';
 import { apiRoute, type Ctx, html500, notFoundEmpty, type Out, type Runtime } from '../http';
 import { renderSmsHistory, renderTxn } from '../render';
 import type { Dialect, Product, Txn } from '../state';
@@ -43,6 +44,14 @@ function list(c: Ctx, product: Product, render: Render, path: string): Out {
   };
 }
 
+/** One build answers the SMS history as every row in one list, newest first, unpaginated. */
+function bareList(c: Ctx, product: Product, render: Render): Out {
+  const items = c.user.txns[product];
+  const rows: unknown[] = [];
+  for (let i = items.length - 1; i >= 0; i--) rows.push(render(items[i], c.dialect));
+  return { status: 200, body: rows };
+}
+
 function detail(c: Ctx, product: Product): Out {
   const id = Number((c.req.params as { id: string }).id);
   const t = c.state.find(product, id);
@@ -68,7 +77,8 @@ export function historyRoutes(app: FastifyInstance, rt: Runtime): void {
     // Django's <int:id>: anything else is an unknown URL (404 page), hence the constraint.
     for (const url of [`/api/${seg}/:id(^\\d+$)`, `/api/${seg}/:id(^\\d+$)/`]) apiRoute(app, rt, 'GET', url, (c) => detail(c, product));
   }
-  apiRoute(app, rt, 'GET', '/api/sendsms/', (c) => list(c, 'sms', renderSmsHistory, '/api/sendsms/'));
+  apiRoute(app, rt, 'GET', '/api/sendsms/', (c) =>
+    buildOf(c.state)?.smsHistory === 'list' ? bareList(c, 'sms', renderSmsHistory) : list(c, 'sms', renderSmsHistory, '/api/sendsms/'));
   // /api/sms/: fine in the seed; broken in the family's legacy code (500).
   apiRoute(app, rt, 'GET', '/api/sms/', (c) => (c.dialect === 'seed' ? list(c, 'sms', renderSmsHistory, '/api/sms/') : html500()));
 }

@@ -3,6 +3,7 @@
  * (same texts) → wallet check → state.purchase() (debit + record + ledger) → 201 record.
  */
 import type { FastifyInstance } from 'fastify';
+import { senderMax } from '../builds';
 import {
   AIRTIME_TYPES, airtimePercentBp, cableById, cablePlanById, denomById, discoById, EXAMS, FAMILY_SMS_RATES, lookupIuc, lookupMeter,
   MAX_EPIN_QTY, MAX_RECHARGE_QTY, MIN_AIRTIME_KOBO, MIN_BILL_KOBO, type Network, networkById, planAvailable, planById, SMS_MAX_CHARS,
@@ -145,7 +146,7 @@ function splitRecipients(list: string): { valid: string[]; invalid: number } {
 
 function sendsms(c: Ctx): Out {
   const f = new Form(c.body);
-  const sender = f.str('sender', { max: 11 });
+  const sender = f.str('sender', { max: senderMax(c.state) }); // 11; 12 on builds that store what the column holds
   const to = f.str('recetipient');
   const message = f.str('message');
   const dnd = f.bool('DND', false) ?? false;
