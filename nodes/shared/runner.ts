@@ -11,6 +11,7 @@ import { NOT_CHARGED_CODES } from '../../client/errors';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
 import { getClient, getVtuCredentials } from './client';
+import { LOCKED_OPTIONS } from './descriptions';
 import { errorJson, refuse, toNodeError } from './errors';
 import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
@@ -42,7 +43,41 @@ export const RETRY_LOOKBACK_MINUTES = 24 * 60;
 export const DEFAULT_CONCURRENCY = 10;
 export const MAX_CONCURRENCY = 20;
 
+/**
+ * Refuse a limit an AI agent could fill: the fields take no expression in the editor, but a workflow's JSON
+ * can still carry `$fromAI(...)` in one (n8n evaluates it anyway).
+ */
+function refuseModelFilledLimits(ctx: IExecuteFunctions): void {
+	const raw = (ctx.getNode().parameters?.options ?? {}) as IDataObject;
+	for (const name of LOCKED_OPTIONS) {
+		const v = raw[name];
+		if (typeof v === 'string' && /\$fromai\s*\(/i.test(v)) {
+			throw refuse('invalid_input',
+				`The option "${OPTION_LABELS[name] ?? name}" is filled by the AI model ($fromAI); limits like this one must be fixed by the workflow`,
+				'Open the node\'s Options and type a fixed value.',
+			);
+		}
+	}
+}
+
+const OPTION_LABELS: Record<string, string> = {
+	concurrency: 'Concurrency',
+	dryRun: 'Dry Run',
+	retryIfNotCharged: 'Retry If Not Charged',
+	skipIfBoughtWithinMinutes: 'Skip If Already Bought Within (Minutes)',
+	spendCap: 'Spend Cap (₦)',
+	waitForFinal: 'Wait for Final Status',
+	waitTimeout: 'Wait Timeout (Seconds)',
+	validateFirst: 'Validate First',
+	batchSize: 'Batch Size',
+	oncePerNumber: 'Text Each Number Once',
+	sendRate: 'Send Rate (Messages per Second)',
+	sendWindowStart: 'Send Window Start',
+	sendWindowEnd: 'Send Window End',
+};
+
 export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions {
+	refuseModelFilledLimits(ctx);
 	const o = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const concurrency = Math.min(
 		MAX_CONCURRENCY,

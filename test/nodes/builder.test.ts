@@ -1,0 +1,57 @@
+/**
+ * The n8n builder's day (issue 25): limits an AI agent cannot move, words a builder reads, a dry run that
+ * answers "can I run this?", results a builder can route. Real n8n engine (WorkflowExecute) against the sandbox.
+ */
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
+import { VtuBulkSms } from '../../nodes/VtuBulkSms/VtuBulkSms.node';
+import { VtuCableTv } from '../../nodes/VtuCableTv/VtuCableTv.node';
+import { VtuData } from '../../nodes/VtuData/VtuData.node';
+import { VtuElectricity } from '../../nodes/VtuElectricity/VtuElectricity.node';
+import { VtuExamPin } from '../../nodes/VtuExamPin/VtuExamPin.node';
+import { VtuIdentity } from '../../nodes/VtuIdentity/VtuIdentity.node';
+import { VtuRechargeCard } from '../../nodes/VtuRechargeCard/VtuRechargeCard.node';
+import { VtuTransaction } from '../../nodes/VtuTransaction/VtuTransaction.node';
+import { VtuTransactionTrigger } from '../../nodes/VtuTransactionTrigger/VtuTransactionTrigger.node';
+import { VtuWallet } from '../../nodes/VtuWallet/VtuWallet.node';
+import { LOCKED_OPTIONS } from '../../nodes/shared/descriptions';
+import { runNode } from './engine';
+import { useVtuSandbox } from './helpers';
+
+const env = useVtuSandbox();
+const airtime = new VtuAirtime();
+const ACTION_NODES = [VtuAirtime, VtuBulkSms, VtuCableTv, VtuData, VtuElectricity, VtuExamPin, VtuIdentity, VtuRechargeCard, VtuTransaction, VtuWallet];
+
+function optionsOf(d: INodeTypeDescription): INodeProperties[] {
+  return d.properties.filter((p) => p.name === 'options').flatMap((p) => (p.options ?? []) as INodeProperties[]);
+}
+
+describe('limits the model cannot move', () => {
+  test('every safety option of every buying node takes no expression (n8n shows the AI button only where expressions are allowed)', () => {
+    let seen = 0;
+    for (const N of ACTION_NODES) {
+      for (const o of optionsOf(new N().description)) {
+        if (!LOCKED_OPTIONS.includes(o.name)) continue;
+        seen++;
+        expect([N.name, o.name, o.noDataExpression]).toEqual([N.name, o.name, true]);
+      }
+    }
+    // 7 shared options on each of the 7 buying nodes, plus Validate First x2 and the SMS extras
+    expect(seen).toBeGreaterThanOrEqual(7 * 7 + 2 + 5);
+  });
+
+  test('the tool list: every action node is usable as a tool, the trigger is not', () => {
+    expect(ACTION_NODES.map((N) => [N.name, new N().description.usableAsTool])).toEqual(ACTION_NODES.map((N) => [N.name, true]));
+    expect(new VtuTransactionTrigger().description.usableAsTool).toBeUndefined();
+  });
+
+  test('a Spend Cap written as $fromAI in the workflow JSON is refused and nothing is bought', async () => {
+    const before = await env.balance();
+    const r = await runNode(airtime, {
+      parameters: { operation: 'buy', network: 'MTN', amount: 100, phone: '08031230001', options: { spendCap: "={{ $fromAI('cap', 'spend cap', 'number') }}" } },
+      creds: env.creds(),
+    });
+    expect(r.error?.message).toMatch(/Spend Cap \(₦\)" is filled by the AI model/);
+    expect(await env.balance()).toBe(before);
+  });
+});
