@@ -419,7 +419,7 @@ function collect(outputs: Array<INodeExecutionData[] | undefined>): INodeExecuti
 }
 
 /**
- * Per-item loop for the read-only operations: pairedItem, continueOnFail, `[item N]` errors.
+ * Per-item loop for the read-only operations: pairedItem, continueOnFail, `[row N]` errors (rows from 1, as n8n shows them).
  * `fn` returns one or more JSON objects (or full items, e.g. with binary data).
  */
 export async function runEachItem(

@@ -69,7 +69,7 @@ test('a node run with a bad token / whitelisted-away IP fails with a message tha
 test('a bad row without Continue On Fail: the node fails and NOTHING is bought', async () => {
   const r = await exec('vtuData', buyData(), { items: [{ phone: '08031234567' }, { phone: '0803123' }, { phone: '08061234567' }] });
   assert.equal(r.run.status, 'error');
-  assert.match(r.run.nodeError('Node').message, /\[item 1\]$/);
+  assert.match(r.run.nodeError('Node').message, /\[row 2\]$/);
   assert.deepEqual(r.ledger, []);
 });
 
@@ -92,7 +92,7 @@ test('Continue On Fail: one output per row, in order; failed rows say why; only 
   // row 1: bad number
   assert.match(out[1].error, /0803123/);
   assert.equal(out[1].code, 'invalid_input');
-  assert.match(out[1].error, /\[item 1\]$/);
+  assert.match(out[1].error, /\[row 2\]$/);
   // row 3: not an MTN number
   assert.ok(out[3].error, JSON.stringify(out[3]));
   assert.equal(out[3].item, 3);
@@ -158,7 +158,7 @@ test('Spend Cap without Continue On Fail: over the cap → the node fails before
   assert.equal(r.run.status, 'error');
   const err = r.run.nodeError('Node');
   assert.match(err.message, /Spend Cap of ₦600\.00/);
-  assert.match(err.message, /\[item 2\]$/);
+  assert.match(err.message, /\[row 3\]$/);
   assert.deepEqual(r.ledger, []);
 });
 

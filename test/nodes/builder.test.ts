@@ -55,3 +55,36 @@ describe('limits the model cannot move', () => {
     expect(await env.balance()).toBe(before);
   });
 });
+
+describe("builder's words", () => {
+  const data = new VtuData();
+  test('a plan of another network: the message names the Plan list, not client code, and the row as n8n shows it', async () => {
+    const r = await runNode(data, {
+      parameters: { operation: 'buy', network: 'MTN', plan: '={{$json.plan}}', phone: '={{$json.phone}}' },
+      input: [{ plan: 1, phone: '08031230001' }, { plan: 99999, phone: '08031230002' }],
+      creds: env.creds(),
+    });
+    expect(r.error?.message).toMatch(/\[row 2\]$/);
+    expect(r.error?.message).not.toMatch(/client\.|catalog|\[item/);
+    expect(r.error?.message).toMatch(/Plan list/);
+  });
+
+  test('a number of another network: "turn on Ported Number", not "set ported: true"', async () => {
+    const r = await runNode(airtime, {
+      parameters: { operation: 'buy', network: 'MTN', amount: 100, phone: '08051230001' },
+      creds: env.creds(),
+    });
+    expect(r.error?.message).toMatch(/^Phone Number .*turn on Ported Number.*\[row 1\]$/);
+  });
+
+  test('Continue On Fail rows carry row (from 1) beside item (from 0)', async () => {
+    const r = await runNode(airtime, {
+      parameters: { operation: 'buy', network: 'MTN', amount: 100, phone: '={{$json.phone}}', options: { dryRun: true, dryRunDetail: true } },
+      input: [{ phone: '08031230001' }, { phone: 'abc' }],
+      creds: env.creds(),
+      continueOnFail: true,
+    });
+    const bad = r.items.find((i) => i.json.error !== undefined);
+    expect(bad?.json).toMatchObject({ item: 1, row: 2 });
+  });
+});

@@ -67,7 +67,7 @@ describe('VTU Data', () => {
     const byIdent = await runNode(data, { parameters: { operation: 'getTransaction', lookupBy: 'ident', transactionId: ident }, creds: env.creds() });
     expect(byIdent.items[0].json).toMatchObject({ id, ident });
     const missing = await runNode(data, { parameters: { operation: 'getTransaction', lookupBy: 'id', transactionId: '999999' }, creds: env.creds() });
-    expect(missing.error?.message).toMatch(/\[item 0\]$/);
+    expect(missing.error?.message).toMatch(/\[row 1\]$/);
   });
 
   test('continueOnFail: a bad row among good rows → one result per row, the bad one says why, only good rows charged', async () => {
@@ -84,7 +84,7 @@ describe('VTU Data', () => {
     expect(r.items[0].json.status).toBe('successful');
     expect(r.items[1].json).toMatchObject({ code: 'invalid_input', item: 1 });
     expect(String(r.items[1].json.error)).toMatch(/phone|number/i);
-    expect(String(r.items[1].json.error)).toMatch(/\[item 1\]$/);
+    expect(String(r.items[1].json.error)).toMatch(/\[row 2\]$/);
     expect(r.items[2].json.status).toBe('successful');
     expect(r.items[3].json.code).toBe('invalid_input');
     expect(String(r.items[3].json.error)).toMatch(/plan/i);
@@ -95,7 +95,7 @@ describe('VTU Data', () => {
     const before = await env.balance();
     const r = await runNode(data, { parameters: buy(), input: [{ phone: '08031234567' }, { phone: 'abc' }], creds: env.creds() });
     expect(r.error).toBeDefined();
-    expect(r.error!.message).toMatch(/\[item 1\]$/);
+    expect(r.error!.message).toMatch(/\[row 2\]$/);
     expect(r.items).toHaveLength(0);
     expect(await env.balance()).toBe(before);
   });
@@ -141,7 +141,7 @@ describe('VTU Data', () => {
       input: [{ phone: '08031234561' }, { phone: '08031234562' }],
       creds: env.creds(),
     });
-    expect(r.error?.message).toMatch(/Spend Cap.*\[item 1\]$/);
+    expect(r.error?.message).toMatch(/Spend Cap.*\[row 2\]$/);
     expect(await env.balance()).toBe(before);
   });
 
