@@ -34,7 +34,16 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to only check and price every item without buying anything. Outputs the price of each item and the total.',
+					'Whether to only check and price every item without buying anything. Outputs one summary: can it run, rows, total, wallet balance, short by how much, and every bad row with its reason.',
+			},
+			{
+				displayName: 'Dry Run Detail Per Row',
+				name: 'dryRunDetail',
+				type: 'boolean',
+				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
+				noDataExpression: true,
+				default: false,
+				description: 'Whether a dry run also outputs one item per row (its price, or why it is bad) after the summary',
 			},
 			{
 				displayName: 'Retry If Not Charged',
@@ -101,7 +110,7 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 const LOCKED_EXTRAS = new Set(['validateFirst', 'batchSize', 'oncePerNumber', 'sendRate', 'sendWindowStart', 'sendWindowEnd']);
 
 /** Every option an AI agent may not fill (tested; runner.ts refuses a $fromAI written into one by hand). */
-export const LOCKED_OPTIONS = ['concurrency', 'dryRun', 'retryIfNotCharged', 'skipIfBoughtWithinMinutes', 'spendCap', 'waitForFinal', 'waitTimeout', ...LOCKED_EXTRAS];
+export const LOCKED_OPTIONS = ['concurrency', 'dryRun', 'dryRunDetail', 'retryIfNotCharged', 'skipIfBoughtWithinMinutes', 'spendCap', 'waitForFinal', 'waitTimeout', ...LOCKED_EXTRAS];
 
 export const phoneField = (show: Show, description = 'Mobile number to credit, e.g. 08031234567 or +234 803 123 4567'): INodeProperties => ({
 	displayName: 'Phone Number',

@@ -22,6 +22,8 @@ export interface PurchaseRunOptions {
 	waitTimeoutSeconds: number;
 	concurrency: number;
 	dryRun: boolean;
+	/** Dry run: one item per row after the summary. */
+	dryRunDetail: boolean;
 	/** Kobo; 0 = no cap. */
 	spendCapKobo: number;
 	retryIfNotCharged: boolean;
@@ -63,6 +65,7 @@ function refuseModelFilledLimits(ctx: IExecuteFunctions): void {
 const OPTION_LABELS: Record<string, string> = {
 	concurrency: 'Concurrency',
 	dryRun: 'Dry Run',
+	dryRunDetail: 'Dry Run Detail Per Row',
 	retryIfNotCharged: 'Retry If Not Charged',
 	skipIfBoughtWithinMinutes: 'Skip If Already Bought Within (Minutes)',
 	spendCap: 'Spend Cap (₦)',
@@ -98,6 +101,7 @@ export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions 
 		waitTimeoutSeconds: Math.max(1, Number(o.waitTimeout ?? 120) || 120),
 		concurrency,
 		dryRun: o.dryRun === true,
+		dryRunDetail: o.dryRunDetail === true,
 		spendCapKobo,
 		retryIfNotCharged: o.retryIfNotCharged === true,
 		skipIfBoughtWithinMinutes: Math.max(0, Number(o.skipIfBoughtWithinMinutes ?? 0) || 0),
@@ -183,8 +187,12 @@ export async function runPurchases<R>(
 
 	const requests: Array<R | undefined> = new Array(count);
 	const outputs: Array<INodeExecutionData[] | undefined> = new Array(count);
+	// a dry run lists every bad row (it never stops at the first one); a real run stops unless Continue On Fail
+	const collectAll = continueOnFail || opts.dryRun;
+	const bad = new Map<number, unknown>();
 	const fail = (i: number, error: unknown) => {
-		if (!continueOnFail) throw toNodeError(node, error, i);
+		if (!collectAll) throw toNodeError(node, error, i);
+		bad.set(i, error);
 		outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
 	};
 
@@ -226,11 +234,11 @@ export async function runPurchases<R>(
 			try {
 				prices.set(i, await quote(client, requests[i] as R, i));
 			} catch (error) {
-				if (!continueOnFail) {
+				if (!collectAll) {
 					if (!firstError || i < firstError.i) firstError = { i, error };
 					return;
 				}
-				outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
+				fail(i, error);
 			}
 		});
 		if (firstError) throw toNodeError(node, firstError.error, firstError.i);
@@ -253,30 +261,12 @@ export async function runPurchases<R>(
 	}
 
 	if (opts.dryRun) {
-		for (const [i, r] of existing) {
-			outputs[i] = [{ json: { dryRun: true, wouldSkip: true, ...prices.get(i)!.json, existing: existingJson(r) }, pairedItem: paired(i) }];
-		}
-		let totalKobo = 0;
-		for (const i of pending) totalKobo += prices.get(i)!.kobo;
-		const spent = ledger ? ledger.get() : 0;
-		let running = spent;
-		for (const i of pending) {
-			const p = prices.get(i)!;
-			running += p.kobo;
-			const json: IDataObject = {
-				dryRun: true,
-				...p.json,
-				total: formatNaira(totalKobo),
-				itemsPriced: pending.length,
-			};
-			if (since !== null) json.wouldSkip = false;
-			if (opts.spendCapKobo > 0) {
-				json.spendCap = formatNaira(opts.spendCapKobo);
-				json.withinSpendCap = running <= opts.spendCapKobo;
-			}
-			outputs[i] = [{ json, pairedItem: paired(i) }];
-		}
-		return collect(outputs);
+		return dryRunOutput(client, {
+			count, pending, prices, existing, bad, opts, paired, outputs,
+			spentKobo: ledger ? ledger.get() : 0,
+			detail: opts.dryRunDetail,
+			looked: since !== null,
+		});
 	}
 
 	// 4. Spend cap: reserve each item's price in input order; refuse what would go over.
@@ -347,6 +337,81 @@ export async function runPurchases<R>(
 	// n8n retries a run whose first item is an error (Continue On Fail) or that threw; this one is final
 	if (result[0]?.json.error === undefined) memory.forget();
 	return result;
+}
+
+interface DryRunFacts {
+	count: number;
+	pending: number[];
+	prices: Map<number, { kobo: number; json: IDataObject }>;
+	existing: Map<number, PurchaseResult>;
+	bad: Map<number, unknown>;
+	opts: PurchaseRunOptions;
+	paired: (index: number) => IPairedItemData | IPairedItemData[];
+	outputs: Array<INodeExecutionData[] | undefined>;
+	spentKobo: number;
+	detail: boolean;
+	/** Whether items already bought were looked up (Skip If Already Bought Within, retried execution). */
+	looked: boolean;
+}
+
+/**
+ * A dry run answers "can I run this?": one summary item (rows, total, wallet balance, short by how much,
+ * every bad row with its reason), then, with Dry Run Detail, one item per row.
+ */
+async function dryRunOutput(client: VtuClient, f: DryRunFacts): Promise<INodeExecutionData[]> {
+	let totalKobo = 0;
+	for (const i of f.pending) totalKobo += f.prices.get(i)!.kobo;
+	let wallet: number | null = null;
+	try {
+		wallet = (await client.user.balance()).kobo;
+	} catch {
+		wallet = null; // the summary says the balance could not be read; pricing still stands
+	}
+	const shortKobo = wallet === null ? 0 : Math.max(0, totalKobo - wallet);
+	const capLeft = f.opts.spendCapKobo > 0 ? f.opts.spendCapKobo - f.spentKobo : null;
+	const overCap = capLeft !== null && totalKobo > capLeft;
+	const badRows = [...f.bad.keys()].sort((a, b) => a - b).map((i) => {
+		const e = errorJson(f.bad.get(i), i);
+		return { row: i + 1, error: e.error, code: e.code, ...(e.hint ? { hint: e.hint } : {}) } as IDataObject;
+	});
+	const canRun = badRows.length === 0 && shortKobo === 0 && !overCap && wallet !== null;
+	const rowsWord = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+	const parts = [`${rowsWord(f.count)}: ${f.pending.length} ready (${nairaText(totalKobo)})`];
+	if (badRows.length) parts.push(`${badRows.length} bad (rows ${badRows.map((b) => b.row).join(', ')})`);
+	if (f.existing.size) parts.push(`${f.existing.size} already bought, would be skipped`);
+	parts.push(wallet === null ? 'wallet balance could not be read' : `wallet ${nairaText(wallet)}`);
+	if (shortKobo > 0) parts.push(`short by ${nairaText(shortKobo)}`);
+	if (overCap) parts.push(`over the Spend Cap (${nairaText(capLeft!)} left of ${nairaText(f.opts.spendCapKobo)})`);
+	const summary: IDataObject = {
+		dryRun: true,
+		canRun,
+		summary: `${canRun ? 'Can run' : 'Cannot run'}: ${parts.join('; ')}.`,
+		rows: f.count,
+		ready: f.pending.length,
+		bad: badRows.length,
+		alreadyBought: f.existing.size,
+		total: formatNaira(totalKobo),
+		walletBalance: wallet === null ? null : formatNaira(wallet),
+		shortBy: formatNaira(shortKobo),
+		...(f.opts.spendCapKobo > 0 ? { spendCap: formatNaira(f.opts.spendCapKobo), withinSpendCap: !overCap } : {}),
+		badRows,
+	};
+	// one row (e.g. a whole SMS campaign): its own priced item, with the summary's facts
+	if (f.count === 1 && f.pending.length === 1) {
+		const { canRun: c, total, walletBalance, shortBy, spendCap, withinSpendCap } = summary;
+		const facts = { canRun: c, verdict: summary.summary, total, walletBalance, shortBy, ...(spendCap ? { spendCap, withinSpendCap } : {}) };
+		return [{ json: { dryRun: true, ...f.prices.get(f.pending[0])!.json, ...facts }, pairedItem: f.paired(0) }];
+	}
+	const everyRow = Array.from({ length: f.count }, (_, i) => f.paired(i)).flat();
+	const out: INodeExecutionData[] = [{ json: summary, pairedItem: everyRow }];
+	if (!f.detail) return out;
+	for (let i = 0; i < f.count; i++) {
+		const r = f.existing.get(i);
+		if (r) out.push({ json: { dryRun: true, row: i + 1, wouldSkip: true, ...f.prices.get(i)!.json, existing: existingJson(r) }, pairedItem: f.paired(i) });
+		else if (f.prices.has(i) && !f.bad.has(i)) out.push({ json: { dryRun: true, row: i + 1, ...(f.looked ? { wouldSkip: false } : {}), ...f.prices.get(i)!.json }, pairedItem: f.paired(i) });
+		else if (f.outputs[i]) out.push(...f.outputs[i]!);
+	}
+	return out;
 }
 
 /**

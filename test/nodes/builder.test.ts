@@ -88,3 +88,36 @@ describe("builder's words", () => {
     expect(bad?.json).toMatchObject({ item: 1, row: 2 });
   });
 });
+
+describe('dry run: can I run this?', () => {
+  const data = new VtuData();
+  test('a ₦250 plan against a ₦100 wallet: one summary says cannot run, short by ₦150; nothing spent', async () => {
+    const { token } = await env.admin.createUser({ username: 'short1', balance: '100.00' });
+    const r = await runNode(data, {
+      parameters: { operation: 'buy', network: 'MTN', plan: 2, phone: '08031230001', options: { dryRun: true } },
+      creds: { ...env.creds(), apiToken: token },
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items).toHaveLength(1);
+    expect(r.items[0].json).toMatchObject({ dryRun: true, canRun: false, total: '250.00', walletBalance: '100.00', shortBy: '150.00' });
+    expect(String(r.items[0].json.verdict)).toMatch(/^Cannot run: 1 row: .*short by ₦150/);
+    expect(await env.admin.balanceKobo('short1')).toBe(10000);
+  });
+
+  test('without Continue On Fail every bad row is listed with its reason (not just the first); detail gives one item per row', async () => {
+    const input = [{ phone: '08031230001' }, { phone: 'abc' }, { phone: '08031230002' }, { phone: '0805123' }];
+    const r = await runNode(airtime, {
+      parameters: { operation: 'buy', network: 'MTN', amount: 100, phone: '={{$json.phone}}', options: { dryRun: true, dryRunDetail: true } },
+      input,
+      creds: env.creds(),
+    });
+    expect(r.error).toBeUndefined();
+    const s = r.items[0].json;
+    expect(s).toMatchObject({ canRun: false, rows: 4, ready: 2, bad: 2, total: '196.00' }); // MTN airtime at the account's 2% discount
+    expect((s.badRows as Array<{ row: number; error: string }>).map((b) => b.row)).toEqual([2, 4]);
+    for (const b of s.badRows as Array<{ error: string }>) expect(b.error).toMatch(/^Phone Number .*\[row \d\]$/);
+    expect(String(s.summary)).toMatch(/4 rows: 2 ready \(₦196\.00\); 2 bad \(rows 2, 4\)/);
+    expect(r.items.slice(1).map((i) => i.json.row)).toEqual([1, 2, 3, 4]);
+    expect(r.items[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+  });
+});
