@@ -405,11 +405,17 @@ async function dryRunOutput(client: VtuClient, f: DryRunFacts): Promise<INodeExe
 	const everyRow = Array.from({ length: f.count }, (_, i) => f.paired(i)).flat();
 	const out: INodeExecutionData[] = [{ json: summary, pairedItem: everyRow }];
 	if (!f.detail) return out;
+	let running = f.spentKobo;
 	for (let i = 0; i < f.count; i++) {
 		const r = f.existing.get(i);
 		if (r) out.push({ json: { dryRun: true, row: i + 1, wouldSkip: true, ...f.prices.get(i)!.json, existing: existingJson(r) }, pairedItem: f.paired(i) });
-		else if (f.prices.has(i) && !f.bad.has(i)) out.push({ json: { dryRun: true, row: i + 1, ...(f.looked ? { wouldSkip: false } : {}), ...f.prices.get(i)!.json }, pairedItem: f.paired(i) });
-		else if (f.outputs[i]) out.push(...f.outputs[i]!);
+		else if (f.prices.has(i) && !f.bad.has(i)) {
+			running += f.prices.get(i)!.kobo;
+			const json: IDataObject = { dryRun: true, row: i + 1, ...(f.looked ? { wouldSkip: false } : {}), ...f.prices.get(i)!.json };
+			// whether this row still fits under the cap, rows bought in input order
+			if (f.opts.spendCapKobo > 0) json.withinSpendCap = running <= f.opts.spendCapKobo;
+			out.push({ json, pairedItem: f.paired(i) });
+		} else if (f.outputs[i]) out.push(...f.outputs[i]!);
 	}
 	return out;
 }
