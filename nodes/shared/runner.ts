@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	IPairedItemData,
 } from 'n8n-workflow';
@@ -193,7 +194,7 @@ export async function runPurchases<R>(
 	const fail = (i: number, error: unknown) => {
 		if (!collectAll) throw toNodeError(node, error, i);
 		bad.set(i, error);
-		outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
+		outputs[i] = [failedItem(node, errorJson(error, i), paired(i))];
 	};
 
 	// 1. Read every item's parameters before anything is sent.
@@ -217,7 +218,7 @@ export async function runPurchases<R>(
 			else if (!continueOnFail) throw toNodeError(node, out.error, i);
 			else {
 				const json = { ...errorJson(out.error, i), ...unclearFacts(out.error, { request: requests[i], sentAt: out.sentAt, processingMs }) };
-				outputs[i] = [{ json, pairedItem: paired(i) }];
+				outputs[i] = [failedItem(node, json, paired(i))];
 			}
 		});
 		pending = pending.filter((i) => !done.has(i));
@@ -325,7 +326,7 @@ export async function runPurchases<R>(
 				}
 				const json = errorJson(error, i);
 				if (!notCharged) Object.assign(json, unclearFacts(error, { request: requests[i], sentAt, processingMs }));
-				outputs[i] = [{ json, pairedItem: paired(i) }];
+				outputs[i] = [failedItem(node, json, paired(i))];
 			}
 		},
 		() => stopError !== undefined,
@@ -336,7 +337,46 @@ export async function runPurchases<R>(
 	const result = collect(outputs);
 	// n8n retries a run whose first item is an error (Continue On Fail) or that threw; this one is final
 	if (result[0]?.json.error === undefined) memory.forget();
+	hintFailedRows(ctx, result, count);
 	return result;
+}
+
+/**
+ * A failed or unclear row under Continue On Fail. With "On Error: Continue (using error output)" n8n moves an
+ * item to the error output only when its JSON is nothing but `error` (n8n 1.x/2.x; n8n also replaces the
+ * JSON of an item that carries an n8n error object, losing what the row needs to be resolved later), so
+ * there the facts go inside `error`: `{ error: { message, code, row, hint, … } }`, merged by n8n with the
+ * input row's fields. Otherwise the row's JSON is the facts themselves.
+ */
+function failedItem(node: INode, json: IDataObject, pairedItem: IPairedItemData | IPairedItemData[]): INodeExecutionData {
+	if (node.onError !== 'continueErrorOutput') return { json, pairedItem };
+	const { error, ...facts } = json;
+	return { json: { error: { message: error, ...facts } }, pairedItem };
+}
+
+/**
+ * n8n marks an execution failed only when a node throws; with Continue On Fail it shows "Succeeded". The
+ * node says in its output panel how many rows failed or are unclear (an execution hint, n8n 1.x and 2.x).
+ */
+export function hintFailedRows(ctx: IExecuteFunctions, items: INodeExecutionData[], rows: number): void {
+	// the facts of a failed row, flat or inside `error` (error output)
+	const facts = (o: INodeExecutionData): IDataObject | undefined =>
+		o.json.error === undefined ? undefined : typeof o.json.error === 'object' && o.json.error !== null ? (o.json.error as IDataObject) : o.json;
+	const failed = items.map(facts).filter((f): f is IDataObject => f !== undefined);
+	if (failed.length === 0 || typeof ctx.addExecutionHints !== 'function') return;
+	const unclear = failed.filter((f) => f.code === 'unknown_outcome').length;
+	const list = failed.slice(0, 10).map((f) => (typeof f.row === 'number' ? f.row : '?')).join(', ');
+	const more = failed.length > 10 ? ', …' : '';
+	ctx.addExecutionHints({
+		message:
+			`${failed.length} of ${rows} row${rows === 1 ? '' : 's'} not done (rows ${list}${more})` +
+			(unclear ? `, ${unclear} of them unclear: check later, do not buy again` : '') +
+			(ctx.getNode().onError === 'continueErrorOutput'
+				? '. They are on the error output.'
+				: '. Choose Settings, On Error: "Continue (using error output)" to route them on their own output.'),
+		type: 'warning',
+		location: 'outputPane',
+	});
 }
 
 interface DryRunFacts {
@@ -508,11 +548,12 @@ export async function runEachItem(
 			for (const json of arr) out.push({ json, pairedItem: { item: i } });
 		} catch (error) {
 			if (ctx.continueOnFail()) {
-				out.push({ json: errorJson(error, i), pairedItem: { item: i } });
+				out.push(failedItem(node, errorJson(error, i), { item: i }));
 				continue;
 			}
 			throw toNodeError(node, error, i);
 		}
 	}
+	hintFailedRows(ctx, out, items.length);
 	return out;
 }

@@ -121,3 +121,55 @@ describe('dry run: can I run this?', () => {
     expect(r.items[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
   });
 });
+
+describe('results a builder can route', () => {
+  const input = [{ phone: '08031230001' }, { phone: '0803' }, { phone: '08031230002' }];
+  const parameters = { operation: 'buy', network: 'MTN', amount: 100, phone: '={{$json.phone}}' };
+
+  test('On Error: Continue (using error output): the bad row leaves on the error output, bought rows on the main one; a hint counts it', async () => {
+    const r = await runNode(airtime, { parameters, input, creds: env.creds(), settings: { onError: 'continueErrorOutput' } });
+    expect(r.error).toBeUndefined();
+    const task = r.run.data.resultData.runData.VTU[0];
+    const [ok, failed] = task.data!.main as Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown }>>;
+    expect(ok.map((i) => [i.json.status, i.json.recipient])).toEqual([['successful', '08031230001'], ['successful', '08031230002']]);
+    expect(failed).toHaveLength(1);
+    // n8n merges the input row's fields in; the node's facts are inside `error`
+    expect(failed[0].json).toMatchObject({ phone: '0803', error: { code: 'invalid_input', row: 2, item: 1 } });
+    expect((failed[0].json.error as { message: string }).message).toMatch(/^Phone Number "0803" .*\[row 2\]$/);
+    expect(failed[0].pairedItem).toEqual({ item: 1 });
+    expect(task.hints?.map((h) => h.message)).toEqual(['1 of 3 rows not done (rows 2). They are on the error output.']);
+  });
+
+  test('Continue (regular output): failed rows stay among the others, and the output panel says how many failed', async () => {
+    const r = await runNode(airtime, { parameters, input, creds: env.creds(), continueOnFail: true });
+    expect(r.items.map((i) => i.json.row ?? i.json.status)).toEqual(['successful', 2, 'successful']);
+    const hints = r.run.data.resultData.runData.VTU[0].hints ?? [];
+    expect(hints.map((h) => h.message)).toEqual(['1 of 3 rows not done (rows 2). Choose Settings, On Error: "Continue (using error output)" to route them on their own output.']);
+  });
+});
+
+describe('an unclear row on the error output', () => {
+  test('it carries its request and sentAt inside error; Resolve Unclear Purchase with its default fields settles it (bought), nothing bought twice', async () => {
+    await env.admin.addFault({ endpoint: 'POST /api/topup/', kind: 'reset_after', count: 1 });
+    const r = await runNode(airtime, {
+      parameters: { operation: 'buy', network: 'MTN', amount: 100, phone: '08031239911' },
+      creds: env.creds(),
+      settings: { onError: 'continueErrorOutput' },
+    });
+    const task = r.run.data.resultData.runData.VTU[0];
+    const [ok, failed] = task.data!.main as Array<Array<{ json: Record<string, unknown> }>>;
+    expect(ok).toHaveLength(0);
+    expect(failed[0].json.error).toMatchObject({ code: 'unknown_outcome', outcome: 'check later', row: 1 });
+    expect(task.hints?.[0].message).toMatch(/^1 of 1 row not done \(rows 1\), 1 of them unclear: check later, do not buy again\. They are on the error output\.$/);
+    const debits = async () => (await env.admin.ledger('demo')).filter((l) => l.kind === 'debit').length;
+    const before = await debits();
+    const resolved = await runNode(new VtuTransaction(), {
+      parameters: { operation: 'resolveUnclear' }, // the defaults read $json.error.request / sentAt
+      input: [failed[0].json],
+      creds: { ...env.creds(), sharedAccount: false } as never,
+    });
+    expect(resolved.error).toBeUndefined();
+    expect(resolved.items[0].json).toMatchObject({ resolution: 'bought', recipient: '08031239911' });
+    expect(await debits()).toBe(before);
+  });
+});
