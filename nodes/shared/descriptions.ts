@@ -150,6 +150,10 @@ export function catalogueField(
 		name,
 		type: 'options',
 		typeOptions: { loadOptionsMethod: loader, ...(dependsOn ? { loadOptionsDependsOn: dependsOn } : {}) },
+		// n8n's editor checks a mapped value against the list loaded for the current settings and shows "The
+		// value … is not supported!" when it is not there (e.g. the plan list of a network that is itself an
+		// expression); the node checks every value itself when it runs (client/input.ts), so the editor's check is off
+		allowArbitraryValues: true,
 		default: '',
 		required: true,
 		description: `${what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,

@@ -173,3 +173,31 @@ describe('an unclear row on the error output', () => {
     expect(await debits()).toBe(before);
   });
 });
+
+describe('dropdowns that accept expressions', () => {
+  test('every dropdown filled from the site (plan, package, disco, …) takes a mapped value without the editor\'s "not supported" check', () => {
+    const lists: string[] = [];
+    const walk = (props: INodeProperties[], node: string) => {
+      for (const p of props) {
+        if (p.typeOptions?.loadOptionsMethod) {
+          lists.push(`${node}.${p.name}`);
+          expect([node, p.name, p.allowArbitraryValues]).toEqual([node, p.name, true]);
+        }
+        if (p.options) walk(p.options.filter((o): o is INodeProperties => 'type' in o), node);
+      }
+    };
+    for (const N of ACTION_NODES) walk(new N().description.properties, N.name);
+    expect(lists).toEqual(expect.arrayContaining(['VtuData.network', 'VtuData.plan']));
+  });
+
+  test('network and plan both by expression: the node buys the mapped plan', async () => {
+    const data = new VtuData();
+    const r = await runNode(data, {
+      parameters: { operation: 'buy', network: '={{ $json.network }}', plan: '={{ $json.plan }}', phone: '={{ $json.phone }}' },
+      input: [{ network: 'MTN', plan: 2, phone: '08031230001' }],
+      creds: env.creds(),
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.items[0].json).toMatchObject({ status: 'successful', recipient: '08031230001', amount: '250.00' });
+  });
+});
