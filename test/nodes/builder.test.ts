@@ -201,3 +201,32 @@ describe('dropdowns that accept expressions', () => {
     expect(r.items[0].json).toMatchObject({ status: 'successful', recipient: '08031230001', amount: '250.00' });
   });
 });
+
+describe('VTU Transaction → Get Many', () => {
+  const txn = new VtuTransaction();
+  test('Return All, a status filter and a date range', async () => {
+    const bought = await runNode(airtime, {
+      parameters: { operation: 'buy', network: 'MTN', amount: 100, phone: '={{$json.phone}}' },
+      input: [{ phone: '08031230001' }, { phone: '08031230002' }, { phone: '08031230003' }],
+      creds: env.creds(),
+    });
+    expect(bought.error).toBeUndefined();
+    await env.admin.setStatus('airtime', Number(bought.items[1].json.id), 'failed');
+    const many = async (extra: Record<string, unknown>) => {
+      const r = await runNode(txn, { parameters: { operation: 'getMany', product: 'airtime', ...extra }, creds: env.creds() });
+      expect(r.error).toBeUndefined();
+      return r.items.map((i) => i.json.recipient);
+    };
+    expect(await many({ returnAll: true })).toEqual(['08031230003', '08031230002', '08031230001']);
+    expect(await many({ limit: 2 })).toEqual(['08031230003', '08031230002']);
+    expect(await many({ returnAll: true, filters: { status: ['failed'] } })).toEqual(['08031230002']);
+    expect(await many({ returnAll: true, filters: { status: ['successful'] } })).toEqual(['08031230003', '08031230001']);
+    const hourAgo = new Date(Date.now() - 3600_000).toISOString();
+    const inAnHour = new Date(Date.now() + 3600_000).toISOString();
+    expect(await many({ returnAll: true, filters: { createdAfter: hourAgo, createdBefore: inAnHour } })).toHaveLength(3);
+    expect(await many({ returnAll: true, filters: { createdAfter: inAnHour } })).toEqual([]);
+    expect(await many({ returnAll: true, filters: { createdBefore: hourAgo } })).toEqual([]);
+    const bad = await runNode(txn, { parameters: { operation: 'getMany', product: 'airtime', filters: { createdAfter: inAnHour, createdBefore: hourAgo } }, creds: env.creds() });
+    expect(bad.error?.message).toMatch(/^Created After is not before Created Before \[row 1\]$/);
+  });
+});
