@@ -32,6 +32,11 @@ test('at least five examples; each imports with every node type known to n8n', a
   assert.ok(FILES.length >= 5, FILES.join(', '));
   const { json: types } = await vtu.n8n.request('GET', '/types/nodes.json', undefined, { raw: true });
   const known = new Set(types.map((t) => t.name));
+  // the codex files reach n8n's node panel: its search matches the everyday names
+  const codexOf = (n) => types.find((t) => t.name === vtu.n8n.nodeType(n)).codex;
+  assert.ok(codexOf('vtuBulkSms').alias.includes('sms'), JSON.stringify(codexOf('vtuBulkSms')));
+  assert.ok(codexOf('vtuElectricity').alias.includes('NEPA'));
+  assert.ok(codexOf('vtuCableTv').alias.includes('DSTV'));
   for (const f of FILES) {
     const wf = load(f);
     assert.ok(wf.name && wf.nodes && wf.connections, `${f}: not a workflow`);

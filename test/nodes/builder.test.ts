@@ -2,6 +2,8 @@
  * The n8n builder's day (issue 25): limits an AI agent cannot move, words a builder reads, a dry run that
  * answers "can I run this?", results a builder can route. Real n8n engine (WorkflowExecute) against the sandbox.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
 import { VtuBulkSms } from '../../nodes/VtuBulkSms/VtuBulkSms.node';
@@ -228,5 +230,22 @@ describe('VTU Transaction → Get Many', () => {
     expect(await many({ returnAll: true, filters: { createdBefore: hourAgo } })).toEqual([]);
     const bad = await runNode(txn, { parameters: { operation: 'getMany', product: 'airtime', filters: { createdAfter: inAnHour, createdBefore: hourAgo } }, creds: env.creds() });
     expect(bad.error?.message).toMatch(/^Created After is not before Created Before \[row 1\]$/);
+  });
+});
+
+describe('found where builders look', () => {
+  const codex = (node: string) => JSON.parse(readFileSync(join(__dirname, '../../nodes', node, `${node}.node.json`), 'utf8')) as { alias: string[]; categories: string[]; subcategories: Record<string, string[]> };
+  test.each([
+    ['VtuAirtime', ['airtime', 'recharge']],
+    ['VtuData', ['data', 'data bundle']],
+    ['VtuCableTv', ['DSTV', 'GOtv', 'Startimes']],
+    ['VtuElectricity', ['NEPA', 'prepaid meter', 'electricity token']],
+    ['VtuExamPin', ['WAEC', 'NECO']],
+    ['VtuRechargeCard', ['recharge card']],
+    ['VtuBulkSms', ['sms', 'bulk sms']],
+  ])('%s is found as %p', (node, names) => {
+    const c = codex(node);
+    expect(c.alias).toEqual(expect.arrayContaining(names));
+    for (const cat of c.categories) expect(c.subcategories[cat]).toEqual(['Nigerian VTU (airtime, data, bills)']);
   });
 });
