@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
 import { VtuBulkSms } from '../../nodes/VtuBulkSms/VtuBulkSms.node';
 import { VtuCableTv } from '../../nodes/VtuCableTv/VtuCableTv.node';
@@ -167,7 +167,7 @@ describe('an unclear row on the error output', () => {
     const before = await debits();
     const resolved = await runNode(new VtuTransaction(), {
       parameters: { operation: 'resolveUnclear' }, // the defaults read $json.error.request / sentAt
-      input: [failed[0].json],
+      input: [failed[0].json as IDataObject],
       creds: { ...env.creds(), sharedAccount: false } as never,
     });
     expect(resolved.error).toBeUndefined();
