@@ -70,9 +70,31 @@ test('csv-dry-run-buy-data: one dry-run summary (can run, â‚¦880.00 within the â
     ['successful', '08021234567', '260.00'],
   ]);
   assert.ok(!run.runData['Cannot run']);
+  assert.ok(!run.runData['Not bought or check later'], 'no row failed');
   assert.deepEqual(debits(await vtu.sb.since('demo', seq)), [
     ['debit', 'data', 25000], ['debit', 'data', 13000], ['debit', 'data', 24000], ['debit', 'data', 26000],
   ]);
+});
+
+test('csv-dry-run-buy-data: a row the site refuses at purchase leaves on the error output; the others are bought', async () => {
+  const wf = load('csv-dry-run-buy-data.json');
+  const seq = await vtu.sb.lastSeq();
+  // one purchase fails at the site before anything is charged (which row: whichever is sent first)
+  await vtu.sb.admin('POST', '/admin/faults', { endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
+  let run;
+  try {
+    run = clean(await vtu.n8n.runWorkflow(wf));
+  } finally {
+    await vtu.sb.admin('DELETE', '/admin/faults');
+  }
+  assert.equal(run.status, 'success', JSON.stringify(run.error));
+  assert.equal(run.nodeOutput('Buy data').length, 3);
+  const failed = run.nodeOutput('Not bought or check later');
+  assert.equal(failed.length, 1, JSON.stringify(failed));
+  assert.equal(typeof failed[0].error.message, 'string');
+  assert.ok(['Ada Okoro', 'Bayo Adeyemi', 'Chidinma Eze', 'Dayo Bello'].includes(failed[0].name), JSON.stringify(failed[0])); // n8n adds the input row's fields
+  assert.ok(['not_charged', 'unknown_outcome', 'server'].includes(failed[0].error.code), JSON.stringify(failed[0]));
+  assert.equal(debits(await vtu.sb.since('demo', seq)).length, 3);
 });
 
 test('csv-dry-run-buy-data: a bad row and a short wallet stop it before anything is bought, every bad row named', async () => {
