@@ -97,7 +97,7 @@ test('csv-dry-run-buy-data: a row the site refuses at purchase leaves on the err
   assert.equal(debits(await vtu.sb.since('demo', seq)).length, 3);
 });
 
-test('csv-dry-run-buy-data: a bad row and a short wallet stop it before anything is bought, every bad row named', async () => {
+test('csv-dry-run-buy-data: two bad rows stop it before anything is bought, every bad row named', async () => {
   const wf = load('csv-dry-run-buy-data.json');
   const rows = wf.nodes.find((n) => n.name === 'Customer rows (CSV)');
   rows.parameters.jsCode = rows.parameters.jsCode.replace('Bayo Adeyemi,08061234567,MTN,1', 'Bayo Adeyemi,0806,MTN,1').replace('Dayo Bello,08021234567,AIRTEL,27', 'Dayo Bello,abc,AIRTEL,27');
