@@ -146,23 +146,3 @@ test('VTU Data: the Network and Plan dropdowns list the sandbox catalogue', asyn
     for (const p of plans) assert.match(p, /· ₦\d{1,3}(,\d{3})*\.\d\d/, `plan label with its price: ${p}`);
   });
 });
-
-test('VTU Data: network and plan both mapped by expression show no "not supported" warning', async () => {
-  await withScreenshot('mapped-plan', async () => {
-    const wf = oneNode(vtu.n8n, 'vtuData', { operation: 'buy', network: "={{ 'MTN' }}", plan: '={{ 2 }}', phone: '08031234567' });
-    // the plan list n8n loads for the mapped network: the check the editor makes runs once it has arrived
-    const planList = page.waitForResponse((r) => r.url().includes('/dynamic-node-parameters/options') && (r.request().postData() || '').includes('getDataPlans'));
-    await openWorkflow({ ...wf, name: 'Browser: mapped plan' });
-    await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Node' }).first().dblclick();
-    const ndv = page.locator('[data-test-id="ndv"]').first();
-    await ndv.waitFor();
-    await planList;
-    const plan = ndv.locator('[data-test-id="parameter-input-plan"]').first();
-    await plan.waitFor();
-    // the field shows the mapped expression; the rendered field carries no issue marker
-    await ndv.getByText(/\{\{ 2 \}\}/).first().waitFor();
-    const planRow = ndv.locator('[data-test-id="parameter-item"]').filter({ has: plan });
-    assert.equal(await planRow.locator('[data-test-id="parameter-issues"]').count(), 0, 'the Plan field shows an issue');
-    assert.ok(!(await ndv.innerText()).includes('is not supported'), 'a "not supported" warning in the panel');
-  });
-});
