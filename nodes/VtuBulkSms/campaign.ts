@@ -266,7 +266,7 @@ export function summaryJson(c: Campaign, sent: boolean): IDataObject {
 		? `charged ${naira(chargedKobo)}${unclearKobo ? ` + ${naira(unclearKobo)} unclear (check later, do not resend)` : ''}`
 		: `costs ${naira(c.costKobo)}`;
 	const json: IDataObject = {
-		summary: `${parts.join(' + ')} = ${int(rows)} rows; ${money}`,
+		summary: `${parts.join(' + ')} = ${int(rows)} row${rows === 1 ? '' : 's'}; ${money}`,
 		rows,
 		[sent ? 'sent' : 'toSend']: toSend,
 		duplicates: n.duplicate,

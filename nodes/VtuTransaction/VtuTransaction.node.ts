@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { Product } from '../../client/types';
-import { limitField, PRODUCT_OPTIONS, productField, transactionLookupFields } from '../shared/descriptions';
+import { PRODUCT_OPTIONS, productField, transactionLookupFields } from '../shared/descriptions';
 import { resultJson } from '../shared/format';
 import { getTransaction } from '../shared/operations';
 import { ACCOUNT_NODES } from '../shared/accountNodes';
 import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
+import { getMany, getManyFields } from './getMany';
 import { resolveItem } from './resolve';
 
 const P = ACCOUNT_NODES.transaction;
@@ -20,7 +21,7 @@ export class VtuTransaction implements INodeType {
 		properties: vtuProperties(P, [
 			productField(PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'), 'Which kind of purchase to look up', { operation: ['get', 'getMany'] }),
 			...transactionLookupFields({ operation: ['get'] }),
-			limitField({ operation: ['getMany'] }),
+			...getManyFields,
 			{
 				displayName:
 					'Feed this the "unknown outcome" items of a buying node (Continue On Fail on), best after their resolvableAfter time (e.g. behind a Wait node). It never buys: it answers resolution "bought" with the record, "not_bought" when the site\'s records prove it, or "still_unclear" with tryAgainAfter.',
@@ -33,19 +34,19 @@ export class VtuTransaction implements INodeType {
 				displayName: 'Request',
 				name: 'unclearRequest',
 				type: 'json',
-				default: '={{ $json.request }}',
+				default: '={{ $json.request ?? $json.error?.request }}',
 				required: true,
-				description: 'The purchase as the buying node sent it: the "request" field of its unknown-outcome item',
+				description: 'The purchase as the buying node sent it: the "request" field of its unknown-outcome item (inside "error" on the error output)',
 				displayOptions: { show: { operation: ['resolveUnclear'] } },
 			},
 			{
 				displayName: 'Sent At',
 				name: 'sentAt',
 				type: 'string',
-				default: '={{ $json.sentAt }}',
+				default: '={{ $json.sentAt ?? $json.error?.sentAt }}',
 				required: true,
 				placeholder: 'e.g. 2026-11-24T10:00:00.000Z',
-				description: 'When the purchase was sent: the "sentAt" field of its unknown-outcome item',
+				description: 'When the purchase was sent: the "sentAt" field of its unknown-outcome item (inside "error" on the error output)',
 				displayOptions: { show: { operation: ['resolveUnclear'] } },
 			},
 		]),
@@ -59,17 +60,7 @@ export class VtuTransaction implements INodeType {
 			await runEachItem(this, async (i, client) => {
 				if (operation === 'resolveUnclear') return await resolveItem(this, client, i);
 				const product = this.getNodeParameter('product', i) as Product;
-				if (operation === 'getMany') {
-					const limit = this.getNodeParameter('limit', i, 50) as number;
-					const out = [];
-					let page: number | null = 1;
-					for (let guard = 0; page !== null && out.length < limit && guard < 200; guard++) {
-						const res = await client.transactions.list(product, { page });
-						for (const r of res.items) if (out.length < limit) out.push(resultJson(r));
-						page = res.items.length === 0 ? null : res.next;
-					}
-					return out;
-				}
+				if (operation === 'getMany') return await getMany(this, client, product, i);
 				return resultJson(await getTransaction(this, client, product, i));
 			}),
 		];

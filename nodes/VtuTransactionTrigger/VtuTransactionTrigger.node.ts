@@ -351,10 +351,11 @@ export class VtuTransactionTrigger implements INodeType {
 			if (this.getMode() === 'manual') {
 				// A manual test shows the current transactions instead of nothing (and changes no state).
 				const { records, missing } = await fetchCurrent(client, settings);
-				const items: IDataObject[] = records.map((r) => ({ event: 'current', ...resultJson(r) }));
-				for (const ident of missing) items.push({ event: 'current', ident, status: null, error: 'No transaction with this reference was found' });
+				// marked as sample data, so a workflow can take no action on a manual test (IF sample is not true)
+				const items: IDataObject[] = records.map((r) => ({ event: 'current', sample: true, ...resultJson(r) }));
+				for (const ident of missing) items.push({ event: 'current', sample: true, ident, status: null, error: 'No transaction with this reference was found' });
 				if (items.length === 0) {
-					items.push({ event: 'current', message: `No ${settings.product} transactions yet` });
+					items.push({ event: 'current', sample: true, message: `No ${settings.product} transactions yet` });
 				}
 				return [this.helpers.returnJsonArray(items)];
 			}

@@ -18,6 +18,8 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 			{
 				displayName: 'Concurrency',
 				name: 'concurrency',
+				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
+				noDataExpression: true,
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 				default: DEFAULT_CONCURRENCY,
@@ -27,14 +29,27 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 			{
 				displayName: 'Dry Run',
 				name: 'dryRun',
+				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
+				noDataExpression: true,
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to only check and price every item without buying anything. Outputs the price of each item and the total.',
+					'Whether to only check and price every item without buying anything. Outputs one summary: can it run, rows, total, wallet balance, short by how much, and every bad row with its reason.',
+			},
+			{
+				displayName: 'Dry Run Detail Per Row',
+				name: 'dryRunDetail',
+				type: 'boolean',
+				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
+				noDataExpression: true,
+				default: false,
+				description: 'Whether a dry run also outputs one item per row (its price, or why it is bad) after the summary',
 			},
 			{
 				displayName: 'Retry If Not Charged',
 				name: 'retryIfNotCharged',
+				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
+				noDataExpression: true,
 				type: 'boolean',
 				default: false,
 				description:
@@ -43,6 +58,8 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 			{
 				displayName: 'Skip If Already Bought Within (Minutes)',
 				name: 'skipIfBoughtWithinMinutes',
+				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
+				noDataExpression: true,
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 0,
@@ -52,6 +69,8 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 			{
 				displayName: 'Spend Cap (₦)',
 				name: 'spendCap',
+				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
+				noDataExpression: true,
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 2 },
 				default: 0,
@@ -61,6 +80,8 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 			{
 				displayName: 'Wait for Final Status',
 				name: 'waitForFinal',
+				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
+				noDataExpression: true,
 				type: 'boolean',
 				default: false,
 				description:
@@ -69,15 +90,27 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 			{
 				displayName: 'Wait Timeout (Seconds)',
 				name: 'waitTimeout',
+				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
+				noDataExpression: true,
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 120,
 				description: 'How long Wait for Final Status keeps checking',
 			},
-			...extra,
+			...extra.map((o) => (LOCKED_EXTRAS.has(o.name) ? { ...o, noDataExpression: true } : o)),
 		],
 	};
 }
+
+/**
+ * Options of a node's own (besides the shared ones above) that are limits or vendor settings: fixed by
+ * the builder, never by an expression, so an AI agent using the node as a tool cannot move them (n8n
+ * offers "Let the model define this parameter" only on fields that accept expressions).
+ */
+const LOCKED_EXTRAS = new Set(['validateFirst', 'batchSize', 'oncePerNumber', 'sendRate', 'sendWindowStart', 'sendWindowEnd']);
+
+/** Every option an AI agent may not fill (tested; runner.ts refuses a $fromAI written into one by hand). */
+export const LOCKED_OPTIONS = ['concurrency', 'dryRun', 'dryRunDetail', 'retryIfNotCharged', 'skipIfBoughtWithinMinutes', 'spendCap', 'waitForFinal', 'waitTimeout', ...LOCKED_EXTRAS];
 
 export const phoneField = (show: Show, description = 'Mobile number to credit, e.g. 08031234567 or +234 803 123 4567'): INodeProperties => ({
 	displayName: 'Phone Number',
@@ -117,6 +150,10 @@ export function catalogueField(
 		name,
 		type: 'options',
 		typeOptions: { loadOptionsMethod: loader, ...(dependsOn ? { loadOptionsDependsOn: dependsOn } : {}) },
+		// n8n's editor checks a mapped value against the list loaded for the current settings and shows "The
+		// value … is not supported!" when it is not there (e.g. the plan list of a network that is itself an
+		// expression); the node checks every value itself when it runs (client/input.ts), so the editor's check is off
+		allowArbitraryValues: true,
 		default: '',
 		required: true,
 		description: `${what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,

@@ -38,9 +38,56 @@ export class ItemRefusal extends Error {
 	}
 }
 
+/** n8n's panels number rows from 1: item index 0 is "row 1". */
+export function rowText(itemIndex: number): string {
+	return `row ${itemIndex + 1}`;
+}
+
+const ROW_TAG = /\[row \d+\]$/;
+
 function withItem(message: string, itemIndex?: number): string {
-	if (itemIndex === undefined || /\[item \d+\]$/.test(message)) return message;
-	return `${message} [item ${itemIndex}]`;
+	const m = forBuilder(message);
+	if (itemIndex === undefined || ROW_TAG.test(m)) return m;
+	return `${m} [${rowText(itemIndex)}]`;
+}
+
+/**
+ * The client's messages are written for developers (its option and method names); a node says the same in
+ * the words of its own fields, so a builder knows which box to change.
+ */
+const BUILDER_WORDS: Array<[RegExp, string]> = [
+	[/Pick one from client\.catalog\.dataPlans\([^)]*\)\./g, 'Choose one from the Plan list (it shows the chosen network\'s plans).'],
+	[/a data plan id from client\.catalog\.dataPlans\(\)/g, 'a plan from the Plan list'],
+	[/Pick one from client\.catalog\.cable\(\)\./g, 'Choose one from the Package list (it shows the chosen provider\'s packages).'],
+	[/a cable package id from client\.catalog\.cable\(\)/g, 'a package from the Package list'],
+	[/Pick one from client\.catalog\.recharge\(\)\./g, 'Choose one from the Denomination list.'],
+	[/a denomination id from client\.catalog\.recharge\(\)/g, 'a denomination from the Denomination list'],
+	[/client\.catalog\.\w+\([^)]*\)/g, 'the node\'s list'],
+	[/set ported: true/g, 'turn on Ported Number'],
+	[/\(reconcile\.sharedAccount\)/g, '(credential setting "Other Buyers Use This Token")'],
+	[/reconcile\.sharedAccount/g, 'the credential setting "Other Buyers Use This Token"'],
+	[/\b1 rows\b/g, '1 row'],
+];
+
+/** Field names the client starts its messages with, as the nodes show them. */
+const FIELD_LABELS: Record<string, string> = {
+	phone: 'Phone Number',
+	plan: 'Plan',
+	package: 'Package',
+	denomination: 'Denomination',
+	network: 'Network',
+	amount: 'Amount',
+	iuc: 'IUC / Smartcard Number',
+	meter: 'Meter Number',
+	quantity: 'Quantity',
+};
+
+export function forBuilder(message: string): string {
+	let m = message;
+	for (const [re, words] of BUILDER_WORDS) m = m.replace(re, words);
+	const first = /^([a-z]+) /.exec(m);
+	if (first && FIELD_LABELS[first[1]]) m = `${FIELD_LABELS[first[1]]} ${m.slice(first[0].length)}`;
+	return m;
 }
 
 /** Turn anything thrown while handling an item into an n8n error that says what to do. */
@@ -50,9 +97,7 @@ export function toNodeError(
 	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (itemIndex !== undefined && !/\[item \d+\]$/.test(error.message)) {
-			error.message = withItem(error.message, itemIndex);
-		}
+		if (itemIndex !== undefined) error.message = withItem(error.message, itemIndex);
 		return error;
 	}
 	if (error instanceof VtuError) {
@@ -114,7 +159,10 @@ export function errorJson(error: unknown, itemIndex?: number): IDataObject {
 		out.error = withItem(redact(error instanceof Error ? error.message : String(error)), itemIndex);
 		out.code = 'unexpected';
 	}
-	if (itemIndex !== undefined) out.item = itemIndex;
+	if (itemIndex !== undefined) {
+		out.item = itemIndex;
+		out.row = itemIndex + 1;
+	}
 	return out;
 }
 

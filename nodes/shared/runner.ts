@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	IPairedItemData,
 } from 'n8n-workflow';
@@ -11,6 +12,7 @@ import { NOT_CHARGED_CODES } from '../../client/errors';
 import type { PurchaseQuote } from '../../client/types';
 import type { ClientOptions } from './client';
 import { getClient, getVtuCredentials } from './client';
+import { LOCKED_OPTIONS } from './descriptions';
 import { errorJson, refuse, toNodeError } from './errors';
 import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
@@ -21,6 +23,8 @@ export interface PurchaseRunOptions {
 	waitTimeoutSeconds: number;
 	concurrency: number;
 	dryRun: boolean;
+	/** Dry run: one item per row after the summary. */
+	dryRunDetail: boolean;
 	/** Kobo; 0 = no cap. */
 	spendCapKobo: number;
 	retryIfNotCharged: boolean;
@@ -42,7 +46,42 @@ export const RETRY_LOOKBACK_MINUTES = 24 * 60;
 export const DEFAULT_CONCURRENCY = 10;
 export const MAX_CONCURRENCY = 20;
 
+/**
+ * Refuse a limit an AI agent could fill: the fields take no expression in the editor, but a workflow's JSON
+ * can still carry `$fromAI(...)` in one (n8n evaluates it anyway).
+ */
+function refuseModelFilledLimits(ctx: IExecuteFunctions): void {
+	const raw = (ctx.getNode().parameters?.options ?? {}) as IDataObject;
+	for (const name of LOCKED_OPTIONS) {
+		const v = raw[name];
+		if (typeof v === 'string' && /\$fromai\s*\(/i.test(v)) {
+			throw refuse('invalid_input',
+				`The option "${OPTION_LABELS[name] ?? name}" is filled by the AI model ($fromAI); limits like this one must be fixed by the workflow`,
+				'Open the node\'s Options and type a fixed value.',
+			);
+		}
+	}
+}
+
+const OPTION_LABELS: Record<string, string> = {
+	concurrency: 'Concurrency',
+	dryRun: 'Dry Run',
+	dryRunDetail: 'Dry Run Detail Per Row',
+	retryIfNotCharged: 'Retry If Not Charged',
+	skipIfBoughtWithinMinutes: 'Skip If Already Bought Within (Minutes)',
+	spendCap: 'Spend Cap (₦)',
+	waitForFinal: 'Wait for Final Status',
+	waitTimeout: 'Wait Timeout (Seconds)',
+	validateFirst: 'Validate First',
+	batchSize: 'Batch Size',
+	oncePerNumber: 'Text Each Number Once',
+	sendRate: 'Send Rate (Messages per Second)',
+	sendWindowStart: 'Send Window Start',
+	sendWindowEnd: 'Send Window End',
+};
+
 export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions {
+	refuseModelFilledLimits(ctx);
 	const o = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const concurrency = Math.min(
 		MAX_CONCURRENCY,
@@ -63,6 +102,7 @@ export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions 
 		waitTimeoutSeconds: Math.max(1, Number(o.waitTimeout ?? 120) || 120),
 		concurrency,
 		dryRun: o.dryRun === true,
+		dryRunDetail: o.dryRunDetail === true,
 		spendCapKobo,
 		retryIfNotCharged: o.retryIfNotCharged === true,
 		skipIfBoughtWithinMinutes: Math.max(0, Number(o.skipIfBoughtWithinMinutes ?? 0) || 0),
@@ -148,9 +188,13 @@ export async function runPurchases<R>(
 
 	const requests: Array<R | undefined> = new Array(count);
 	const outputs: Array<INodeExecutionData[] | undefined> = new Array(count);
+	// a dry run lists every bad row (it never stops at the first one); a real run stops unless Continue On Fail
+	const collectAll = continueOnFail || opts.dryRun;
+	const bad = new Map<number, unknown>();
 	const fail = (i: number, error: unknown) => {
-		if (!continueOnFail) throw toNodeError(node, error, i);
-		outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
+		if (!collectAll) throw toNodeError(node, error, i);
+		bad.set(i, error);
+		outputs[i] = [failedItem(node, errorJson(error, i), paired(i))];
 	};
 
 	// 1. Read every item's parameters before anything is sent.
@@ -174,7 +218,7 @@ export async function runPurchases<R>(
 			else if (!continueOnFail) throw toNodeError(node, out.error, i);
 			else {
 				const json = { ...errorJson(out.error, i), ...unclearFacts(out.error, { request: requests[i], sentAt: out.sentAt, processingMs }) };
-				outputs[i] = [{ json, pairedItem: paired(i) }];
+				outputs[i] = [failedItem(node, json, paired(i))];
 			}
 		});
 		pending = pending.filter((i) => !done.has(i));
@@ -191,11 +235,11 @@ export async function runPurchases<R>(
 			try {
 				prices.set(i, await quote(client, requests[i] as R, i));
 			} catch (error) {
-				if (!continueOnFail) {
+				if (!collectAll) {
 					if (!firstError || i < firstError.i) firstError = { i, error };
 					return;
 				}
-				outputs[i] = [{ json: errorJson(error, i), pairedItem: paired(i) }];
+				fail(i, error);
 			}
 		});
 		if (firstError) throw toNodeError(node, firstError.error, firstError.i);
@@ -218,30 +262,12 @@ export async function runPurchases<R>(
 	}
 
 	if (opts.dryRun) {
-		for (const [i, r] of existing) {
-			outputs[i] = [{ json: { dryRun: true, wouldSkip: true, ...prices.get(i)!.json, existing: existingJson(r) }, pairedItem: paired(i) }];
-		}
-		let totalKobo = 0;
-		for (const i of pending) totalKobo += prices.get(i)!.kobo;
-		const spent = ledger ? ledger.get() : 0;
-		let running = spent;
-		for (const i of pending) {
-			const p = prices.get(i)!;
-			running += p.kobo;
-			const json: IDataObject = {
-				dryRun: true,
-				...p.json,
-				total: formatNaira(totalKobo),
-				itemsPriced: pending.length,
-			};
-			if (since !== null) json.wouldSkip = false;
-			if (opts.spendCapKobo > 0) {
-				json.spendCap = formatNaira(opts.spendCapKobo);
-				json.withinSpendCap = running <= opts.spendCapKobo;
-			}
-			outputs[i] = [{ json, pairedItem: paired(i) }];
-		}
-		return collect(outputs);
+		return dryRunOutput(client, {
+			count, pending, prices, existing, bad, opts, paired, outputs,
+			spentKobo: ledger ? ledger.get() : 0,
+			detail: opts.dryRunDetail,
+			looked: since !== null,
+		});
 	}
 
 	// 4. Spend cap: reserve each item's price in input order; refuse what would go over.
@@ -300,7 +326,7 @@ export async function runPurchases<R>(
 				}
 				const json = errorJson(error, i);
 				if (!notCharged) Object.assign(json, unclearFacts(error, { request: requests[i], sentAt, processingMs }));
-				outputs[i] = [{ json, pairedItem: paired(i) }];
+				outputs[i] = [failedItem(node, json, paired(i))];
 			}
 		},
 		() => stopError !== undefined,
@@ -311,7 +337,127 @@ export async function runPurchases<R>(
 	const result = collect(outputs);
 	// n8n retries a run whose first item is an error (Continue On Fail) or that threw; this one is final
 	if (result[0]?.json.error === undefined) memory.forget();
+	hintFailedRows(ctx, result, count);
 	return result;
+}
+
+/**
+ * A failed or unclear row under Continue On Fail. With "On Error: Continue (using error output)" n8n moves an
+ * item to the error output only when its JSON is nothing but `error` (n8n 1.x/2.x; n8n also replaces the
+ * JSON of an item that carries an n8n error object, losing what the row needs to be resolved later), so
+ * there the facts go inside `error`: `{ error: { message, code, row, hint, … } }`, merged by n8n with the
+ * input row's fields. Otherwise the row's JSON is the facts themselves.
+ */
+function failedItem(node: INode, json: IDataObject, pairedItem: IPairedItemData | IPairedItemData[]): INodeExecutionData {
+	if (node.onError !== 'continueErrorOutput') return { json, pairedItem };
+	const { error, ...facts } = json;
+	return { json: { error: { message: error, ...facts } }, pairedItem };
+}
+
+/**
+ * n8n marks an execution failed only when a node throws; with Continue On Fail it shows "Succeeded". The
+ * node says in its output panel how many rows failed or are unclear (an execution hint, n8n 1.x and 2.x).
+ */
+export function hintFailedRows(ctx: IExecuteFunctions, items: INodeExecutionData[], rows: number): void {
+	// the facts of a failed row, flat or inside `error` (error output)
+	const facts = (o: INodeExecutionData): IDataObject | undefined =>
+		o.json.error === undefined ? undefined : typeof o.json.error === 'object' && o.json.error !== null ? (o.json.error as IDataObject) : o.json;
+	const failed = items.map(facts).filter((f): f is IDataObject => f !== undefined);
+	if (failed.length === 0 || typeof ctx.addExecutionHints !== 'function') return;
+	const unclear = failed.filter((f) => f.code === 'unknown_outcome').length;
+	const list = failed.slice(0, 10).map((f) => (typeof f.row === 'number' ? f.row : '?')).join(', ');
+	const more = failed.length > 10 ? ', …' : '';
+	ctx.addExecutionHints({
+		message:
+			`${failed.length} of ${rows} row${rows === 1 ? '' : 's'} not done (rows ${list}${more})` +
+			(unclear ? `, ${unclear} of them unclear: check later, do not buy again` : '') +
+			(ctx.getNode().onError === 'continueErrorOutput'
+				? '. They are on the error output.'
+				: '. Choose Settings, On Error: "Continue (using error output)" to route them on their own output.'),
+		type: 'warning',
+		location: 'outputPane',
+	});
+}
+
+interface DryRunFacts {
+	count: number;
+	pending: number[];
+	prices: Map<number, { kobo: number; json: IDataObject }>;
+	existing: Map<number, PurchaseResult>;
+	bad: Map<number, unknown>;
+	opts: PurchaseRunOptions;
+	paired: (index: number) => IPairedItemData | IPairedItemData[];
+	outputs: Array<INodeExecutionData[] | undefined>;
+	spentKobo: number;
+	detail: boolean;
+	/** Whether items already bought were looked up (Skip If Already Bought Within, retried execution). */
+	looked: boolean;
+}
+
+/**
+ * A dry run answers "can I run this?": one summary item (rows, total, wallet balance, short by how much,
+ * every bad row with its reason), then, with Dry Run Detail, one item per row.
+ */
+async function dryRunOutput(client: VtuClient, f: DryRunFacts): Promise<INodeExecutionData[]> {
+	let totalKobo = 0;
+	for (const i of f.pending) totalKobo += f.prices.get(i)!.kobo;
+	let wallet: number | null = null;
+	try {
+		wallet = (await client.user.balance()).kobo;
+	} catch {
+		wallet = null; // the summary says the balance could not be read; pricing still stands
+	}
+	const shortKobo = wallet === null ? 0 : Math.max(0, totalKobo - wallet);
+	const capLeft = f.opts.spendCapKobo > 0 ? f.opts.spendCapKobo - f.spentKobo : null;
+	const overCap = capLeft !== null && totalKobo > capLeft;
+	const badRows = [...f.bad.keys()].sort((a, b) => a - b).map((i) => {
+		const e = errorJson(f.bad.get(i), i);
+		return { row: i + 1, error: e.error, code: e.code, ...(e.hint ? { hint: e.hint } : {}) } as IDataObject;
+	});
+	const canRun = badRows.length === 0 && shortKobo === 0 && !overCap && wallet !== null;
+	const rowsWord = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+	const parts = [`${rowsWord(f.count)}: ${f.pending.length} ready (${nairaText(totalKobo)})`];
+	if (badRows.length) parts.push(`${badRows.length} bad (rows ${badRows.map((b) => b.row).join(', ')})`);
+	if (f.existing.size) parts.push(`${f.existing.size} already bought, would be skipped`);
+	parts.push(wallet === null ? 'wallet balance could not be read' : `wallet ${nairaText(wallet)}`);
+	if (shortKobo > 0) parts.push(`short by ${nairaText(shortKobo)}`);
+	if (overCap) parts.push(`over the Spend Cap (${nairaText(capLeft!)} left of ${nairaText(f.opts.spendCapKobo)})`);
+	const summary: IDataObject = {
+		dryRun: true,
+		canRun,
+		summary: `${canRun ? 'Can run' : 'Cannot run'}: ${parts.join('; ')}.`,
+		rows: f.count,
+		ready: f.pending.length,
+		bad: badRows.length,
+		alreadyBought: f.existing.size,
+		total: formatNaira(totalKobo),
+		walletBalance: wallet === null ? null : formatNaira(wallet),
+		shortBy: formatNaira(shortKobo),
+		...(f.opts.spendCapKobo > 0 ? { spendCap: formatNaira(f.opts.spendCapKobo), withinSpendCap: !overCap } : {}),
+		badRows,
+	};
+	// one row (e.g. a whole SMS campaign): its own priced item, with the summary's facts
+	if (f.count === 1 && f.pending.length === 1) {
+		const { canRun: c, total, walletBalance, shortBy, spendCap, withinSpendCap } = summary;
+		const facts = { canRun: c, verdict: summary.summary, total, walletBalance, shortBy, ...(spendCap ? { spendCap, withinSpendCap } : {}) };
+		return [{ json: { dryRun: true, ...f.prices.get(f.pending[0])!.json, ...facts }, pairedItem: f.paired(0) }];
+	}
+	const everyRow = Array.from({ length: f.count }, (_, i) => f.paired(i)).flat();
+	const out: INodeExecutionData[] = [{ json: summary, pairedItem: everyRow }];
+	if (!f.detail) return out;
+	let running = f.spentKobo;
+	for (let i = 0; i < f.count; i++) {
+		const r = f.existing.get(i);
+		if (r) out.push({ json: { dryRun: true, row: i + 1, wouldSkip: true, ...f.prices.get(i)!.json, existing: existingJson(r) }, pairedItem: f.paired(i) });
+		else if (f.prices.has(i) && !f.bad.has(i)) {
+			running += f.prices.get(i)!.kobo;
+			const json: IDataObject = { dryRun: true, row: i + 1, ...(f.looked ? { wouldSkip: false } : {}), ...f.prices.get(i)!.json };
+			// whether this row still fits under the cap, rows bought in input order
+			if (f.opts.spendCapKobo > 0) json.withinSpendCap = running <= f.opts.spendCapKobo;
+			out.push({ json, pairedItem: f.paired(i) });
+		} else if (f.outputs[i]) out.push(...f.outputs[i]!);
+	}
+	return out;
 }
 
 /**
@@ -384,7 +530,7 @@ function collect(outputs: Array<INodeExecutionData[] | undefined>): INodeExecuti
 }
 
 /**
- * Per-item loop for the read-only operations: pairedItem, continueOnFail, `[item N]` errors.
+ * Per-item loop for the read-only operations: pairedItem, continueOnFail, `[row N]` errors (rows from 1, as n8n shows them).
  * `fn` returns one or more JSON objects (or full items, e.g. with binary data).
  */
 export async function runEachItem(
@@ -402,11 +548,12 @@ export async function runEachItem(
 			for (const json of arr) out.push({ json, pairedItem: { item: i } });
 		} catch (error) {
 			if (ctx.continueOnFail()) {
-				out.push({ json: errorJson(error, i), pairedItem: { item: i } });
+				out.push(failedItem(node, errorJson(error, i), { item: i }));
 				continue;
 			}
 			throw toNodeError(node, error, i);
 		}
 	}
+	hintFailedRows(ctx, out, items.length);
 	return out;
 }

@@ -148,7 +148,7 @@ async function failThenRetry(cred) {
   const runs = [first];
   // dry run of the same items with the guard on: reports what would be skipped, buys nothing
   const dry = await vtu.n8n.runWorkflow(
-    buyWorkflow('retry me (dry run)', items, { credential: cred, options: { dryRun: true, skipIfBoughtWithinMinutes: 60 } }),
+    buyWorkflow('retry me (dry run)', items, { credential: cred, options: { dryRun: true, dryRunDetail: true, skipIfBoughtWithinMinutes: 60 } }),
     { timeoutMs: LONG },
   );
   // bought by the failed run and still standing (a flip_later fault may have refunded some since)
@@ -232,6 +232,7 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
   assert.equal(lastRun.status, 'success', JSON.stringify(lastRun.error));
   const dryOut = retry.dry.nodeOutput('Buy');
   assert.equal(dryOut.filter((o) => o.wouldSkip === true).length, retry.boughtFirst, 'dry run: wouldSkip = bought by the failed run');
+  assert.equal(dryOut[0].alreadyBought, retry.boughtFirst, 'dry-run summary: already bought = bought by the failed run');
   const finalOut = lastRun.nodeOutput('Buy');
   assert.equal(finalOut.length, RETRY_ITEMS);
   // per item: never two standing (charged, not refunded) records; the output names its own record (a record

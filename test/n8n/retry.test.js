@@ -23,10 +23,11 @@ test('Skip If Already Bought: bought items come back as "existing" (one record p
   assert.equal((await debits(seq)).length, 3);
 
   const again = [...first, { phone: '08031110003' }];
-  const dry = await vtu.n8n.runWorkflow(oneNode(vtu.n8n, 'vtuData', buy({ dryRun: true, skipIfBoughtWithinMinutes: 30 }), { items: again }));
-  assert.deepEqual(dry.nodeOutput('Node').map((o) => o.wouldSkip), [true, true, true, false]);
-  assert.deepEqual(dry.nodeOutput('Node').slice(0, 3).map((o) => o.existing.id).sort(), bought.map((o) => o.id).sort());
-  assert.equal(dry.nodeOutput('Node')[3].itemsPriced, 1);
+  const dry = await vtu.n8n.runWorkflow(oneNode(vtu.n8n, 'vtuData', buy({ dryRun: true, dryRunDetail: true, skipIfBoughtWithinMinutes: 30 }), { items: again }));
+  const [summary, ...rows] = dry.nodeOutput('Node');
+  assert.deepEqual([summary.rows, summary.ready, summary.alreadyBought, summary.total], [4, 1, 3, '250.00']);
+  assert.deepEqual(rows.map((o) => o.wouldSkip), [true, true, true, false]);
+  assert.deepEqual(rows.slice(0, 3).map((o) => o.existing.id).sort(), bought.map((o) => o.id).sort());
 
   seq = await vtu.sb.lastSeq();
   const r2 = await vtu.n8n.runWorkflow(oneNode(vtu.n8n, 'vtuData', buy({ skipIfBoughtWithinMinutes: 30 }), { items: again }));

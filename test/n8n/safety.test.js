@@ -69,7 +69,7 @@ test('a node run with a bad token / whitelisted-away IP fails with a message tha
 test('a bad row without Continue On Fail: the node fails and NOTHING is bought', async () => {
   const r = await exec('vtuData', buyData(), { items: [{ phone: '08031234567' }, { phone: '0803123' }, { phone: '08061234567' }] });
   assert.equal(r.run.status, 'error');
-  assert.match(r.run.nodeError('Node').message, /\[item 1\]$/);
+  assert.match(r.run.nodeError('Node').message, /\[row 2\]$/);
   assert.deepEqual(r.ledger, []);
 });
 
@@ -92,7 +92,7 @@ test('Continue On Fail: one output per row, in order; failed rows say why; only 
   // row 1: bad number
   assert.match(out[1].error, /0803123/);
   assert.equal(out[1].code, 'invalid_input');
-  assert.match(out[1].error, /\[item 1\]$/);
+  assert.match(out[1].error, /\[row 2\]$/);
   // row 3: not an MTN number
   assert.ok(out[3].error, JSON.stringify(out[3]));
   assert.equal(out[3].item, 3);
@@ -111,20 +111,20 @@ test('Continue On Fail: one output per row, in order; failed rows say why; only 
 
 test('Dry Run: every row priced, total shown, ledger unchanged', async () => {
   const before = await vtu.sb.balanceKobo('demo');
-  const r = await exec('vtuData', buyData({ options: { dryRun: true } }), {
+  const r = await exec('vtuData', buyData({ options: { dryRun: true, dryRunDetail: true } }), {
     items: [{ phone: '08031234567' }, { phone: '08061234567' }, { phone: '08131234567' }],
   });
   assert.equal(r.run.status, 'success', JSON.stringify(r.run.nodeError('Node')));
-  assert.equal(r.out.length, 3);
-  for (const o of r.out) {
+  assert.equal(r.out.length, 4);
+  const [summary, ...rows] = r.out;
+  assert.deepEqual([summary.dryRun, summary.canRun, summary.rows, summary.ready, summary.total, summary.walletBalance], [true, true, 3, 3, '750.00', (before / 100).toFixed(2)]);
+  for (const o of rows) {
     assert.equal(o.dryRun, true);
     assert.equal(o.price, '250.00');
-    assert.equal(o.total, '750.00');
-    assert.equal(o.itemsPriced, 3);
     assert.equal(o.product, 'data');
     assert.equal(o.status, undefined);
   }
-  assert.deepEqual(r.out.map((o) => o.recipient), ['08031234567', '08061234567', '08131234567']);
+  assert.deepEqual(rows.map((o) => o.recipient), ['08031234567', '08061234567', '08131234567']);
   assert.deepEqual(r.ledger, []);
   assert.equal(await vtu.sb.balanceKobo('demo'), before);
   assert.deepEqual(await vtu.sb.transactions({ username: 'demo', product: 'data' }).then((t) => t.length), 2);
@@ -133,18 +133,20 @@ test('Dry Run: every row priced, total shown, ledger unchanged', async () => {
 test('Dry Run with Continue On Fail and a Spend Cap: bad row explained, rows flagged within/over the cap', async () => {
   const r = await exec('vtuAirtime', {
     operation: 'buy', network: '1', amount: '={{ $json.amount }}', phone: '={{ $json.phone }}',
-    options: { dryRun: true, spendCap: 200 },
+    options: { dryRun: true, dryRunDetail: true, spendCap: 200 },
   }, {
     items: [{ phone: '08031234567', amount: 100 }, { phone: '08031234567', amount: 10 }, { phone: '08061234567', amount: 100 }, { phone: '08061234567', amount: 100 }],
     extra: CONTINUE,
   });
   assert.equal(r.run.status, 'success');
-  assert.equal(r.out.length, 4);
-  assert.match(r.out[1].error, /50/);
-  assert.deepEqual(r.out.filter((o) => o.dryRun).map((o) => [o.price, o.total, o.withinSpendCap, o.spendCap]), [
-    ['98.00', '294.00', true, '200.00'],
-    ['98.00', '294.00', true, '200.00'],
-    ['98.00', '294.00', false, '200.00'],
+  assert.equal(r.out.length, 5);
+  const [summary, ...rows] = r.out;
+  assert.deepEqual([summary.canRun, summary.total, summary.spendCap, summary.withinSpendCap, summary.badRows.map((b) => b.row)], [false, '294.00', '200.00', false, [2]]);
+  assert.match(rows[1].error, /50/);
+  assert.deepEqual(rows.filter((o) => o.dryRun).map((o) => [o.price, o.withinSpendCap]), [
+    ['98.00', true],
+    ['98.00', true],
+    ['98.00', false],
   ]);
   assert.deepEqual(r.ledger, []);
 });
@@ -158,7 +160,7 @@ test('Spend Cap without Continue On Fail: over the cap → the node fails before
   assert.equal(r.run.status, 'error');
   const err = r.run.nodeError('Node');
   assert.match(err.message, /Spend Cap of ₦600\.00/);
-  assert.match(err.message, /\[item 2\]$/);
+  assert.match(err.message, /\[row 3\]$/);
   assert.deepEqual(r.ledger, []);
 });
 

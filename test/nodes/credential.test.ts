@@ -84,7 +84,7 @@ describe('node errors for credential problems', () => {
     });
     expect(r.error).toBeDefined();
     expect(`${r.error!.message} ${r.error!.description}`).toMatch(/Base URL/);
-    expect(r.error!.message).toMatch(/\[item 0\]$/);
+    expect(r.error!.message).toMatch(/\[row 1\]$/);
     expect(JSON.stringify(r.run.data.resultData)).not.toContain(env.sb.demo.token);
   });
 });

@@ -67,7 +67,7 @@ describe('VTU Data', () => {
     const byIdent = await runNode(data, { parameters: { operation: 'getTransaction', lookupBy: 'ident', transactionId: ident }, creds: env.creds() });
     expect(byIdent.items[0].json).toMatchObject({ id, ident });
     const missing = await runNode(data, { parameters: { operation: 'getTransaction', lookupBy: 'id', transactionId: '999999' }, creds: env.creds() });
-    expect(missing.error?.message).toMatch(/\[item 0\]$/);
+    expect(missing.error?.message).toMatch(/\[row 1\]$/);
   });
 
   test('continueOnFail: a bad row among good rows → one result per row, the bad one says why, only good rows charged', async () => {
@@ -84,7 +84,7 @@ describe('VTU Data', () => {
     expect(r.items[0].json.status).toBe('successful');
     expect(r.items[1].json).toMatchObject({ code: 'invalid_input', item: 1 });
     expect(String(r.items[1].json.error)).toMatch(/phone|number/i);
-    expect(String(r.items[1].json.error)).toMatch(/\[item 1\]$/);
+    expect(String(r.items[1].json.error)).toMatch(/\[row 2\]$/);
     expect(r.items[2].json.status).toBe('successful');
     expect(r.items[3].json.code).toBe('invalid_input');
     expect(String(r.items[3].json.error)).toMatch(/plan/i);
@@ -95,7 +95,7 @@ describe('VTU Data', () => {
     const before = await env.balance();
     const r = await runNode(data, { parameters: buy(), input: [{ phone: '08031234567' }, { phone: 'abc' }], creds: env.creds() });
     expect(r.error).toBeDefined();
-    expect(r.error!.message).toMatch(/\[item 1\]$/);
+    expect(r.error!.message).toMatch(/\[row 2\]$/);
     expect(r.items).toHaveLength(0);
     expect(await env.balance()).toBe(before);
   });
@@ -104,13 +104,14 @@ describe('VTU Data', () => {
     const before = await env.balance();
     const ledgerBefore = await env.admin.ledger('demo');
     const r = await runNode(data, {
-      parameters: buy({ options: { dryRun: true } }),
+      parameters: buy({ options: { dryRun: true, dryRunDetail: true } }),
       input: [{ phone: '08031234567' }, { phone: '08031234568', plan: 1 }, { phone: '08031234569' }],
       creds: env.creds(),
     });
     expect(r.error).toBeUndefined();
-    expect(r.items.map((i) => i.json.price)).toEqual(['250.00', '130.00', '250.00']);
-    for (const it of r.items) expect(it.json).toMatchObject({ dryRun: true, total: '630.00', itemsPriced: 3 });
+    expect(r.items[0].json).toMatchObject({ dryRun: true, canRun: true, rows: 3, ready: 3, bad: 0, total: '630.00', shortBy: '0.00', badRows: [] });
+    expect(r.items[0].json.walletBalance).toBe((before / 100).toFixed(2));
+    expect(r.items.slice(1).map((i) => [i.json.row, i.json.price])).toEqual([[1, '250.00'], [2, '130.00'], [3, '250.00']]);
     expect(await env.balance()).toBe(before);
     expect(await env.admin.ledger('demo')).toEqual(ledgerBefore);
     expect(await env.admin.transactions({ username: 'demo', product: 'data' })).toHaveLength(0);
@@ -141,7 +142,7 @@ describe('VTU Data', () => {
       input: [{ phone: '08031234561' }, { phone: '08031234562' }],
       creds: env.creds(),
     });
-    expect(r.error?.message).toMatch(/Spend Cap.*\[item 1\]$/);
+    expect(r.error?.message).toMatch(/Spend Cap.*\[row 2\]$/);
     expect(await env.balance()).toBe(before);
   });
 
@@ -229,11 +230,11 @@ describe('VTU Airtime', () => {
     ];
     const dry = (network: string, amount: string, phone: string) =>
       runNode(airtime, {
-        parameters: { operation: 'buy', network, airtimeType: 'VTU', amount, phone, options: { dryRun: true } },
+        parameters: { operation: 'buy', network, airtimeType: 'VTU', amount, phone, options: { dryRun: true, dryRunDetail: true } },
         input,
         creds: env.creds(),
         continueOnFail: true,
-      });
+      }).then((r) => ({ ...r, items: r.items.slice(1) })); // the per-row detail after the summary
     const before = await env.balance();
     const forms: Array<[string, string, string]> = [
       ['={{ $json.net }}', '={{ $json.amount }}', '={{ $json.phone }}'],

@@ -30,7 +30,7 @@ test('VTU Data: plan "0x2", "1e1", "1.1e1", " 2.0" are refused as the client ref
   expect(r.items).toHaveLength(plans.length);
   r.items.forEach((it, i) => {
     expect(it.json).toMatchObject({ code: 'invalid_input', field: 'plan' });
-    expect(String(it.json.error)).toContain(`plan must be a positive whole number (the plan ID from the list); got ${JSON.stringify(plans[i])}`);
+    expect(String(it.json.error)).toContain(`Plan must be a positive whole number (the plan ID from the list); got ${JSON.stringify(plans[i])}`);
   });
   expect(await ledger()).toBe(before);
   // the digits themselves are fine

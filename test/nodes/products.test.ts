@@ -57,7 +57,7 @@ describe('VTU Cable TV', () => {
     expect(s.items).toHaveLength(2);
     expect(s.items[0].json).toMatchObject({ status: 'successful', product: 'cable', recipient: FIXTURES.iuc.GOTV });
     expect(s.items[1].json.code).toBe('invalid_input');
-    expect(String(s.items[1].json.error)).toMatch(/not valid.*nothing was paid \[item 1\]/);
+    expect(String(s.items[1].json.error)).toMatch(/not valid.*nothing was paid \[row 2\]/);
     const charged = Math.round(Number(s.items[0].json.amount) * 100);
     expect(await env.balance()).toBe(before - charged);
     const g = await runNode(cable, { parameters: { operation: 'getTransaction', lookupBy: 'id', transactionId: String(s.items[0].json.id) }, creds: env.creds() });
@@ -94,7 +94,7 @@ describe('VTU Electricity', () => {
       parameters: { operation: 'buyToken', disco: discos[0].value, meterType: 'prepaid', meter: FIXTURES.meter.invalid, amount: 1000 },
       creds: env.creds(),
     });
-    expect(bad.error?.message).toMatch(/Meter .* not valid.*\[item 0\]$/);
+    expect(bad.error?.message).toMatch(/Meter .* not valid.*\[row 1\]$/);
   });
 });
 
@@ -319,7 +319,7 @@ describe('VTU Identity', () => {
     expect(n.items[0].json).toMatchObject({ valid: true, kind: 'nin', firstName: 'Amina' });
     const bad = await runNode(id, { parameters: { operation: 'validateBvn', number: '123' }, creds: env.creds(), continueOnFail: true });
     expect(bad.items[0].json).toMatchObject({ code: 'invalid_input' });
-    expect(String(bad.items[0].json.error)).toMatch(/not 11 digits \[item 0\]$/);
+    expect(String(bad.items[0].json.error)).toMatch(/not 11 digits \[row 1\]$/);
   });
 });
 

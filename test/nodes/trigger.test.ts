@@ -165,6 +165,6 @@ describe('VTU Transaction Trigger', () => {
     const a = await buyData();
     const r = await runTriggerManually(trigger, { parameters: { product: 'data', watch: 'recent' }, creds: env.creds() });
     expect(r.error).toBeUndefined();
-    expect(r.items[0].json).toMatchObject({ event: 'current', ident: a.ident, status: 'successful' });
+    expect(r.items[0].json).toMatchObject({ event: 'current', sample: true, ident: a.ident, status: 'successful' });
   });
 });
