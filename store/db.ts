@@ -68,7 +68,24 @@ export interface VirtualAccountRow {
   created_at: string;
 }
 
+export interface OrderRow {
+  id: string;
+  customer_id: string;
+  /** the purchase request as JSON, exactly as given (for resolving an unclear outcome later) */
+  request: string;
+  price: number;
+  cost: number;
+  sent_at: string | null;
+  /** the vendor's record once known */
+  vendor_product: string | null;
+  vendor_id: number | null;
+  /** held | unknown | settled | released | refunded */
+  state: string;
+  created_at: string;
+}
+
 export interface StoreTables {
+  orders: OrderRow;
   accounts: AccountRow;
   transfers: TransferRow;
   payments: PaymentRow;
@@ -182,6 +199,10 @@ async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
     sql`create table if not exists virtual_accounts (
       provider text not null, account_number text not null, customer_id text not null references customers(id),
       provider_ref text not null, bank_name text, created_at text not null, primary key (provider, account_number))`,
+    sql`create table if not exists orders (
+      id text primary key, customer_id text not null references customers(id), request text not null,
+      price ${n} not null, cost ${n} not null, sent_at text, vendor_product text, vendor_id ${n}, state text not null,
+      created_at text not null)`,
   ];
   if (dialect === 'sqlite') {
     for (const stmt of ddl) await stmt.execute(db);

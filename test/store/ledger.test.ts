@@ -114,7 +114,10 @@ describe.each(backendNames())('storefront ledger on %s', (name) => {
   test('the database refuses an overdraft even when the JS path is bypassed', async () => {
     const [b] = await books();
     await b.createCustomer('u1');
-    await expect(b.db.updateTable('accounts').set({ debits_posted: 1 }).where('id', '=', walletId('u1')).execute()).rejects.toThrow(/check/i);
+    const row = await b.db.selectFrom('accounts').selectAll().where('id', '=', walletId('u1')).executeTakeFirst();
+    expect(row).toMatchObject({ limit_debits: 1, credits_posted: 0 });
+    const r = await b.db.updateTable('accounts').set({ debits_posted: 1 }).where('id', '=', walletId('u1')).executeTakeFirst().then((x) => `ok ${x.numUpdatedRows}`, (e) => `err ${e.message}`);
+    expect(r).toMatch(/check/i);
   });
 
   test('two instances, many orders of one customer at the same moment: never overspent', async () => {
