@@ -158,3 +158,30 @@ describe.each(backendNames())('storefront ledger on %s', (name) => {
     expect(r.wallets).toBe(100_000 - r.spent);
   });
 });
+
+describe('storefront ledger on one SQLite file shared by separate processes', () => {
+  test('three processes holding orders of one customer at once never overspend', async () => {
+    const { execFile } = await import('node:child_process');
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { openStoreDb } = await import('../../store/db');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-store-mp-'));
+    const file = path.join(dir, 'shop.sqlite');
+    const o = await openStoreDb({ sqlitePath: file });
+    const b = new Books(o.db);
+    await b.init();
+    await b.createCustomer('u1');
+    await b.recordPayment({ provider: 'paystack', reference: 'R', customerId: 'u1', amount: 60 * 1_000 + 999, fee: 0 });
+    const tsx = path.join(__dirname, '../../node_modules/.bin/tsx');
+    const run = (tag: string) => new Promise<number>((resolve, reject) => {
+      execFile(tsx, [path.join(__dirname, 'sqlite-child.ts'), file, tag, '1000'], { timeout: 120_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(Number(stdout.trim()))));
+    });
+    const counts = await Promise.all(['p1', 'p2', 'p3'].map(run));
+    expect(counts.reduce((s, n) => s + n, 0)).toBe(60);
+    expect(await b.walletBalance('u1')).toEqual({ balance: 60_999, held: 60_000, available: 999 });
+    expect((await audit(b.db)).problems).toEqual([]);
+    await o.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
