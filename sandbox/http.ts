@@ -46,11 +46,11 @@ export const NOT_FOUND_HTML =
   '<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n';
 
 export const html500 = (): Out => ({ status: 500, html: SERVER_ERROR_HTML });
-const GATEWAY_TITLES: Record<number, string> = { 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable', 504: 'Gateway Time-out' };
+const GATEWAY_TITLES = new Map<number, string>([[502, 'Bad Gateway'], [503, 'Service Temporarily Unavailable'], [504, 'Gateway Time-out']]);
 /** Django's 500 page, or the nginx page a proxy sends for 502/503/504 while the app behind it is down. */
 export const errorPage = (status: number): Out =>
-  GATEWAY_TITLES[status]
-    ? { status, html: `<html>\r\n<head><title>${status} ${GATEWAY_TITLES[status]}</title></head>\r\n<body>\r\n<center><h1>${status} ${GATEWAY_TITLES[status]}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n` }
+  GATEWAY_TITLES.has(status)
+    ? { status, html: `<html>\r\n<head><title>${status} ${GATEWAY_TITLES.get(status)}</title></head>\r\n<body>\r\n<center><h1>${status} ${GATEWAY_TITLES.get(status)}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n` }
     : html500();
 /** Django's 404 page: a route this site does not have. */
 export const notFoundPage = (): Out => ({ status: 404, html: NOT_FOUND_HTML });

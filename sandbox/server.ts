@@ -2,12 +2,12 @@
  * startSandbox(): the merchant-API emulator on loopback. Fastify with logging off and
  * cached catalogue payloads, so it is never the bottleneck of a benchmark.
  */
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { parse as parseQs } from 'node:querystring';
 import Fastify from 'fastify';
 import { adminRoutes } from './admin';
 import { NOT_FOUND_HTML, type Runtime, SERVER_ERROR_HTML } from './http';
-import { Rng } from './rng';
 import { catalogRoutes } from './routes/catalog';
 import { historyRoutes } from './routes/history';
 import { purchaseRoutes } from './routes/purchases';
@@ -20,7 +20,7 @@ export interface SandboxOptions {
   host?: '127.0.0.1';
   /** 'seed' (default) follows the seed document; 'family' the real MSORG sites. */
   dialect?: Dialect;
-  /** Admin API secret; default derived from the seed. */
+  /** Admin API secret; default a fresh random key per start (never derived from the seed, so it cannot be computed). */
   adminKey?: string;
   /** RNG seed for tokens, idents, pins and fault rolls. Default 1. */
   seed?: number;
@@ -45,7 +45,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const seed = opts.seed ?? 1;
   if (opts.demoToken !== undefined && !/^[0-9a-f]{40}$/.test(opts.demoToken)) throw new Error('demoToken must be 40 lowercase hex characters');
   const state = new SandboxState(dialect, seed, { username: 'demo', token: opts.demoToken });
-  const adminKey = opts.adminKey ?? `adm_${new Rng(seed ^ 0x5eed5eed).hex(32)}`;
+  if (opts.adminKey !== undefined && opts.adminKey.trim() === '') throw new Error('adminKey must not be empty');
+  const adminKey = opts.adminKey ?? `adm_${randomBytes(16).toString('hex')}`;
   const rt: Runtime = { state, held: new Set<Socket>() };
 
   const app = Fastify({ logger: opts.logger ?? false, forceCloseConnections: true, bodyLimit: 1 << 20, keepAliveTimeout: 65_000 });

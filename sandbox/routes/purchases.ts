@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   AIRTIME_TYPES, airtimePercentBp, cableById, cablePlanById, denomById, discoById, EXAMS, FAMILY_SMS_RATES, lookupIuc, lookupMeter,
-  MAX_EPIN_QTY, MAX_RECHARGE_QTY, MIN_AIRTIME_KOBO, MIN_BILL_KOBO, type Network, networkById, planAvailable, planById, SMS_MAX_CHARS,
+  MAX_EPIN_QTY, MAX_RECHARGE_QTY, MIN_BILL_KOBO, minAirtimeKobo, type Network, networkById, planAvailable, planById, SMS_MAX_CHARS,
   SMS_RATES, smsPages,
 } from '../catalog';
 import { Form } from '../form';
@@ -62,7 +62,7 @@ function topup(c: Ctx): Out {
   const ported = f.bool('Ported_number');
   const type = f.choice('airtime_type', AIRTIME_TYPES);
   if (!f.ok) return fieldErrors(f);
-  const min = MIN_AIRTIME_KOBO[type!];
+  const min = minAirtimeKobo(type!);
   if (amount! < min) return ruleError(`minimum airtime topup is N${nairaShort(min)}`);
   const charge = applyPercent(amount!, airtimePercentBp(network!.name, type!, c.user.tier));
   const err = phoneError(phone!, network!, ported!) ?? walletError(c, charge, (b) => `You can't topup due to insufficient balance N${b}`);
