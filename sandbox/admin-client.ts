@@ -8,11 +8,12 @@
  *
  * Every method throws SandboxAdminError (with the HTTP status and body) on a non-2xx answer.
  */
+import type { BusySpec, BusyStatus } from './busy';
 import type { Fault, FaultKind, FaultLogEntry, FaultSpec as FaultInput } from './faults';
 import type { LedgerEntry } from './state';
 
 // The admin API answers with the server's own shapes: one definition each, re-exported for callers.
-export type { Fault, FaultInput, FaultLogEntry, LedgerEntry };
+export type { BusySpec, BusyStatus, Fault, FaultInput, FaultLogEntry, LedgerEntry };
 
 export type UserType = 'Smart Earner' | 'Affilliate' | 'TopUser' | 'API';
 export type Product = 'data' | 'airtime' | 'cable' | 'electricity' | 'exam_pin' | 'recharge_card' | 'sms';
@@ -192,6 +193,20 @@ export class SandboxAdmin {
   }
   clearFaultLog(): Promise<{ ok: true }> {
     return this.call('DELETE', '/admin/faults/log');
+  }
+
+  // busy account
+
+  /** Other buyers start creating `rate` records per second on the account (replaces a running generator). */
+  startBusy(spec: BusySpec): Promise<BusyStatus> {
+    return this.call('POST', '/admin/busy', spec);
+  }
+  busy(): Promise<BusyStatus> {
+    return this.call('GET', '/admin/busy');
+  }
+  /** Stop the other buyers (records they made stay). */
+  stopBusy(): Promise<BusyStatus> {
+    return this.call('DELETE', '/admin/busy');
   }
 
   /** Fresh seeded state (users, records, ledger, config, faults); the admin key is kept. */

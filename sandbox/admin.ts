@@ -42,6 +42,13 @@ const PatchConfig = z.object({
   }).optional(),
   validation_routes: z.enum(['both', 'api', 'ajax']).optional(),
 });
+const Busy = z.object({
+  rate: z.number().positive().max(1000),
+  username: z.string().optional(),
+  maxRecords: z.number().int().min(1).max(10_000_000).optional(),
+  durationMs: z.number().int().min(1).max(24 * 3_600_000).optional(),
+  mirrorShare: z.number().min(0).max(1).optional(),
+});
 const PatchTxn = z.object({ Status: z.enum(['successful', 'processing', 'failed']) });
 const NewFault = z.object({
   endpoint: z.string().min(1),
@@ -188,6 +195,15 @@ export function adminRoutes(app: FastifyInstance, state: SandboxState, adminKey:
       state.faults.log = [];
       return { ok: true };
     });
+
+    // busy account: other buyers creating records on one account (sandbox/busy.ts)
+    admin.post('/admin/busy', async (req, reply) => {
+      const b = parse(Busy, req.body);
+      if (b.username !== undefined && !state.users.has(b.username)) throw new HttpError(404, 'no such user');
+      return reply.code(201).send(state.busy.start(b));
+    });
+    admin.get('/admin/busy', async () => state.busy.status());
+    admin.delete('/admin/busy', async () => state.busy.stop('stopped'));
 
     admin.post('/admin/reset', async () => {
       state.reset();

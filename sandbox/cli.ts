@@ -1,5 +1,5 @@
 /**
- * npm run sandbox -- [--port 8080] [--dialect seed|family] [--seed 7]
+ * npm run sandbox -- [--port 8080] [--dialect seed|family] [--seed 7] [--busy <records/s>]
  * Prints three shell-ready lines (base URL, demo token, admin key) and runs until SIGINT/SIGTERM.
  * VTU_SANDBOX_TOKEN / VTU_ADMIN_KEY fix the demo token / admin key (handy for demos).
  */
@@ -13,9 +13,12 @@ async function main(): Promise<void> {
       dialect: { type: 'string', default: 'seed' },
       seed: { type: 'string', default: '1' },
       log: { type: 'boolean', default: false },
+      busy: { type: 'string' },
     },
   });
   if (values.dialect !== 'seed' && values.dialect !== 'family') throw new Error('--dialect must be seed or family');
+  const busy = values.busy === undefined ? undefined : Number(values.busy);
+  if (busy !== undefined && !(busy > 0 && busy <= 1000)) throw new Error('--busy must be records per second, above 0 and at most 1000');
   const sb = await startSandbox({
     port: Number(values.port),
     dialect: values.dialect,
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
     demoToken: process.env.VTU_SANDBOX_TOKEN || undefined,
     adminKey: process.env.VTU_ADMIN_KEY || undefined,
     logger: values.log,
+    busy: busy === undefined ? undefined : { rate: busy },
   });
   process.stdout.write(`VTU_BASE_URL=${sb.baseUrl}\nVTU_API_TOKEN=${sb.demo.token}\nVTU_ADMIN_KEY=${sb.adminKey}\n`);
   // `on`, not `once`, and idempotent: tsx relays a signal to this process, and a second copy of it must

@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { parse as parseQs } from 'node:querystring';
 import Fastify from 'fastify';
 import { adminRoutes } from './admin';
+import type { BusySpec } from './busy';
 import { NOT_FOUND_HTML, type Runtime, SERVER_ERROR_HTML } from './http';
 import { catalogRoutes } from './routes/catalog';
 import { historyRoutes } from './routes/history';
@@ -26,6 +27,8 @@ export interface SandboxOptions {
   seed?: number;
   /** Fix the demo user's token (40 hex); default derived from the seed. */
   demoToken?: string;
+  /** Start a busy account at once (other buyers creating records on the demo account unless `username`). */
+  busy?: BusySpec;
   /** Fastify request logging; off by default (speed). */
   logger?: boolean;
 }
@@ -86,6 +89,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
+  if (opts.busy) state.busy.start(opts.busy);
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -96,6 +100,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
     state,
     async close() {
+      state.busy.stop('closed');
       state.clearTimers();
       for (const s of rt.held) s.destroy();
       rt.held.clear();

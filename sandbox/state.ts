@@ -3,6 +3,7 @@
  * the ledger, admin config and fault rules. Every balance change goes through
  * `move()`, which also appends the ledger entry, so the ledger always explains the balance.
  */
+import { BusyAccount } from './busy';
 import { tierOf, type Tier, type UserType } from './catalog';
 import { deliver } from './delivery';
 import { FaultBook } from './faults';
@@ -152,6 +153,8 @@ export class SandboxState {
   txns: Record<Product, Txn[]> = emptyTxns();
   ledger: LedgerEntry[] = [];
   faults = new FaultBook();
+  /** Other buyers on one account (admin /admin/busy): stopped by reset and close. */
+  readonly busy = new BusyAccount(this);
   config!: Config;
   rng!: Rng;
   /** Pending settlement / flip timers, cleared on reset and close. */
@@ -169,6 +172,7 @@ export class SandboxState {
 
   /** Fresh seeded state: same seed → same demo token, idents and fault rolls. */
   reset(): void {
+    this.busy.stop('reset');
     this.clearTimers();
     this.rng = new Rng(this.seed);
     this.users.clear();
