@@ -65,9 +65,26 @@ export interface SandboxConfig {
   customer_ref: boolean;
   /** Honour per-request `X-Sandbox-Fault` headers (default false). */
   request_faults: boolean;
+  /** Slow vendor: `share` of purchases finish (answer, debit, record) after a time drawn from [minMs, maxMs]. Default share 0. */
+  slow_vendor: { share: number; minMs: number; maxMs: number };
+  /** At most this many purchases in flight, the others queue (null = unlimited, the default). */
+  max_in_flight: number | null;
 }
 
-export type ConfigPatch = Partial<Omit<SandboxConfig, 'settle'>> & { settle?: Partial<SandboxConfig['settle']> };
+export interface CapacityStatus {
+  max_in_flight: number | null;
+  inFlight: number;
+  queued: number;
+  /** Most purchases in flight at once since start / reset. */
+  peakInFlight: number;
+  /** Purchases that waited for a slot since start / reset. */
+  queuedTotal: number;
+}
+
+export type ConfigPatch = Partial<Omit<SandboxConfig, 'settle' | 'slow_vendor'>> & {
+  settle?: Partial<SandboxConfig['settle']>;
+  slow_vendor?: Partial<SandboxConfig['slow_vendor']>;
+};
 
 export interface AdminTxn {
   product: Product;
@@ -193,6 +210,11 @@ export class SandboxAdmin {
   }
   clearFaultLog(): Promise<{ ok: true }> {
     return this.call('DELETE', '/admin/faults/log');
+  }
+
+  /** Purchases in flight / queued against config max_in_flight. */
+  capacity(): Promise<CapacityStatus> {
+    return this.call('GET', '/admin/capacity');
   }
 
   // busy account

@@ -8,7 +8,7 @@ import { parse as parseQs } from 'node:querystring';
 import Fastify from 'fastify';
 import { adminRoutes } from './admin';
 import type { BusySpec } from './busy';
-import { NOT_FOUND_HTML, type Runtime, SERVER_ERROR_HTML } from './http';
+import { Capacity, NOT_FOUND_HTML, type Runtime, SERVER_ERROR_HTML } from './http';
 import { catalogRoutes } from './routes/catalog';
 import { historyRoutes } from './routes/history';
 import { purchaseRoutes } from './routes/purchases';
@@ -50,7 +50,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const state = new SandboxState(dialect, seed, { username: 'demo', token: opts.demoToken });
   if (opts.adminKey !== undefined && opts.adminKey.trim() === '') throw new Error('adminKey must not be empty');
   const adminKey = opts.adminKey ?? `adm_${randomBytes(16).toString('hex')}`;
-  const rt: Runtime = { state, held: new Set<Socket>() };
+  const rt: Runtime = { state, held: new Set<Socket>(), capacity: new Capacity() };
 
   const app = Fastify({ logger: opts.logger ?? false, forceCloseConnections: true, bodyLimit: 1 << 20, keepAliveTimeout: 65_000 });
   // The family (DRF) also parses form bodies.
@@ -60,7 +60,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   purchaseRoutes(app, rt);
   historyRoutes(app, rt);
   validateRoutes(app, rt);
-  adminRoutes(app, state, adminKey);
+  adminRoutes(app, state, adminKey, rt.capacity);
 
   app.setNotFoundHandler((req, reply) => {
     // Django APPEND_SLASH: a slash-less URL whose slashed form exists gets a 301 (POSTs included,

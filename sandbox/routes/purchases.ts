@@ -29,12 +29,25 @@ function phoneError(phone: string, network: Network, ported: boolean): Out | nul
   return null;
 }
 
-function buy(c: Ctx, product: Product, kobo: number, recipient: string, d: TxnDetail, status = c.forceStatus): Out {
+function buy(
+  c: Ctx, product: Product, kobo: number, recipient: string, d: TxnDetail, status = c.forceStatus, shape: (o: Out) => Out = (o) => o,
+): Out {
   if (c.state.config.customer_ref) d.customerRef = typeof c.body.customer_ref === 'string' ? c.body.customer_ref.slice(0, 64) : '';
   const tag = c.req.headers['x-sandbox-tag'];
   if (typeof tag === 'string') d.tag = tag.slice(0, 100);
-  const txn = c.state.purchase(c.user, product, kobo, recipient, d, status);
-  return { status: 201, body: renderTxn(txn, c.dialect), txn };
+  const commit = (): Out => {
+    const txn = c.state.purchase(c.user, product, kobo, recipient, d, status);
+    return shape({ status: 201, body: renderTxn(txn, c.dialect), txn });
+  };
+  if (!c.slowMs) return commit();
+  // slow vendor: debit and record when it finishes; the wallet may have been spent meanwhile
+  return {
+    status: 0,
+    deferred: {
+      ms: c.slowMs,
+      commit: () => (c.user.balanceKobo < kobo ? ruleError(`insufficient balance, your current balance N${moneyOf(c.dialect)(c.user.balanceKobo)}`) : commit()),
+    },
+  };
 }
 
 function data(c: Ctx): Out {
@@ -163,8 +176,8 @@ function sendsms(c: Ctx): Out {
   const err = walletError(c, charge, (b) => `insufficient balance, your current balance N${b}`, true);
   if (err) return err;
   // Bulk SMS is debited after the upstream said "sent": never `processing`.
-  const out = buy(c, 'sms', charge, valid.join(','), { sender, to: valid, message: text, pages, rateKobo, invalid, dnd }, 'successful');
-  return c.dialect === 'family' ? { status: 200, body: { error: 'Message succesfully sent ' }, txn: out.txn } : out;
+  const family = (out: Out): Out => (c.dialect === 'family' ? { status: 200, body: { error: 'Message succesfully sent ' }, txn: out.txn } : out);
+  return buy(c, 'sms', charge, valid.join(','), { sender, to: valid, message: text, pages, rateKobo, invalid, dnd }, 'successful', family);
 }
 
 export function purchaseRoutes(app: FastifyInstance, rt: Runtime): void {
