@@ -35,9 +35,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
-  TransportError, VtuClient, VtuError, createNodeTransport, type PurchaseRequest, type PurchaseResult, type Transport,
+  TransportError, VtuClient, VtuError, createNodeTransport, type PurchaseRequest, type PurchaseResult, type Transport, type VtuClientOptions,
 } from '../client';
 import { SandboxAdmin, type AdminTxn } from '../sandbox/admin-client';
+import { BUSY_TAG } from '../sandbox/busy';
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
 
@@ -54,6 +55,15 @@ export interface ActorsOptions {
   faultRate?: number;
   /** Client per-request timeout. Default 2000 ms (the lane's outcomes do not race it). */
   timeoutMs?: number;
+  /** Busy account: records per second other buyers create on the same account (sandbox/busy.ts). Default 0. */
+  busy?: number;
+  /** Slow vendor: share of the actors' purchases the vendor finishes only after [minMs, maxMs]. Default share 0. */
+  slow?: { share: number; minMs: number; maxMs: number };
+  /**
+   * The clients' `reconcile.maxProcessingMs` (the vendor's processing bound). Default: the slow range's
+   * maximum + 3 s (15 s for the default 4–12 s range), so a run takes minutes, not the real 40–120 s.
+   */
+  maxProcessingMs?: number;
   log?: (line: string) => void;
 }
 
@@ -63,7 +73,14 @@ export interface ActorsReport {
   doubleCharges: number;
   lost: number;
   falseSuccesses: number;
+  /** not_charged answers (first or after resolution) for an order whose debited record exists. */
+  falseNotCharged: number;
+  /** unknown_outcome answers (first answers). */
   unknownOutcomes: number;
+  /** Of those, resolved later by client.reconcile (bought or not charged). */
+  resolved: number;
+  /** Records the busy account's other buyers made. */
+  busyRecords: number;
   records: number;
   botCrashes: number;
   outcomes: Record<string, number>;
@@ -77,11 +94,13 @@ interface Intent {
   req: PurchaseRequest;
   fault: ActorFault | null;
   retryIfNotCharged: boolean;
+  /** Slow vendor: its first POST finishes after this many ms (instead of a fault). */
+  slowMs?: number;
 }
 
-type Outcome =
-  | { id: string; kind: 'result'; record: number | null; status: string; path: string }
-  | { id: string; kind: 'error'; code: string; candidates: number[] };
+export type Outcome =
+  | { id: string; kind: 'result'; record: number | null; status: string; path: string; resolved?: boolean }
+  | { id: string; kind: 'error'; code: string; candidates: number[]; resolved?: boolean };
 
 interface Shared {
   /** Identical orders everyone picks from. */
@@ -116,11 +135,23 @@ function drawFault(rng: Rng, faultRate: number): ActorFault | null {
   return rng.float() < faultRate ? ACTOR_FAULTS[rng.u32() % ACTOR_FAULTS.length] : null;
 }
 
-export function actorIntents(actor: number, n: number, seed: number, faultRate: number, templates: PurchaseRequest[]): Intent[] {
+export function actorIntents(
+  actor: number, n: number, seed: number, faultRate: number, templates: PurchaseRequest[], slow?: ActorsOptions['slow'],
+): Intent[] {
   const rng = new Rng(seed * 1009 + actor * 7 + 1);
+  // the slow vendor draws from its own stream, so the other draws of a seed stay as they were
+  const slowRng = new Rng(seed * 2003 + actor * 11 + 3);
   return Array.from({ length: n }, (_, i) => {
     const fault = drawFault(rng, faultRate);
-    return { id: `a${actor}-${i}`, req: templates[rng.u32() % templates.length], fault, retryIfNotCharged: fault === 'error_before' && rng.float() < 0.5 };
+    const x: Intent = { id: `a${actor}-${i}`, req: templates[rng.u32() % templates.length], fault, retryIfNotCharged: fault === 'error_before' && rng.float() < 0.5 };
+    if (slow && slow.share > 0 && slowRng.float() < slow.share) {
+      // the vendor is slow on this one instead of failing; half of them with the opt-in retry, which
+      // must act only on a proven not_charged (else: a double charge)
+      x.slowMs = Math.round(slow.minMs + slowRng.float() * (slow.maxMs - slow.minMs));
+      x.fault = null;
+      x.retryIfNotCharged = slowRng.float() < 0.5;
+    }
+    return x;
   });
 }
 
@@ -129,6 +160,7 @@ export function actorIntents(actor: number, n: number, seed: number, faultRate: 
 interface Current {
   tag: string;
   fault: ActorFault | null;
+  slowMs?: number;
   posted: boolean;
   readFaulted: boolean;
 }
@@ -150,7 +182,7 @@ function faultTransport(current: () => Current | undefined, hooks: { beforePost?
       if (!cur.posted) {
         cur.posted = true;
         if (cur.fault === 'refused') throw new TransportError('refused', 'injected connection refused');
-        const f = cur.fault && SERVER_FAULT[cur.fault];
+        const f = cur.slowMs ? `slow:${cur.slowMs}` : cur.fault && SERVER_FAULT[cur.fault];
         if (f) headers['x-sandbox-fault'] = f;
       }
       hooks.beforePost?.(cur);
@@ -170,16 +202,72 @@ function faultTransport(current: () => Current | undefined, hooks: { beforePost?
 
 const emit = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
-function outcomeOf(id: string, p: Promise<PurchaseResult>): Promise<Outcome> {
+function outcomeOf(id: string, p: Promise<PurchaseResult>, onError?: (e: VtuError) => void): Promise<Outcome> {
   return p.then(
     (r) => ({ id, kind: 'result' as const, record: r.id, status: r.status, path: r.path }),
     (e) => {
       if (!(e instanceof VtuError)) throw e;
+      onError?.(e);
       const candidates = (e.candidates ?? []).map((c) => (c as { id?: number }).id).filter((x): x is number => typeof x === 'number');
       return { id, kind: 'error' as const, code: e.code, candidates };
     },
   );
 }
+
+/** An unknown outcome waiting to be resolved the way a user would: reconcile once the proof is possible. */
+export interface Unresolved {
+  id: string;
+  client: VtuClient;
+  request: PurchaseRequest;
+  sentAt: Date;
+  /** When a proven answer becomes possible (ms). */
+  after: number;
+  /** Give up (leave it unknown) after this (ms). */
+  deadline: number;
+}
+
+/**
+ * The fixed interface: `VtuUnknownOutcomeError.details` = { request, sentAt, resolvableAfter, … }. Where a
+ * client does not give them yet, the order's own request and send time stand in, resolvable at once.
+ */
+export function unresolvedOf(e: VtuError, x: { id: string; req: PurchaseRequest }, client: VtuClient, startedAt: number, graceMs: number): Unresolved {
+  const d = (e.details ?? {}) as { request?: PurchaseRequest; sentAt?: string; resolvableAfter?: string };
+  const sentAt = d.sentAt ? new Date(d.sentAt) : new Date(startedAt);
+  const after = d.resolvableAfter ? Date.parse(d.resolvableAfter) : Date.now();
+  return { id: x.id, client, request: d.request ?? x.req, sentAt, after, deadline: Math.max(after, Date.now()) + graceMs };
+}
+
+/**
+ * After the run: `client.reconcile(request, { sentAt, waitMs: 0 })` for each unknown outcome once its
+ * resolvableAfter has passed, again (every `retryMs`) while it stays unknown, until it resolves or its
+ * deadline passes. Returns the conclusive answers (a record, or not_charged) by order id.
+ */
+export async function resolveUnknowns(pending: Unresolved[], retryMs: number): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  let left = pending;
+  while (left.length) {
+    const now = Date.now();
+    const due = left.filter((u) => u.after <= now);
+    if (!due.length) {
+      await sleep(Math.min(...left.map((u) => u.after)) - now);
+      continue;
+    }
+    for (const u of due) {
+      let again: number | null = null;
+      const o = await outcomeOf(u.id, u.client.reconcile(u.request, { sentAt: u.sentAt, waitMs: 0 }), (e) => {
+        const ra = (e.details as { resolvableAfter?: string } | undefined)?.resolvableAfter;
+        again = Math.max(Date.now() + retryMs, ra ? Date.parse(ra) : 0);
+      }).catch(() => ({ id: u.id, kind: 'error' as const, code: 'crash', candidates: [] }));
+      const conclusive = o.kind === 'result' || o.code === 'not_charged';
+      if (conclusive) out.push({ ...o, resolved: true });
+      if (conclusive || Date.now() >= u.deadline) left = left.filter((v) => v !== u);
+      else u.after = again ?? Date.now() + retryMs;
+    }
+  }
+  return out;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 /* ------------------------------------------------------------------ children ------------ */
 
@@ -187,11 +275,20 @@ interface ChildConfig {
   baseUrl: string;
   token: string;
   timeoutMs: number;
+  /** reconcile.maxProcessingMs of the clients (the vendor's processing bound). */
+  maxProcessingMs: number;
 }
 
 interface ActorConfig extends ChildConfig {
   actor: number;
   intents: Intent[];
+}
+
+/** The clients' reconcile settings: a shared account (the docs' prescription) and the vendor's bound. */
+function reconcileSettings(cfg: ChildConfig): VtuClientOptions['reconcile'] {
+  // built apart from the literal: clients without maxProcessingMs yet simply ignore it
+  const r = { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true, maxProcessingMs: cfg.maxProcessingMs };
+  return r;
 }
 
 async function actorChild(cfg: ActorConfig): Promise<void> {
@@ -200,16 +297,21 @@ async function actorChild(cfg: ActorConfig): Promise<void> {
   // two n8n executions in one process: two clients of the same account
   const clients = [0, 1].map(() => new VtuClient({
     baseUrl: cfg.baseUrl, token: cfg.token, transport, timeoutMs: cfg.timeoutMs, customerRef: cfg.actor % 2 === 0,
-    reconcile: { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true },
-    retry: { maxAttempts: 3, maxDelayMs: 1500 },
+    reconcile: reconcileSettings(cfg), retry: { maxAttempts: 3, maxDelayMs: 1500 },
   }));
   await warmCatalog(cfg.baseUrl, cfg.token);
+  const unknown: Unresolved[] = [];
   await Promise.all(clients.map(async (client, lane) => {
     for (const x of cfg.intents.filter((_, i) => i % 2 === lane)) {
-      const cur: Current = { tag: x.id, fault: x.fault, posted: false, readFaulted: false };
-      emit(await als.run(cur, () => outcomeOf(x.id, client.buy(x.req, { retryIfNotCharged: x.retryIfNotCharged }))));
+      const cur: Current = { tag: x.id, fault: x.fault, slowMs: x.slowMs, posted: false, readFaulted: false };
+      const startedAt = Date.now();
+      const keep = (e: VtuError) => {
+        if (e.code === 'unknown_outcome') unknown.push(unresolvedOf(e, x, client, startedAt, cfg.maxProcessingMs));
+      };
+      emit(await als.run(cur, () => outcomeOf(x.id, client.buy(x.req, { retryIfNotCharged: x.retryIfNotCharged }), keep)));
     }
   }));
+  for (const o of await resolveUnknowns(unknown, 1000)) emit(o);
   emit({ done: true });
 }
 
@@ -240,8 +342,7 @@ async function botChild(cfg: BotConfig): Promise<void> {
   const transport = faultTransport(() => current, { beforePost: kill('before'), afterPost: kill('after') });
   const client = new VtuClient({
     baseUrl: cfg.baseUrl, token: cfg.token, transport, timeoutMs: cfg.timeoutMs,
-    reconcile: { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true },
-    retry: { maxAttempts: 3, maxDelayMs: 1500 },
+    reconcile: reconcileSettings(cfg), retry: { maxAttempts: 3, maxDelayMs: 1500 },
   });
   // Unknown outcomes of the bot's orders: their candidates go to the audit (buy: the order in flight;
   // follower reconcile: matched by sentAt).
@@ -334,9 +435,11 @@ function runChild(kind: 'actor' | 'bot', cfg: object, log: (s: string) => void):
 /* ------------------------------------------------------------------ run + audit --------- */
 
 export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport> {
+  const slow = opts.slow ?? { share: 0, minMs: 4000, maxMs: 12_000 };
   const o = {
     actors: Math.max(1, opts.actors ?? 3), purchases: opts.purchases ?? 40, botOrders: opts.botOrders ?? 10, seed: opts.seed ?? 7,
-    faultRate: opts.faultRate ?? 0.2, timeoutMs: opts.timeoutMs ?? 2000,
+    faultRate: opts.faultRate ?? 0.2, timeoutMs: opts.timeoutMs ?? 2000, busy: opts.busy ?? 0, slow,
+    maxProcessingMs: opts.maxProcessingMs ?? slow.maxMs + 3000,
   };
   const log = opts.log ?? (() => undefined);
   const sb = await startSandbox({ port: 0, seed: o.seed });
@@ -347,9 +450,13 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     const { token } = await admin.createUser({ username: 'chaos', balance: '100000000.00' });
     const reader = new VtuClient({ baseUrl: sb.baseUrl, token, timeoutMs: 30_000 });
     const shared = await sharedOrders(reader);
-    const base = { baseUrl: sb.baseUrl, token, timeoutMs: o.timeoutMs };
+    const base: ChildConfig = { baseUrl: sb.baseUrl, token, timeoutMs: o.timeoutMs, maxProcessingMs: o.maxProcessingMs };
 
-    const actorIntentsList = Array.from({ length: o.actors }, (_, a) => actorIntents(a, o.purchases, o.seed, o.faultRate, shared.templates));
+    const actorIntentsList = Array.from({ length: o.actors }, (_, a) => actorIntents(a, o.purchases, o.seed, o.faultRate, shared.templates, o.slow));
+    // the other buyers of the account, for the whole run (bounded: stopped below, and by the sandbox's own limits)
+    if (o.busy > 0) await admin.startBusy({ rate: o.busy, username: 'chaos', maxRecords: 10_000_000, durationMs: 3_600_000 });
+    // HOOK (multi-instance bot lane, bot helper): a second bot instance on the same journal/token would be
+    // started here beside botRun, its orders audited like the first's (tags = order ids).
     const rng = new Rng(o.seed * 31 + 5);
     const botIntents: Intent[] = Array.from({ length: o.botOrders }, (_, i) => {
       const fault = drawFault(rng, o.faultRate);
@@ -380,13 +487,25 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     const actorRuns = actorIntentsList.map((intents, actor) => runChild('actor', { ...base, actor, intents }, log));
     const [bot, ...actors] = await Promise.all([botRun, ...actorRuns]);
     for (const [i, a] of actors.entries()) if (!a.lines.some((l) => l.done)) throw new Error(`actor ${i} ended without finishing (code ${a.code}, signal ${a.signal})`);
+    const busy = o.busy > 0 ? await admin.stopBusy() : null;
+    // slow purchases finish on the vendor's time, whoever still waits for them: audit only when none is left
+    const settleBy = Date.now() + o.slow.maxMs + 30_000;
+    while ((await admin.capacity()).inFlight > 0) {
+      if (Date.now() > settleBy) throw new Error('purchases still in flight on the sandbox long after the slow vendor\'s bound');
+      await sleep(250);
+    }
 
     const { openDatabase } = await import('../bot/db');
     const db = openDatabase(join(dir, 'bot.sqlite'));
     const orders = db.prepare(`SELECT id, state, vendor_id, sent_at FROM orders`).all() as Array<{ id: string; state: string; vendor_id: number | null; sent_at: number | null }>;
     db.close();
 
-    const outcomes: Outcome[] = actors.flatMap((a) => a.lines.filter((l) => l.id) as unknown as Outcome[]);
+    const lines = actors.flatMap((a) => a.lines.filter((l) => l.id) as unknown as Outcome[]);
+    // an order's answer is its first one, replaced by its resolution where it was unknown and resolved later
+    const resolvedById = new Map(lines.filter((l) => l.resolved).map((l) => [l.id, l]));
+    const firsts = lines.filter((l) => !l.resolved);
+    const unknownFirst = firsts.filter((l) => l.kind === 'error' && l.code === 'unknown_outcome').length;
+    const outcomes: Outcome[] = firsts.map((l) => resolvedById.get(l.id) ?? l);
     // the bot's orders: the journal is what the user was told
     const unknownCands = new Map<string, number[]>();
     for (const l of bot.lines) {
@@ -406,9 +525,14 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     const txns = await admin.transactions({ username: 'chaos' });
     const ledger = await admin.ledger('chaos');
     const report = audit(outcomes, txns, ledger.filter((e) => e.kind === 'debit').map((e) => `${e.product}|${e.txnId}`));
-    report.faults = [...actorIntentsList.flat(), ...botIntents].filter((x) => x.fault).length + bot.kills;
+    report.faults = [...actorIntentsList.flat(), ...botIntents].filter((x) => x.fault || x.slowMs).length + bot.kills;
     report.botCrashes = bot.kills;
-    report.lastLine = `chaos: ${report.purchases} purchases, ${report.faults} faults, ${report.doubleCharges} double charges, ${report.lost} lost, ${report.falseSuccesses} false successes`;
+    // U: first answers that were unknown (the bot's unclear orders count, resolved by its own follower or not)
+    const botUnknown = outcomes.slice(firsts.length).filter((x) => x.kind === 'error' && x.code === 'unknown_outcome').length;
+    report.unknownOutcomes = unknownFirst + botUnknown;
+    report.resolved = resolvedById.size;
+    report.busyRecords = busy?.created ?? 0;
+    report.lastLine = summaryLine(report);
     return report;
   } finally {
     await sb.close();
@@ -418,21 +542,21 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
 
 export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]): ActorsReport {
   const r: ActorsReport = {
-    purchases: outcomes.length, faults: 0, doubleCharges: 0, lost: 0, falseSuccesses: 0, unknownOutcomes: 0, records: txns.length, botCrashes: 0,
-    outcomes: {}, problems: [], lastLine: '',
+    purchases: outcomes.length, faults: 0, doubleCharges: 0, lost: 0, falseSuccesses: 0, falseNotCharged: 0, unknownOutcomes: 0, resolved: 0,
+    busyRecords: 0, records: txns.length, botCrashes: 0, outcomes: {}, problems: [], lastLine: '',
   };
   const debited = new Set(debitKeys);
   const byTag = new Map<string, AdminTxn[]>();
   for (const t of txns) byTag.set(t.tag ?? '', [...(byTag.get(t.tag ?? '') ?? []), t]);
   const ids = new Set(outcomes.map((x) => x.id));
   for (const [tag, ts] of byTag) {
-    if (ids.has(tag)) continue;
+    if (ids.has(tag) || tag === BUSY_TAG) continue; // BUSY_TAG: the busy account's other buyers
     r.lost += ts.length;
     r.problems.push(`LOST: record(s) ${ts.map((t) => `${t.product}#${t.id}`).join(', ')} tagged ${JSON.stringify(tag)} belong to no order`);
   }
   for (const x of outcomes) {
     const mine = byTag.get(x.id) ?? [];
-    const label = x.kind === 'result' ? `${x.status} (${x.path})` : x.code;
+    const label = `${x.kind === 'result' ? `${x.status} (${x.path})` : x.code}${x.resolved ? ' [resolved later]' : ''}`;
     r.outcomes[label] = (r.outcomes[label] ?? 0) + 1;
     const charged = mine.filter((t) => debited.has(`${t.product}|${t.id}`));
     if (charged.length > 1) {
@@ -444,6 +568,9 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
         r.falseSuccesses++;
         r.problems.push(`FALSE SUCCESS ${x.id}: reported ${x.status} with record ${x.record}, which is not its own (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`);
       }
+    } else if (x.code === 'not_charged' && charged.length) {
+      r.falseNotCharged++;
+      r.problems.push(`FALSE NOT-CHARGED ${x.id}${x.resolved ? ' (resolved later)' : ''}: not_charged but its debited record(s) ${charged.map((t) => `${t.product}#${t.id}`).join(', ')} exist`);
     } else if (x.code === 'unknown_outcome') {
       r.unknownOutcomes++;
       const missing = mine.filter((t) => !x.candidates.includes(t.id));
@@ -459,10 +586,19 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
   return r;
 }
 
+/** The run's last line (issue 19's format); every count but N, F, U and R must be 0. */
+export function summaryLine(r: Pick<ActorsReport, 'purchases' | 'faults' | 'doubleCharges' | 'lost' | 'falseSuccesses' | 'falseNotCharged' | 'unknownOutcomes' | 'resolved'>): string {
+  return `chaos: ${r.purchases} purchases, ${r.faults} faults, ${r.doubleCharges} double charges, ${r.lost} lost, ${r.falseSuccesses} false successes, ` +
+    `${r.falseNotCharged} false not-charged, ${r.unknownOutcomes} unknown (${r.resolved} resolved)`;
+}
+
 export function formatActors(r: ActorsReport): string {
-  const L = [`multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server`, '', 'Outcomes'];
+  const L = [
+    `multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server (${r.busyRecords} by the busy account's other buyers)`,
+    '', 'Outcomes (an unknown resolved later is shown by its resolution)',
+  ];
   for (const [k, v] of Object.entries(r.outcomes).sort(([a], [b]) => a.localeCompare(b))) L.push(`  ${k.padEnd(34)} ${String(v).padStart(6)}`);
-  L.push('', `  unknown_outcome, none missing its record  ${r.unknownOutcomes}`);
+  L.push('', `  unknown_outcome first answers  ${r.unknownOutcomes}, resolved later ${r.resolved}`);
   if (r.problems.length) L.push('', `Problems (${r.problems.length})`, ...r.problems.slice(0, 40).map((p) => `  ${p}`));
   return L.join('\n');
 }
