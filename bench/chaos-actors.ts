@@ -2,6 +2,16 @@
  * Multi-actor chaos lane (issue 9: one owner per record):
  *
  *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4 [--purchases 40] [--bot-orders 10] [--timeout-ms 2000]
+ *                    [--busy 20] [--slow 0.2 [--slow-range 4-12 | --slow-real]] [--max-processing-ms 15000]
+ *
+ * --busy <records/s>: the account is busy: other buyers (the sandbox's server-side generator, sandbox/busy.ts)
+ * create that many records per second on it for the whole run, some identical to the actors' orders, so the
+ * lists scroll under every read-back (family sites ignore ?search=, this lane reads pages like them).
+ * --slow <share>: that share of the actors' purchases meets a slow vendor: the POST answers, and the record
+ * and debit appear, only after a time drawn from the range (4–12 s by default so a run takes minutes;
+ * --slow-real: 40–120 s). The clients' reconcile.maxProcessingMs is the range's maximum + 3 s unless given.
+ * Unknown outcomes are then resolved as a user would: client.reconcile(request, { sentAt, waitMs: 0 }) once
+ * the error's resolvableAfter has passed, again while it stays unknown, up to maxProcessingMs more.
  *
  * One sandbox account, shared by
  *   - `actors` child processes (no shared memory), each running two VtuClients side by side (two n8n
@@ -23,8 +33,10 @@
  *   double charge:  more than one debited record for one order.
  *   false success:  an order reported a result (successful, processing or failed) naming a record that is
  *                   not its own (another order's, or none).
- *   lost:           a record of the order exists but the order reported not_charged / another error, or
- *                   unknown_outcome whose candidates miss it; or a record no order explains.
+ *   false not-charged: the order's answer (first, or its resolution) was not_charged while a debited
+ *                   record of it exists on the sandbox.
+ *   lost:           a record of the order exists but the order reported another error, or unknown_outcome
+ *                   whose candidates miss it; or a record no order (and no busy buyer) explains.
  * unknown_outcome whose candidates include the real record (or with no record at all) is the honest answer
  * where identical orders of different processes cannot be told apart; it is counted, not failed.
  */
