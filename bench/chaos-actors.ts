@@ -110,9 +110,10 @@ interface Intent {
   slowMs?: number;
 }
 
+/** `later`: the answer of a reconcile after the run (`resolved` when it was conclusive: a record or not_charged). */
 export type Outcome =
-  | { id: string; kind: 'result'; record: number | null; status: string; path: string; resolved?: boolean }
-  | { id: string; kind: 'error'; code: string; candidates: number[]; resolved?: boolean };
+  | { id: string; kind: 'result'; record: number | null; status: string; path: string; later?: boolean; resolved?: boolean }
+  | { id: string; kind: 'error'; code: string; candidates: number[]; later?: boolean; resolved?: boolean };
 
 interface Shared {
   /** Identical orders everyone picks from. */
@@ -252,7 +253,8 @@ export function unresolvedOf(e: VtuError, x: { id: string; req: PurchaseRequest 
 /**
  * After the run: `client.reconcile(request, { sentAt, waitMs: 0 })` for each unknown outcome once its
  * resolvableAfter has passed, again (every `retryMs`) while it stays unknown, until it resolves or its
- * deadline passes. Returns the conclusive answers (a record, or not_charged) by order id.
+ * deadline passes. Returns each one's last answer: conclusive ones (a record, or not_charged) marked
+ * `resolved`; the others as they stood at the deadline (their candidates must then hold the record).
  */
 export async function resolveUnknowns(pending: Unresolved[], retryMs: number): Promise<Outcome[]> {
   const out: Outcome[] = [];
@@ -271,9 +273,10 @@ export async function resolveUnknowns(pending: Unresolved[], retryMs: number): P
         again = Math.max(Date.now() + retryMs, ra ? Date.parse(ra) : 0);
       }).catch(() => ({ id: u.id, kind: 'error' as const, code: 'crash', candidates: [] }));
       const conclusive = o.kind === 'result' || o.code === 'not_charged';
-      if (conclusive) out.push({ ...o, resolved: true });
-      if (conclusive || Date.now() >= u.deadline) left = left.filter((v) => v !== u);
-      else u.after = again ?? Date.now() + retryMs;
+      if (conclusive || Date.now() >= u.deadline) {
+        out.push({ ...o, later: true, resolved: conclusive });
+        left = left.filter((v) => v !== u);
+      } else u.after = again ?? Date.now() + retryMs;
     }
   }
   return out;
@@ -513,11 +516,11 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     db.close();
 
     const lines = actors.flatMap((a) => a.lines.filter((l) => l.id) as unknown as Outcome[]);
-    // an order's answer is its first one, replaced by its resolution where it was unknown and resolved later
-    const resolvedById = new Map(lines.filter((l) => l.resolved).map((l) => [l.id, l]));
-    const firsts = lines.filter((l) => !l.resolved);
+    // an order's answer is its first one, replaced where it was unknown by the last answer of its resolution
+    const laterById = new Map(lines.filter((l) => l.later).map((l) => [l.id, l]));
+    const firsts = lines.filter((l) => !l.later);
     const unknownFirst = firsts.filter((l) => l.kind === 'error' && l.code === 'unknown_outcome').length;
-    const outcomes: Outcome[] = firsts.map((l) => resolvedById.get(l.id) ?? l);
+    const outcomes: Outcome[] = firsts.map((l) => laterById.get(l.id) ?? l);
     // the bot's orders: the journal is what the user was told
     const unknownCands = new Map<string, number[]>();
     for (const l of bot.lines) {
@@ -542,7 +545,7 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     // U: first answers that were unknown (the bot's unclear orders count, resolved by its own follower or not)
     const botUnknown = outcomes.slice(firsts.length).filter((x) => x.kind === 'error' && x.code === 'unknown_outcome').length;
     report.unknownOutcomes = unknownFirst + botUnknown;
-    report.resolved = resolvedById.size;
+    report.resolved = [...laterById.values()].filter((l) => l.resolved).length;
     report.busyRecords = busy?.created ?? 0;
     report.lastLine = summaryLine(report);
     return report;
@@ -568,7 +571,7 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
   }
   for (const x of outcomes) {
     const mine = byTag.get(x.id) ?? [];
-    const label = `${x.kind === 'result' ? `${x.status} (${x.path})` : x.code}${x.resolved ? ' [resolved later]' : ''}`;
+    const label = `${x.kind === 'result' ? `${x.status} (${x.path})` : x.code}${x.resolved ? ' [resolved later]' : x.later ? ' [still, after the run]' : ''}`;
     r.outcomes[label] = (r.outcomes[label] ?? 0) + 1;
     const charged = mine.filter((t) => debited.has(`${t.product}|${t.id}`));
     if (charged.length > 1) {
@@ -607,7 +610,7 @@ export function summaryLine(r: Pick<ActorsReport, 'purchases' | 'faults' | 'doub
 export function formatActors(r: ActorsReport): string {
   const L = [
     `multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server (${r.busyRecords} by the busy account's other buyers)`,
-    '', 'Outcomes (an unknown resolved later is shown by its resolution)',
+    '', 'Outcomes (an unknown is shown by the last answer of its resolution after the run)',
   ];
   for (const [k, v] of Object.entries(r.outcomes).sort(([a], [b]) => a.localeCompare(b))) L.push(`  ${k.padEnd(34)} ${String(v).padStart(6)}`);
   L.push('', `  unknown_outcome first answers  ${r.unknownOutcomes}, resolved later ${r.resolved}`);

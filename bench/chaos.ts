@@ -86,7 +86,7 @@ export interface Intent {
   startedAt: number;
   endedAt: number;
   outcome?: { kind: 'result'; first: PurchaseResult; final: PurchaseResult; followupError?: string } | { kind: 'error'; code: string; candidates: number[]; message: string };
-  /** An unknown_outcome resolved after the run by client.reconcile (a record, or not_charged). */
+  /** An unknown_outcome's last answer after the run by client.reconcile (`resolved`: a record, or not_charged). */
   resolved?: Outcome;
 }
 
@@ -478,8 +478,13 @@ export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
       a.doubleCharges++;
       a.problems.push(`DOUBLE ${tag}: records ${charged.map((t) => t.id).join(', ')} (${outcomeLabel(x)})`);
     }
-    const res = x.resolved;
-    if (res) {
+    const res = x.resolved?.resolved ? x.resolved : undefined;
+    const still = x.resolved && !x.resolved.resolved ? x.resolved : undefined;
+    if (still?.kind === 'error') {
+      // unknown after the run too: its last candidates must hold its records
+      const missing = mine.filter((t) => !still.candidates.includes(t.id));
+      if (missing.length) lose(`still unknown after the run, candidates [${still.candidates.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`);
+    } else if (res) {
       a.resolved++;
       if (res.kind === 'result' && !mine.some((t) => t.id === res.record)) {
         a.falseSuccesses++;
