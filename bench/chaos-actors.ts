@@ -67,6 +67,8 @@ export interface ActorsOptions {
   faultRate?: number;
   /** Client per-request timeout. Default 2000 ms (the lane's outcomes do not race it). */
   timeoutMs?: number;
+  /** The sandbox's dialect: 'family' ignores ?search= like the real sites, so reads page back. Default 'seed'. */
+  dialect?: 'seed' | 'family';
   /** Busy account: records per second other buyers create on the same account (sandbox/busy.ts). Default 0. */
   busy?: number;
   /** Slow vendor: share of the actors' purchases the vendor finishes only after [minMs, maxMs]. Default share 0. */
@@ -457,7 +459,7 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     maxProcessingMs: opts.maxProcessingMs ?? slow.maxMs + 3000,
   };
   const log = opts.log ?? (() => undefined);
-  const sb = await startSandbox({ port: 0, seed: o.seed });
+  const sb = await startSandbox({ port: 0, seed: o.seed, dialect: opts.dialect ?? 'seed' });
   const dir = mkdtempSync(join(tmpdir(), 'vtu-chaos-actors-'));
   try {
     const admin = new SandboxAdmin(sb.baseUrl, sb.adminKey);

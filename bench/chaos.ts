@@ -679,6 +679,7 @@ async function main(): Promise<void> {
     // multi-actor lane (bench/chaos-actors.ts): actors in child processes + the bot, killed and restarted
     const slow = slowOption(values.slow, values['slow-range'], values['slow-real'] ?? false);
     const r = await runActors({
+      dialect,
       busy: values.busy === undefined ? 0 : num('busy', values.busy, 0),
       slow,
       maxProcessingMs: values['max-processing-ms'] === undefined ? undefined : num('max-processing-ms', values['max-processing-ms'], 0),
