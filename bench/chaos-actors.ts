@@ -505,49 +505,20 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     const [bot, ...actors] = await Promise.all([botRun, ...actorRuns]);
     for (const [i, a] of actors.entries()) if (!a.lines.some((l) => l.done)) throw new Error(`actor ${i} ended without finishing (code ${a.code}, signal ${a.signal})`);
     const busy = o.busy > 0 ? await admin.stopBusy() : null;
-    // slow purchases finish on the vendor's time, whoever still waits for them: audit only when none is left
-    const settleBy = Date.now() + o.slow.maxMs + 30_000;
-    while ((await admin.capacity()).inFlight > 0) {
-      if (Date.now() > settleBy) throw new Error('purchases still in flight on the sandbox long after the slow vendor\'s bound');
-      await sleep(250);
-    }
+    await untilSettled(admin, o.slow.maxMs + 30_000);
 
-    const { openDatabase } = await import('../bot/db');
-    const db = openDatabase(join(dir, 'bot.sqlite'));
-    const orders = db.prepare(`SELECT id, state, vendor_id, sent_at FROM orders`).all() as Array<{ id: string; state: string; vendor_id: number | null; sent_at: number | null }>;
-    db.close();
-
-    const lines = actors.flatMap((a) => a.lines.filter((l) => l.id) as unknown as Outcome[]);
-    // an order's answer is its first one, replaced where it was unknown by the last answer of its resolution
-    const laterById = new Map(lines.filter((l) => l.later).map((l) => [l.id, l]));
-    const firsts = lines.filter((l) => !l.later);
-    const unknownFirst = firsts.filter((l) => l.kind === 'error' && l.code === 'unknown_outcome').length;
-    const outcomes: Outcome[] = firsts.map((l) => laterById.get(l.id) ?? l);
-    // the bot's orders: the journal is what the user was told
-    const unknownCands = new Map<string, number[]>();
-    for (const l of bot.lines) {
-      if (!l.unknown) continue;
-      const order = (l.order as string | undefined) ?? orders.find((x) => x.sent_at === l.sentAt)?.id;
-      if (order) unknownCands.set(order, (l.candidates as number[]).filter((x) => typeof x === 'number'));
-    }
-    const botFaults = new Map(bot.lines.filter((l) => l.order).map((l) => [l.order as string, l.fault as ActorFault | null]));
-    for (const ord of orders) {
-      if (!botFaults.has(ord.id)) continue; // never confirmed (a flow step failed)
-      if (ord.state === 'successful' || ord.state === 'processing' || ord.state === 'failed') {
-        outcomes.push({ id: ord.id, kind: 'result', record: ord.vendor_id, status: ord.state, path: 'bot' });
-      } else {
-        outcomes.push({ id: ord.id, kind: 'error', code: ord.state === 'unknown' ? 'unknown_outcome' : ord.state, candidates: unknownCands.get(ord.id) ?? [] });
-      }
-    }
+    const { outcomes, unknownFirst, resolved } = mergeAnswers(actors.flatMap((a) => a.lines.filter((l) => l.id) as unknown as Outcome[]));
+    const nActors = outcomes.length;
+    outcomes.push(...(await botAnswers(join(dir, 'bot.sqlite'), bot.lines)));
     const txns = await admin.transactions({ username: 'chaos' });
     const ledger = await admin.ledger('chaos');
     const report = audit(outcomes, txns, ledger.filter((e) => e.kind === 'debit').map((e) => `${e.product}|${e.txnId}`));
     report.faults = [...actorIntentsList.flat(), ...botIntents].filter((x) => x.fault || x.slowMs).length + bot.kills;
     report.botCrashes = bot.kills;
     // U: first answers that were unknown (the bot's unclear orders count, resolved by its own follower or not)
-    const botUnknown = outcomes.slice(firsts.length).filter((x) => x.kind === 'error' && x.code === 'unknown_outcome').length;
+    const botUnknown = outcomes.slice(nActors).filter((x) => x.kind === 'error' && x.code === 'unknown_outcome').length;
     report.unknownOutcomes = unknownFirst + botUnknown;
-    report.resolved = [...laterById.values()].filter((l) => l.resolved).length;
+    report.resolved = resolved;
     report.busyRecords = busy?.created ?? 0;
     report.lastLine = summaryLine(report);
     return report;
@@ -555,6 +526,51 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     await sb.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The bot's orders as its journal has them: what the user was told (candidates of unclear ones from its lines). */
+async function botAnswers(dbPath: string, lines: Record<string, unknown>[]): Promise<Outcome[]> {
+  const { openDatabase } = await import('../bot/db');
+  const db = openDatabase(dbPath);
+  const orders = db.prepare(`SELECT id, state, vendor_id, sent_at FROM orders`).all() as Array<{ id: string; state: string; vendor_id: number | null; sent_at: number | null }>;
+  db.close();
+  const unknownCands = new Map<string, number[]>();
+  for (const l of lines) {
+    if (!l.unknown) continue;
+    const order = (l.order as string | undefined) ?? orders.find((x) => x.sent_at === l.sentAt)?.id;
+    if (order) unknownCands.set(order, (l.candidates as number[]).filter((x) => typeof x === 'number'));
+  }
+  const confirmed = new Set(lines.filter((l) => l.order).map((l) => l.order as string));
+  const out: Outcome[] = [];
+  for (const ord of orders) {
+    if (!confirmed.has(ord.id)) continue; // never confirmed (a flow step failed)
+    if (ord.state === 'successful' || ord.state === 'processing' || ord.state === 'failed') {
+      out.push({ id: ord.id, kind: 'result', record: ord.vendor_id, status: ord.state, path: 'bot' });
+    } else {
+      out.push({ id: ord.id, kind: 'error', code: ord.state === 'unknown' ? 'unknown_outcome' : ord.state, candidates: unknownCands.get(ord.id) ?? [] });
+    }
+  }
+  return out;
+}
+
+/** Slow purchases finish on the vendor's time, whoever still waits for them: audit only when none is left. */
+async function untilSettled(admin: SandboxAdmin, maxMs: number): Promise<void> {
+  const by = Date.now() + maxMs;
+  while ((await admin.capacity()).inFlight > 0) {
+    if (Date.now() > by) throw new Error('purchases still in flight on the sandbox long after the slow vendor\'s bound');
+    await sleep(250);
+  }
+}
+
+/** An order's answer is its first one, replaced where it was unknown by the last answer of its resolution. */
+function mergeAnswers(lines: Outcome[]): { outcomes: Outcome[]; unknownFirst: number; resolved: number } {
+  const laterById = new Map(lines.filter((l) => l.later).map((l) => [l.id, l]));
+  const firsts = lines.filter((l) => !l.later);
+  return {
+    outcomes: firsts.map((l) => laterById.get(l.id) ?? l),
+    unknownFirst: firsts.filter((l) => l.kind === 'error' && l.code === 'unknown_outcome').length,
+    resolved: [...laterById.values()].filter((l) => l.resolved).length,
+  };
 }
 
 export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]): ActorsReport {

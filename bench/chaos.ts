@@ -287,6 +287,44 @@ function laneReconcile(waitMs: number): VtuClientOptions['reconcile'] {
   return r;
 }
 
+/** Arm the intent's one fault: a count:1 rule hit by its POST (and read), a settle mode, or a client-side refusal. */
+async function arm(x: Intent, admin: SandboxAdmin, inj: ReturnType<typeof refusingTransport>, timeoutMs: number, waitMs: number): Promise<void> {
+  const rule = (f: Omit<FaultInput, 'endpoint'>, method = 'POST') => admin.addFault({ endpoint: `${method} ${PATHS[x.product]}`, count: 1, ...f });
+  switch (x.fault) {
+    case 'timeout_after': case 'reset_after': case 'html_after': case 'error_before':
+      await rule({ kind: x.fault });
+      break;
+    case 'rate_limit':
+      if (x.variant === 'always') await rule({ kind: 'rate_limit', count: 3, retryAfterSeconds: 0 });
+      else await rule({ kind: 'rate_limit', retryAfterSeconds: x.variant === 'ra1' ? 1 : 0 });
+      break;
+    case 'latency':
+      // short: answers before the client gives up; long: after the timeout, inside the reconcile wait
+      await rule({ kind: 'latency', latencyMs: x.variant === 'short' ? Math.round(timeoutMs * 0.3) : timeoutMs + Math.round(waitMs * 0.4) });
+      break;
+    case 'processing': {
+      const [len, final] = x.variant.split('-') as ['short' | 'long', 'successful' | 'failed'];
+      await admin.setConfig({ settle: { mode: 'processing', delayMs: len === 'short' ? TIMING.settleShortMs : TIMING.settleLongMs, finalStatus: final } });
+      break;
+    }
+    case 'flip_later':
+      await rule({ kind: 'flip_later', latencyMs: TIMING.flipMs });
+      break;
+    case 'refused':
+      inj.arm(x.variant === 'dns' ? 'dns' : 'refused', x.variant === 'always' ? 3 : 1);
+      break;
+    case 'twin':
+      await rule({ kind: x.variant === 'timeout' ? 'timeout_after' : 'html_after' });
+      break;
+    case 'reconcile_read_error':
+      await rule({ kind: 'timeout_after' });
+      await rule({ kind: 'error_before' }, 'GET');
+      break;
+    default:
+      break;
+  }
+}
+
 async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOptions, 'log'>>, log: (s: string) => void): Promise<LaneData> {
   const sb = await startSandbox({ port: 0, dialect: o.dialect, seed: o.seed * 100 + lane + 1 });
   try {
@@ -302,46 +340,11 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
     // patient reads for the other process's purchases (rawPurchase): not under test, so no short timeout
     const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: 30_000 });
     await warmCatalog(sb.baseUrl, token);
-    const path = (x: Intent) => PATHS[x.product];
 
     let prevEnd = 0;
     const unknown: Unresolved[] = [];
     for (const x of intents) {
-      // arm
-      const rule = (f: Omit<FaultInput, 'endpoint'>, method = 'POST') => admin.addFault({ endpoint: `${method} ${path(x)}`, count: 1, ...f });
-      switch (x.fault) {
-        case 'timeout_after': case 'reset_after': case 'html_after': case 'error_before':
-          await rule({ kind: x.fault });
-          break;
-        case 'rate_limit':
-          if (x.variant === 'always') await rule({ kind: 'rate_limit', count: 3, retryAfterSeconds: 0 });
-          else await rule({ kind: 'rate_limit', retryAfterSeconds: x.variant === 'ra1' ? 1 : 0 });
-          break;
-        case 'latency':
-          // short: answers before the client gives up; long: after the timeout, inside the reconcile wait
-          await rule({ kind: 'latency', latencyMs: x.variant === 'short' ? Math.round(o.timeoutMs * 0.3) : o.timeoutMs + Math.round(waitMs * 0.4) });
-          break;
-        case 'processing': {
-          const [len, final] = x.variant.split('-') as ['short' | 'long', 'successful' | 'failed'];
-          await admin.setConfig({ settle: { mode: 'processing', delayMs: len === 'short' ? TIMING.settleShortMs : TIMING.settleLongMs, finalStatus: final } });
-          break;
-        }
-        case 'flip_later':
-          await rule({ kind: 'flip_later', latencyMs: TIMING.flipMs });
-          break;
-        case 'refused':
-          inj.arm(x.variant === 'dns' ? 'dns' : 'refused', x.variant === 'always' ? 3 : 1);
-          break;
-        case 'twin':
-          await rule({ kind: x.variant === 'timeout' ? 'timeout_after' : 'html_after' });
-          break;
-        case 'reconcile_read_error':
-          await rule({ kind: 'timeout_after' });
-          await rule({ kind: 'error_before' }, 'GET');
-          break;
-        default:
-          break;
-      }
+      await arm(x, admin, inj, o.timeoutMs, waitMs);
       // create_date has millisecond precision: start each purchase on a later millisecond than the previous
       // one ended, so "latest same-key intent started before the record" attributes exam pins exactly.
       while (Date.now() <= prevEnd) await sleep(1);
@@ -426,20 +429,16 @@ interface LaneAudit {
   problems: string[];
 }
 
-export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
-  const a: LaneAudit = {
-    records: data.txns.length, doubleCharges: 0, lost: 0, falseSuccesses: 0, falseNotCharged: 0, resolved: 0, refunds: 0, refundsMatched: 0, flips: 0,
-    flipsDetected: 0, problems: [],
-  };
+/** Attribute every record to an intent (the latest same-key intent started before it was created). */
+function attribute(intents: Intent[], txns: AdminTxn[], a: LaneAudit): Map<Intent, AdminTxn[]> {
   const byKey = new Map<string, Intent[]>();
   for (const x of intents) {
     const l = byKey.get(x.key) ?? [];
     l.push(x);
     byKey.set(x.key, l);
   }
-  // attribute every record to an intent (the latest same-key intent started before it was created)
   const recs = new Map<Intent, AdminTxn[]>();
-  for (const t of data.txns) {
+  for (const t of txns) {
     const cands = byKey.get(txnKey(t));
     if (!cands) {
       a.lost++;
@@ -453,6 +452,35 @@ export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
     l.push(t);
     recs.set(owner, l);
   }
+  return recs;
+}
+
+/** An unknown outcome judged by the last answer of its resolution after the run. */
+function judgeLater(later: Outcome, mine: AdminTxn[], charged: AdminTxn[], a: LaneAudit, tag: string, lose: (why: string) => void): void {
+  if (!later.resolved) {
+    // unknown after the run too: its last candidates must hold its records
+    const cands = later.kind === 'error' ? later.candidates : [];
+    const missing = mine.filter((t) => !cands.includes(t.id));
+    if (missing.length) lose(`still unknown after the run, candidates [${cands.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`);
+    return;
+  }
+  a.resolved++;
+  if (later.kind === 'result' && !mine.some((t) => t.id === later.record)) {
+    a.falseSuccesses++;
+    a.problems.push(`FALSE SUCCESS ${tag}: resolved to record ${later.record}, not its own (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`);
+  }
+  if (later.kind === 'error' && charged.length) {
+    a.falseNotCharged++;
+    a.problems.push(`FALSE NOT-CHARGED ${tag}: resolved not_charged but its debited record(s) ${charged.map((t) => t.id).join(', ')} exist`);
+  }
+}
+
+export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
+  const a: LaneAudit = {
+    records: data.txns.length, doubleCharges: 0, lost: 0, falseSuccesses: 0, falseNotCharged: 0, resolved: 0, refunds: 0, refundsMatched: 0, flips: 0,
+    flipsDetected: 0, problems: [],
+  };
+  const recs = attribute(intents, data.txns, a);
   const lk = (p: string | null, id: number | null) => `${p}|${id}`;
   const debits = new Map<string, number>();
   const refunds = new Map<string, number>();
@@ -478,23 +506,8 @@ export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
       a.doubleCharges++;
       a.problems.push(`DOUBLE ${tag}: records ${charged.map((t) => t.id).join(', ')} (${outcomeLabel(x)})`);
     }
-    const res = x.resolved?.resolved ? x.resolved : undefined;
-    const still = x.resolved && !x.resolved.resolved ? x.resolved : undefined;
-    if (still?.kind === 'error') {
-      // unknown after the run too: its last candidates must hold its records
-      const missing = mine.filter((t) => !still.candidates.includes(t.id));
-      if (missing.length) lose(`still unknown after the run, candidates [${still.candidates.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`);
-    } else if (res) {
-      a.resolved++;
-      if (res.kind === 'result' && !mine.some((t) => t.id === res.record)) {
-        a.falseSuccesses++;
-        a.problems.push(`FALSE SUCCESS ${tag}: resolved to record ${res.record}, not its own (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`);
-      }
-      if (res.kind === 'error' && charged.length) {
-        a.falseNotCharged++;
-        a.problems.push(`FALSE NOT-CHARGED ${tag}: resolved not_charged but its debited record(s) ${charged.map((t) => t.id).join(', ')} exist`);
-      }
-    } else if (o.kind === 'error') {
+    if (x.resolved) judgeLater(x.resolved, mine, charged, a, tag, lose);
+    else if (o.kind === 'error') {
       if (o.code === 'unknown_outcome') {
         const missing = mine.filter((t) => !o.candidates.includes(t.id));
         if (missing.length) lose(`unknown_outcome but its candidates [${o.candidates.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`);
