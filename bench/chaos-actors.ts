@@ -239,6 +239,8 @@ export interface Unresolved {
   after: number;
   /** Give up (leave it unknown) after this (ms). */
   deadline: number;
+  /** Its latest unknown_outcome answer (first the purchase's own): what stands if it never resolves. */
+  last: Outcome;
 }
 
 /**
@@ -249,7 +251,11 @@ export function unresolvedOf(e: VtuError, x: { id: string; req: PurchaseRequest 
   const d = (e.details ?? {}) as { request?: PurchaseRequest; sentAt?: string; resolvableAfter?: string };
   const sentAt = d.sentAt ? new Date(d.sentAt) : new Date(startedAt);
   const after = d.resolvableAfter ? Date.parse(d.resolvableAfter) : Date.now();
-  return { id: x.id, client, request: d.request ?? x.req, sentAt, after, deadline: Math.max(after, Date.now()) + graceMs };
+  const candidates = (e.candidates ?? []).map((c) => (c as { id?: number }).id).filter((v): v is number => typeof v === 'number');
+  return {
+    id: x.id, client, request: d.request ?? x.req, sentAt, after, deadline: Math.max(after, Date.now()) + graceMs,
+    last: { id: x.id, kind: 'error', code: 'unknown_outcome', candidates },
+  };
 }
 
 /**
@@ -273,10 +279,12 @@ export async function resolveUnknowns(pending: Unresolved[], retryMs: number): P
       const o = await outcomeOf(u.id, u.client.reconcile(u.request, { sentAt: u.sentAt, waitMs: 0 }), (e) => {
         const ra = (e.details as { resolvableAfter?: string } | undefined)?.resolvableAfter;
         again = Math.max(Date.now() + retryMs, ra ? Date.parse(ra) : 0);
-      }).catch(() => ({ id: u.id, kind: 'error' as const, code: 'crash', candidates: [] }));
+      }).catch((e) => ({ id: u.id, kind: 'error' as const, code: `crash: ${e instanceof Error ? e.message : String(e)}`.slice(0, 200), candidates: [] }));
       const conclusive = o.kind === 'result' || o.code === 'not_charged';
+      // another error (a read failed, the client refused the call): no new answer, the last unknown stands
+      if (o.kind === 'error' && o.code === 'unknown_outcome') u.last = o;
       if (conclusive || Date.now() >= u.deadline) {
-        out.push({ ...o, later: true, resolved: conclusive });
+        out.push({ ...(conclusive ? o : u.last), later: true, resolved: conclusive });
         left = left.filter((v) => v !== u);
       } else u.after = again ?? Date.now() + retryMs;
     }

@@ -460,8 +460,9 @@ function judgeLater(later: Outcome, mine: AdminTxn[], charged: AdminTxn[], a: La
   if (!later.resolved) {
     // unknown after the run too: its last candidates must hold its records
     const cands = later.kind === 'error' ? later.candidates : [];
+    const code = later.kind === 'error' ? later.code : later.status;
     const missing = mine.filter((t) => !cands.includes(t.id));
-    if (missing.length) lose(`still unknown after the run, candidates [${cands.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`);
+    if (missing.length) lose(`still ${code} after the run, candidates [${cands.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`);
     return;
   }
   a.resolved++;
