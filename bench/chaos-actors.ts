@@ -165,6 +165,9 @@ export function actorIntents(
       x.slowMs = Math.round(slow.minMs + slowRng.float() * (slow.maxMs - slow.minMs));
       x.fault = null;
       x.retryIfNotCharged = slowRng.float() < 0.5;
+      // half of them for a phone nobody else orders for (until the busy buyers copy it): those the client
+      // can resolve once the vendor's bound has passed; identical ones stay honestly unknown
+      if ('phone' in x.req && slowRng.float() < 0.5) x.req = { ...x.req, phone: `08039${actor % 10}${String(i).padStart(5, '0')}` };
     }
     return x;
   });
