@@ -156,6 +156,7 @@ export function actorIntents(
   const rng = new Rng(seed * 1009 + actor * 7 + 1);
   // the slow vendor draws from its own stream, so the other draws of a seed stay as they were
   const slowRng = new Rng(seed * 2003 + actor * 11 + 3);
+  const uniqRng = new Rng(seed * 3001 + actor * 13 + 5);
   return Array.from({ length: n }, (_, i) => {
     const fault = drawFault(rng, faultRate);
     const x: Intent = { id: `a${actor}-${i}`, req: templates[rng.u32() % templates.length], fault, retryIfNotCharged: fault === 'error_before' && rng.float() < 0.5 };
@@ -165,10 +166,11 @@ export function actorIntents(
       x.slowMs = Math.round(slow.minMs + slowRng.float() * (slow.maxMs - slow.minMs));
       x.fault = null;
       x.retryIfNotCharged = slowRng.float() < 0.5;
-      // half of them for a phone nobody else orders for (until the busy buyers copy it): those the client
-      // can resolve once the vendor's bound has passed; identical ones stay honestly unknown
-      if ('phone' in x.req && slowRng.float() < 0.5) x.req = { ...x.req, phone: `08039${actor % 10}${String(i).padStart(5, '0')}` };
     }
+    // Half of the troubled orders go to a phone nobody else orders for (until the busy buyers copy one): on a
+    // shared account only those can be resolved later (a proven not_charged once the vendor's bound has
+    // passed with no candidate); identical orders stay honestly unknown, a lone candidate included.
+    if ((x.fault || x.slowMs) && 'phone' in x.req && uniqRng.float() < 0.5) x.req = { ...x.req, phone: `08039${actor % 10}${String(i).padStart(5, '0')}` };
     return x;
   });
 }
