@@ -9,7 +9,7 @@
  * lists scroll under every read-back (family sites ignore ?search=, this lane reads pages like them).
  * --slow <share>: that share of the actors' purchases meets a slow vendor: the POST answers, and the record
  * and debit appear, only after a time drawn from the range (4–12 s by default so a run takes minutes;
- * --slow-real: 40–120 s). The clients' reconcile.maxProcessingMs is the range's maximum + 3 s unless given.
+ * --slow-real: 40–120 s). The clients' reconcile.maxProcessingMs is the range's maximum + 8 s unless given.
  * Unknown outcomes are then resolved as a user would: client.reconcile(request, { sentAt, waitMs: 0 }) once
  * the error's resolvableAfter has passed, again while it stays unknown, up to maxProcessingMs more.
  *
@@ -74,8 +74,11 @@ export interface ActorsOptions {
   /** Slow vendor: share of the actors' purchases the vendor finishes only after [minMs, maxMs]. Default share 0. */
   slow?: { share: number; minMs: number; maxMs: number };
   /**
-   * The clients' `reconcile.maxProcessingMs` (the vendor's processing bound). Default: the slow range's
-   * maximum + 3 s (15 s for the default 4–12 s range), so a run takes minutes, not the real 40–120 s.
+   * The clients' `reconcile.maxProcessingMs` (the vendor's processing bound, from the client's send to the
+   * record). Default: the slow range's maximum + 8 s (20 s for the default 4–12 s range), so a run takes
+   * minutes, not the real 40–120 s. The margin covers the time a POST takes to reach the vendor on a loaded
+   * 2-core machine: a bound shorter than send-to-record is a wrong promise, and the client's not_charged
+   * proof rests on it.
    */
   maxProcessingMs?: number;
   log?: (line: string) => void;
@@ -469,7 +472,7 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
   const o = {
     actors: Math.max(1, opts.actors ?? 3), purchases: opts.purchases ?? 40, botOrders: opts.botOrders ?? 10, seed: opts.seed ?? 7,
     faultRate: opts.faultRate ?? 0.2, timeoutMs: opts.timeoutMs ?? 2000, busy: opts.busy ?? 0, slow,
-    maxProcessingMs: opts.maxProcessingMs ?? slow.maxMs + 3000,
+    maxProcessingMs: opts.maxProcessingMs ?? slow.maxMs + 8000,
   };
   const log = opts.log ?? (() => undefined);
   const sb = await startSandbox({ port: 0, seed: o.seed, dialect: opts.dialect ?? 'seed' });

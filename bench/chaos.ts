@@ -278,9 +278,10 @@ const TIMING = {
 
 /**
  * One buyer at a time (the twin's raw purchase finishes first): this lane checks adoption of a lone record;
- * shared accounts (the client's default) are bench/chaos-actors.ts's lane. The vendor here creates every
- * record within about a second of the POST (the longest latency fault is under the reconcile wait), so
- * the processing bound is 3 s: unknown outcomes become resolvable quickly.
+ * shared accounts (the client's default) are bench/chaos-actors.ts's lane. The vendor here creates a record
+ * when the POST arrives, so the processing bound is 3 s and unknown outcomes become resolvable quickly;
+ * the exception, the long latency fault (timeout + 0.4 × wait), is found by the purchase's own reconcile
+ * wait, and an unknown it left would show in the audit as a false not-charged, not pass silently.
  */
 function laneReconcile(waitMs: number): VtuClientOptions['reconcile'] {
   const r = { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3, sharedAccount: false, maxProcessingMs: 3000 };

@@ -112,11 +112,21 @@ export class BusyAccount {
     if (mirror) this.st.mirrored++;
   }
 
-  /** A recent record of this account that none of the busy buyers made (what the client under test buys). */
+  /**
+   * One of the last 20 records per product that none of the busy buyers made (what the client under test
+   * buys), looking back at most 2,000 records: spread over them, so no single order gets copied many
+   * times a second.
+   */
   private recentOfOthers(user: User): Txn | undefined {
     const recent: Txn[] = [];
     for (const list of Object.values(user.txns)) {
-      for (let i = list.length - 1, seen = 0; i >= 0 && seen < 40; i--, seen++) if (list[i].d.tag !== BUSY_TAG) recent.push(list[i]);
+      let found = 0;
+      for (let i = list.length - 1; i >= 0 && i >= list.length - 2000 && found < 20; i--) {
+        if (list[i].d.tag !== BUSY_TAG) {
+          recent.push(list[i]);
+          found++;
+        }
+      }
     }
     return recent.length ? pick(this.rng, recent) : undefined;
   }
