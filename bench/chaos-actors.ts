@@ -116,9 +116,10 @@ interface Intent {
 }
 
 /** `later`: the answer of a reconcile after the run (`resolved` when it was conclusive: a record or not_charged). */
-export type Outcome =
-  | { id: string; kind: 'result'; record: number | null; status: string; path: string; later?: boolean; resolved?: boolean }
-  | { id: string; kind: 'error'; code: string; candidates: number[]; later?: boolean; resolved?: boolean };
+export type Outcome = (
+  | { id: string; kind: 'result'; record: number | null; status: string; path: string }
+  | { id: string; kind: 'error'; code: string; candidates: number[] }
+) & { later?: boolean; resolved?: boolean; /** when its purchase was sent (ISO), for the audit's messages */ sentAt?: string };
 
 interface Shared {
   /** Identical orders everyone picks from. */
@@ -292,7 +293,7 @@ export async function resolveUnknowns(pending: Unresolved[], retryMs: number): P
       // another error (a read failed, the client refused the call): no new answer, the last unknown stands
       if (o.kind === 'error' && o.code === 'unknown_outcome') u.last = o;
       if (conclusive || Date.now() >= u.deadline) {
-        out.push({ ...(conclusive ? o : u.last), later: true, resolved: conclusive });
+        out.push({ ...(conclusive ? o : u.last), later: true, resolved: conclusive, sentAt: u.sentAt.toISOString() });
         left = left.filter((v) => v !== u);
       } else u.after = again ?? Date.now() + retryMs;
     }
@@ -619,7 +620,8 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
       }
     } else if (x.code === 'not_charged' && charged.length) {
       r.falseNotCharged++;
-      r.problems.push(`FALSE NOT-CHARGED ${x.id}${x.resolved ? ' (resolved later)' : ''}: not_charged but its debited record(s) ${charged.map((t) => `${t.product}#${t.id}`).join(', ')} exist`);
+      const when = x.sentAt ? ` (sent ${x.sentAt}; created ${charged.map((t) => t.created).join(', ')})` : '';
+      r.problems.push(`FALSE NOT-CHARGED ${x.id}${x.resolved ? ' (resolved later)' : ''}: not_charged but its debited record(s) ${charged.map((t) => `${t.product}#${t.id}`).join(', ')} exist${when}`);
     } else if (x.code === 'unknown_outcome') {
       r.unknownOutcomes++;
       const missing = mine.filter((t) => !x.candidates.includes(t.id));
