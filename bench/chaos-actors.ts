@@ -2,6 +2,16 @@
  * Multi-actor chaos lane (issue 9: one owner per record):
  *
  *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4 [--purchases 40] [--bot-orders 10] [--timeout-ms 2000]
+ *                    [--busy 20] [--slow 0.2 [--slow-range 4-12 | --slow-real]] [--max-processing-ms 15000]
+ *
+ * --busy <records/s>: the account is busy: other buyers (the sandbox's server-side generator, sandbox/busy.ts)
+ * create that many records per second on it for the whole run, some identical to the actors' orders, so the
+ * lists scroll under every read-back (family sites ignore ?search=, this lane reads pages like them).
+ * --slow <share>: that share of the actors' purchases meets a slow vendor: the POST answers, and the record
+ * and debit appear, only after a time drawn from the range (4–12 s by default so a run takes minutes;
+ * --slow-real: 40–120 s). The clients' reconcile.maxProcessingMs is the range's maximum + 8 s unless given.
+ * Unknown outcomes are then resolved as a user would: client.reconcile(request, { sentAt, waitMs: 0 }) once
+ * the error's resolvableAfter has passed, again while it stays unknown, up to maxProcessingMs more.
  *
  * One sandbox account, shared by
  *   - `actors` child processes (no shared memory), each running two VtuClients side by side (two n8n
@@ -23,8 +33,10 @@
  *   double charge:  more than one debited record for one order.
  *   false success:  an order reported a result (successful, processing or failed) naming a record that is
  *                   not its own (another order's, or none).
- *   lost:           a record of the order exists but the order reported not_charged / another error, or
- *                   unknown_outcome whose candidates miss it; or a record no order explains.
+ *   false not-charged: the order's answer (first, or its resolution) was not_charged while a debited
+ *                   record of it exists on the sandbox.
+ *   lost:           a record of the order exists but the order reported another error, or unknown_outcome
+ *                   whose candidates miss it; or a record no order (and no busy buyer) explains.
  * unknown_outcome whose candidates include the real record (or with no record at all) is the honest answer
  * where identical orders of different processes cannot be told apart; it is counted, not failed.
  */
@@ -35,9 +47,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
-  TransportError, VtuClient, VtuError, createNodeTransport, type PurchaseRequest, type PurchaseResult, type Transport,
+  TransportError, VtuClient, VtuError, createNodeTransport, type PurchaseRequest, type PurchaseResult, type Transport, type VtuClientOptions,
 } from '../client';
 import { SandboxAdmin, type AdminTxn } from '../sandbox/admin-client';
+import { BUSY_TAG } from '../sandbox/busy';
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
 
@@ -54,6 +67,20 @@ export interface ActorsOptions {
   faultRate?: number;
   /** Client per-request timeout. Default 2000 ms (the lane's outcomes do not race it). */
   timeoutMs?: number;
+  /** The sandbox's dialect: 'family' ignores ?search= like the real sites, so reads page back. Default 'seed'. */
+  dialect?: 'seed' | 'family';
+  /** Busy account: records per second other buyers create on the same account (sandbox/busy.ts). Default 0. */
+  busy?: number;
+  /** Slow vendor: share of the actors' purchases the vendor finishes only after [minMs, maxMs]. Default share 0. */
+  slow?: { share: number; minMs: number; maxMs: number };
+  /**
+   * The clients' `reconcile.maxProcessingMs` (the vendor's processing bound, from the client's send to the
+   * record). Default: the slow range's maximum + 8 s (20 s for the default 4–12 s range), so a run takes
+   * minutes, not the real 40–120 s. The margin covers the time a POST takes to reach the vendor on a loaded
+   * 2-core machine: a bound shorter than send-to-record is a wrong promise, and the client's not_charged
+   * proof rests on it.
+   */
+  maxProcessingMs?: number;
   log?: (line: string) => void;
 }
 
@@ -63,7 +90,14 @@ export interface ActorsReport {
   doubleCharges: number;
   lost: number;
   falseSuccesses: number;
+  /** not_charged answers (first or after resolution) for an order whose debited record exists. */
+  falseNotCharged: number;
+  /** unknown_outcome answers (first answers). */
   unknownOutcomes: number;
+  /** Of those, resolved later by client.reconcile (bought or not charged). */
+  resolved: number;
+  /** Records the busy account's other buyers made. */
+  busyRecords: number;
   records: number;
   botCrashes: number;
   outcomes: Record<string, number>;
@@ -77,11 +111,15 @@ interface Intent {
   req: PurchaseRequest;
   fault: ActorFault | null;
   retryIfNotCharged: boolean;
+  /** Slow vendor: its first POST finishes after this many ms (instead of a fault). */
+  slowMs?: number;
 }
 
-type Outcome =
+/** `later`: the answer of a reconcile after the run (`resolved` when it was conclusive: a record or not_charged). */
+export type Outcome = (
   | { id: string; kind: 'result'; record: number | null; status: string; path: string }
-  | { id: string; kind: 'error'; code: string; candidates: number[] };
+  | { id: string; kind: 'error'; code: string; candidates: number[] }
+) & { later?: boolean; resolved?: boolean; /** when its purchase was sent (ISO), for the audit's messages */ sentAt?: string };
 
 interface Shared {
   /** Identical orders everyone picks from. */
@@ -116,11 +154,28 @@ function drawFault(rng: Rng, faultRate: number): ActorFault | null {
   return rng.float() < faultRate ? ACTOR_FAULTS[rng.u32() % ACTOR_FAULTS.length] : null;
 }
 
-export function actorIntents(actor: number, n: number, seed: number, faultRate: number, templates: PurchaseRequest[]): Intent[] {
+export function actorIntents(
+  actor: number, n: number, seed: number, faultRate: number, templates: PurchaseRequest[], slow?: ActorsOptions['slow'],
+): Intent[] {
   const rng = new Rng(seed * 1009 + actor * 7 + 1);
+  // the slow vendor draws from its own stream, so the other draws of a seed stay as they were
+  const slowRng = new Rng(seed * 2003 + actor * 11 + 3);
+  const uniqRng = new Rng(seed * 3001 + actor * 13 + 5);
   return Array.from({ length: n }, (_, i) => {
     const fault = drawFault(rng, faultRate);
-    return { id: `a${actor}-${i}`, req: templates[rng.u32() % templates.length], fault, retryIfNotCharged: fault === 'error_before' && rng.float() < 0.5 };
+    const x: Intent = { id: `a${actor}-${i}`, req: templates[rng.u32() % templates.length], fault, retryIfNotCharged: fault === 'error_before' && rng.float() < 0.5 };
+    if (slow && slow.share > 0 && slowRng.float() < slow.share) {
+      // the vendor is slow on this one instead of failing; half of them with the opt-in retry, which
+      // must act only on a proven not_charged (else: a double charge)
+      x.slowMs = Math.round(slow.minMs + slowRng.float() * (slow.maxMs - slow.minMs));
+      x.fault = null;
+      x.retryIfNotCharged = slowRng.float() < 0.5;
+    }
+    // Half of the troubled orders go to a phone nobody else orders for (until the busy buyers copy one): on a
+    // shared account only those can be resolved later (a proven not_charged once the vendor's bound has
+    // passed with no candidate); identical orders stay honestly unknown, a lone candidate included.
+    if ((x.fault || x.slowMs) && 'phone' in x.req && uniqRng.float() < 0.5) x.req = { ...x.req, phone: `08039${actor % 10}${String(i).padStart(5, '0')}` };
+    return x;
   });
 }
 
@@ -129,6 +184,7 @@ export function actorIntents(actor: number, n: number, seed: number, faultRate: 
 interface Current {
   tag: string;
   fault: ActorFault | null;
+  slowMs?: number;
   posted: boolean;
   readFaulted: boolean;
 }
@@ -150,7 +206,7 @@ function faultTransport(current: () => Current | undefined, hooks: { beforePost?
       if (!cur.posted) {
         cur.posted = true;
         if (cur.fault === 'refused') throw new TransportError('refused', 'injected connection refused');
-        const f = cur.fault && SERVER_FAULT[cur.fault];
+        const f = cur.slowMs ? `slow:${cur.slowMs}` : cur.fault && SERVER_FAULT[cur.fault];
         if (f) headers['x-sandbox-fault'] = f;
       }
       hooks.beforePost?.(cur);
@@ -170,16 +226,82 @@ function faultTransport(current: () => Current | undefined, hooks: { beforePost?
 
 const emit = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
-function outcomeOf(id: string, p: Promise<PurchaseResult>): Promise<Outcome> {
+function outcomeOf(id: string, p: Promise<PurchaseResult>, onError?: (e: VtuError) => void): Promise<Outcome> {
   return p.then(
     (r) => ({ id, kind: 'result' as const, record: r.id, status: r.status, path: r.path }),
     (e) => {
       if (!(e instanceof VtuError)) throw e;
+      onError?.(e);
       const candidates = (e.candidates ?? []).map((c) => (c as { id?: number }).id).filter((x): x is number => typeof x === 'number');
       return { id, kind: 'error' as const, code: e.code, candidates };
     },
   );
 }
+
+/** An unknown outcome waiting to be resolved the way a user would: reconcile once the proof is possible. */
+export interface Unresolved {
+  id: string;
+  client: VtuClient;
+  request: PurchaseRequest;
+  sentAt: Date;
+  /** When a proven answer becomes possible (ms). */
+  after: number;
+  /** Give up (leave it unknown) after this (ms). */
+  deadline: number;
+  /** Its latest unknown_outcome answer (first the purchase's own): what stands if it never resolves. */
+  last: Outcome;
+}
+
+/**
+ * The fixed interface: `VtuUnknownOutcomeError.details` = { request, sentAt, resolvableAfter, … }. Where a
+ * client does not give them yet, the order's own request and send time stand in, resolvable at once.
+ */
+export function unresolvedOf(e: VtuError, x: { id: string; req: PurchaseRequest }, client: VtuClient, startedAt: number, graceMs: number): Unresolved {
+  const d = (e.details ?? {}) as { request?: PurchaseRequest; sentAt?: string; resolvableAfter?: string };
+  const sentAt = d.sentAt ? new Date(d.sentAt) : new Date(startedAt);
+  const after = d.resolvableAfter ? Date.parse(d.resolvableAfter) : Date.now();
+  const candidates = (e.candidates ?? []).map((c) => (c as { id?: number }).id).filter((v): v is number => typeof v === 'number');
+  return {
+    id: x.id, client, request: d.request ?? x.req, sentAt, after, deadline: Math.max(after, Date.now()) + graceMs,
+    last: { id: x.id, kind: 'error', code: 'unknown_outcome', candidates },
+  };
+}
+
+/**
+ * After the run: `client.reconcile(request, { sentAt, waitMs: 0 })` for each unknown outcome once its
+ * resolvableAfter has passed, again (every `retryMs`) while it stays unknown, until it resolves or its
+ * deadline passes. Returns each one's last answer: conclusive ones (a record, or not_charged) marked
+ * `resolved`; the others as they stood at the deadline (their candidates must then hold the record).
+ */
+export async function resolveUnknowns(pending: Unresolved[], retryMs: number): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  let left = pending;
+  while (left.length) {
+    const now = Date.now();
+    const due = left.filter((u) => u.after <= now);
+    if (!due.length) {
+      await sleep(Math.min(...left.map((u) => u.after)) - now);
+      continue;
+    }
+    for (const u of due) {
+      let again: number | null = null;
+      const o = await outcomeOf(u.id, u.client.reconcile(u.request, { sentAt: u.sentAt, waitMs: 0 }), (e) => {
+        const ra = (e.details as { resolvableAfter?: string } | undefined)?.resolvableAfter;
+        again = Math.max(Date.now() + retryMs, ra ? Date.parse(ra) : 0);
+      }).catch((e) => ({ id: u.id, kind: 'error' as const, code: `crash: ${e instanceof Error ? e.message : String(e)}`.slice(0, 200), candidates: [] }));
+      const conclusive = o.kind === 'result' || o.code === 'not_charged';
+      // another error (a read failed, the client refused the call): no new answer, the last unknown stands
+      if (o.kind === 'error' && o.code === 'unknown_outcome') u.last = o;
+      if (conclusive || Date.now() >= u.deadline) {
+        out.push({ ...(conclusive ? o : u.last), later: true, resolved: conclusive, sentAt: u.sentAt.toISOString() });
+        left = left.filter((v) => v !== u);
+      } else u.after = again ?? Date.now() + retryMs;
+    }
+  }
+  return out;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 /* ------------------------------------------------------------------ children ------------ */
 
@@ -187,11 +309,20 @@ interface ChildConfig {
   baseUrl: string;
   token: string;
   timeoutMs: number;
+  /** reconcile.maxProcessingMs of the clients (the vendor's processing bound). */
+  maxProcessingMs: number;
 }
 
 interface ActorConfig extends ChildConfig {
   actor: number;
   intents: Intent[];
+}
+
+/** The clients' reconcile settings: a shared account (the docs' prescription) and the vendor's bound. */
+function reconcileSettings(cfg: ChildConfig): VtuClientOptions['reconcile'] {
+  // built apart from the literal: clients without maxProcessingMs yet simply ignore it
+  const r = { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true, maxProcessingMs: cfg.maxProcessingMs };
+  return r;
 }
 
 async function actorChild(cfg: ActorConfig): Promise<void> {
@@ -200,16 +331,21 @@ async function actorChild(cfg: ActorConfig): Promise<void> {
   // two n8n executions in one process: two clients of the same account
   const clients = [0, 1].map(() => new VtuClient({
     baseUrl: cfg.baseUrl, token: cfg.token, transport, timeoutMs: cfg.timeoutMs, customerRef: cfg.actor % 2 === 0,
-    reconcile: { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true },
-    retry: { maxAttempts: 3, maxDelayMs: 1500 },
+    reconcile: reconcileSettings(cfg), retry: { maxAttempts: 3, maxDelayMs: 1500 },
   }));
   await warmCatalog(cfg.baseUrl, cfg.token);
+  const unknown: Unresolved[] = [];
   await Promise.all(clients.map(async (client, lane) => {
     for (const x of cfg.intents.filter((_, i) => i % 2 === lane)) {
-      const cur: Current = { tag: x.id, fault: x.fault, posted: false, readFaulted: false };
-      emit(await als.run(cur, () => outcomeOf(x.id, client.buy(x.req, { retryIfNotCharged: x.retryIfNotCharged }))));
+      const cur: Current = { tag: x.id, fault: x.fault, slowMs: x.slowMs, posted: false, readFaulted: false };
+      const startedAt = Date.now();
+      const keep = (e: VtuError) => {
+        if (e.code === 'unknown_outcome') unknown.push(unresolvedOf(e, x, client, startedAt, cfg.maxProcessingMs));
+      };
+      emit(await als.run(cur, () => outcomeOf(x.id, client.buy(x.req, { retryIfNotCharged: x.retryIfNotCharged }), keep)));
     }
   }));
+  for (const o of await resolveUnknowns(unknown, 1000)) emit(o);
   emit({ done: true });
 }
 
@@ -240,8 +376,7 @@ async function botChild(cfg: BotConfig): Promise<void> {
   const transport = faultTransport(() => current, { beforePost: kill('before'), afterPost: kill('after') });
   const client = new VtuClient({
     baseUrl: cfg.baseUrl, token: cfg.token, transport, timeoutMs: cfg.timeoutMs,
-    reconcile: { waitMs: cfg.timeoutMs * 2, pollMs: Math.round(cfg.timeoutMs / 4), sharedAccount: true },
-    retry: { maxAttempts: 3, maxDelayMs: 1500 },
+    reconcile: reconcileSettings(cfg), retry: { maxAttempts: 3, maxDelayMs: 1500 },
   });
   // Unknown outcomes of the bot's orders: their candidates go to the audit (buy: the order in flight;
   // follower reconcile: matched by sentAt).
@@ -334,12 +469,14 @@ function runChild(kind: 'actor' | 'bot', cfg: object, log: (s: string) => void):
 /* ------------------------------------------------------------------ run + audit --------- */
 
 export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport> {
+  const slow = opts.slow ?? { share: 0, minMs: 4000, maxMs: 12_000 };
   const o = {
     actors: Math.max(1, opts.actors ?? 3), purchases: opts.purchases ?? 40, botOrders: opts.botOrders ?? 10, seed: opts.seed ?? 7,
-    faultRate: opts.faultRate ?? 0.2, timeoutMs: opts.timeoutMs ?? 2000,
+    faultRate: opts.faultRate ?? 0.2, timeoutMs: opts.timeoutMs ?? 2000, busy: opts.busy ?? 0, slow,
+    maxProcessingMs: opts.maxProcessingMs ?? slow.maxMs + 8000,
   };
   const log = opts.log ?? (() => undefined);
-  const sb = await startSandbox({ port: 0, seed: o.seed });
+  const sb = await startSandbox({ port: 0, seed: o.seed, dialect: opts.dialect ?? 'seed' });
   const dir = mkdtempSync(join(tmpdir(), 'vtu-chaos-actors-'));
   try {
     const admin = new SandboxAdmin(sb.baseUrl, sb.adminKey);
@@ -347,9 +484,13 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     const { token } = await admin.createUser({ username: 'chaos', balance: '100000000.00' });
     const reader = new VtuClient({ baseUrl: sb.baseUrl, token, timeoutMs: 30_000 });
     const shared = await sharedOrders(reader);
-    const base = { baseUrl: sb.baseUrl, token, timeoutMs: o.timeoutMs };
+    const base: ChildConfig = { baseUrl: sb.baseUrl, token, timeoutMs: o.timeoutMs, maxProcessingMs: o.maxProcessingMs };
 
-    const actorIntentsList = Array.from({ length: o.actors }, (_, a) => actorIntents(a, o.purchases, o.seed, o.faultRate, shared.templates));
+    const actorIntentsList = Array.from({ length: o.actors }, (_, a) => actorIntents(a, o.purchases, o.seed, o.faultRate, shared.templates, o.slow));
+    // the other buyers of the account, for the whole run (bounded: stopped below, and by the sandbox's own limits)
+    if (o.busy > 0) await admin.startBusy({ rate: o.busy, username: 'chaos', maxRecords: 10_000_000, durationMs: 3_600_000 });
+    // HOOK (multi-instance bot lane, bot helper): a second bot instance on the same journal/token would be
+    // started here beside botRun, its orders audited like the first's (tags = order ids).
     const rng = new Rng(o.seed * 31 + 5);
     const botIntents: Intent[] = Array.from({ length: o.botOrders }, (_, i) => {
       const fault = drawFault(rng, o.faultRate);
@@ -380,35 +521,23 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
     const actorRuns = actorIntentsList.map((intents, actor) => runChild('actor', { ...base, actor, intents }, log));
     const [bot, ...actors] = await Promise.all([botRun, ...actorRuns]);
     for (const [i, a] of actors.entries()) if (!a.lines.some((l) => l.done)) throw new Error(`actor ${i} ended without finishing (code ${a.code}, signal ${a.signal})`);
+    const busy = o.busy > 0 ? await admin.stopBusy() : null;
+    await untilSettled(admin, o.slow.maxMs + 30_000);
 
-    const { openDatabase } = await import('../bot/db');
-    const db = openDatabase(join(dir, 'bot.sqlite'));
-    const orders = db.prepare(`SELECT id, state, vendor_id, sent_at FROM orders`).all() as Array<{ id: string; state: string; vendor_id: number | null; sent_at: number | null }>;
-    db.close();
-
-    const outcomes: Outcome[] = actors.flatMap((a) => a.lines.filter((l) => l.id) as unknown as Outcome[]);
-    // the bot's orders: the journal is what the user was told
-    const unknownCands = new Map<string, number[]>();
-    for (const l of bot.lines) {
-      if (!l.unknown) continue;
-      const order = (l.order as string | undefined) ?? orders.find((x) => x.sent_at === l.sentAt)?.id;
-      if (order) unknownCands.set(order, (l.candidates as number[]).filter((x) => typeof x === 'number'));
-    }
-    const botFaults = new Map(bot.lines.filter((l) => l.order).map((l) => [l.order as string, l.fault as ActorFault | null]));
-    for (const ord of orders) {
-      if (!botFaults.has(ord.id)) continue; // never confirmed (a flow step failed)
-      if (ord.state === 'successful' || ord.state === 'processing' || ord.state === 'failed') {
-        outcomes.push({ id: ord.id, kind: 'result', record: ord.vendor_id, status: ord.state, path: 'bot' });
-      } else {
-        outcomes.push({ id: ord.id, kind: 'error', code: ord.state === 'unknown' ? 'unknown_outcome' : ord.state, candidates: unknownCands.get(ord.id) ?? [] });
-      }
-    }
+    const { outcomes, unknownFirst, resolved } = mergeAnswers(actors.flatMap((a) => a.lines.filter((l) => l.id) as unknown as Outcome[]));
+    const nActors = outcomes.length;
+    outcomes.push(...(await botAnswers(join(dir, 'bot.sqlite'), bot.lines)));
     const txns = await admin.transactions({ username: 'chaos' });
     const ledger = await admin.ledger('chaos');
     const report = audit(outcomes, txns, ledger.filter((e) => e.kind === 'debit').map((e) => `${e.product}|${e.txnId}`));
-    report.faults = [...actorIntentsList.flat(), ...botIntents].filter((x) => x.fault).length + bot.kills;
+    report.faults = [...actorIntentsList.flat(), ...botIntents].filter((x) => x.fault || x.slowMs).length + bot.kills;
     report.botCrashes = bot.kills;
-    report.lastLine = `chaos: ${report.purchases} purchases, ${report.faults} faults, ${report.doubleCharges} double charges, ${report.lost} lost, ${report.falseSuccesses} false successes`;
+    // U: first answers that were unknown (the bot's unclear orders count, resolved by its own follower or not)
+    const botUnknown = outcomes.slice(nActors).filter((x) => x.kind === 'error' && x.code === 'unknown_outcome').length;
+    report.unknownOutcomes = unknownFirst + botUnknown;
+    report.resolved = resolved;
+    report.busyRecords = busy?.created ?? 0;
+    report.lastLine = summaryLine(report);
     return report;
   } finally {
     await sb.close();
@@ -416,23 +545,68 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
   }
 }
 
+/** The bot's orders as its journal has them: what the user was told (candidates of unclear ones from its lines). */
+async function botAnswers(dbPath: string, lines: Record<string, unknown>[]): Promise<Outcome[]> {
+  const { openDatabase } = await import('../bot/db');
+  const db = openDatabase(dbPath);
+  const orders = db.prepare(`SELECT id, state, vendor_id, sent_at FROM orders`).all() as Array<{ id: string; state: string; vendor_id: number | null; sent_at: number | null }>;
+  db.close();
+  const unknownCands = new Map<string, number[]>();
+  for (const l of lines) {
+    if (!l.unknown) continue;
+    const order = (l.order as string | undefined) ?? orders.find((x) => x.sent_at === l.sentAt)?.id;
+    if (order) unknownCands.set(order, (l.candidates as number[]).filter((x) => typeof x === 'number'));
+  }
+  const confirmed = new Set(lines.filter((l) => l.order).map((l) => l.order as string));
+  const out: Outcome[] = [];
+  for (const ord of orders) {
+    if (!confirmed.has(ord.id)) continue; // never confirmed (a flow step failed)
+    if (ord.state === 'successful' || ord.state === 'processing' || ord.state === 'failed') {
+      out.push({ id: ord.id, kind: 'result', record: ord.vendor_id, status: ord.state, path: 'bot' });
+    } else {
+      out.push({ id: ord.id, kind: 'error', code: ord.state === 'unknown' ? 'unknown_outcome' : ord.state, candidates: unknownCands.get(ord.id) ?? [] });
+    }
+  }
+  return out;
+}
+
+/** Slow purchases finish on the vendor's time, whoever still waits for them: audit only when none is left. */
+async function untilSettled(admin: SandboxAdmin, maxMs: number): Promise<void> {
+  const by = Date.now() + maxMs;
+  while ((await admin.capacity()).inFlight > 0) {
+    if (Date.now() > by) throw new Error('purchases still in flight on the sandbox long after the slow vendor\'s bound');
+    await sleep(250);
+  }
+}
+
+/** An order's answer is its first one, replaced where it was unknown by the last answer of its resolution. */
+function mergeAnswers(lines: Outcome[]): { outcomes: Outcome[]; unknownFirst: number; resolved: number } {
+  const laterById = new Map(lines.filter((l) => l.later).map((l) => [l.id, l]));
+  const firsts = lines.filter((l) => !l.later);
+  return {
+    outcomes: firsts.map((l) => laterById.get(l.id) ?? l),
+    unknownFirst: firsts.filter((l) => l.kind === 'error' && l.code === 'unknown_outcome').length,
+    resolved: [...laterById.values()].filter((l) => l.resolved).length,
+  };
+}
+
 export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]): ActorsReport {
   const r: ActorsReport = {
-    purchases: outcomes.length, faults: 0, doubleCharges: 0, lost: 0, falseSuccesses: 0, unknownOutcomes: 0, records: txns.length, botCrashes: 0,
-    outcomes: {}, problems: [], lastLine: '',
+    purchases: outcomes.length, faults: 0, doubleCharges: 0, lost: 0, falseSuccesses: 0, falseNotCharged: 0, unknownOutcomes: 0, resolved: 0,
+    busyRecords: 0, records: txns.length, botCrashes: 0, outcomes: {}, problems: [], lastLine: '',
   };
   const debited = new Set(debitKeys);
   const byTag = new Map<string, AdminTxn[]>();
   for (const t of txns) byTag.set(t.tag ?? '', [...(byTag.get(t.tag ?? '') ?? []), t]);
   const ids = new Set(outcomes.map((x) => x.id));
   for (const [tag, ts] of byTag) {
-    if (ids.has(tag)) continue;
+    if (ids.has(tag) || tag === BUSY_TAG) continue; // BUSY_TAG: the busy account's other buyers
     r.lost += ts.length;
     r.problems.push(`LOST: record(s) ${ts.map((t) => `${t.product}#${t.id}`).join(', ')} tagged ${JSON.stringify(tag)} belong to no order`);
   }
   for (const x of outcomes) {
     const mine = byTag.get(x.id) ?? [];
-    const label = x.kind === 'result' ? `${x.status} (${x.path})` : x.code;
+    const label = `${x.kind === 'result' ? `${x.status} (${x.path})` : x.code}${x.resolved ? ' [resolved later]' : x.later ? ' [still, after the run]' : ''}`;
     r.outcomes[label] = (r.outcomes[label] ?? 0) + 1;
     const charged = mine.filter((t) => debited.has(`${t.product}|${t.id}`));
     if (charged.length > 1) {
@@ -444,6 +618,10 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
         r.falseSuccesses++;
         r.problems.push(`FALSE SUCCESS ${x.id}: reported ${x.status} with record ${x.record}, which is not its own (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`);
       }
+    } else if (x.code === 'not_charged' && charged.length) {
+      r.falseNotCharged++;
+      const when = x.sentAt ? ` (sent ${x.sentAt}; created ${charged.map((t) => t.created).join(', ')})` : '';
+      r.problems.push(`FALSE NOT-CHARGED ${x.id}${x.resolved ? ' (resolved later)' : ''}: not_charged but its debited record(s) ${charged.map((t) => `${t.product}#${t.id}`).join(', ')} exist${when}`);
     } else if (x.code === 'unknown_outcome') {
       r.unknownOutcomes++;
       const missing = mine.filter((t) => !x.candidates.includes(t.id));
@@ -459,10 +637,19 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
   return r;
 }
 
+/** The run's last line (issue 19's format); every count but N, F, U and R must be 0. */
+export function summaryLine(r: Pick<ActorsReport, 'purchases' | 'faults' | 'doubleCharges' | 'lost' | 'falseSuccesses' | 'falseNotCharged' | 'unknownOutcomes' | 'resolved'>): string {
+  return `chaos: ${r.purchases} purchases, ${r.faults} faults, ${r.doubleCharges} double charges, ${r.lost} lost, ${r.falseSuccesses} false successes, ` +
+    `${r.falseNotCharged} false not-charged, ${r.unknownOutcomes} unknown (${r.resolved} resolved)`;
+}
+
 export function formatActors(r: ActorsReport): string {
-  const L = [`multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server`, '', 'Outcomes'];
+  const L = [
+    `multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server (${r.busyRecords} by the busy account's other buyers)`,
+    '', 'Outcomes (an unknown is shown by the last answer of its resolution after the run)',
+  ];
   for (const [k, v] of Object.entries(r.outcomes).sort(([a], [b]) => a.localeCompare(b))) L.push(`  ${k.padEnd(34)} ${String(v).padStart(6)}`);
-  L.push('', `  unknown_outcome, none missing its record  ${r.unknownOutcomes}`);
+  L.push('', `  unknown_outcome first answers  ${r.unknownOutcomes}, resolved later ${r.resolved}`);
   if (r.problems.length) L.push('', `Problems (${r.problems.length})`, ...r.problems.slice(0, 40).map((p) => `  ${p}`));
   return L.join('\n');
 }

@@ -26,17 +26,22 @@
  *         follow-up) that differs from the server's; a record no intent explains.
  *   refunds: every failed record has exactly one refund, none other has one, and the client's final view of
  *         that purchase is failed.
- * Last line: `chaos: <N> purchases, <F> faults, <D> double charges, <L> lost`.
+ *   false success: a result naming a record that is not this intent's (or, after resolution, the same).
+ *   false not-charged: not_charged (first answer or resolution) while a debited record of the intent exists.
+ * Unknown outcomes are resolved after the run with client.reconcile(request, { sentAt, waitMs: 0 }) once their
+ * resolvableAfter has passed (bench/chaos-actors.ts resolveUnknowns).
+ * Last line: `chaos: <N> purchases, <F> faults, <D> double charges, <L> lost, <S> false successes,
+ * <C> false not-charged, <U> unknown (<R> resolved)`.
  */
 import { parseArgs } from 'node:util';
 import {
-  TransportError, VtuClient, VtuError, createNodeTransport, type PurchaseRequest, type PurchaseResult, type Transport,
+  TransportError, VtuClient, VtuError, createNodeTransport, type PurchaseRequest, type PurchaseResult, type Transport, type VtuClientOptions,
 } from '../client';
 import { SandboxAdmin, type AdminTxn, type FaultInput, type LedgerEntry } from '../sandbox/admin-client';
 import { CABLE_PLANS, CABLES, DATA_PLANS, DISCOS, EXAMS, NETWORKS, RECHARGE_DENOMS, planAvailable } from '../sandbox/catalog';
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
-import { formatActors, runActors, warmCatalog } from './chaos-actors';
+import { formatActors, type Outcome, resolveUnknowns, runActors, summaryLine, type Unresolved, unresolvedOf, warmCatalog } from './chaos-actors';
 
 export const PRODUCTS = ['data', 'airtime', 'cable', 'electricity', 'exam_pin', 'recharge_card', 'sms'] as const;
 export type ChaosProduct = (typeof PRODUCTS)[number];
@@ -81,6 +86,8 @@ export interface Intent {
   startedAt: number;
   endedAt: number;
   outcome?: { kind: 'result'; first: PurchaseResult; final: PurchaseResult; followupError?: string } | { kind: 'error'; code: string; candidates: number[]; message: string };
+  /** An unknown_outcome's last answer after the run by client.reconcile (`resolved`: a record, or not_charged). */
+  resolved?: Outcome;
 }
 
 export interface ChaosReport extends LaneAudit {
@@ -269,6 +276,56 @@ const TIMING = {
   waitForFinalMs: 500,
 };
 
+/**
+ * One buyer at a time (the twin's raw purchase finishes first): this lane checks adoption of a lone record;
+ * shared accounts (the client's default) are bench/chaos-actors.ts's lane. The vendor here creates a record
+ * when the POST arrives, so the processing bound is 3 s and unknown outcomes become resolvable quickly;
+ * the exception, the long latency fault (timeout + 0.4 × wait), is found by the purchase's own reconcile
+ * wait, and an unknown it left would show in the audit as a false not-charged, not pass silently.
+ */
+function laneReconcile(waitMs: number): VtuClientOptions['reconcile'] {
+  const r = { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3, sharedAccount: false, maxProcessingMs: 3000 };
+  return r;
+}
+
+/** Arm the intent's one fault: a count:1 rule hit by its POST (and read), a settle mode, or a client-side refusal. */
+async function arm(x: Intent, admin: SandboxAdmin, inj: ReturnType<typeof refusingTransport>, timeoutMs: number, waitMs: number): Promise<void> {
+  const rule = (f: Omit<FaultInput, 'endpoint'>, method = 'POST') => admin.addFault({ endpoint: `${method} ${PATHS[x.product]}`, count: 1, ...f });
+  switch (x.fault) {
+    case 'timeout_after': case 'reset_after': case 'html_after': case 'error_before':
+      await rule({ kind: x.fault });
+      break;
+    case 'rate_limit':
+      if (x.variant === 'always') await rule({ kind: 'rate_limit', count: 3, retryAfterSeconds: 0 });
+      else await rule({ kind: 'rate_limit', retryAfterSeconds: x.variant === 'ra1' ? 1 : 0 });
+      break;
+    case 'latency':
+      // short: answers before the client gives up; long: after the timeout, inside the reconcile wait
+      await rule({ kind: 'latency', latencyMs: x.variant === 'short' ? Math.round(timeoutMs * 0.3) : timeoutMs + Math.round(waitMs * 0.4) });
+      break;
+    case 'processing': {
+      const [len, final] = x.variant.split('-') as ['short' | 'long', 'successful' | 'failed'];
+      await admin.setConfig({ settle: { mode: 'processing', delayMs: len === 'short' ? TIMING.settleShortMs : TIMING.settleLongMs, finalStatus: final } });
+      break;
+    }
+    case 'flip_later':
+      await rule({ kind: 'flip_later', latencyMs: TIMING.flipMs });
+      break;
+    case 'refused':
+      inj.arm(x.variant === 'dns' ? 'dns' : 'refused', x.variant === 'always' ? 3 : 1);
+      break;
+    case 'twin':
+      await rule({ kind: x.variant === 'timeout' ? 'timeout_after' : 'html_after' });
+      break;
+    case 'reconcile_read_error':
+      await rule({ kind: 'timeout_after' });
+      await rule({ kind: 'error_before' }, 'GET');
+      break;
+    default:
+      break;
+  }
+}
+
 async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOptions, 'log'>>, log: (s: string) => void): Promise<LaneData> {
   const sb = await startSandbox({ port: 0, dialect: o.dialect, seed: o.seed * 100 + lane + 1 });
   try {
@@ -278,53 +335,17 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
     const waitMs = o.timeoutMs;
     const client = new VtuClient({
       baseUrl: sb.baseUrl, token, transport: inj.transport, timeoutMs: o.timeoutMs,
-      // one buyer at a time (the twin's raw purchase finishes first): this lane checks adoption of a lone record;
-      // shared accounts (the client's default) are bench/chaos-actors.ts's lane
-      reconcile: { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3, sharedAccount: false },
+      reconcile: laneReconcile(waitMs),
       retry: { maxAttempts: 3, maxDelayMs: 1500 },
     });
     // patient reads for the other process's purchases (rawPurchase): not under test, so no short timeout
     const other = new VtuClient({ baseUrl: sb.baseUrl, token, transport: createNodeTransport(), timeoutMs: 30_000 });
     await warmCatalog(sb.baseUrl, token);
-    const path = (x: Intent) => PATHS[x.product];
 
     let prevEnd = 0;
+    const unknown: Unresolved[] = [];
     for (const x of intents) {
-      // arm
-      const rule = (f: Omit<FaultInput, 'endpoint'>, method = 'POST') => admin.addFault({ endpoint: `${method} ${path(x)}`, count: 1, ...f });
-      switch (x.fault) {
-        case 'timeout_after': case 'reset_after': case 'html_after': case 'error_before':
-          await rule({ kind: x.fault });
-          break;
-        case 'rate_limit':
-          if (x.variant === 'always') await rule({ kind: 'rate_limit', count: 3, retryAfterSeconds: 0 });
-          else await rule({ kind: 'rate_limit', retryAfterSeconds: x.variant === 'ra1' ? 1 : 0 });
-          break;
-        case 'latency':
-          // short: answers before the client gives up; long: after the timeout, inside the reconcile wait
-          await rule({ kind: 'latency', latencyMs: x.variant === 'short' ? Math.round(o.timeoutMs * 0.3) : o.timeoutMs + Math.round(waitMs * 0.4) });
-          break;
-        case 'processing': {
-          const [len, final] = x.variant.split('-') as ['short' | 'long', 'successful' | 'failed'];
-          await admin.setConfig({ settle: { mode: 'processing', delayMs: len === 'short' ? TIMING.settleShortMs : TIMING.settleLongMs, finalStatus: final } });
-          break;
-        }
-        case 'flip_later':
-          await rule({ kind: 'flip_later', latencyMs: TIMING.flipMs });
-          break;
-        case 'refused':
-          inj.arm(x.variant === 'dns' ? 'dns' : 'refused', x.variant === 'always' ? 3 : 1);
-          break;
-        case 'twin':
-          await rule({ kind: x.variant === 'timeout' ? 'timeout_after' : 'html_after' });
-          break;
-        case 'reconcile_read_error':
-          await rule({ kind: 'timeout_after' });
-          await rule({ kind: 'error_before' }, 'GET');
-          break;
-        default:
-          break;
-      }
+      await arm(x, admin, inj, o.timeoutMs, waitMs);
       // create_date has millisecond precision: start each purchase on a later millisecond than the previous
       // one ended, so "latest same-key intent started before the record" attributes exam pins exactly.
       while (Date.now() <= prevEnd) await sleep(1);
@@ -338,6 +359,7 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
         if (!(e instanceof VtuError)) throw e;
         const candidates = (e.candidates ?? []).map((c) => (c as { id?: number }).id).filter((id): id is number => typeof id === 'number');
         x.outcome = { kind: 'error', code: e.code, candidates, message: e.message };
+        if (e.code === 'unknown_outcome' && x.actor === 'main') unknown.push(unresolvedOf(e, { id: String(x.i), req: x.req }, client, x.startedAt, 3000));
       }
       x.endedAt = prevEnd = Date.now();
       // disarm
@@ -361,6 +383,10 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
         x.outcome.followupError = e instanceof VtuError ? `${e.code}: ${e.message}` : String(e);
       }
     }
+
+    // unknown outcomes, resolved the way a user would once the proof is possible
+    const byI = new Map(intents.map((x) => [String(x.i), x]));
+    for (const o of await resolveUnknowns(unknown, 250)) byI.get(o.id)!.resolved = o;
 
     const faultLog = await admin.faultLog();
     const hits: Record<string, number> = {};
@@ -393,6 +419,10 @@ interface LaneAudit {
   records: number;
   doubleCharges: number;
   lost: number;
+  falseSuccesses: number;
+  falseNotCharged: number;
+  /** unknown_outcome answers resolved after the run. */
+  resolved: number;
   refunds: number;
   refundsMatched: number;
   flips: number;
@@ -400,17 +430,16 @@ interface LaneAudit {
   problems: string[];
 }
 
-export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
-  const a: LaneAudit = { records: data.txns.length, doubleCharges: 0, lost: 0, refunds: 0, refundsMatched: 0, flips: 0, flipsDetected: 0, problems: [] };
+/** Attribute every record to an intent (the latest same-key intent started before it was created). */
+function attribute(intents: Intent[], txns: AdminTxn[], a: LaneAudit): Map<Intent, AdminTxn[]> {
   const byKey = new Map<string, Intent[]>();
   for (const x of intents) {
     const l = byKey.get(x.key) ?? [];
     l.push(x);
     byKey.set(x.key, l);
   }
-  // attribute every record to an intent (the latest same-key intent started before it was created)
   const recs = new Map<Intent, AdminTxn[]>();
-  for (const t of data.txns) {
+  for (const t of txns) {
     const cands = byKey.get(txnKey(t));
     if (!cands) {
       a.lost++;
@@ -424,6 +453,36 @@ export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
     l.push(t);
     recs.set(owner, l);
   }
+  return recs;
+}
+
+/** An unknown outcome judged by the last answer of its resolution after the run. */
+function judgeLater(later: Outcome, mine: AdminTxn[], charged: AdminTxn[], a: LaneAudit, tag: string, lose: (why: string) => void): void {
+  if (!later.resolved) {
+    // unknown after the run too: its last candidates must hold its records
+    const cands = later.kind === 'error' ? later.candidates : [];
+    const code = later.kind === 'error' ? later.code : later.status;
+    const missing = mine.filter((t) => !cands.includes(t.id));
+    if (missing.length) lose(`still ${code} after the run, candidates [${cands.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`);
+    return;
+  }
+  a.resolved++;
+  if (later.kind === 'result' && !mine.some((t) => t.id === later.record)) {
+    a.falseSuccesses++;
+    a.problems.push(`FALSE SUCCESS ${tag}: resolved to record ${later.record}, not its own (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`);
+  }
+  if (later.kind === 'error' && charged.length) {
+    a.falseNotCharged++;
+    a.problems.push(`FALSE NOT-CHARGED ${tag}: resolved not_charged but its debited record(s) ${charged.map((t) => t.id).join(', ')} exist`);
+  }
+}
+
+export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
+  const a: LaneAudit = {
+    records: data.txns.length, doubleCharges: 0, lost: 0, falseSuccesses: 0, falseNotCharged: 0, resolved: 0, refunds: 0, refundsMatched: 0, flips: 0,
+    flipsDetected: 0, problems: [],
+  };
+  const recs = attribute(intents, data.txns, a);
   const lk = (p: string | null, id: number | null) => `${p}|${id}`;
   const debits = new Map<string, number>();
   const refunds = new Map<string, number>();
@@ -449,10 +508,14 @@ export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
       a.doubleCharges++;
       a.problems.push(`DOUBLE ${tag}: records ${charged.map((t) => t.id).join(', ')} (${outcomeLabel(x)})`);
     }
-    if (o.kind === 'error') {
+    if (x.resolved) judgeLater(x.resolved, mine, charged, a, tag, lose);
+    else if (o.kind === 'error') {
       if (o.code === 'unknown_outcome') {
         const missing = mine.filter((t) => !o.candidates.includes(t.id));
         if (missing.length) lose(`unknown_outcome but its candidates [${o.candidates.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`);
+      } else if (o.code === 'not_charged' && charged.length) {
+        a.falseNotCharged++;
+        a.problems.push(`FALSE NOT-CHARGED ${tag}: not_charged but record(s) ${charged.map((t) => `${t.id}:${t.Status}`).join(', ')} exist (${o.message.slice(0, 120)})`);
       } else if (mine.length) {
         lose(`reported ${o.code} but record(s) ${mine.map((t) => `${t.id}:${t.Status}`).join(', ')} exist (${o.message.slice(0, 120)})`);
       }
@@ -460,7 +523,10 @@ export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
       const r = o.final;
       const rec = mine.find((t) => t.id === o.first.id);
       if (o.first.id === null) lose(`result without a record id (${mine.length} record(s) on the server)`);
-      else if (!rec) lose(`result names record ${o.first.id}, which is not this purchase's (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`);
+      else if (!rec) {
+        a.falseSuccesses++;
+        a.problems.push(`FALSE SUCCESS ${tag}: result names record ${o.first.id}, which is not this purchase's (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`);
+      }
       else if (rec.Status !== r.status) lose(`client's final status ${r.status} ≠ server's ${rec.Status}${o.followupError ? ` (follow-up failed: ${o.followupError.slice(0, 100)})` : ''}`);
       if (x.fault === 'flip_later' && o.first.status === 'successful') {
         a.flips++;
@@ -497,7 +563,7 @@ export async function runChaos(opts: ChaosOptions = {}): Promise<ChaosReport> {
 
   const report: ChaosReport = {
     seed: o.seed, dialect: o.dialect, lanes: o.concurrency, purchases: o.purchases, faults: 0, faultsByKind: {}, faultHits: {}, products: {},
-    outcomes: {}, outcomesByFault: {}, records: 0, doubleCharges: 0, lost: 0, refunds: 0, refundsMatched: 0, flips: 0, flipsDetected: 0, unknownOutcomes: 0,
+    outcomes: {}, outcomesByFault: {}, records: 0, doubleCharges: 0, lost: 0, falseSuccesses: 0, falseNotCharged: 0, resolved: 0, refunds: 0, refundsMatched: 0, flips: 0, flipsDetected: 0, unknownOutcomes: 0,
     problems: [], durationMs: 0, table: '', lastLine: '', intents,
   };
   for (const k of FAULT_KINDS) report.faultsByKind[k] = 0;
@@ -519,6 +585,9 @@ export async function runChaos(opts: ChaosOptions = {}): Promise<ChaosReport> {
     report.records += a.records;
     report.doubleCharges += a.doubleCharges;
     report.lost += a.lost;
+    report.falseSuccesses += a.falseSuccesses;
+    report.falseNotCharged += a.falseNotCharged;
+    report.resolved += a.resolved;
     report.refunds += a.refunds;
     report.refundsMatched += a.refundsMatched;
     report.flips += a.flips;
@@ -531,7 +600,7 @@ export async function runChaos(opts: ChaosOptions = {}): Promise<ChaosReport> {
   report.outcomesByFault = sorted(report.outcomesByFault);
   for (const k of Object.keys(report.outcomesByFault)) report.outcomesByFault[k] = sorted(report.outcomesByFault[k]);
   report.durationMs = Date.now() - t0;
-  report.lastLine = `chaos: ${report.purchases} purchases, ${report.faults} faults, ${report.doubleCharges} double charges, ${report.lost} lost`;
+  report.lastLine = summaryLine(report);
   report.table = formatTable(report);
   return report;
 }
@@ -567,6 +636,9 @@ export function formatTable(r: ChaosReport): string {
   row('successful→failed flips detected', `${r.flipsDetected}/${r.flips}`);
   row('double charges (must be 0)', r.doubleCharges);
   row('lost (must be 0)', r.lost);
+  row('false successes (must be 0)', r.falseSuccesses);
+  row('false not-charged (must be 0)', r.falseNotCharged);
+  row('unknown_outcome resolved later', `${r.resolved}/${r.unknownOutcomes}`);
   if (r.problems.length) {
     L.push('');
     L.push(`Problems (${r.problems.length})`);
@@ -574,6 +646,19 @@ export function formatTable(r: ChaosReport): string {
     if (r.problems.length > 40) L.push(`  … ${r.problems.length - 40} more`);
   }
   return L.join('\n');
+}
+
+/**
+ * --slow <share> (of the actors' purchases; default range 4–12 s, so a run takes minutes), --slow-range
+ * <min>-<max> in seconds, --slow-real: the real 40–120 s. The clients' maxProcessingMs follows the range.
+ */
+function slowOption(share: string | undefined, range: string | undefined, real: boolean): { share: number; minMs: number; maxMs: number } | undefined {
+  if (share === undefined) return undefined;
+  const sh = Number(share);
+  if (!(sh >= 0 && sh <= 1)) throw new Error(`--slow must be a share of purchases between 0 and 1, got ${share}`);
+  const m = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(range ?? (real ? '40-120' : '4-12'));
+  if (!m || Number(m[1]) > Number(m[2])) throw new Error(`--slow-range must be <min>-<max> seconds like 4-12, got ${range}`);
+  return { share: sh, minMs: Number(m[1]) * 1000, maxMs: Number(m[2]) * 1000 };
 }
 
 async function main(): Promise<void> {
@@ -587,6 +672,11 @@ async function main(): Promise<void> {
       concurrency: { type: 'string', default: '8' },
       'fault-rate': { type: 'string', default: '0.2' },
       'timeout-ms': { type: 'string' },
+      busy: { type: 'string' },
+      slow: { type: 'string' },
+      'slow-range': { type: 'string' },
+      'slow-real': { type: 'boolean', default: false },
+      'max-processing-ms': { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
   });
@@ -597,9 +687,17 @@ async function main(): Promise<void> {
     if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`);
     return n;
   };
+  if (values.actors === undefined && (values.busy !== undefined || values.slow !== undefined)) {
+    throw new Error('--busy and --slow run in the multi-actor lane: add --actors <n> (one shared account, as a busy merchant has)');
+  }
   if (values.actors !== undefined) {
     // multi-actor lane (bench/chaos-actors.ts): actors in child processes + the bot, killed and restarted
+    const slow = slowOption(values.slow, values['slow-range'], values['slow-real'] ?? false);
     const r = await runActors({
+      dialect,
+      busy: values.busy === undefined ? 0 : num('busy', values.busy, 0),
+      slow,
+      maxProcessingMs: values['max-processing-ms'] === undefined ? undefined : num('max-processing-ms', values['max-processing-ms'], 0),
       actors: Math.floor(num('actors', values.actors, 1)),
       purchases: Math.floor(num('purchases', values.purchases ?? '40', 1)),
       botOrders: Math.floor(num('bot-orders', values['bot-orders'], 0)),
@@ -609,7 +707,7 @@ async function main(): Promise<void> {
       log: values.verbose ? (s) => process.stderr.write(`${s}\n`) : undefined,
     });
     process.stdout.write(`${formatActors(r)}\n\n${r.lastLine}\n`);
-    process.exitCode = r.doubleCharges || r.lost || r.falseSuccesses ? 1 : 0;
+    process.exitCode = r.doubleCharges || r.lost || r.falseSuccesses || r.falseNotCharged ? 1 : 0;
     return;
   }
   const report = await runChaos({
@@ -622,7 +720,7 @@ async function main(): Promise<void> {
     log: values.verbose ? (s) => process.stderr.write(`${s}\n`) : undefined,
   });
   process.stdout.write(`${report.table}\n\n${report.lastLine}\n`);
-  process.exitCode = report.doubleCharges || report.lost ? 1 : 0;
+  process.exitCode = report.doubleCharges || report.lost || report.falseSuccesses || report.falseNotCharged ? 1 : 0;
 }
 
 if (require.main === module) {

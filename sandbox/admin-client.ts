@@ -8,11 +8,12 @@
  *
  * Every method throws SandboxAdminError (with the HTTP status and body) on a non-2xx answer.
  */
+import type { BusySpec, BusyStatus } from './busy';
 import type { Fault, FaultKind, FaultLogEntry, FaultSpec as FaultInput } from './faults';
 import type { LedgerEntry } from './state';
 
 // The admin API answers with the server's own shapes: one definition each, re-exported for callers.
-export type { Fault, FaultInput, FaultLogEntry, LedgerEntry };
+export type { BusySpec, BusyStatus, Fault, FaultInput, FaultLogEntry, LedgerEntry };
 
 export type UserType = 'Smart Earner' | 'Affilliate' | 'TopUser' | 'API';
 export type Product = 'data' | 'airtime' | 'cable' | 'electricity' | 'exam_pin' | 'recharge_card' | 'sms';
@@ -64,9 +65,26 @@ export interface SandboxConfig {
   customer_ref: boolean;
   /** Honour per-request `X-Sandbox-Fault` headers (default false). */
   request_faults: boolean;
+  /** Slow vendor: `share` of purchases finish (answer, debit, record) after a time drawn from [minMs, maxMs]. Default share 0. */
+  slow_vendor: { share: number; minMs: number; maxMs: number };
+  /** At most this many purchases in flight, the others queue (null = unlimited, the default). */
+  max_in_flight: number | null;
 }
 
-export type ConfigPatch = Partial<Omit<SandboxConfig, 'settle'>> & { settle?: Partial<SandboxConfig['settle']> };
+export interface CapacityStatus {
+  max_in_flight: number | null;
+  inFlight: number;
+  queued: number;
+  /** Most purchases in flight at once since start / reset. */
+  peakInFlight: number;
+  /** Purchases that waited for a slot since start / reset. */
+  queuedTotal: number;
+}
+
+export type ConfigPatch = Partial<Omit<SandboxConfig, 'settle' | 'slow_vendor'>> & {
+  settle?: Partial<SandboxConfig['settle']>;
+  slow_vendor?: Partial<SandboxConfig['slow_vendor']>;
+};
 
 export interface AdminTxn {
   product: Product;
@@ -192,6 +210,25 @@ export class SandboxAdmin {
   }
   clearFaultLog(): Promise<{ ok: true }> {
     return this.call('DELETE', '/admin/faults/log');
+  }
+
+  /** Purchases in flight / queued against config max_in_flight. */
+  capacity(): Promise<CapacityStatus> {
+    return this.call('GET', '/admin/capacity');
+  }
+
+  // busy account
+
+  /** Other buyers start creating `rate` records per second on the account (replaces a running generator). */
+  startBusy(spec: BusySpec): Promise<BusyStatus> {
+    return this.call('POST', '/admin/busy', spec);
+  }
+  busy(): Promise<BusyStatus> {
+    return this.call('GET', '/admin/busy');
+  }
+  /** Stop the other buyers (records they made stay). */
+  stopBusy(): Promise<BusyStatus> {
+    return this.call('DELETE', '/admin/busy');
   }
 
   /** Fresh seeded state (users, records, ledger, config, faults); the admin key is kept. */

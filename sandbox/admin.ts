@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { USER_TYPES } from './catalog';
 import { FAULT_KINDS } from './faults';
+import type { Capacity } from './http';
 import { naira2, parseNaira } from './money';
 import { PRODUCTS, type Product, type SandboxState, type Txn, type User } from './state';
 
@@ -41,6 +42,19 @@ const PatchConfig = z.object({
     finalStatus: z.enum(['successful', 'failed']).optional(),
   }).optional(),
   validation_routes: z.enum(['both', 'api', 'ajax']).optional(),
+  slow_vendor: z.object({
+    share: z.number().min(0).max(1).optional(),
+    minMs: z.number().int().min(0).max(600_000).optional(),
+    maxMs: z.number().int().min(0).max(600_000).optional(),
+  }).optional(),
+  max_in_flight: z.number().int().min(1).max(100_000).nullable().optional(),
+});
+const Busy = z.object({
+  rate: z.number().positive().max(1000),
+  username: z.string().optional(),
+  maxRecords: z.number().int().min(1).max(10_000_000).optional(),
+  durationMs: z.number().int().min(1).max(24 * 3_600_000).optional(),
+  mirrorShare: z.number().min(0).max(1).optional(),
 });
 const PatchTxn = z.object({ Status: z.enum(['successful', 'processing', 'failed']) });
 const NewFault = z.object({
@@ -79,7 +93,7 @@ function parse<T extends z.ZodTypeAny>(schema: T, body: unknown): z.infer<T> {
   return r.data;
 }
 
-export function adminRoutes(app: FastifyInstance, state: SandboxState, adminKey: string): void {
+export function adminRoutes(app: FastifyInstance, state: SandboxState, adminKey: string, capacity: Capacity): void {
   app.register(async (admin) => {
     admin.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
       if (req.headers['x-admin-key'] !== adminKey) return reply.code(401).send({ detail: 'Invalid or missing X-Admin-Key.' });
@@ -144,6 +158,12 @@ export function adminRoutes(app: FastifyInstance, state: SandboxState, adminKey:
       if (b.request_faults !== undefined) c.request_faults = b.request_faults;
       if (b.settle) c.settle = { ...c.settle, ...b.settle };
       if (b.validation_routes) c.validation_routes = b.validation_routes;
+      if (b.slow_vendor) {
+        const sv = { ...c.slow_vendor, ...b.slow_vendor };
+        if (sv.minMs > sv.maxMs) throw new HttpError(400, 'slow_vendor: minMs must be at most maxMs');
+        c.slow_vendor = sv;
+      }
+      if (b.max_in_flight !== undefined) c.max_in_flight = b.max_in_flight;
       return c;
     });
 
@@ -189,8 +209,24 @@ export function adminRoutes(app: FastifyInstance, state: SandboxState, adminKey:
       return { ok: true };
     });
 
+    // busy account: other buyers creating records on one account (sandbox/busy.ts)
+    admin.post('/admin/busy', async (req, reply) => {
+      const b = parse(Busy, req.body);
+      if (b.username !== undefined && !state.users.has(b.username)) throw new HttpError(404, 'no such user');
+      return reply.code(201).send(state.busy.start(b));
+    });
+    admin.get('/admin/busy', async () => state.busy.status());
+    admin.delete('/admin/busy', async () => state.busy.stop('stopped'));
+
+    // vendor capacity (config max_in_flight): what is in flight and queued now, the peak since reset
+    admin.get('/admin/capacity', async () => ({
+      max_in_flight: state.config.max_in_flight, inFlight: capacity.inFlight, queued: capacity.queued, peakInFlight: capacity.peak,
+      queuedTotal: capacity.queuedTotal,
+    }));
+
     admin.post('/admin/reset', async () => {
       state.reset();
+      capacity.resetStats();
       return { ok: true, demo: { username: state.demoUser.username, token: state.demoUser.token } };
     });
   });

@@ -176,11 +176,17 @@ const TIER_PERCENT_EXTRA: TierPrices = [150, 100, 50, 0];
 
 /** Percent in basis points (9750 = 97.5%) charged to `tier` for `type` airtime. awuf4U is charged at the VTU percent. */
 export function airtimePercentBp(network: string, type: AirtimeType, tier: Tier): number {
-  const row = AIRTIME_API[network];
+  const row = Object.hasOwn(AIRTIME_API, network) ? AIRTIME_API[network] : undefined;
+  if (!row) throw new Error(`no airtime rates for network ${network}`);
   const base = percentToBp(type === 'Share and Sell' ? row.sns : row.vtu);
   return Math.min(10000, base + TIER_PERCENT_EXTRA[tier]);
 }
-export const MIN_AIRTIME_KOBO: Record<AirtimeType, number> = { VTU: 50_00, 'Share and Sell': 100_00, awuf4U: 50_00 };
+const MIN_AIRTIME: Record<AirtimeType, number> = { VTU: 50_00, 'Share and Sell': 100_00, awuf4U: 50_00 };
+/** Minimum face value per airtime type; throws on anything that is not one (never an inherited property). */
+export function minAirtimeKobo(type: AirtimeType): number {
+  if (!Object.hasOwn(MIN_AIRTIME, type)) throw new Error(`not an airtime type: ${String(type)}`);
+  return MIN_AIRTIME[type];
+}
 
 // ---------------------------------------------------------------- recharge cards
 
@@ -197,7 +203,7 @@ export const RECHARGE_DENOMS: RechargeDenom[] = [1, 2, 3, 4].flatMap((networkId)
 );
 export const denomById = new Map(RECHARGE_DENOMS.map((d) => [d.id, d]));
 export const MAX_RECHARGE_QTY = 39;
-export const LOAD_CODES: Record<string, string> = { MTN: '*555*PIN#', GLO: '*123*PIN#', AIRTEL: '*126*PIN#', '9MOBILE': '*222*PIN#' };
+export const LOAD_CODES = new Map<string, string>([['MTN', '*555*PIN#'], ['GLO', '*123*PIN#'], ['AIRTEL', '*126*PIN#'], ['9MOBILE', '*222*PIN#']]);
 
 // ---------------------------------------------------------------- bulk SMS
 
@@ -259,7 +265,7 @@ const NAMED_PEOPLE: Record<string, Person> = {
   [FIXTURES.bvn.valid]: { first: 'Olumide', middle: 'Adeyemi', last: 'Bankole', phone: '08031112222' },
   [FIXTURES.nin.valid]: { first: 'Amina', middle: 'Bello', last: 'Yusuf', phone: '08093334444' },
 };
-const person = (n: string): Person => NAMED_PEOPLE[n] ?? personFor(n);
+const person = (n: string): Person => (Object.hasOwn(NAMED_PEOPLE, n) ? NAMED_PEOPLE[n] : personFor(n));
 const upperName = (p: Person): string => `${p.first} ${p.last}`.toUpperCase();
 
 /** IUC/smartcard: 10–11 digits; not-found numbers give the family's INVALID name. */

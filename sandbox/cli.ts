@@ -1,5 +1,5 @@
 /**
- * npm run sandbox -- [--port 8080] [--dialect seed|family] [--build legitdata|husmodata|muhallidata|legacy] [--seed 7]
+ * npm run sandbox -- [--port 8080] [--dialect seed|family] [--build legitdata|husmodata|muhallidata|legacy] [--seed 7] [--busy <records/s>]
  * Prints three shell-ready lines (base URL, demo token, admin key) and runs until SIGINT/SIGTERM.
  * VTU_SANDBOX_TOKEN / VTU_ADMIN_KEY fix the demo token / admin key (handy for demos).
  */
@@ -15,11 +15,14 @@ async function main(): Promise<void> {
       build: { type: 'string' },
       seed: { type: 'string', default: '1' },
       log: { type: 'boolean', default: false },
+      busy: { type: 'string' },
     },
   });
   const dialect = values.dialect ?? (values.build ? 'family' : 'seed');
   if (dialect !== 'seed' && dialect !== 'family') throw new Error('--dialect must be seed or family');
   if (values.build !== undefined) checkBuild(values.build, dialect);
+  const busy = values.busy === undefined ? undefined : Number(values.busy);
+  if (busy !== undefined && !(busy > 0 && busy <= 1000)) throw new Error('--busy must be records per second, above 0 and at most 1000');
   const sb = await startSandbox({
     port: Number(values.port),
     dialect,
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
     demoToken: process.env.VTU_SANDBOX_TOKEN || undefined,
     adminKey: process.env.VTU_ADMIN_KEY || undefined,
     logger: values.log,
+    busy: busy === undefined ? undefined : { rate: busy },
   });
   process.stdout.write(`VTU_BASE_URL=${sb.baseUrl}\nVTU_API_TOKEN=${sb.demo.token}\nVTU_ADMIN_KEY=${sb.adminKey}\n`);
   // `on`, not `once`, and idempotent: tsx relays a signal to this process, and a second copy of it must

@@ -4,7 +4,7 @@
  */
 import type { Rng } from './rng';
 
-export const FAULT_KINDS = ['latency', 'rate_limit', 'error_before', 'timeout_after', 'reset_after', 'html_after', 'flip_later'] as const;
+export const FAULT_KINDS = ['latency', 'rate_limit', 'error_before', 'timeout_after', 'reset_after', 'html_after', 'flip_later', 'slow'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
@@ -15,7 +15,10 @@ export interface FaultSpec {
   probability?: number;
   /** Apply to the next n hits only; then the rule disappears. Default: unlimited. */
   count?: number;
-  /** latency: delay; flip_later: delay before the flip. Default 1000 ms for latency, 500 ms for flip_later. */
+  /**
+   * latency: delay; flip_later: delay before the flip; slow: when the vendor finishes the purchase (its
+   * answer, debit and record). Default 1000 ms for latency, 500 ms for flip_later, 60,000 ms for slow.
+   */
   latencyMs?: number;
   /** rate_limit: value of Retry-After and of the message. Default 1. */
   retryAfterSeconds?: number;
@@ -51,6 +54,8 @@ export interface FaultLogEntry {
 
 interface Matcher { method: string; segs: string[] | null }
 
+const defaultMs = (kind: FaultKind): number => (kind === 'latency' ? 1000 : kind === 'slow' ? 60_000 : 500);
+
 const norm = (p: string): string => (p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p);
 
 function parseEndpoint(endpoint: string): Matcher {
@@ -84,7 +89,7 @@ export class FaultBook {
       kind: spec.kind,
       probability: spec.probability ?? 1,
       remaining: spec.count ?? null,
-      latencyMs: spec.latencyMs ?? (spec.kind === 'latency' ? 1000 : 500),
+      latencyMs: spec.latencyMs ?? defaultMs(spec.kind),
       retryAfterSeconds: spec.retryAfterSeconds ?? 1,
       httpStatus: spec.httpStatus ?? 500,
       hits: 0,
@@ -139,7 +144,7 @@ export class FaultBook {
     const num = n !== undefined && /^\d{1,6}$/.test(n) ? Number(n) : undefined;
     const f: Fault = {
       id: 0, endpoint: `${method} ${path}`, kind: kind as FaultKind, probability: 1, remaining: null, hits: 1,
-      latencyMs: kind === 'latency' || kind === 'flip_later' ? (num ?? 1000) : 500, retryAfterSeconds: kind === 'rate_limit' ? (num ?? 1) : 1,
+      latencyMs: kind === 'latency' || kind === 'flip_later' || kind === 'slow' ? (num ?? defaultMs(kind)) : 500, retryAfterSeconds: kind === 'rate_limit' ? (num ?? 1) : 1,
       httpStatus: 500,
     };
     return { fault: f, entry: this.logHit(f, method, path) };

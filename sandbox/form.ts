@@ -84,7 +84,8 @@ export class Form {
     if (v === undefined) return undefined;
     const s = String(v);
     if ((choices as readonly string[]).includes(s)) return s as T;
-    if (s in aliases) return aliases[s];
+    // own properties only: "constructor", "toString", "__proto__" are not choices
+    if (Object.hasOwn(aliases, s)) return aliases[s];
     return this.fail(name, `"${s}" is not a valid choice.`);
   }
 

@@ -19,6 +19,11 @@ export interface Out {
   headers?: Record<string, string>;
   /** The record a purchase created, for fault bookkeeping. */
   txn?: Txn;
+  /**
+   * A slow vendor: the purchase is accepted but only finishes (debit + record) after `ms`; `commit` does
+   * it then and gives the answer. Set by purchase handlers when `ctx.slowMs` > 0.
+   */
+  deferred?: { ms: number; commit: () => Out };
 }
 
 export interface Ctx<U extends User | null = User> {
@@ -30,12 +35,54 @@ export interface Ctx<U extends User | null = User> {
   query: Record<string, string | undefined>;
   /** Set by the flip_later fault: the purchase must answer successful whatever the settle mode. */
   forceStatus?: Status;
+  /** Slow vendor (config slow_vendor or the `slow` fault): the purchase finishes this many ms after the POST. */
+  slowMs?: number;
 }
 
-/** Shared by the routes and close(): sockets held open by timeout_after. */
+/** Shared by the routes and close(): sockets held open by timeout_after, purchase slots. */
 export interface Runtime {
   state: SandboxState;
   held: Set<Socket>;
+  capacity: Capacity;
+}
+
+/**
+ * The vendor's capacity (admin config `max_in_flight`): at most N purchases (POSTs) in flight; the ones
+ * beyond it QUEUE (first come, first served) until a slot frees, so an overloaded vendor gets slower, as
+ * real ones do, instead of failing requests. null = unlimited.
+ */
+export class Capacity {
+  inFlight = 0;
+  peak = 0;
+  /** Purchases that had to wait for a slot, since start / reset. */
+  queuedTotal = 0;
+  private waiting: Array<() => void> = [];
+
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  async acquire(max: number | null): Promise<void> {
+    if (max === null || this.inFlight < max) {
+      this.inFlight++;
+      this.peak = Math.max(this.peak, this.inFlight);
+      return;
+    }
+    this.queuedTotal++;
+    // the releasing request hands its slot over: inFlight stays the same
+    await new Promise<void>((r) => this.waiting.push(r));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.inFlight--;
+  }
+
+  resetStats(): void {
+    this.peak = this.inFlight;
+    this.queuedTotal = 0;
+  }
 }
 
 // ---------------------------------------------------------------- canned answers (Django/DRF look-alikes)
@@ -46,11 +93,11 @@ export const NOT_FOUND_HTML =
   '<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n';
 
 export const html500 = (): Out => ({ status: 500, html: SERVER_ERROR_HTML });
-const GATEWAY_TITLES: Record<number, string> = { 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable', 504: 'Gateway Time-out' };
+const GATEWAY_TITLES = new Map<number, string>([[502, 'Bad Gateway'], [503, 'Service Temporarily Unavailable'], [504, 'Gateway Time-out']]);
 /** Django's 500 page, or the nginx page a proxy sends for 502/503/504 while the app behind it is down. */
 export const errorPage = (status: number): Out =>
-  GATEWAY_TITLES[status]
-    ? { status, html: `<html>\r\n<head><title>${status} ${GATEWAY_TITLES[status]}</title></head>\r\n<body>\r\n<center><h1>${status} ${GATEWAY_TITLES[status]}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n` }
+  GATEWAY_TITLES.has(status)
+    ? { status, html: `<html>\r\n<head><title>${status} ${GATEWAY_TITLES.get(status)}</title></head>\r\n<body>\r\n<center><h1>${status} ${GATEWAY_TITLES.get(status)}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n` }
     : html500();
 /** Django's 404 page: a route this site does not have. */
 export const notFoundPage = (): Out => ({ status: 404, html: NOT_FOUND_HTML });
@@ -113,6 +160,25 @@ function send(reply: FastifyReply, out: Out, entry?: FaultLogEntry): FastifyRepl
 export type Handler<U extends User | null = User> = (ctx: Ctx<U>) => Out;
 
 async function handle(rt: Runtime, req: FastifyRequest, reply: FastifyReply, handler: Handler<User | null>, optional: boolean) {
+  if (req.method !== 'POST') return serve(rt, req, reply, handler, optional);
+  // every POST of the merchant API is a purchase: it holds a vendor slot until it is answered
+  await rt.capacity.acquire(rt.state.config.max_in_flight);
+  try {
+    return await serve(rt, req, reply, handler, optional);
+  } finally {
+    rt.capacity.release();
+  }
+}
+
+/** How long a slow vendor takes over this purchase: the `slow` fault's time, else config slow_vendor's roll. */
+function slowMsOf(state: SandboxState, method: string, fault: Fault | undefined): number {
+  if (fault?.kind === 'slow') return fault.latencyMs;
+  const sv = state.config.slow_vendor;
+  if (method !== 'POST' || sv.share <= 0 || state.rng.float() >= sv.share) return 0;
+  return Math.round(sv.minMs + state.rng.float() * (sv.maxMs - sv.minMs));
+}
+
+async function serve(rt: Runtime, req: FastifyRequest, reply: FastifyReply, handler: Handler<User | null>, optional: boolean) {
   const state = rt.state;
   const asked = state.config.request_faults ? req.headers['x-sandbox-fault'] : undefined;
   const hit = typeof asked === 'string'
@@ -135,8 +201,16 @@ async function handle(rt: Runtime, req: FastifyRequest, reply: FastifyReply, han
     const ctx: Ctx<User | null> = {
       req, user: auth, state, dialect: state.dialect, body, query: req.query as Ctx['query'],
       forceStatus: fault?.kind === 'flip_later' ? 'successful' : undefined,
+      slowMs: slowMsOf(state, req.method, fault),
     };
     out = handler(ctx);
+    // slow vendor: the answer (and the debit and record) come only when the vendor finishes, even if the
+    // client gave up meanwhile; a reset or close before then drops the purchase
+    if (out.deferred) {
+      const { ms, commit } = out.deferred;
+      await new Promise<void>((r) => state.later(ms, r));
+      out = commit();
+    }
   }
   if (!hit) return send(reply, out);
 

@@ -193,7 +193,7 @@ function renderRecord(t: Txn, dialect: Dialect): Record<string, unknown> {
         network_name: net,
         data_pin: (d.cards ?? []).map((c) => ({
           model: 'vtuapp.rechargepin', pk: c.pk,
-          fields: { pin: c.pin, serial: c.serial, amount: nairaShort(denom.faceKobo), load_code: LOAD_CODES[net].replace('PIN', c.pin), network: net, available: false },
+          fields: { pin: c.pin, serial: c.serial, amount: nairaShort(denom.faceKobo), load_code: LOAD_CODES.get(net)!.replace('PIN', c.pin), network: net, available: false },
         })),
       };
     }

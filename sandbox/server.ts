@@ -2,13 +2,14 @@
  * startSandbox(): the merchant-API emulator on loopback. Fastify with logging off and
  * cached catalogue payloads, so it is never the bottleneck of a benchmark.
  */
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { parse as parseQs } from 'node:querystring';
 import Fastify from 'fastify';
 import { adminRoutes } from './admin';
 import { applyBuild, type BuildName, checkBuild } from './builds';
-import { NOT_FOUND_HTML, type Runtime, SERVER_ERROR_HTML } from './http';
-import { Rng } from './rng';
+import type { BusySpec } from './busy';
+import { Capacity, NOT_FOUND_HTML, type Runtime, SERVER_ERROR_HTML } from './http';
 import { catalogRoutes } from './routes/catalog';
 import { historyRoutes } from './routes/history';
 import { purchaseRoutes } from './routes/purchases';
@@ -23,12 +24,14 @@ export interface SandboxOptions {
   dialect?: Dialect;
   /** A build profile of the family (sandbox/builds.ts); implies dialect 'family'. */
   build?: BuildName;
-  /** Admin API secret; default derived from the seed. */
+  /** Admin API secret; default a fresh random key per start (never derived from the seed, so it cannot be computed). */
   adminKey?: string;
   /** RNG seed for tokens, idents, pins and fault rolls. Default 1. */
   seed?: number;
   /** Fix the demo user's token (40 hex); default derived from the seed. */
   demoToken?: string;
+  /** Start a busy account at once (other buyers creating records on the demo account unless `username`). */
+  busy?: BusySpec;
   /** Fastify request logging; off by default (speed). */
   logger?: boolean;
 }
@@ -49,8 +52,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const seed = opts.seed ?? 1;
   if (opts.demoToken !== undefined && !/^[0-9a-f]{40}$/.test(opts.demoToken)) throw new Error('demoToken must be 40 lowercase hex characters');
   const state = new SandboxState(dialect, seed, { username: 'demo', token: opts.demoToken });
-  const adminKey = opts.adminKey ?? `adm_${new Rng(seed ^ 0x5eed5eed).hex(32)}`;
-  const rt: Runtime = { state, held: new Set<Socket>() };
+  if (opts.adminKey !== undefined && opts.adminKey.trim() === '') throw new Error('adminKey must not be empty');
+  const adminKey = opts.adminKey ?? `adm_${randomBytes(16).toString('hex')}`;
+  const rt: Runtime = { state, held: new Set<Socket>(), capacity: new Capacity() };
 
   const app = Fastify({ logger: opts.logger ?? false, forceCloseConnections: true, bodyLimit: 1 << 20, keepAliveTimeout: 65_000 });
   // The family (DRF) also parses form bodies.
@@ -61,7 +65,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   purchaseRoutes(app, rt);
   historyRoutes(app, rt);
   validateRoutes(app, rt);
-  adminRoutes(app, state, adminKey);
+  adminRoutes(app, state, adminKey, rt.capacity);
 
   app.setNotFoundHandler((req, reply) => {
     // Django APPEND_SLASH: a slash-less URL whose slashed form exists gets a 301 (POSTs included,
@@ -90,6 +94,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
+  if (opts.busy) state.busy.start(opts.busy);
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -100,6 +105,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
     state,
     async close() {
+      state.busy.stop('closed');
       state.clearTimers();
       for (const s of rt.held) s.destroy();
       rt.held.clear();

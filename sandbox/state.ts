@@ -3,6 +3,7 @@
  * the ledger, admin config and fault rules. Every balance change goes through
  * `move()`, which also appends the ledger entry, so the ledger always explains the balance.
  */
+import { BusyAccount } from './busy';
 import { tierOf, type Tier, type UserType } from './catalog';
 import { deliver } from './delivery';
 import { FaultBook } from './faults';
@@ -125,6 +126,19 @@ export interface Config {
   customer_ref: boolean;
   /** Honour `X-Sandbox-Fault` request headers (per-request faults for chaos actors). Default off. */
   request_faults: boolean;
+  /**
+   * A slow vendor: this share of purchases answer only after a time drawn from [minMs, maxMs], and their
+   * debit and record happen then (not at POST time). Default share 0 (off).
+   */
+  slow_vendor: SlowVendor;
+  /** At most this many purchases in flight; the others queue for a slot. null (default) = unlimited. */
+  max_in_flight: number | null;
+}
+
+export interface SlowVendor {
+  share: number;
+  minMs: number;
+  maxMs: number;
 }
 
 export type ValidationRoutes = 'both' | 'api' | 'ajax';
@@ -152,6 +166,8 @@ export class SandboxState {
   txns: Record<Product, Txn[]> = emptyTxns();
   ledger: LedgerEntry[] = [];
   faults = new FaultBook();
+  /** Other buyers on one account (admin /admin/busy): stopped by reset and close. */
+  readonly busy = new BusyAccount(this);
   config!: Config;
   rng!: Rng;
   /** Pending settlement / flip timers, cleared on reset and close. */
@@ -169,6 +185,7 @@ export class SandboxState {
 
   /** Fresh seeded state: same seed → same demo token, idents and fault rolls. */
   reset(): void {
+    this.busy.stop('reset');
     this.clearTimers();
     this.rng = new Rng(this.seed);
     this.users.clear();
@@ -187,6 +204,8 @@ export class SandboxState {
       validation_routes: 'both',
       customer_ref: false,
       request_faults: false,
+      slow_vendor: { share: 0, minMs: 40_000, maxMs: 120_000 },
+      max_in_flight: null,
     };
     this.createUser({
       username: this.demo.username, token: this.demo.token, userType: 'API', balanceKobo: 1_000_000_00,

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { senderMax } from '../builds';
 import {
   AIRTIME_TYPES, airtimePercentBp, cableById, cablePlanById, denomById, discoById, EXAMS, FAMILY_SMS_RATES, lookupIuc, lookupMeter,
-  MAX_EPIN_QTY, MAX_RECHARGE_QTY, MIN_AIRTIME_KOBO, MIN_BILL_KOBO, type Network, networkById, planAvailable, planById, SMS_MAX_CHARS,
+  MAX_EPIN_QTY, MAX_RECHARGE_QTY, MIN_BILL_KOBO, minAirtimeKobo, type Network, networkById, planAvailable, planById, SMS_MAX_CHARS,
   SMS_RATES, smsPages,
 } from '../catalog';
 import { Form } from '../form';
@@ -30,12 +30,25 @@ function phoneError(phone: string, network: Network, ported: boolean): Out | nul
   return null;
 }
 
-function buy(c: Ctx, product: Product, kobo: number, recipient: string, d: TxnDetail, status = c.forceStatus): Out {
+function buy(
+  c: Ctx, product: Product, kobo: number, recipient: string, d: TxnDetail, status = c.forceStatus, shape: (o: Out) => Out = (o) => o,
+): Out {
   if (c.state.config.customer_ref) d.customerRef = typeof c.body.customer_ref === 'string' ? c.body.customer_ref.slice(0, 64) : '';
   const tag = c.req.headers['x-sandbox-tag'];
   if (typeof tag === 'string') d.tag = tag.slice(0, 100);
-  const txn = c.state.purchase(c.user, product, kobo, recipient, d, status);
-  return { status: 201, body: renderTxn(txn, c.dialect), txn };
+  const commit = (): Out => {
+    const txn = c.state.purchase(c.user, product, kobo, recipient, d, status);
+    return shape({ status: 201, body: renderTxn(txn, c.dialect), txn });
+  };
+  if (!c.slowMs) return commit();
+  // slow vendor: debit and record when it finishes; the wallet may have been spent meanwhile
+  return {
+    status: 0,
+    deferred: {
+      ms: c.slowMs,
+      commit: () => (c.user.balanceKobo < kobo ? ruleError(`insufficient balance, your current balance N${moneyOf(c.dialect)(c.user.balanceKobo)}`) : commit()),
+    },
+  };
 }
 
 function data(c: Ctx): Out {
@@ -63,7 +76,7 @@ function topup(c: Ctx): Out {
   const ported = f.bool('Ported_number');
   const type = f.choice('airtime_type', AIRTIME_TYPES);
   if (!f.ok) return fieldErrors(f);
-  const min = MIN_AIRTIME_KOBO[type!];
+  const min = minAirtimeKobo(type!);
   if (amount! < min) return ruleError(`minimum airtime topup is N${nairaShort(min)}`);
   const charge = applyPercent(amount!, airtimePercentBp(network!.name, type!, c.user.tier));
   const err = phoneError(phone!, network!, ported!) ?? walletError(c, charge, (b) => `You can't topup due to insufficient balance N${b}`);
@@ -164,8 +177,8 @@ function sendsms(c: Ctx): Out {
   const err = walletError(c, charge, (b) => `insufficient balance, your current balance N${b}`, true);
   if (err) return err;
   // Bulk SMS is debited after the upstream said "sent": never `processing`.
-  const out = buy(c, 'sms', charge, valid.join(','), { sender, to: valid, message: text, pages, rateKobo, invalid, dnd }, 'successful');
-  return c.dialect === 'family' ? { status: 200, body: { error: 'Message succesfully sent ' }, txn: out.txn } : out;
+  const family = (out: Out): Out => (c.dialect === 'family' ? { status: 200, body: { error: 'Message succesfully sent ' }, txn: out.txn } : out);
+  return buy(c, 'sms', charge, valid.join(','), { sender, to: valid, message: text, pages, rateKobo, invalid, dnd }, 'successful', family);
 }
 
 export function purchaseRoutes(app: FastifyInstance, rt: Runtime): void {

@@ -16,7 +16,9 @@ beforeAll(async () => {
 
 test('no double charge, nothing lost, no false success (sandbox ledger audit)', () => {
   expect(r.problems).toEqual([]);
-  expect(r.lastLine).toBe(`chaos: ${r.purchases} purchases, ${r.faults} faults, 0 double charges, 0 lost, 0 false successes`);
+  expect(r.lastLine).toBe(
+    `chaos: ${r.purchases} purchases, ${r.faults} faults, 0 double charges, 0 lost, 0 false successes, 0 false not-charged, ${r.unknownOutcomes} unknown (${r.resolved} resolved)`,
+  );
 });
 
 test('the lane did what it says: the bot was killed twice and recovered, answers were lost and reconciled', () => {
