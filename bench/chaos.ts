@@ -279,13 +279,14 @@ const TIMING = {
 /**
  * One buyer at a time (the twin's raw purchase finishes first): this lane checks adoption of a lone record;
  * shared accounts (the client's default) are bench/chaos-actors.ts's lane. The vendor here creates a record
- * when the POST arrives, so the processing bound is 3 s and unknown outcomes become resolvable quickly;
- * the exception, the long latency fault (timeout + 0.4 × wait), is found by the purchase's own reconcile
- * wait, and an unknown it left would show in the audit as a false not-charged, not pass silently.
+ * when the POST arrives, except under the long latency fault (the POST of timeout + 0.4 × faultWaitMs, its
+ * record made when it ends): the processing bound covers that with a second to spare, and the reconcile
+ * wait outlasts the bound, so a purchase that never reached the vendor is proven not charged in its own run.
  */
-function laneReconcile(waitMs: number): VtuClientOptions['reconcile'] {
-  const r = { waitMs, pollMs: Math.max(50, Math.round(waitMs / 4)), maxPages: 3, sharedAccount: false, maxProcessingMs: 3000 };
-  return r;
+function laneReconcile(timeoutMs: number, faultWaitMs: number): VtuClientOptions['reconcile'] {
+  const maxProcessingMs = timeoutMs + Math.round(faultWaitMs * 0.4) + 1000;
+  const waitMs = maxProcessingMs + 500;
+  return { waitMs, pollMs: Math.max(50, Math.round(waitMs / 8)), maxPages: 3, sharedAccount: false, maxProcessingMs };
 }
 
 /** Arm the intent's one fault: a count:1 rule hit by its POST (and read), a settle mode, or a client-side refusal. */
@@ -335,7 +336,7 @@ async function runLane(lane: number, intents: Intent[], o: Required<Omit<ChaosOp
     const waitMs = o.timeoutMs;
     const client = new VtuClient({
       baseUrl: sb.baseUrl, token, transport: inj.transport, timeoutMs: o.timeoutMs,
-      reconcile: laneReconcile(waitMs),
+      reconcile: laneReconcile(o.timeoutMs, waitMs),
       retry: { maxAttempts: 3, maxDelayMs: 1500 },
     });
     // patient reads for the other process's purchases (rawPurchase): not under test, so no short timeout
