@@ -10,7 +10,7 @@
  * --slow <share>: that share of the actors' purchases meets a slow vendor: the POST answers, and the record
  * and debit appear, only after a time drawn from the range (4–12 s by default so a run takes minutes;
  * --slow-real: 40–120 s). The clients' reconcile.maxProcessingMs is the range's maximum + 8 s unless given.
- * Unknown outcomes are then resolved as a user would: client.reconcile(request, { sentAt, waitMs: 0 }) once
+ * Unknown outcomes are then resolved as a user would: client.reconcile(request, { sentAt, customerRef, waitMs: 0 }) once
  * the error's resolvableAfter has passed, again while it stays unknown, up to maxProcessingMs more.
  *
  * One sandbox account, shared by
@@ -244,6 +244,8 @@ export interface Unresolved {
   client: VtuClient;
   request: PurchaseRequest;
   sentAt: Date;
+  /** The customer_ref the POST carried (details.customerRef; null: none), passed back as a user would. */
+  customerRef?: string | null;
   /** When a proven answer becomes possible (ms). */
   after: number;
   /** Give up (leave it unknown) after this (ms). */
@@ -257,12 +259,12 @@ export interface Unresolved {
  * client does not give them yet, the order's own request and send time stand in, resolvable at once.
  */
 export function unresolvedOf(e: VtuError, x: { id: string; req: PurchaseRequest }, client: VtuClient, startedAt: number, graceMs: number): Unresolved {
-  const d = (e.details ?? {}) as { request?: PurchaseRequest; sentAt?: string; resolvableAfter?: string };
+  const d = (e.details ?? {}) as { request?: PurchaseRequest; sentAt?: string; resolvableAfter?: string; customerRef?: string | null };
   const sentAt = d.sentAt ? new Date(d.sentAt) : new Date(startedAt);
   const after = d.resolvableAfter ? Date.parse(d.resolvableAfter) : Date.now();
   const candidates = (e.candidates ?? []).map((c) => (c as { id?: number }).id).filter((v): v is number => typeof v === 'number');
   return {
-    id: x.id, client, request: d.request ?? x.req, sentAt, after, deadline: Math.max(after, Date.now()) + graceMs,
+    id: x.id, client, request: d.request ?? x.req, sentAt, customerRef: d.customerRef, after, deadline: Math.max(after, Date.now()) + graceMs,
     last: { id: x.id, kind: 'error', code: 'unknown_outcome', candidates },
   };
 }
@@ -285,7 +287,7 @@ export async function resolveUnknowns(pending: Unresolved[], retryMs: number): P
     }
     for (const u of due) {
       let again: number | null = null;
-      const o = await outcomeOf(u.id, u.client.reconcile(u.request, { sentAt: u.sentAt, waitMs: 0 }), (e) => {
+      const o = await outcomeOf(u.id, u.client.reconcile(u.request, { sentAt: u.sentAt, customerRef: u.customerRef, waitMs: 0 }), (e) => {
         const ra = (e.details as { resolvableAfter?: string } | undefined)?.resolvableAfter;
         again = Math.max(Date.now() + retryMs, ra ? Date.parse(ra) : 0);
       }).catch((e) => ({ id: u.id, kind: 'error' as const, code: `crash: ${e instanceof Error ? e.message : String(e)}`.slice(0, 200), candidates: [] }));

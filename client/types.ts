@@ -274,8 +274,11 @@ export interface ReconcileOptions {
   claimed?: ClaimedRecordInput[];
   /** How many other open orders of yours are identical to this one: a lone matching record could be theirs. */
   identicalPending?: number;
-  /** The customer_ref the purchase was sent with, if you kept it (opt-in `customerRef`). */
-  customerRef?: string;
+  /**
+   * The customer_ref the purchase was sent with (an unknown_outcome's `details.customerRef`; null: sent
+   * without one). Left out: not known, so records carrying any ref stay candidates (never "not charged" by them).
+   */
+  customerRef?: string | null;
   /** Override the client's reconcile.waitMs (0 = one read only). */
   waitMs?: number;
   signal?: AbortSignal;

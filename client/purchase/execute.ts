@@ -81,7 +81,7 @@ async function attemptOnce(
   // the site itself answered (its 500 page, an unreadable 2xx): the request had ended, so its record, if
   // any, was created before the answer arrived; a gateway's 502-504, a timeout or a reset prove no such end
   const answeredAt = res && (res.status === 500 || (res.status >= 200 && res.status < 300)) ? res.receivedAt : undefined;
-  const r = await reconcilePurchase(ctx, module, prep, { request: opts.request, sentAt, answeredAt, ref, signal: opts.signal, cause: describeAmbiguity(failure, res) });
+  const r = await reconcilePurchase(ctx, module, prep, { request: opts.request, sentAt, answeredAt, ref: ref ?? null, signal: opts.signal, cause: describeAmbiguity(failure, res) });
   return path === 'retried' ? { ...r, path } : r;
 }
 

@@ -32,8 +32,11 @@ export interface ReconcileRun {
   claimed?: ClaimedRecord[];
   /** Other orders of the caller, identical to this one, whose outcome is also open: a lone record could be theirs. */
   identicalPending?: number;
-  /** The customer_ref this purchase was sent with (opt-in `customerRef`). */
-  ref?: string;
+  /**
+   * The customer_ref this purchase was sent with (opt-in `customerRef`); null: it was sent without one;
+   * undefined: not known (a later resolution that was not told), so records carrying a ref stay candidates.
+   */
+  ref?: string | null;
   signal?: AbortSignal;
   /** The failure that made the outcome unknown (for messages). */
   cause?: string;
@@ -57,10 +60,13 @@ function learnClock(ctx: PurchaseContext, claimed: ClaimedRecord[] | undefined):
 }
 
 /** Which candidates the customer_ref rules leave, and the one it proves ours (if any). */
-function byRef(ctx: PurchaseContext, candidates: PurchaseResult[], ref: string | undefined): { mine?: PurchaseResult; rest: PurchaseResult[] } {
+function byRef(ctx: PurchaseContext, candidates: PurchaseResult[], ref: string | null | undefined): { mine?: PurchaseResult; rest: PurchaseResult[] } {
   const acc = ctx.account;
   // a record carrying a non-empty ref proves the site stores refs (then ours would carry ours)
   if (candidates.some((r) => refOf(r))) acc.refEcho = true;
+  // whether it was sent with a ref is not known (resolved later without details.customerRef): a record
+  // carrying a ref may be ours, so none is dropped (dropping one could prove "not charged" falsely)
+  if (ref === undefined) return { rest: candidates };
   if (!ref) return { rest: acc.refEcho ? candidates.filter((r) => !refOf(r)) : candidates };
   const mine = candidates.find((r) => refOf(r) === ref);
   if (mine) return { mine, rest: [] };
@@ -129,6 +135,8 @@ function unknownOutcome(ctx: PurchaseContext, module: ProductModule, prep: Prepa
       candidates,
       details: {
         product: module.product, request: run.request, body: prep.body, sentAt: new Date(run.sentAt).toISOString(), resolvableAfter,
+        // pass back as reconcile's `customerRef` (null: sent without one): it tells which records can be ours
+        ...(run.ref !== undefined ? { customerRef: run.ref } : {}),
         candidates: candidates.map(summary), reads: ev.reads, pagesRead: ev.pages, ...extra,
       },
     },

@@ -116,6 +116,28 @@ describe('customer_ref (opt-in; the sandbox echoes it behind a switch)', () => {
     expect(e.code).toBe('not_charged');
   });
 
+  test('resolved later without its reference: a slow-vendor record carrying our ref stays a candidate, never not_charged', async () => {
+    const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110010' };
+    const opts = { customerRef: true, timeoutMs: 300, reconcile: { waitMs: 300, pollMs: 100, maxProcessingMs: 3_000 } };
+    await client({}, opts).buy(req); // a direct answer: the site echoes customer_ref
+    // the vendor finishes (debit + record) 1.5 s after the POST: after the client timed out and stopped reading
+    const c = client({ 'x-sandbox-fault': 'slow:1500', 'x-sandbox-tag': 'slow-ref' }, opts);
+    const e = await c.buy(req).catch((x) => x);
+    expect(e.code).toBe('unknown_outcome');
+    const { request, sentAt, resolvableAfter, customerRef } = e.details;
+    // conditions: the record exists and the proof has become possible
+    while ((await byTag('slow-ref')).length === 0 || Date.now() < Date.parse(resolvableAfter)) await new Promise((r) => setTimeout(r, 100));
+    const mine = await byTag('slow-ref');
+    // the fixed interface { sentAt, waitMs: 0 } does not say which ref was sent: the record may be ours
+    const later = await c.reconcile(request, { sentAt, waitMs: 0 }).catch((x) => x);
+    expect(later.code).toBe('unknown_outcome');
+    expect(later.candidates.map((r: { id: number }) => r.id)).toEqual(mine);
+    // with the reference passed back (details.customerRef) it is proven ours
+    expect(customerRef).toMatch(/^[\w-]{16}$/);
+    const r = await c.reconcile(request, { sentAt, customerRef, waitMs: 0 });
+    expect(r).toMatchObject({ id: mine[0], path: 'reconciled' });
+  });
+
   test('the sandbox stores the reference only behind its switch', async () => {
     const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110009' };
     const on = await client({}, { customerRef: true }).buy(req);
