@@ -8,14 +8,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/*.js', '**/*.mjs', '**/*.cjs'] },
-  {
-    files: ['**/*.ts'],
-    extends: [js.configs.recommended, tseslint.configs.recommended],
-    rules: {
-      'prefer-spread': 'off',
-      '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-    },
-  },
+	{ ignores: ['**/*.js', '**/*.mjs', '**/*.cjs'] },
+	{
+		files: ['**/*.ts'],
+		extends: [js.configs.recommended, tseslint.configs.recommended],
+		rules: {
+			'prefer-spread': 'off',
+			'@typescript-eslint/no-explicit-any': 'off',
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+		},
+	},
 );

@@ -4,7 +4,7 @@
 const { src, dest } = require('gulp');
 
 function buildCodex() {
-  return src('nodes/**/*.node.json', { base: '.' }).pipe(dest('dist'));
+	return src('nodes/**/*.node.json', { base: '.' }).pipe(dest('dist'));
 }
 
 exports['build:codex'] = buildCodex;

@@ -7,12 +7,12 @@ const REDIS_SUITE = '/test/bot/redis.test.ts';
 const redisOnly = process.env.VTU_TEST_REDIS === '1';
 
 module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: redisOnly ? [`**${REDIS_SUITE}`] : ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/test/n8n/', '/test/browser/', ...(redisOnly ? [] : [REDIS_SUITE])],
-  // Transpile only (type checking is `npm run build`): keeps the suite fast on 2 cores.
-  // isolatedModules is read from tsconfig.test.json (ts-jest's own option of that name is deprecated).
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }] },
-  testTimeout: 60000,
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: redisOnly ? [`**${REDIS_SUITE}`] : ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/n8n/', '/test/browser/', ...(redisOnly ? [] : [REDIS_SUITE])],
+	// Transpile only (type checking is `npm run build`): keeps the suite fast on 2 cores.
+	// isolatedModules is read from tsconfig.test.json (ts-jest's own option of that name is deprecated).
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }] },
+	testTimeout: 60000,
 };

@@ -50,15 +50,15 @@ import { sqlReport, traceSql, type SqlCounts } from './sql-trace';
 import { t } from '../bot/i18n';
 
 const { values } = parseArgs({
-  options: {
-    child: { type: 'string' },
-    users: { type: 'string', default: '500' },
-    mode: { type: 'string', default: 'polling' },
-    'vendor-ms': { type: 'string', default: '0' },
-    floor: { type: 'boolean', default: false },
-    'no-floor': { type: 'boolean', default: false },
-    'bot-node-flags': { type: 'string', default: '' },
-  },
+	options: {
+		child: { type: 'string' },
+		users: { type: 'string', default: '500' },
+		mode: { type: 'string', default: 'polling' },
+		'vendor-ms': { type: 'string', default: '0' },
+		floor: { type: 'boolean', default: false },
+		'no-floor': { type: 'boolean', default: false },
+		'bot-node-flags': { type: 'string', default: '' },
+	},
 });
 
 type Mode = 'polling' | 'sequential' | 'webhook';
@@ -66,31 +66,47 @@ type Mode = 'polling' | 'sequential' | 'webhook';
 type Kind = 'bot' | 'floor';
 type SandboxInfo = { baseUrl: string; adminKey: string; token: string; username: string };
 /** What the bench tells the bot child. */
-type BotSetup = { kind: Kind; sb: SandboxInfo; apiRoot: string; dbPath: string; token: string; allowedIds: number[]; mode: Mode; vendorMs: number };
+type BotSetup = {
+	kind: Kind;
+	sb: SandboxInfo;
+	apiRoot: string;
+	dbPath: string;
+	token: string;
+	allowedIds: number[];
+	mode: Mode;
+	vendorMs: number;
+};
 /** A process's CPU time and how busy its event loop (main thread) has been, so far. */
 type Usage = { cpu: NodeJS.CpuUsage; elu: EventLoopUtilization };
 const usage = (): Usage => ({ cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() });
 type ToBot = { setup: BotSetup } | { update: unknown } | { usage: true } | { stop: true };
-type FromBot = { ready: true } | { done: number; sql?: SqlCounts } | { usage: Usage } | { stopped: { errors: string[] } };
+type FromBot =
+	| { ready: true }
+	| { done: number; sql?: SqlCounts }
+	| { usage: Usage }
+	| { stopped: { errors: string[] } };
 
 async function sandboxChild(): Promise<void> {
-  const { startSandbox } = await import('../sandbox/server');
-  const sb = await startSandbox({ port: 0 });
-  process.stdout.write(JSON.stringify({ baseUrl: sb.baseUrl, adminKey: sb.adminKey, token: sb.demo.token, username: sb.demo.username }) + '\n');
-  // A line on stdin asks for this process's usage, as the bot child reports its own.
-  const lines = createInterface({ input: process.stdin });
-  lines.on('line', () => process.stdout.write(JSON.stringify(usage()) + '\n'));
-  lines.on('close', () => sb.close().then(() => process.exit(0)));
+	const { startSandbox } = await import('../sandbox/server');
+	const sb = await startSandbox({ port: 0 });
+	process.stdout.write(
+		JSON.stringify({ baseUrl: sb.baseUrl, adminKey: sb.adminKey, token: sb.demo.token, username: sb.demo.username }) +
+			'\n',
+	);
+	// A line on stdin asks for this process's usage, as the bot child reports its own.
+	const lines = createInterface({ input: process.stdin });
+	lines.on('line', () => process.stdout.write(JSON.stringify(usage()) + '\n'));
+	lines.on('close', () => sb.close().then(() => process.exit(0)));
 }
 
 function pct(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+	if (!sorted.length) return NaN;
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 function stats(xs: number[]) {
-  const s = [...xs].sort((a, b) => a - b);
-  return { n: s.length, p50: pct(s, 50), p99: pct(s, 99), max: s[s.length - 1] };
+	const s = [...xs].sort((a, b) => a - b);
+	return { n: s.length, p50: pct(s, 50), p99: pct(s, 99), max: s[s.length - 1] };
 }
 
 const f = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -99,177 +115,206 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The client, purchases delayed by --vendor-ms (a slow vendor); everything else untouched. */
 async function benchClient(sb: SandboxInfo, vendorMs: number) {
-  const { VtuClient } = await import('../client');
-  const realClient = new VtuClient({ baseUrl: sb.baseUrl, token: sb.token });
-  return Object.assign(Object.create(realClient) as typeof realClient, {
-    buy: async (...a: Parameters<typeof realClient.buy>) => {
-      if (vendorMs > 0) await sleep(vendorMs);
-      return realClient.buy(...a);
-    },
-  });
+	const { VtuClient } = await import('../client');
+	const realClient = new VtuClient({ baseUrl: sb.baseUrl, token: sb.token });
+	return Object.assign(Object.create(realClient) as typeof realClient, {
+		buy: async (...a: Parameters<typeof realClient.buy>) => {
+			if (vendorMs > 0) await sleep(vendorMs);
+			return realClient.buy(...a);
+		},
+	});
 }
 
 /** `sql`: BENCH_SQL=1 traces the real bot's SQLite statements per update (sql-trace.ts). */
 type BenchBot = { bot: Bot; close(): Promise<void>; sql?: ReturnType<typeof traceSql> };
 
 /** The bot as bot/main.ts runs it: createBot on the temp SQLite file, the real client. */
-async function realBot(setup: BotSetup, client: Awaited<ReturnType<typeof benchClient>>, errors: string[]): Promise<BenchBot> {
-  const { createBot } = await import('../bot/bot');
-  const { openDatabase } = await import('../bot/db');
-  const { createLogger } = await import('../bot/logger');
-  const logger = createLogger({ level: 'warn', secrets: [setup.token, setup.sb.token], write: (l) => errors.push(l) });
-  const db = openDatabase(setup.dbPath);
-  const sql = process.env.BENCH_SQL ? traceSql(db) : undefined;
-  const app = createBot(
-    { telegramToken: setup.token, adminIds: [], allowedIds: setup.allowedIds, maxPurchaseKobo: 10_000_00, dailyLimitKobo: 100_000_00, rateLimit: 1000 },
-    { client, db, logger, botConfig: { client: { apiRoot: setup.apiRoot } } },
-  );
-  await app.init();
-  await client.catalog.networks(); // warm the catalogue cache (not measured)
-  return {
-    bot: app.bot as unknown as Bot,
-    sql,
-    close: async () => {
-      await app.close();
-      app.db.close();
-    },
-  };
+async function realBot(
+	setup: BotSetup,
+	client: Awaited<ReturnType<typeof benchClient>>,
+	errors: string[],
+): Promise<BenchBot> {
+	const { createBot } = await import('../bot/bot');
+	const { openDatabase } = await import('../bot/db');
+	const { createLogger } = await import('../bot/logger');
+	const logger = createLogger({ level: 'warn', secrets: [setup.token, setup.sb.token], write: (l) => errors.push(l) });
+	const db = openDatabase(setup.dbPath);
+	const sql = process.env.BENCH_SQL ? traceSql(db) : undefined;
+	const app = createBot(
+		{
+			telegramToken: setup.token,
+			adminIds: [],
+			allowedIds: setup.allowedIds,
+			maxPurchaseKobo: 10_000_00,
+			dailyLimitKobo: 100_000_00,
+			rateLimit: 1000,
+		},
+		{ client, db, logger, botConfig: { client: { apiRoot: setup.apiRoot } } },
+	);
+	await app.init();
+	await client.catalog.networks(); // warm the catalogue cache (not measured)
+	return {
+		bot: app.bot as unknown as Bot,
+		sql,
+		close: async () => {
+			await app.close();
+			app.db.close();
+		},
+	};
 }
 
 /** The floor: a bare grammY bot making the same Bot API calls and the same purchase (floor-bot.ts). */
-async function floorBot(setup: BotSetup, client: Awaited<ReturnType<typeof benchClient>>, errors: string[]): Promise<BenchBot> {
-  const { createFloorBot } = await import('./floor-bot');
-  const bot = await createFloorBot(setup.token, setup.apiRoot, client);
-  bot.catch((e) => errors.push(String(e.error)));
-  await bot.init();
-  return { bot: bot as unknown as Bot, close: async () => undefined }; // its context carries the typing flavour
+async function floorBot(
+	setup: BotSetup,
+	client: Awaited<ReturnType<typeof benchClient>>,
+	errors: string[],
+): Promise<BenchBot> {
+	const { createFloorBot } = await import('./floor-bot');
+	const bot = await createFloorBot(setup.token, setup.apiRoot, client);
+	bot.catch((e) => errors.push(String(e.error)));
+	await bot.init();
+	return { bot: bot as unknown as Bot, close: async () => undefined }; // its context carries the typing flavour
 }
 
 /** The bot child: the real bot or the floor, reporting each handled update to the bench. */
 async function botChild(): Promise<void> {
-  const send = (m: FromBot) => process.send!(m);
-  const setup = await new Promise<BotSetup>((resolve) => process.once('message', (m: ToBot) => 'setup' in m && resolve(m.setup)));
-  const { startPolling } = await import('../bot/polling');
-  const errors: string[] = [];
-  const client = await benchClient(setup.sb, setup.vendorMs);
-  const { bot, close, sql } = await (setup.kind === 'floor' ? floorBot : realBot)(setup, client, errors);
+	const send = (m: FromBot) => process.send!(m);
+	const setup = await new Promise<BotSetup>((resolve) =>
+		process.once('message', (m: ToBot) => 'setup' in m && resolve(m.setup)),
+	);
+	const { startPolling } = await import('../bot/polling');
+	const errors: string[] = [];
+	const client = await benchClient(setup.sb, setup.vendorMs);
+	const { bot, close, sql } = await (setup.kind === 'floor' ? floorBot : realBot)(setup, client, errors);
 
-  const handleUpdate = bot.handleUpdate.bind(bot);
-  bot.handleUpdate = async (update, webhookReplyEnvelope) => {
-    const traced = sql?.run(() => handleUpdate(update, webhookReplyEnvelope));
-    try {
-      return await (traced?.done ?? handleUpdate(update, webhookReplyEnvelope));
-    } finally {
-      send({ done: update.update_id, sql: traced?.counts });
-    }
-  };
-  let stopPolling: () => Promise<void> = async () => undefined;
-  if (setup.mode === 'polling') {
-    const poller = await startPolling(bot as unknown as Parameters<typeof startPolling>[0], { timeoutSeconds: 30 });
-    stopPolling = () => poller.stop();
-  } else if (setup.mode === 'sequential') {
-    await new Promise<void>((resolve) => void bot.start({ timeout: 30, onStart: () => resolve() }));
-    stopPolling = () => bot.stop();
-  }
-  process.on('message', (m: ToBot) => {
-    if ('update' in m) void bot.handleUpdate(m.update as never).catch((e) => errors.push(String(e)));
-    else if ('usage' in m) send({ usage: usage() });
-    else if ('stop' in m) {
-      void (async () => {
-        await stopPolling();
-        await close();
-        send({ stopped: { errors } });
-        process.disconnect();
-      })();
-    }
-  });
-  send({ ready: true });
+	const handleUpdate = bot.handleUpdate.bind(bot);
+	bot.handleUpdate = async (update, webhookReplyEnvelope) => {
+		const traced = sql?.run(() => handleUpdate(update, webhookReplyEnvelope));
+		try {
+			return await (traced?.done ?? handleUpdate(update, webhookReplyEnvelope));
+		} finally {
+			send({ done: update.update_id, sql: traced?.counts });
+		}
+	};
+	let stopPolling: () => Promise<void> = async () => undefined;
+	if (setup.mode === 'polling') {
+		const poller = await startPolling(bot as unknown as Parameters<typeof startPolling>[0], { timeoutSeconds: 30 });
+		stopPolling = () => poller.stop();
+	} else if (setup.mode === 'sequential') {
+		await new Promise<void>((resolve) => void bot.start({ timeout: 30, onStart: () => resolve() }));
+		stopPolling = () => bot.stop();
+	}
+	process.on('message', (m: ToBot) => {
+		if ('update' in m) void bot.handleUpdate(m.update as never).catch((e) => errors.push(String(e)));
+		else if ('usage' in m) send({ usage: usage() });
+		else if ('stop' in m) {
+			void (async () => {
+				await stopPolling();
+				await close();
+				send({ stopped: { errors } });
+				process.disconnect();
+			})();
+		}
+	});
+	send({ ready: true });
 }
 
 type User = { id: number; first_name: string };
 type Shared = Awaited<ReturnType<typeof setup>>;
-type Run = { tg: InstanceType<typeof import('../test/bot/fake-telegram').FakeTelegram>; bot: Awaited<ReturnType<typeof startBotChild>>; mode: Mode };
+type Run = {
+	tg: InstanceType<typeof import('../test/bot/fake-telegram').FakeTelegram>;
+	bot: Awaited<ReturnType<typeof startBotChild>>;
+	mode: Mode;
+};
 
 /** The sandbox child: its connection details, and its CPU time on request. */
 async function startSandboxChild() {
-  const proc = spawn(process.execPath, [...process.execArgv, __filename, '--child', 'sandbox'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const waiting: ((line: string) => void)[] = [];
-  createInterface({ input: proc.stdout! }).on('line', (l) => waiting.shift()?.(l));
-  const nextLine = () => new Promise<string>((resolve) => waiting.push(resolve));
-  const first = await Promise.race([nextLine(), new Promise<never>((_, reject) => proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`))))]);
-  const usageOf = async () => {
-    const line = nextLine();
-    proc.stdin!.write('usage\n');
-    return JSON.parse(await line) as Usage;
-  };
-  return { proc, info: JSON.parse(first) as SandboxInfo, usage: usageOf };
+	const proc = spawn(process.execPath, [...process.execArgv, __filename, '--child', 'sandbox'], {
+		stdio: ['pipe', 'pipe', 'inherit'],
+	});
+	const waiting: ((line: string) => void)[] = [];
+	createInterface({ input: proc.stdout! }).on('line', (l) => waiting.shift()?.(l));
+	const nextLine = () => new Promise<string>((resolve) => waiting.push(resolve));
+	const first = await Promise.race([
+		nextLine(),
+		new Promise<never>((_, reject) => proc.once('exit', (c) => reject(new Error(`sandbox child exited ${c}`)))),
+	]);
+	const usageOf = async () => {
+		const line = nextLine();
+		proc.stdin!.write('usage\n');
+		return JSON.parse(await line) as Usage;
+	};
+	return { proc, info: JSON.parse(first) as SandboxInfo, usage: usageOf };
 }
 
 /** The bot child over IPC: hand it updates, hear when each is handled, read its CPU time. */
 async function startBotChild(setup: BotSetup, nodeFlags: string[]) {
-  const proc: ChildProcess = fork(__filename, ['--child', 'bot'], { execArgv: [...process.execArgv, ...nodeFlags], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const finished = new Map<number, (sql?: SqlCounts) => void>();
-  let reply: ((m: FromBot) => void) | undefined;
-  proc.on('message', (m: FromBot) => {
-    if ('done' in m) {
-      finished.get(m.done)?.(m.sql);
-      finished.delete(m.done);
-    } else reply?.(m);
-  });
-  const ask = (m: ToBot) =>
-    new Promise<FromBot>((resolve, reject) => {
-      reply = resolve;
-      proc.once('exit', (c) => reject(new Error(`bot child exited ${c}`)));
-      proc.send(m);
-    });
-  const ready = await ask({ setup });
-  if (!('ready' in ready)) throw new Error('bot child did not start');
-  let stopped: Promise<{ errors: string[] }> | undefined;
-  return {
-    finished,
-    handOver: (update: unknown) => proc.send({ update } satisfies ToBot),
-    usage: async () => ((await ask({ usage: true })) as { usage: Usage }).usage,
-    /** Idempotent: the child disconnects once stopped. */
-    stop: () => (stopped ??= ask({ stop: true }).then((m) => (m as { stopped: { errors: string[] } }).stopped)),
-  };
+	const proc: ChildProcess = fork(__filename, ['--child', 'bot'], {
+		execArgv: [...process.execArgv, ...nodeFlags],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	const finished = new Map<number, (sql?: SqlCounts) => void>();
+	let reply: ((m: FromBot) => void) | undefined;
+	proc.on('message', (m: FromBot) => {
+		if ('done' in m) {
+			finished.get(m.done)?.(m.sql);
+			finished.delete(m.done);
+		} else reply?.(m);
+	});
+	const ask = (m: ToBot) =>
+		new Promise<FromBot>((resolve, reject) => {
+			reply = resolve;
+			proc.once('exit', (c) => reject(new Error(`bot child exited ${c}`)));
+			proc.send(m);
+		});
+	const ready = await ask({ setup });
+	if (!('ready' in ready)) throw new Error('bot child did not start');
+	let stopped: Promise<{ errors: string[] }> | undefined;
+	return {
+		finished,
+		handOver: (update: unknown) => proc.send({ update } satisfies ToBot),
+		usage: async () => ((await ask({ usage: true })) as { usage: Usage }).usage,
+		/** Idempotent: the child disconnects once stopped. */
+		stop: () => (stopped ??= ask({ stop: true }).then((m) => (m as { stopped: { errors: string[] } }).stopped)),
+	};
 }
 
 /** What every run shares: the sandbox child (funded), the N users, a client for the baseline. */
 async function setup(N: number, vendorMs: number) {
-  const sandbox = await startSandboxChild();
-  const { SandboxAdmin } = await import('../sandbox/admin-client');
-  const admin = new SandboxAdmin(sandbox.info.baseUrl, sandbox.info.adminKey);
-  await admin.fund(sandbox.info.username, 1_000_000);
-  const users: User[] = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
-  const client = await benchClient(sandbox.info, vendorMs);
-  return { admin, sandbox, sbInfo: sandbox.info, client, users, close: () => void sandbox.proc.stdin!.end() };
+	const sandbox = await startSandboxChild();
+	const { SandboxAdmin } = await import('../sandbox/admin-client');
+	const admin = new SandboxAdmin(sandbox.info.baseUrl, sandbox.info.adminKey);
+	await admin.fund(sandbox.info.username, 1_000_000);
+	const users: User[] = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
+	const client = await benchClient(sandbox.info, vendorMs);
+	return { admin, sandbox, sbInfo: sandbox.info, client, users, close: () => void sandbox.proc.stdin!.end() };
 }
 
 /** One user's purchase, update by update (a user answers what the bot showed); latencies into `all` / `confirm`. */
 function flows(b: Run) {
-  const lat = { all: [] as number[], confirm: [] as number[] };
-  /** BENCH_SQL=1: SQLite statements of each update, per step of the flow. */
-  const sql = new Map<string, SqlCounts[]>();
-  const handle = async (step: string, make: () => unknown, isConfirm = false) => {
-    const upd = make() as { update_id: number };
-    const done = new Promise<SqlCounts | undefined>((r) => b.bot.finished.set(upd.update_id, r));
-    const t0 = performance.now();
-    if (b.mode === 'webhook') b.bot.handOver(upd);
-    else b.tg.enqueue(upd);
-    const counts = await done;
-    if (counts) sql.set(step, [...(sql.get(step) ?? []), counts]);
-    const ms = performance.now() - t0;
-    lat.all.push(ms);
-    if (isConfirm) lat.confirm.push(ms);
-  };
-  const flow = async (u: User, phone: string) => {
-    await handle('/data', () => b.tg.textUpdate(u, '/data'));
-    await handle('MTN', () => b.tg.buttonUpdate(u, 'MTN'));
-    await handle('plan', () => b.tg.buttonUpdate(u, /^1GB SME /));
-    await handle('phone', () => b.tg.textUpdate(u, phone));
-    await handle('Confirm', () => b.tg.buttonUpdate(u, /^confirm:/), true);
-  };
-  return { lat, sql, flow };
+	const lat = { all: [] as number[], confirm: [] as number[] };
+	/** BENCH_SQL=1: SQLite statements of each update, per step of the flow. */
+	const sql = new Map<string, SqlCounts[]>();
+	const handle = async (step: string, make: () => unknown, isConfirm = false) => {
+		const upd = make() as { update_id: number };
+		const done = new Promise<SqlCounts | undefined>((r) => b.bot.finished.set(upd.update_id, r));
+		const t0 = performance.now();
+		if (b.mode === 'webhook') b.bot.handOver(upd);
+		else b.tg.enqueue(upd);
+		const counts = await done;
+		if (counts) sql.set(step, [...(sql.get(step) ?? []), counts]);
+		const ms = performance.now() - t0;
+		lat.all.push(ms);
+		if (isConfirm) lat.confirm.push(ms);
+	};
+	const flow = async (u: User, phone: string) => {
+		await handle('/data', () => b.tg.textUpdate(u, '/data'));
+		await handle('MTN', () => b.tg.buttonUpdate(u, 'MTN'));
+		await handle('plan', () => b.tg.buttonUpdate(u, /^1GB SME /));
+		await handle('phone', () => b.tg.textUpdate(u, phone));
+		await handle('Confirm', () => b.tg.buttonUpdate(u, /^confirm:/), true);
+	};
+	return { lat, sql, flow };
 }
 
 /**
@@ -278,35 +323,38 @@ function flows(b: Run) {
  * as it is reused ("other side closed", seen on a loaded machine).
  */
 async function debits(b: Shared): Promise<number> {
-  const read = async () => (await b.admin.ledger(b.sbInfo.username)).filter((e) => e.kind === 'debit').length;
-  try {
-    return await read();
-  } catch {
-    return read();
-  }
+	const read = async () => (await b.admin.ledger(b.sbInfo.username)).filter((e) => e.kind === 'debit').length;
+	try {
+		return await read();
+	} catch {
+		return read();
+	}
 }
 
 const phoneOf = (prefix: string, n: number) => `${prefix}${String(1_000_000 + (n % 1_000_000)).slice(-7)}`;
 
 /** The same N purchases straight through the client, same concurrency, same run. */
 async function baseline(b: Shared) {
-  const base: number[] = [];
-  const t0 = performance.now();
-  await Promise.all(
-    b.users.map(async (u) => {
-      const t = performance.now();
-      await b.client.buy({ product: 'data', network: 1, plan: 2, phone: phoneOf('0806', u.id) });
-      base.push(performance.now() - t);
-    }),
-  );
-  return { stats: stats(base), wall: performance.now() - t0 };
+	const base: number[] = [];
+	const t0 = performance.now();
+	await Promise.all(
+		b.users.map(async (u) => {
+			const t = performance.now();
+			await b.client.buy({ product: 'data', network: 1, plan: 2, phone: phoneOf('0806', u.id) });
+			base.push(performance.now() - t);
+		}),
+	);
+	return { stats: stats(base), wall: performance.now() - t0 };
 }
 
 /** Bot API calls per method, most first: "sendMessage 3000, …". */
 function callMix(calls: { method: string }[]): string {
-  const n = new Map<string, number>();
-  for (const c of calls) n.set(c.method, (n.get(c.method) ?? 0) + 1);
-  return [...n].sort((a, b) => b[1] - a[1]).map(([m, k]) => `${m} ${k}`).join(', ');
+	const n = new Map<string, number>();
+	for (const c of calls) n.set(c.method, (n.get(c.method) ?? 0) + 1);
+	return [...n]
+		.sort((a, b) => b[1] - a[1])
+		.map(([m, k]) => `${m} ${k}`)
+		.join(', ');
 }
 
 const cpuMs = (a: Usage, b: Usage) => (b.cpu.user - a.cpu.user + b.cpu.system - a.cpu.system) / 1000;
@@ -314,95 +362,118 @@ const cpuMs = (a: Usage, b: Usage) => (b.cpu.user - a.cpu.user + b.cpu.system - 
 const loopBusy = (a: Usage, b: Usage) => performance.eventLoopUtilization(b.elu, a.elu).utilization;
 
 /** MTN numbers per run, so no run's purchases look like another's repeats. */
-const PHONES: Record<Kind, { warm: string; run: string }> = { bot: { warm: '0703', run: '0803' }, floor: { warm: '0706', run: '0813' } };
+const PHONES: Record<Kind, { warm: string; run: string }> = {
+	bot: { warm: '0703', run: '0803' },
+	floor: { warm: '0706', run: '0813' },
+};
 
 /**
  * One bot (real or floor) on its own fake Bot API: 20 purchases by one user (unloaded reference,
  * warms everything up), then the N users at once, measured; then the checks.
  */
 async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nodeFlags: string[]) {
-  const N = sh.users.length;
-  const { FakeTelegram } = await import('../test/bot/fake-telegram');
-  const tg = await new FakeTelegram().start();
-  const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-bench-'));
-  const dbPath = join(dir, 'bench.sqlite');
-  const token = '7000001:AAH-bench_token_value_0123456789abcdef';
-  const solo = { id: 900_000, first_name: 'Solo' };
-  const allowedIds = [solo.id, ...sh.users.map((u) => u.id)];
-  const bot = await startBotChild({ kind, sb: sh.sbInfo, apiRoot: tg.apiRoot, dbPath, token, allowedIds, mode, vendorMs }, nodeFlags);
-  const run: Run = { tg, bot, mode };
-  try {
-    const warm = flows(run);
-    for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf(PHONES[kind].warm, i)); // a new number each time (no repeat prompt)
+	const N = sh.users.length;
+	const { FakeTelegram } = await import('../test/bot/fake-telegram');
+	const tg = await new FakeTelegram().start();
+	const dir = mkdtempSync(join(tmpdir(), 'vtu-bot-bench-'));
+	const dbPath = join(dir, 'bench.sqlite');
+	const token = '7000001:AAH-bench_token_value_0123456789abcdef';
+	const solo = { id: 900_000, first_name: 'Solo' };
+	const allowedIds = [solo.id, ...sh.users.map((u) => u.id)];
+	const bot = await startBotChild(
+		{ kind, sb: sh.sbInfo, apiRoot: tg.apiRoot, dbPath, token, allowedIds, mode, vendorMs },
+		nodeFlags,
+	);
+	const run: Run = { tg, bot, mode };
+	try {
+		const warm = flows(run);
+		for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf(PHONES[kind].warm, i)); // a new number each time (no repeat prompt)
 
-    const debitsBefore = await debits(sh);
-    const callsBefore = tg.calls.length;
-    const measured = flows(run);
-    const [bot0, sb0, me0] = [await bot.usage(), await sh.sandbox.usage(), usage()];
-    const t0 = performance.now();
-    await Promise.all(sh.users.map((u) => measured.flow(u, phoneOf(PHONES[kind].run, u.id))));
-    const wall = performance.now() - t0;
-    const me1 = usage();
-    const [bot1, sb1] = [await bot.usage(), await sh.sandbox.usage()];
-    const calls = tg.calls.slice(callsBefore);
+		const debitsBefore = await debits(sh);
+		const callsBefore = tg.calls.length;
+		const measured = flows(run);
+		const [bot0, sb0, me0] = [await bot.usage(), await sh.sandbox.usage(), usage()];
+		const t0 = performance.now();
+		await Promise.all(sh.users.map((u) => measured.flow(u, phoneOf(PHONES[kind].run, u.id))));
+		const wall = performance.now() - t0;
+		const me1 = usage();
+		const [bot1, sb1] = [await bot.usage(), await sh.sandbox.usage()];
+		const calls = tg.calls.slice(callsBefore);
 
-    const delivered = `✅ ${t('state-successful')}:`; // outcome-head of a successful order, from the bot's catalogue
-    const ok = sh.users.filter((u) => (tg.lastText(u.id) ?? '').startsWith(delivered)).length;
-    const debitsRun = (await debits(sh)) - debitsBefore;
-    const { errors } = await bot.stop();
-    let successful: number | undefined; // the journal's count; the floor keeps none
-    if (kind === 'bot') {
-      const { default: Database } = await import('better-sqlite3');
-      const db = new Database(dbPath, { readonly: true });
-      successful = (db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as { n: number }).n;
-      db.close();
-    }
-    const updates = N * 5;
-    const per = (ms: number) => ms / updates;
-    return {
-      kind,
-      N,
-      updates,
-      ok,
-      successful,
-      debits: debitsRun,
-      pass: ok === N && debitsRun === N && (successful === undefined || successful === N),
-      wall,
-      rate: updates / (wall / 1000),
-      all: stats(measured.lat.all),
-      confirm: stats(measured.lat.confirm),
-      idle: { all: stats(warm.lat.all), confirm: stats(warm.lat.confirm) },
-      cpu: { bot: per(cpuMs(bot0, bot1)), driver: per(cpuMs(me0, me1)), sandbox: per(cpuMs(sb0, sb1)) },
-      loop: { bot: loopBusy(bot0, bot1), driver: loopBusy(me0, me1), sandbox: loopBusy(sb0, sb1) },
-      calls: { perUpdate: calls.length / updates, mix: callMix(calls) },
-      sql: measured.sql,
-      errors,
-    };
-  } finally {
-    await bot.stop();
-    await tg.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+		const delivered = `✅ ${t('state-successful')}:`; // outcome-head of a successful order, from the bot's catalogue
+		const ok = sh.users.filter((u) => (tg.lastText(u.id) ?? '').startsWith(delivered)).length;
+		const debitsRun = (await debits(sh)) - debitsBefore;
+		const { errors } = await bot.stop();
+		let successful: number | undefined; // the journal's count; the floor keeps none
+		if (kind === 'bot') {
+			const { default: Database } = await import('better-sqlite3');
+			const db = new Database(dbPath, { readonly: true });
+			successful = (
+				db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state = 'successful' AND user_id <> ?`).get(solo.id) as {
+					n: number;
+				}
+			).n;
+			db.close();
+		}
+		const updates = N * 5;
+		const per = (ms: number) => ms / updates;
+		return {
+			kind,
+			N,
+			updates,
+			ok,
+			successful,
+			debits: debitsRun,
+			pass: ok === N && debitsRun === N && (successful === undefined || successful === N),
+			wall,
+			rate: updates / (wall / 1000),
+			all: stats(measured.lat.all),
+			confirm: stats(measured.lat.confirm),
+			idle: { all: stats(warm.lat.all), confirm: stats(warm.lat.confirm) },
+			cpu: { bot: per(cpuMs(bot0, bot1)), driver: per(cpuMs(me0, me1)), sandbox: per(cpuMs(sb0, sb1)) },
+			loop: { bot: loopBusy(bot0, bot1), driver: loopBusy(me0, me1), sandbox: loopBusy(sb0, sb1) },
+			calls: { perUpdate: calls.length / updates, mix: callMix(calls) },
+			sql: measured.sql,
+			errors,
+		};
+	} finally {
+		await bot.stop();
+		await tg.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
 }
 
 type Result = Awaited<ReturnType<typeof measure>>;
 
-const TITLE: Record<Kind, string> = { bot: 'REAL BOT (bot/bot.ts)', floor: 'FLOOR (bench/floor-bot.ts: bare grammY, same Bot API calls and purchase, nothing else)' };
+const TITLE: Record<Kind, string> = {
+	bot: 'REAL BOT (bot/bot.ts)',
+	floor: 'FLOOR (bench/floor-bot.ts: bare grammY, same Bot API calls and purchase, nothing else)',
+};
 
 function printRun(r: Result): void {
-  const journal = r.successful === undefined ? 'no journal' : `journal successful=${r.successful}`;
-  console.log(`  ${TITLE[r.kind]}`);
-  console.log(`  completed:        ${r.ok}/${r.N} users told "Delivered"; ${journal}; sandbox debits=${r.debits} (expected ${r.N})`);
-  console.log(`  wall time:        ${f(r.wall)}  (${r.rate.toFixed(0)} updates/s, ${(r.N / (r.wall / 1000)).toFixed(0)} purchases/s)`);
-  console.log(`  per update:       p50 ${f(r.all.p50)}  p99 ${f(r.all.p99)}  max ${f(r.all.max)}  (n=${r.all.n})`);
-  console.log(`  confirm (buy):    p50 ${f(r.confirm.p50)}  p99 ${f(r.confirm.p99)}  max ${f(r.confirm.max)}`);
-  console.log(`  CPU, bot process: ${f(r.cpu.bot * r.updates)} = ${r.cpu.bot.toFixed(2)} ms per update (the bot alone: fake Bot API, users and sandbox are other processes)`);
-  console.log(`  CPU, fake Bot API + users (this process): ${r.cpu.driver.toFixed(2)} ms per update; sandbox process: ${r.cpu.sandbox.toFixed(2)} ms per update`);
-  console.log(`  Bot API calls:    ${r.calls.perUpdate.toFixed(2)} per update (${r.calls.mix})`);
-  console.log(`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(r.idle.all.p50)} p99 ${f(r.idle.all.p99)}; confirm p50 ${f(r.idle.confirm.p50)}`);
-  if (r.sql.size) console.log(`  SQLite per update, by step (BENCH_SQL):\n${sqlReport(r.sql)}`);
-  console.log(`  warnings/errors logged by the bot: ${r.errors.length}`);
-  if (r.errors.length) console.log(r.errors.slice(0, 5).join('\n'));
+	const journal = r.successful === undefined ? 'no journal' : `journal successful=${r.successful}`;
+	console.log(`  ${TITLE[r.kind]}`);
+	console.log(
+		`  completed:        ${r.ok}/${r.N} users told "Delivered"; ${journal}; sandbox debits=${r.debits} (expected ${r.N})`,
+	);
+	console.log(
+		`  wall time:        ${f(r.wall)}  (${r.rate.toFixed(0)} updates/s, ${(r.N / (r.wall / 1000)).toFixed(0)} purchases/s)`,
+	);
+	console.log(`  per update:       p50 ${f(r.all.p50)}  p99 ${f(r.all.p99)}  max ${f(r.all.max)}  (n=${r.all.n})`);
+	console.log(`  confirm (buy):    p50 ${f(r.confirm.p50)}  p99 ${f(r.confirm.p99)}  max ${f(r.confirm.max)}`);
+	console.log(
+		`  CPU, bot process: ${f(r.cpu.bot * r.updates)} = ${r.cpu.bot.toFixed(2)} ms per update (the bot alone: fake Bot API, users and sandbox are other processes)`,
+	);
+	console.log(
+		`  CPU, fake Bot API + users (this process): ${r.cpu.driver.toFixed(2)} ms per update; sandbox process: ${r.cpu.sandbox.toFixed(2)} ms per update`,
+	);
+	console.log(`  Bot API calls:    ${r.calls.perUpdate.toFixed(2)} per update (${r.calls.mix})`);
+	console.log(
+		`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(r.idle.all.p50)} p99 ${f(r.idle.all.p99)}; confirm p50 ${f(r.idle.confirm.p50)}`,
+	);
+	if (r.sql.size) console.log(`  SQLite per update, by step (BENCH_SQL):\n${sqlReport(r.sql)}`);
+	console.log(`  warnings/errors logged by the bot: ${r.errors.length}`);
+	if (r.errors.length) console.log(r.errors.slice(0, 5).join('\n'));
 }
 
 /**
@@ -410,62 +481,92 @@ function printRun(r: Result): void {
  * processes share them, so no run can beat 2000 ms / (bot + driver + sandbox CPU ms per update).
  */
 function printSideBySide(results: Result[]): void {
-  const total = (r: Result) => r.cpu.bot + r.cpu.driver + r.cpu.sandbox;
-  const rows: [string, (r: Result) => string, ((fl: Result, bot: Result) => string)?][] = [
-    ['updates/s', (r) => r.rate.toFixed(0), (fl, b) => `${(b.rate / fl.rate).toFixed(2)}x`],
-    ['per update p50 / p99, ms', (r) => `${r.all.p50.toFixed(0)} / ${r.all.p99.toFixed(0)}`, (fl, b) => `${(b.all.p99 / fl.all.p99).toFixed(2)}x (p99)`],
-    ['confirm p50 / p99, ms', (r) => `${r.confirm.p50.toFixed(0)} / ${r.confirm.p99.toFixed(0)}`],
-    ['CPU ms/update, bot child', (r) => r.cpu.bot.toFixed(2), (fl, b) => `${(b.cpu.bot / fl.cpu.bot).toFixed(2)}x`],
-    ['CPU ms/update, driver (fake Bot API + users)', (r) => r.cpu.driver.toFixed(2), (fl, b) => `${(b.cpu.driver / fl.cpu.driver).toFixed(2)}x`],
-    ['CPU ms/update, sandbox', (r) => r.cpu.sandbox.toFixed(2), (fl, b) => `${(b.cpu.sandbox / fl.cpu.sandbox).toFixed(2)}x`],
-    ['CPU ms/update, all three', (r) => total(r).toFixed(2), (fl, b) => `${(total(b) / total(fl)).toFixed(2)}x`],
-    ['cores busy during the run (CPU / wall)', (r) => `${((total(r) * r.updates) / r.wall).toFixed(2)} of 2`],
-    ['event loop busy: bot / driver / sandbox, %', (r) => [r.loop.bot, r.loop.driver, r.loop.sandbox].map((x) => (100 * x).toFixed(0)).join(' / ')],
-    ['2-core budget: 2000 / all three, updates/s', (r) => (2000 / total(r)).toFixed(0)],
-    ['Bot API calls per update', (r) => r.calls.perUpdate.toFixed(2)],
-  ];
-  const fl = results.find((r) => r.kind === 'floor');
-  const b = results.find((r) => r.kind === 'bot');
-  const cols = results.map((r) => (r.kind === 'floor' ? 'floor' : 'real bot'));
-  const line = (label: string, cells: string[]) => console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(14)).join('')}`);
-  console.log('  side by side (same harness, same run):');
-  line('', [...cols, ...(fl && b ? ['real/floor'] : [])]);
-  for (const [label, cell, ratio] of rows) line(label, [...results.map(cell), ...(fl && b ? [ratio ? ratio(fl, b) : ''] : [])]);
+	const total = (r: Result) => r.cpu.bot + r.cpu.driver + r.cpu.sandbox;
+	const rows: [string, (r: Result) => string, ((fl: Result, bot: Result) => string)?][] = [
+		['updates/s', (r) => r.rate.toFixed(0), (fl, b) => `${(b.rate / fl.rate).toFixed(2)}x`],
+		[
+			'per update p50 / p99, ms',
+			(r) => `${r.all.p50.toFixed(0)} / ${r.all.p99.toFixed(0)}`,
+			(fl, b) => `${(b.all.p99 / fl.all.p99).toFixed(2)}x (p99)`,
+		],
+		['confirm p50 / p99, ms', (r) => `${r.confirm.p50.toFixed(0)} / ${r.confirm.p99.toFixed(0)}`],
+		['CPU ms/update, bot child', (r) => r.cpu.bot.toFixed(2), (fl, b) => `${(b.cpu.bot / fl.cpu.bot).toFixed(2)}x`],
+		[
+			'CPU ms/update, driver (fake Bot API + users)',
+			(r) => r.cpu.driver.toFixed(2),
+			(fl, b) => `${(b.cpu.driver / fl.cpu.driver).toFixed(2)}x`,
+		],
+		[
+			'CPU ms/update, sandbox',
+			(r) => r.cpu.sandbox.toFixed(2),
+			(fl, b) => `${(b.cpu.sandbox / fl.cpu.sandbox).toFixed(2)}x`,
+		],
+		['CPU ms/update, all three', (r) => total(r).toFixed(2), (fl, b) => `${(total(b) / total(fl)).toFixed(2)}x`],
+		['cores busy during the run (CPU / wall)', (r) => `${((total(r) * r.updates) / r.wall).toFixed(2)} of 2`],
+		[
+			'event loop busy: bot / driver / sandbox, %',
+			(r) => [r.loop.bot, r.loop.driver, r.loop.sandbox].map((x) => (100 * x).toFixed(0)).join(' / '),
+		],
+		['2-core budget: 2000 / all three, updates/s', (r) => (2000 / total(r)).toFixed(0)],
+		['Bot API calls per update', (r) => r.calls.perUpdate.toFixed(2)],
+	];
+	const fl = results.find((r) => r.kind === 'floor');
+	const b = results.find((r) => r.kind === 'bot');
+	const cols = results.map((r) => (r.kind === 'floor' ? 'floor' : 'real bot'));
+	const line = (label: string, cells: string[]) =>
+		console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(14)).join('')}`);
+	console.log('  side by side (same harness, same run):');
+	line('', [...cols, ...(fl && b ? ['real/floor'] : [])]);
+	for (const [label, cell, ratio] of rows)
+		line(label, [...results.map(cell), ...(fl && b ? [ratio ? ratio(fl, b) : ''] : [])]);
 }
 
 async function main(): Promise<void> {
-  const N = Number(values.users);
-  const mode = values.mode as Mode;
-  if (!['polling', 'sequential', 'webhook'].includes(mode)) throw new Error('--mode must be polling, sequential or webhook');
-  if (values.floor && values['no-floor']) throw new Error('--floor runs the floor only, --no-floor the real bot only: pick one');
-  const vendorMs = Number(values['vendor-ms']);
-  const nodeFlags = values['bot-node-flags'].split(/\s+/).filter(Boolean);
-  const kinds: Kind[] = values.floor ? ['floor'] : values['no-floor'] ? ['bot'] : ['floor', 'bot'];
-  const sh = await setup(N, vendorMs);
-  const results: Result[] = [];
-  for (const kind of kinds) results.push(await measure(sh, kind, mode, vendorMs, nodeFlags));
-  const base = await baseline(sh);
-  sh.close();
+	const N = Number(values.users);
+	const mode = values.mode as Mode;
+	if (!['polling', 'sequential', 'webhook'].includes(mode))
+		throw new Error('--mode must be polling, sequential or webhook');
+	if (values.floor && values['no-floor'])
+		throw new Error('--floor runs the floor only, --no-floor the real bot only: pick one');
+	const vendorMs = Number(values['vendor-ms']);
+	const nodeFlags = values['bot-node-flags'].split(/\s+/).filter(Boolean);
+	const kinds: Kind[] = values.floor ? ['floor'] : values['no-floor'] ? ['bot'] : ['floor', 'bot'];
+	const sh = await setup(N, vendorMs);
+	const results: Result[] = [];
+	for (const kind of kinds) results.push(await measure(sh, kind, mode, vendorMs, nodeFlags));
+	const base = await baseline(sh);
+	sh.close();
 
-  const how = { polling: 'long polling via @grammyjs/runner (bot/polling.ts)', sequential: "long polling via grammY's sequential bot.start()", webhook: 'webhook-style bot.handleUpdate' }[mode];
-  const flags = nodeFlags.length ? `; bot child node flags: ${nodeFlags.join(' ')}` : '';
-  console.log(`bot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase${flags})`);
-  for (const r of results) printRun(r);
-  printSideBySide(results);
-  console.log(`  baseline client.buy x${N} concurrent: wall ${f(base.wall)}  p50 ${f(base.stats.p50)}  p99 ${f(base.stats.p99)}`);
-  for (const r of results) {
-    const name = r.kind === 'floor' ? 'floor' : 'bot';
-    console.log(`  ratio ${name} confirm / direct buy:`.padEnd(40) + `p50 ${(r.confirm.p50 / base.stats.p50).toFixed(2)}x  p99 ${(r.confirm.p99 / base.stats.p99).toFixed(2)}x; wall ${(r.wall / base.wall).toFixed(2)}x for 5x the updates`);
-  }
-  const pass = results.every((r) => r.pass);
-  console.log(pass ? 'PASS' : 'FAIL');
-  process.exit(pass ? 0 : 1);
+	const how = {
+		polling: 'long polling via @grammyjs/runner (bot/polling.ts)',
+		sequential: "long polling via grammY's sequential bot.start()",
+		webhook: 'webhook-style bot.handleUpdate',
+	}[mode];
+	const flags = nodeFlags.length ? `; bot child node flags: ${nodeFlags.join(' ')}` : '';
+	console.log(
+		`bot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase${flags})`,
+	);
+	for (const r of results) printRun(r);
+	printSideBySide(results);
+	console.log(
+		`  baseline client.buy x${N} concurrent: wall ${f(base.wall)}  p50 ${f(base.stats.p50)}  p99 ${f(base.stats.p99)}`,
+	);
+	for (const r of results) {
+		const name = r.kind === 'floor' ? 'floor' : 'bot';
+		console.log(
+			`  ratio ${name} confirm / direct buy:`.padEnd(40) +
+				`p50 ${(r.confirm.p50 / base.stats.p50).toFixed(2)}x  p99 ${(r.confirm.p99 / base.stats.p99).toFixed(2)}x; wall ${(r.wall / base.wall).toFixed(2)}x for 5x the updates`,
+		);
+	}
+	const pass = results.every((r) => r.pass);
+	console.log(pass ? 'PASS' : 'FAIL');
+	process.exit(pass ? 0 : 1);
 }
 
 if (values.child === 'sandbox') void sandboxChild();
 else if (values.child === 'bot') void botChild();
 else
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
+	main().catch((e) => {
+		console.error(e);
+		process.exit(1);
+	});

@@ -14,33 +14,37 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 
 export interface BotApiRequestInit {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string | Readable;
-  agent?: http.Agent;
-  signal?: AbortSignal;
+	method?: string;
+	headers?: Record<string, string>;
+	body?: string | Readable;
+	agent?: http.Agent;
+	signal?: AbortSignal;
 }
 
 export interface BotApiResponse {
-  status: number;
-  json(): Promise<unknown>;
+	status: number;
+	json(): Promise<unknown>;
 }
 
 export function botApiFetch(url: string, init: BotApiRequestInit = {}): Promise<BotApiResponse> {
-  return new Promise((resolve, reject) => {
-    const request = url.startsWith('https:') ? https.request : http.request;
-    const req = request(url, { method: init.method ?? 'GET', headers: init.headers, agent: init.agent, signal: init.signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, json: async () => JSON.parse(text) as unknown });
-      });
-    });
-    req.on('error', reject);
-    const body = init.body;
-    if (body === undefined || typeof body === 'string') req.end(body);
-    else body.on('error', (e) => req.destroy(e)).pipe(req);
-  });
+	return new Promise((resolve, reject) => {
+		const request = url.startsWith('https:') ? https.request : http.request;
+		const req = request(
+			url,
+			{ method: init.method ?? 'GET', headers: init.headers, agent: init.agent, signal: init.signal },
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (c: Buffer) => chunks.push(c));
+				res.on('error', reject);
+				res.on('end', () => {
+					const text = Buffer.concat(chunks).toString('utf8');
+					resolve({ status: res.statusCode ?? 0, json: async () => JSON.parse(text) as unknown });
+				});
+			},
+		);
+		req.on('error', reject);
+		const body = init.body;
+		if (body === undefined || typeof body === 'string') req.end(body);
+		else body.on('error', (e) => req.destroy(e)).pipe(req);
+	});
 }

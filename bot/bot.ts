@@ -16,7 +16,15 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Bot, BotError, Composer, type Api, type ApiClientOptions, type BotConfig as GrammyBotConfig, type NextFunction } from 'grammy';
+import {
+	Bot,
+	BotError,
+	Composer,
+	type Api,
+	type ApiClientOptions,
+	type BotConfig as GrammyBotConfig,
+	type NextFunction,
+} from 'grammy';
 import { conversations, type ConversationData, type VersionedState } from '@grammyjs/conversations';
 import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
 import { sequentialize } from '@grammyjs/runner';
@@ -47,74 +55,80 @@ import { t } from './i18n';
 export type { MyContext } from './context';
 
 /** What createBot needs from the configuration; everything but the token has a default. */
-export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> & Partial<Omit<BotConfig, 'telegramToken'>> & Partial<Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes' | 'repeatWindowMs' | 'typingAfterMs'>> & { conversationTimeoutMs?: number };
+export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> &
+	Partial<Omit<BotConfig, 'telegramToken'>> &
+	Partial<
+		Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes' | 'repeatWindowMs' | 'typingAfterMs'>
+	> & { conversationTimeoutMs?: number };
 
 export interface ConversationStorageAdapter {
-  read(key: string): Promise<VersionedState<ConversationData> | undefined> | VersionedState<ConversationData> | undefined;
-  write(key: string, state: VersionedState<ConversationData>): Promise<void> | void;
-  delete(key: string): Promise<void> | void;
+	read(
+		key: string,
+	): Promise<VersionedState<ConversationData> | undefined> | VersionedState<ConversationData> | undefined;
+	write(key: string, state: VersionedState<ConversationData>): Promise<void> | void;
+	delete(key: string): Promise<void> | void;
 }
 
 export type { UpdateDedupe } from './middlewares/gates';
 
 /** Keys that must not run concurrently: the chat (conversation state) and the user (PIN gate, limits). */
 export function sequentialKey(ctx: { chat?: { id: number }; from?: { id: number } }): string[] {
-  const keys: string[] = [];
-  if (ctx.chat) keys.push(`c${ctx.chat.id}`);
-  if (ctx.from) keys.push(`u${ctx.from.id}`);
-  return keys;
+	const keys: string[] = [];
+	if (ctx.chat) keys.push(`c${ctx.chat.id}`);
+	if (ctx.from) keys.push(`u${ctx.from.id}`);
+	return keys;
 }
 
 export interface BotDeps {
-  client: VtuClientLike;
-  /** better-sqlite3 database (default: openDatabase(config.dbPath)). */
-  db?: DB;
-  clock?: Clock;
-  logger?: Logger;
-  /** grammY Bot options: `client.apiRoot`, `client.fetch`, `botInfo`… */
-  botConfig?: GrammyBotConfig<MyContext>;
-  /** Conversation storage (default: SQLite table `kv`; main.ts passes Redis when REDIS_URL is set). */
-  conversationStorage?: ConversationStorageAdapter;
-  /** Redis client for the rate limiter across instances. */
-  rateLimitRedis?: RateLimitRedis;
-  /** Update dedupe shared by instances (redis.ts); falls back to SQLite when it throws. */
-  updateDedupe?: UpdateDedupe;
-  /** auto-retry options for Bot API calls, or false to disable (tests). */
-  autoRetry?: Partial<AutoRetryOptions> | false;
-  /** fetch used to download files users send (default: global fetch). */
-  fetchFile?: (url: string) => Promise<{ ok: boolean; status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
+	client: VtuClientLike;
+	/** better-sqlite3 database (default: openDatabase(config.dbPath)). */
+	db?: DB;
+	clock?: Clock;
+	logger?: Logger;
+	/** grammY Bot options: `client.apiRoot`, `client.fetch`, `botInfo`… */
+	botConfig?: GrammyBotConfig<MyContext>;
+	/** Conversation storage (default: SQLite table `kv`; main.ts passes Redis when REDIS_URL is set). */
+	conversationStorage?: ConversationStorageAdapter;
+	/** Redis client for the rate limiter across instances. */
+	rateLimitRedis?: RateLimitRedis;
+	/** Update dedupe shared by instances (redis.ts); falls back to SQLite when it throws. */
+	updateDedupe?: UpdateDedupe;
+	/** auto-retry options for Bot API calls, or false to disable (tests). */
+	autoRetry?: Partial<AutoRetryOptions> | false;
+	/** fetch used to download files users send (default: global fetch). */
+	fetchFile?: (url: string) => Promise<{ ok: boolean; status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
 }
 
 export interface VtuBot {
-  bot: Bot<MyContext>;
-  db: DB;
-  journal: Journal;
-  access: Access;
-  pins: Pins;
-  pinGate: PinGate;
-  orders: OrderService;
-  follower: Follower;
-  logger: Logger;
-  /** getMe, setMyCommands, reconcile orders left in `sent` by a crash. Call before taking updates. */
-  init(): Promise<void>;
-  setCommands(): Promise<void>;
-  /** Stop the follower and close the database if createBot opened it. */
-  close(): Promise<void>;
+	bot: Bot<MyContext>;
+	db: DB;
+	journal: Journal;
+	access: Access;
+	pins: Pins;
+	pinGate: PinGate;
+	orders: OrderService;
+	follower: Follower;
+	logger: Logger;
+	/** getMe, setMyCommands, reconcile orders left in `sent` by a crash. Call before taking updates. */
+	init(): Promise<void>;
+	setCommands(): Promise<void>;
+	/** Stop the follower and close the database if createBot opened it. */
+	close(): Promise<void>;
 }
 
 /** The command list Telegram shows (setMyCommands), from the feature registry: users', or an admin's. */
 export function commandList(opts: { admin: boolean }): { command: string; description: string }[] {
-  return commandsOf(features(), opts).map((c) => ({ command: c.name, description: t(c.description) }));
+	return commandsOf(features(), opts).map((c) => ({ command: c.name, description: t(c.description) }));
 }
 
 interface Core {
-  logger: Logger;
-  db: DB;
-  ownDb: boolean;
-  services: Services;
-  follower: Follower;
-  bot: Bot<MyContext>;
-  retryOpts: Partial<AutoRetryOptions> | false;
+	logger: Logger;
+	db: DB;
+	ownDb: boolean;
+	services: Services;
+	follower: Follower;
+	bot: Bot<MyContext>;
+	retryOpts: Partial<AutoRetryOptions> | false;
 }
 
 /**
@@ -122,13 +136,16 @@ interface Core {
  * (each a TLS handshake to Telegram), which are closed again when idle. A capped pool reuses them.
  */
 function botApiAgent(apiRoot: string): http.Agent {
-  const opts = { keepAlive: true, maxSockets: 32 };
-  return apiRoot.startsWith('https:') ? new https.Agent(opts) : new http.Agent(opts);
+	const opts = { keepAlive: true, maxSockets: 32 };
+	return apiRoot.startsWith('https:') ? new https.Agent(opts) : new http.Agent(opts);
 }
 
 /** How the bot talks to the Bot API at `apiRoot`: the capped keep-alive pool and the lean fetch (bot-api-fetch.ts). */
 export function botApiClient(apiRoot: string): Pick<ApiClientOptions, 'baseFetchConfig' | 'fetch'> {
-  return { baseFetchConfig: { agent: botApiAgent(apiRoot) }, fetch: botApiFetch as unknown as ApiClientOptions['fetch'] };
+	return {
+		baseFetchConfig: { agent: botApiAgent(apiRoot) },
+		fetch: botApiFetch as unknown as ApiClientOptions['fetch'],
+	};
 }
 
 /**
@@ -139,128 +156,161 @@ export function botApiClient(apiRoot: string): Pick<ApiClientOptions, 'baseFetch
  * the account debit it meanwhile, and the vendor refuses what the wallet cannot pay).
  */
 export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | undefined;
-  return () =>
-    (pending ??= read().finally(() => {
-      pending = undefined;
-    }));
+	let pending: Promise<T> | undefined;
+	return () =>
+		(pending ??= read().finally(() => {
+			pending = undefined;
+		}));
 }
 
 function runtimeConfig(config: CreateBotConfig): RuntimeConfig {
-  return {
-    maxPurchaseKobo: config.maxPurchaseKobo ?? 1_000_000,
-    dailyLimitKobo: config.dailyLimitKobo ?? 5_000_000,
-    pinRequired: config.pinRequired ?? false,
-    confirmTtlMs: config.confirmTtlMs ?? 15 * 60_000,
-    smsMaxRecipients: config.smsMaxRecipients ?? 500,
-    smsMaxFileBytes: config.smsMaxFileBytes ?? 512 * 1024,
-    conversationTimeoutMs: config.conversationTimeoutMs ?? 30 * 60_000,
-    repeatWindowMs: config.repeatWindowMs ?? 10 * 60_000,
-    typingAfterMs: config.typingAfterMs ?? TYPING_AFTER_MS,
-  };
+	return {
+		maxPurchaseKobo: config.maxPurchaseKobo ?? 1_000_000,
+		dailyLimitKobo: config.dailyLimitKobo ?? 5_000_000,
+		pinRequired: config.pinRequired ?? false,
+		confirmTtlMs: config.confirmTtlMs ?? 15 * 60_000,
+		smsMaxRecipients: config.smsMaxRecipients ?? 500,
+		smsMaxFileBytes: config.smsMaxFileBytes ?? 512 * 1024,
+		conversationTimeoutMs: config.conversationTimeoutMs ?? 30 * 60_000,
+		repeatWindowMs: config.repeatWindowMs ?? 10 * 60_000,
+		typingAfterMs: config.typingAfterMs ?? TYPING_AFTER_MS,
+	};
 }
 
 function createCore(config: CreateBotConfig, deps: BotDeps): Core {
-  const clock = deps.clock ?? systemClock;
-  const logger =
-    deps.logger ??
-    createLogger({ level: config.logLevel ?? 'info', secrets: secretsOf({ telegramToken: config.telegramToken, vtuToken: config.vtuToken ?? '', webhookSecret: config.webhookSecret, redisUrl: config.redisUrl }) });
-  const ownDb = !deps.db;
-  const db = deps.db ?? openDatabase(config.dbPath ?? './vtu-bot.sqlite');
-  const cfg = runtimeConfig(config);
-  const journal = new Journal(db, clock);
-  const access = new Access(db, { adminIds: config.adminIds ?? [], allowedIds: config.allowedIds ?? [] }, clock);
-  const pins = new Pins(db, { maxFailures: config.pinMaxFailures ?? 3, lockMs: config.pinLockMs ?? 15 * 60_000 }, clock);
-  const pinGate = new PinGate(db, pins, logger);
-  const limits = { maxPurchaseKobo: cfg.maxPurchaseKobo, dailyLimitKobo: cfg.dailyLimitKobo };
-  const followIntervalMs = config.followIntervalMs ?? 15_000;
-  const bounds = { maxProcessingMs: config.maxProcessingMs ?? 300_000, recheckMs: followIntervalMs };
-  const orders = new OrderService({ client: deps.client, journal, limits, logger, confirmTtlMs: cfg.confirmTtlMs, now: () => clock.now(), bounds });
+	const clock = deps.clock ?? systemClock;
+	const logger =
+		deps.logger ??
+		createLogger({
+			level: config.logLevel ?? 'info',
+			secrets: secretsOf({
+				telegramToken: config.telegramToken,
+				vtuToken: config.vtuToken ?? '',
+				webhookSecret: config.webhookSecret,
+				redisUrl: config.redisUrl,
+			}),
+		});
+	const ownDb = !deps.db;
+	const db = deps.db ?? openDatabase(config.dbPath ?? './vtu-bot.sqlite');
+	const cfg = runtimeConfig(config);
+	const journal = new Journal(db, clock);
+	const access = new Access(db, { adminIds: config.adminIds ?? [], allowedIds: config.allowedIds ?? [] }, clock);
+	const pins = new Pins(
+		db,
+		{ maxFailures: config.pinMaxFailures ?? 3, lockMs: config.pinLockMs ?? 15 * 60_000 },
+		clock,
+	);
+	const pinGate = new PinGate(db, pins, logger);
+	const limits = { maxPurchaseKobo: cfg.maxPurchaseKobo, dailyLimitKobo: cfg.dailyLimitKobo };
+	const followIntervalMs = config.followIntervalMs ?? 15_000;
+	const bounds = { maxProcessingMs: config.maxProcessingMs ?? 300_000, recheckMs: followIntervalMs };
+	const orders = new OrderService({
+		client: deps.client,
+		journal,
+		limits,
+		logger,
+		confirmTtlMs: cfg.confirmTtlMs,
+		now: () => clock.now(),
+		bounds,
+	});
 
-  const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
-  const client = { ...botApiClient(apiRoot), ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
-  const bot = new Bot<MyContext>(config.telegramToken, { ...deps.botConfig, client });
-  const retryOpts: Partial<AutoRetryOptions> | false = deps.autoRetry === undefined ? { maxRetryAttempts: 5, maxDelaySeconds: 60 } : deps.autoRetry;
-  if (retryOpts) bot.api.config.use(autoRetry(retryOpts));
+	const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
+	const client = { ...botApiClient(apiRoot), ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
+	const bot = new Bot<MyContext>(config.telegramToken, { ...deps.botConfig, client });
+	const retryOpts: Partial<AutoRetryOptions> | false =
+		deps.autoRetry === undefined ? { maxRetryAttempts: 5, maxDelaySeconds: 60 } : deps.autoRetry;
+	if (retryOpts) bot.api.config.use(autoRetry(retryOpts));
 
-  const fetchFile = deps.fetchFile ?? ((url: string) => fetch(url));
-  const services: Services = {
-    cfg,
-    client: deps.client,
-    walletBalance: sharedRead(() => deps.client.user.balance()),
-    journal,
-    access,
-    pins,
-    pinGate,
-    orders,
-    logger,
-    clock,
-    api: bot.api,
-    keyboards: new LiveKeyboards(db),
-    conversationOptions: (id) => ({ id, maxMillisecondsToWait: cfg.conversationTimeoutMs }),
-    async downloadFile(fileId, maxBytes) {
-      const f = await bot.api.getFile(fileId);
-      if (!f.file_path) throw new Error('Telegram returned no file path');
-      if ((f.file_size ?? 0) > maxBytes) throw new Error('file too large');
-      // The URL carries the bot token: it is never logged.
-      const res = await fetchFile(`${apiRoot}/file/bot${config.telegramToken}/${f.file_path}`);
-      if (!res.ok) throw new Error(`file download failed with HTTP ${res.status}`);
-      const buf = Buffer.from(await res.arrayBuffer());
-      if (buf.length > maxBytes) throw new Error('file too large');
-      return buf;
-    },
-  };
-  const follower = new Follower({
-    client: deps.client,
-    journal,
-    api: bot.api as unknown as Api,
-    logger,
-    now: () => clock.now(),
-    intervalMs: followIntervalMs,
-    refundWatchMs: config.refundWatchMs ?? 24 * 3_600_000,
-    confirmTtlMs: cfg.confirmTtlMs,
-    bounds,
-  });
-  return { logger, db, ownDb, services, follower, bot, retryOpts };
+	const fetchFile = deps.fetchFile ?? ((url: string) => fetch(url));
+	const services: Services = {
+		cfg,
+		client: deps.client,
+		walletBalance: sharedRead(() => deps.client.user.balance()),
+		journal,
+		access,
+		pins,
+		pinGate,
+		orders,
+		logger,
+		clock,
+		api: bot.api,
+		keyboards: new LiveKeyboards(db),
+		conversationOptions: (id) => ({ id, maxMillisecondsToWait: cfg.conversationTimeoutMs }),
+		async downloadFile(fileId, maxBytes) {
+			const f = await bot.api.getFile(fileId);
+			if (!f.file_path) throw new Error('Telegram returned no file path');
+			if ((f.file_size ?? 0) > maxBytes) throw new Error('file too large');
+			// The URL carries the bot token: it is never logged.
+			const res = await fetchFile(`${apiRoot}/file/bot${config.telegramToken}/${f.file_path}`);
+			if (!res.ok) throw new Error(`file download failed with HTTP ${res.status}`);
+			const buf = Buffer.from(await res.arrayBuffer());
+			if (buf.length > maxBytes) throw new Error('file too large');
+			return buf;
+		},
+	};
+	const follower = new Follower({
+		client: deps.client,
+		journal,
+		api: bot.api as unknown as Api,
+		logger,
+		now: () => clock.now(),
+		intervalMs: followIntervalMs,
+		refundWatchMs: config.refundWatchMs ?? 24 * 3_600_000,
+		confirmTtlMs: cfg.confirmTtlMs,
+		bounds,
+	});
+	return { logger, db, ownDb, services, follower, bot, retryOpts };
 }
 
 /** Log a failed update and tell the user something went wrong (never the details). */
 function errorHandler(logger: Logger) {
-  return async (err: BotError<MyContext>) => {
-    const ctx = err.ctx;
-    logger.error('update failed', { update: ctx.update.update_id, user: ctx.from?.id, err: err.error });
-    try {
-      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('error-short') });
-      else if (ctx.chat?.type === 'private') await ctx.reply(t('error-long'));
-    } catch {
-      // nothing more to do
-    }
-  };
+	return async (err: BotError<MyContext>) => {
+		const ctx = err.ctx;
+		logger.error('update failed', { update: ctx.update.update_id, user: ctx.from?.id, err: err.error });
+		try {
+			if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('error-short') });
+			else if (ctx.chat?.type === 'private') await ctx.reply(t('error-long'));
+		} catch {
+			// nothing more to do
+		}
+	};
 }
 
 function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
-  const { bot, services: s, retryOpts } = core;
-  const onError = errorHandler(core.logger);
-  bot.catch((err) => onError(err));
-  // Polling runs updates concurrently (polling.ts); webhook instances may get overlapping requests.
-  // Same chat or same user → one after another, in arrival order. Different users → in parallel.
-  bot.use(sequentialize<MyContext>(sequentialKey));
-  const b = bot.errorBoundary(onError);
-  b.use(gates(s, { updateDedupe: deps.updateDedupe, rateLimit: config.rateLimit ?? 20, rateWindowMs: config.rateWindowMs ?? 10_000, rateLimitRedis: deps.rateLimitRedis }));
+	const { bot, services: s, retryOpts } = core;
+	const onError = errorHandler(core.logger);
+	bot.catch((err) => onError(err));
+	// Polling runs updates concurrently (polling.ts); webhook instances may get overlapping requests.
+	// Same chat or same user → one after another, in arrival order. Different users → in parallel.
+	bot.use(sequentialize<MyContext>(sequentialKey));
+	const b = bot.errorBoundary(onError);
+	b.use(
+		gates(s, {
+			updateDedupe: deps.updateDedupe,
+			rateLimit: config.rateLimit ?? 20,
+			rateWindowMs: config.rateWindowMs ?? 10_000,
+			rateLimitRedis: deps.rateLimitRedis,
+		}),
+	);
 
-  // The conversations build a new Api per update they replay; the transformer keeps no state, so one serves them all.
-  const retry = retryOpts ? autoRetry(retryOpts) : undefined;
-  const retryInConversation = async (ctx: ConvContext, next: NextFunction) => {
-    if (retry) ctx.api.config.use(retry);
-    await next();
-  };
-  const storage = deps.conversationStorage ?? sqliteConversationStorage(core.db);
-  b.use(dropTappedKeyboard);
-  // ctx.chatAction = 'typing' keeps "typing…" alive (re-sent every 5 s) until it is cleared (flow/confirm.ts).
-  b.use(autoChatAction<MyContext>());
-  b.use(conversations<MyContext, ConvContext>({ storage: { type: 'key', version: 1, prefix: 'conv:', adapter: storage }, plugins: [retryInConversation] }));
-  b.use(s.pinGate.middleware());
-  useFeatures(b, s);
+	// The conversations build a new Api per update they replay; the transformer keeps no state, so one serves them all.
+	const retry = retryOpts ? autoRetry(retryOpts) : undefined;
+	const retryInConversation = async (ctx: ConvContext, next: NextFunction) => {
+		if (retry) ctx.api.config.use(retry);
+		await next();
+	};
+	const storage = deps.conversationStorage ?? sqliteConversationStorage(core.db);
+	b.use(dropTappedKeyboard);
+	// ctx.chatAction = 'typing' keeps "typing…" alive (re-sent every 5 s) until it is cleared (flow/confirm.ts).
+	b.use(autoChatAction<MyContext>());
+	b.use(
+		conversations<MyContext, ConvContext>({
+			storage: { type: 'key', version: 1, prefix: 'conv:', adapter: storage },
+			plugins: [retryInConversation],
+		}),
+	);
+	b.use(s.pinGate.middleware());
+	useFeatures(b, s);
 }
 
 /**
@@ -270,78 +320,78 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
  * buttons, `unhandled` last.
  */
 function useFeatures(b: Composer<MyContext>, s: Services): void {
-  const built = features().map((f) => ({ f, parts: f.build(s) }));
-  const handlerOf = (name: string) => built.map((x) => x.parts.commands?.[name]).find(Boolean);
-  const specs = commandsOf(features(), { admin: true });
-  const group = (keepsFlow: boolean) => {
-    const g = new CommandGroup<MyContext>();
-    for (const c of specs.filter((c) => !!c.keepsFlow === keepsFlow)) {
-      const h = handlerOf(c.name);
-      if (h) g.command(c.name, t(c.description), h);
-    }
-    return g;
-  };
-  b.use(group(true));
-  b.use(flowCommands(s, new Set(specs.filter((c) => c.keepsFlow).map((c) => c.name))));
-  b.use(confirmButtons(s));
-  for (const { parts } of built) if (parts.flows) b.use(parts.flows);
-  b.use(group(false));
-  const places = Object.assign({}, ...built.map((x) => x.parts.places ?? {})) as NonNullable<FeatureParts['places']>;
-  const go = new Composer<MyContext>();
-  onCallback(go, ['go'], async (ctx, tap) => {
-    await ctx.answerCallbackQuery();
-    await places[tap.place]?.(ctx);
-  });
-  b.use(go);
-  for (const { parts } of built) if (parts.composer) b.use(parts.composer);
+	const built = features().map((f) => ({ f, parts: f.build(s) }));
+	const handlerOf = (name: string) => built.map((x) => x.parts.commands?.[name]).find(Boolean);
+	const specs = commandsOf(features(), { admin: true });
+	const group = (keepsFlow: boolean) => {
+		const g = new CommandGroup<MyContext>();
+		for (const c of specs.filter((c) => !!c.keepsFlow === keepsFlow)) {
+			const h = handlerOf(c.name);
+			if (h) g.command(c.name, t(c.description), h);
+		}
+		return g;
+	};
+	b.use(group(true));
+	b.use(flowCommands(s, new Set(specs.filter((c) => c.keepsFlow).map((c) => c.name))));
+	b.use(confirmButtons(s));
+	for (const { parts } of built) if (parts.flows) b.use(parts.flows);
+	b.use(group(false));
+	const places = Object.assign({}, ...built.map((x) => x.parts.places ?? {})) as NonNullable<FeatureParts['places']>;
+	const go = new Composer<MyContext>();
+	onCallback(go, ['go'], async (ctx, tap) => {
+		await ctx.answerCallbackQuery();
+		await places[tap.place]?.(ctx);
+	});
+	b.use(go);
+	for (const { parts } of built) if (parts.composer) b.use(parts.composer);
 }
 
 export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
-  const core = createCore(config, deps);
-  wire(core, config, deps);
-  const { bot, services: s, follower, logger, db } = core;
+	const core = createCore(config, deps);
+	wire(core, config, deps);
+	const { bot, services: s, follower, logger, db } = core;
 
-  /** The registry's commands: users' in the default scope, all (admin ones too) in each admin's chat. */
-  async function setCommands() {
-    const users = new CommandGroup<MyContext>();
-    for (const c of commandList({ admin: false })) users.command(c.command, c.description);
-    await users.setCommands(bot);
-    const admins = new CommandGroup<MyContext>();
-    for (const c of commandList({ admin: true })) {
-      const cmd = admins.command(c.command, c.description);
-      for (const id of config.adminIds ?? []) cmd.addToScope({ type: 'chat', chat_id: id });
-    }
-    for (const args of admins.toArgs().scopes) {
-      try {
-        await bot.api.raw.setMyCommands(args);
-      } catch (e) {
-        // The admin may not have opened a chat with the bot yet.
-        logger.warn('could not set admin commands', { admin: (args.scope as { chat_id?: number }).chat_id, err: e });
-      }
-    }
-  }
+	/** The registry's commands: users' in the default scope, all (admin ones too) in each admin's chat. */
+	async function setCommands() {
+		const users = new CommandGroup<MyContext>();
+		for (const c of commandList({ admin: false })) users.command(c.command, c.description);
+		await users.setCommands(bot);
+		const admins = new CommandGroup<MyContext>();
+		for (const c of commandList({ admin: true })) {
+			const cmd = admins.command(c.command, c.description);
+			for (const id of config.adminIds ?? []) cmd.addToScope({ type: 'chat', chat_id: id });
+		}
+		for (const args of admins.toArgs().scopes) {
+			try {
+				await bot.api.raw.setMyCommands(args);
+			} catch (e) {
+				// The admin may not have opened a chat with the bot yet.
+				logger.warn('could not set admin commands', { admin: (args.scope as { chat_id?: number }).chat_id, err: e });
+			}
+		}
+	}
 
-  return {
-    bot,
-    db,
-    journal: s.journal,
-    access: s.access,
-    pins: s.pins,
-    pinGate: s.pinGate,
-    orders: s.orders,
-    follower,
-    logger,
-    setCommands,
-    async init() {
-      await bot.init();
-      await setCommands();
-      await follower.recoverSent();
-    },
-    async close() {
-      await follower.stop();
-      if (core.ownDb) db.close();
-    },
-  };
+	return {
+		bot,
+		db,
+		journal: s.journal,
+		access: s.access,
+		pins: s.pins,
+		pinGate: s.pinGate,
+		orders: s.orders,
+		follower,
+		logger,
+		setCommands,
+		async init() {
+			await bot.init();
+			await setCommands();
+			await follower.recoverSent();
+		},
+		async close() {
+			await follower.stop();
+			if (core.ownDb) db.close();
+		},
+	};
 }
 
 /**
@@ -350,12 +400,12 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
  * parsed and written again on every update of the flow: drop it before the conversations see it.
  */
 async function dropTappedKeyboard(ctx: MyContext, next: NextFunction): Promise<void> {
-  const m = ctx.update.callback_query?.message;
-  if (m && 'reply_markup' in m) delete m.reply_markup;
-  await next();
+	const m = ctx.update.callback_query?.message;
+	if (m && 'reply_markup' in m) delete m.reply_markup;
+	await next();
 }
 
 /** Conversation state in the SQLite `kv` table (see storage.ts). */
 export function sqliteConversationStorage(db: DB): ConversationStorageAdapter {
-  return new SqliteStorage<VersionedState<ConversationData>>(db);
+	return new SqliteStorage<VersionedState<ConversationData>>(db);
 }

@@ -12,17 +12,17 @@ export type Place = (typeof PLACES)[number];
 
 /** What each kind of button carries. */
 interface Fields {
-  go: { place: Place };
-  again: { orderId: string };
-  order: { orderId: string };
-  confirm: { orderId: string };
-  cancel: { orderId: string };
-  repeat: { yes: boolean };
-  ported: { yes: boolean };
-  net: { n: number };
-  plan: { n: number };
-  amt: { n: number };
-  x: Record<never, never>;
+	go: { place: Place };
+	again: { orderId: string };
+	order: { orderId: string };
+	confirm: { orderId: string };
+	cancel: { orderId: string };
+	repeat: { yes: boolean };
+	ported: { yes: boolean };
+	net: { n: number };
+	plan: { n: number };
+	amt: { n: number };
+	x: Record<never, never>;
 }
 
 export type CallbackKind = keyof Fields;
@@ -40,60 +40,61 @@ const isOrderId = (v: string) => v.length > 0 && v.length <= 40 && [...v].every(
 const isDigits = (v: string) => v.length > 0 && v.length <= 15 && [...v].every((ch) => ch >= '0' && ch <= '9');
 
 export function encode(c: Callback): string {
-  switch (c.kind) {
-    case 'x':
-      return 'x';
-    case 'go':
-      return `go:${c.place}`;
-    case 'repeat':
-    case 'ported':
-      return `${c.kind}:${c.yes ? 'y' : 'n'}`;
-    case 'net':
-    case 'plan':
-    case 'amt':
-      return `${c.kind}:${c.n}`;
-    case 'again':
-    case 'order':
-    case 'confirm':
-    case 'cancel':
-      return `${c.kind}:${c.orderId}`;
-  }
+	switch (c.kind) {
+		case 'x':
+			return 'x';
+		case 'go':
+			return `go:${c.place}`;
+		case 'repeat':
+		case 'ported':
+			return `${c.kind}:${c.yes ? 'y' : 'n'}`;
+		case 'net':
+		case 'plan':
+		case 'amt':
+			return `${c.kind}:${c.n}`;
+		case 'again':
+		case 'order':
+		case 'confirm':
+		case 'cancel':
+			return `${c.kind}:${c.orderId}`;
+	}
 }
 
 export function decode(data: string | undefined): Callback | null {
-  if (data === undefined) return null;
-  if (data === 'x') return { kind: 'x' };
-  const at = data.indexOf(':');
-  if (at < 0) return null;
-  const kind = data.slice(0, at);
-  const value = data.slice(at + 1);
-  if (kind === 'go') return (PLACES as readonly string[]).includes(value) ? { kind, place: value as Place } : null;
-  if (ORDER_KINDS.has(kind)) return isOrderId(value) ? ({ kind, orderId: value } as Of<'order'>) : null;
-  if (YES_NO_KINDS.has(kind)) return value === 'y' || value === 'n' ? ({ kind, yes: value === 'y' } as Of<'repeat'>) : null;
-  if (NUMBER_KINDS.has(kind)) return isDigits(value) ? ({ kind, n: Number(value) } as Of<'net'>) : null;
-  return null;
+	if (data === undefined) return null;
+	if (data === 'x') return { kind: 'x' };
+	const at = data.indexOf(':');
+	if (at < 0) return null;
+	const kind = data.slice(0, at);
+	const value = data.slice(at + 1);
+	if (kind === 'go') return (PLACES as readonly string[]).includes(value) ? { kind, place: value as Place } : null;
+	if (ORDER_KINDS.has(kind)) return isOrderId(value) ? ({ kind, orderId: value } as Of<'order'>) : null;
+	if (YES_NO_KINDS.has(kind))
+		return value === 'y' || value === 'n' ? ({ kind, yes: value === 'y' } as Of<'repeat'>) : null;
+	if (NUMBER_KINDS.has(kind)) return isDigits(value) ? ({ kind, n: Number(value) } as Of<'net'>) : null;
+	return null;
 }
 
 /** The decoded callback when it is one of `kinds`, else null. */
 export function decodeAs<K extends CallbackKind>(data: string | undefined, kinds: readonly K[]): Of<K> | null {
-  const c = decode(data);
-  return c && (kinds as readonly CallbackKind[]).includes(c.kind) ? (c as Of<K>) : null;
+	const c = decode(data);
+	return c && (kinds as readonly CallbackKind[]).includes(c.kind) ? (c as Of<K>) : null;
 }
 
 /** Builders for the buttons: `cb.confirm(id)`, `cb.go('data')`, `cb.net(1)`… */
 export const cb = {
-  go: (place: Place) => encode({ kind: 'go', place }),
-  again: (orderId: string) => encode({ kind: 'again', orderId }),
-  order: (orderId: string) => encode({ kind: 'order', orderId }),
-  confirm: (orderId: string) => encode({ kind: 'confirm', orderId }),
-  cancel: (orderId: string) => encode({ kind: 'cancel', orderId }),
-  repeat: (yes: boolean) => encode({ kind: 'repeat', yes }),
-  ported: (yes: boolean) => encode({ kind: 'ported', yes }),
-  net: (id: number) => encode({ kind: 'net', n: id }),
-  plan: (id: number) => encode({ kind: 'plan', n: id }),
-  amt: (kobo: number) => encode({ kind: 'amt', n: kobo }),
-  /** The flow's Cancel. */
-  x: () => encode({ kind: 'x' }),
+	go: (place: Place) => encode({ kind: 'go', place }),
+	again: (orderId: string) => encode({ kind: 'again', orderId }),
+	order: (orderId: string) => encode({ kind: 'order', orderId }),
+	confirm: (orderId: string) => encode({ kind: 'confirm', orderId }),
+	cancel: (orderId: string) => encode({ kind: 'cancel', orderId }),
+	repeat: (yes: boolean) => encode({ kind: 'repeat', yes }),
+	ported: (yes: boolean) => encode({ kind: 'ported', yes }),
+	net: (id: number) => encode({ kind: 'net', n: id }),
+	plan: (id: number) => encode({ kind: 'plan', n: id }),
+	amt: (kobo: number) => encode({ kind: 'amt', n: kobo }),
+	/** The flow's Cancel. */
+	x: () => encode({ kind: 'x' }),
 };
 
 /**
@@ -101,13 +102,13 @@ export const cb = {
  * at the unhandled feature's "This button has expired").
  */
 export function onCallback<C extends Context, K extends CallbackKind>(
-  composer: Composer<C>,
-  kinds: K[],
-  handler: (ctx: Filter<C, 'callback_query:data'>, c: Of<K>) => Promise<unknown>,
+	composer: Composer<C>,
+	kinds: K[],
+	handler: (ctx: Filter<C, 'callback_query:data'>, c: Of<K>) => Promise<unknown>,
 ): void {
-  composer.on('callback_query:data', async (ctx, next) => {
-    const c = decodeAs(ctx.callbackQuery.data, kinds);
-    if (c) await handler(ctx, c);
-    else await next();
-  });
+	composer.on('callback_query:data', async (ctx, next) => {
+		const c = decodeAs(ctx.callbackQuery.data, kinds);
+		if (c) await handler(ctx, c);
+		else await next();
+	});
 }

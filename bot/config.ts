@@ -8,256 +8,274 @@ import { parseNaira } from '../client/money';
 const SECRET_VARS = new Set(['TELEGRAM_BOT_TOKEN', 'VTU_API_TOKEN', 'WEBHOOK_SECRET', 'REDIS_URL']);
 
 const idList = z
-  .string()
-  .optional()
-  .transform((s, ctx) => {
-    const out: number[] = [];
-    for (const part of (s ?? '').split(/[\s,;]+/)) {
-      if (!part) continue;
-      if (!/^\d{1,15}$/.test(part)) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${part}" is not a Telegram user ID (digits only)` });
-        return z.NEVER;
-      }
-      out.push(Number(part));
-    }
-    return out;
-  });
+	.string()
+	.optional()
+	.transform((s, ctx) => {
+		const out: number[] = [];
+		for (const part of (s ?? '').split(/[\s,;]+/)) {
+			if (!part) continue;
+			if (!/^\d{1,15}$/.test(part)) {
+				ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${part}" is not a Telegram user ID (digits only)` });
+				return z.NEVER;
+			}
+			out.push(Number(part));
+		}
+		return out;
+	});
 
 /** Naira amount → kobo with the client's exact parser (250, 250.50, "₦1,250"; at most two decimals). */
 const naira = (def: number) =>
-  z
-    .string()
-    .optional()
-    .transform((s, ctx) => {
-      if (s === undefined || s.trim() === '') return def * 100;
-      try {
-        return parseNaira(s, 'amount');
-      } catch {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an amount in naira, e.g. 5000 or 5000.50' });
-        return z.NEVER;
-      }
-    });
+	z
+		.string()
+		.optional()
+		.transform((s, ctx) => {
+			if (s === undefined || s.trim() === '') return def * 100;
+			try {
+				return parseNaira(s, 'amount');
+			} catch {
+				ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an amount in naira, e.g. 5000 or 5000.50' });
+				return z.NEVER;
+			}
+		});
 
 const bool = (def: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((s, ctx) => {
-      if (s === undefined || s.trim() === '') return def;
-      const v = s.trim().toLowerCase();
-      if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-      if (['0', 'false', 'no', 'off'].includes(v)) return false;
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be true or false' });
-      return z.NEVER;
-    });
+	z
+		.string()
+		.optional()
+		.transform((s, ctx) => {
+			if (s === undefined || s.trim() === '') return def;
+			const v = s.trim().toLowerCase();
+			if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+			if (['0', 'false', 'no', 'off'].includes(v)) return false;
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be true or false' });
+			return z.NEVER;
+		});
 
 const int = (def: number, min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((s, ctx) => {
-      if (s === undefined || s.trim() === '') return def;
-      if (!/^\d+$/.test(s.trim()) || Number(s) < min || Number(s) > max) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a whole number from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return Number(s);
-    });
+	z
+		.string()
+		.optional()
+		.transform((s, ctx) => {
+			if (s === undefined || s.trim() === '') return def;
+			if (!/^\d+$/.test(s.trim()) || Number(s) < min || Number(s) > max) {
+				ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a whole number from ${min} to ${max}` });
+				return z.NEVER;
+			}
+			return Number(s);
+		});
 
 const url = (what: string) =>
-  z
-    .string({ required_error: `is required (${what})` })
-    .trim()
-    .min(1, `is required (${what})`)
-    .refine((s) => {
-      try {
-        const u = new URL(s);
-        return u.protocol === 'http:' || u.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    }, 'must be an http(s) URL');
+	z
+		.string({ required_error: `is required (${what})` })
+		.trim()
+		.min(1, `is required (${what})`)
+		.refine((s) => {
+			try {
+				const u = new URL(s);
+				return u.protocol === 'http:' || u.protocol === 'https:';
+			} catch {
+				return false;
+			}
+		}, 'must be an http(s) URL');
 
-const EnvSchema = z
-  .object({
-    TELEGRAM_BOT_TOKEN: z
-      .string({ required_error: 'is required (the token from @BotFather)' })
-      .trim()
-      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'does not look like a bot token (expected <digits>:<secret>)'),
-    VTU_BASE_URL: url('the merchant API base URL, e.g. https://example.com/api/'),
-    VTU_API_TOKEN: z
-      .string({ required_error: 'is required (your API token from the merchant site)' })
-      .trim()
-      .min(8, 'is too short to be an API token'),
-    BOT_ADMIN_IDS: idList,
-    BOT_ALLOWED_IDS: idList,
-    BOT_MAX_PURCHASE_NAIRA: naira(10_000),
-    BOT_DAILY_LIMIT_NAIRA: naira(50_000),
-    BOT_PIN_REQUIRED: bool(false),
-    VTU_TOKEN_SHARED: bool(false),
-    VTU_MAX_PROCESSING_SECONDS: int(300, 0, 86_400),
-    BOT_PIN_MAX_FAILURES: int(3, 1, 20),
-    BOT_PIN_LOCK_MINUTES: int(15, 1, 24 * 60),
-    BOT_DB_PATH: z.string().trim().optional().transform((s) => (s ? s : './vtu-bot.sqlite')),
-    REDIS_URL: z
-      .string()
-      .trim()
-      .optional()
-      .transform((s) => (s ? s : undefined))
-      .refine((s) => s === undefined || /^rediss?:\/\//.test(s), 'must start with redis:// or rediss://'),
-    TELEGRAM_API_ROOT: z
-      .string()
-      .trim()
-      .optional()
-      .transform((s) => (s ? s.replace(/\/+$/, '') : 'https://api.telegram.org'))
-      .refine((s) => /^https?:\/\/[^/]/.test(s), 'must be an http(s) URL'),
-    BOT_MODE: z
-      .string()
-      .trim()
-      .optional()
-      .transform((s) => (s ? s.toLowerCase() : 'polling'))
-      .refine((s) => s === 'polling' || s === 'webhook', 'must be "polling" or "webhook"'),
-    WEBHOOK_URL: z.string().trim().optional(),
-    WEBHOOK_SECRET: z.string().trim().optional(),
-    PORT: int(8080, 0, 65535),
-    BOT_HOST: z.string().trim().optional().transform((s) => s || '0.0.0.0'),
-    BOT_RATE_LIMIT: int(20, 1, 10_000),
-    BOT_RATE_WINDOW_MS: int(10_000, 100, 3_600_000),
-    BOT_FOLLOW_INTERVAL_MS: int(15_000, 100, 3_600_000),
-    BOT_REFUND_WATCH_HOURS: int(24, 0, 24 * 30),
-    BOT_LOG_LEVEL: z
-      .string()
-      .optional()
-      .transform((s) => (s ? s.toLowerCase() : 'info'))
-      .refine((s) => ['debug', 'info', 'warn', 'error', 'silent'].includes(s), 'must be debug, info, warn, error or silent'),
-  });
+const EnvSchema = z.object({
+	TELEGRAM_BOT_TOKEN: z
+		.string({ required_error: 'is required (the token from @BotFather)' })
+		.trim()
+		.regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'does not look like a bot token (expected <digits>:<secret>)'),
+	VTU_BASE_URL: url('the merchant API base URL, e.g. https://example.com/api/'),
+	VTU_API_TOKEN: z
+		.string({ required_error: 'is required (your API token from the merchant site)' })
+		.trim()
+		.min(8, 'is too short to be an API token'),
+	BOT_ADMIN_IDS: idList,
+	BOT_ALLOWED_IDS: idList,
+	BOT_MAX_PURCHASE_NAIRA: naira(10_000),
+	BOT_DAILY_LIMIT_NAIRA: naira(50_000),
+	BOT_PIN_REQUIRED: bool(false),
+	VTU_TOKEN_SHARED: bool(false),
+	VTU_MAX_PROCESSING_SECONDS: int(300, 0, 86_400),
+	BOT_PIN_MAX_FAILURES: int(3, 1, 20),
+	BOT_PIN_LOCK_MINUTES: int(15, 1, 24 * 60),
+	BOT_DB_PATH: z
+		.string()
+		.trim()
+		.optional()
+		.transform((s) => (s ? s : './vtu-bot.sqlite')),
+	REDIS_URL: z
+		.string()
+		.trim()
+		.optional()
+		.transform((s) => (s ? s : undefined))
+		.refine((s) => s === undefined || /^rediss?:\/\//.test(s), 'must start with redis:// or rediss://'),
+	TELEGRAM_API_ROOT: z
+		.string()
+		.trim()
+		.optional()
+		.transform((s) => (s ? s.replace(/\/+$/, '') : 'https://api.telegram.org'))
+		.refine((s) => /^https?:\/\/[^/]/.test(s), 'must be an http(s) URL'),
+	BOT_MODE: z
+		.string()
+		.trim()
+		.optional()
+		.transform((s) => (s ? s.toLowerCase() : 'polling'))
+		.refine((s) => s === 'polling' || s === 'webhook', 'must be "polling" or "webhook"'),
+	WEBHOOK_URL: z.string().trim().optional(),
+	WEBHOOK_SECRET: z.string().trim().optional(),
+	PORT: int(8080, 0, 65535),
+	BOT_HOST: z
+		.string()
+		.trim()
+		.optional()
+		.transform((s) => s || '0.0.0.0'),
+	BOT_RATE_LIMIT: int(20, 1, 10_000),
+	BOT_RATE_WINDOW_MS: int(10_000, 100, 3_600_000),
+	BOT_FOLLOW_INTERVAL_MS: int(15_000, 100, 3_600_000),
+	BOT_REFUND_WATCH_HOURS: int(24, 0, 24 * 30),
+	BOT_LOG_LEVEL: z
+		.string()
+		.optional()
+		.transform((s) => (s ? s.toLowerCase() : 'info'))
+		.refine(
+			(s) => ['debug', 'info', 'warn', 'error', 'silent'].includes(s),
+			'must be debug, info, warn, error or silent',
+		),
+});
 
 /** Rules across variables, checked on the raw input so they are reported with the others. */
 function crossProblems(env: Record<string, string | undefined>): string[] {
-  const out: string[] = [];
-  if ((env.BOT_MODE ?? '').trim().toLowerCase() === 'webhook') {
-    if (!env.WEBHOOK_URL || !/^https?:\/\/[^/]/.test(env.WEBHOOK_URL.trim())) {
-      out.push('WEBHOOK_URL is required in webhook mode (the public https URL Telegram posts to)');
-    }
-    if (!env.WEBHOOK_SECRET || !/^[A-Za-z0-9_-]{16,256}$/.test(env.WEBHOOK_SECRET.trim())) {
-      out.push('WEBHOOK_SECRET is required in webhook mode: 16-256 characters of A-Z, a-z, 0-9, _ and -');
-    }
-  }
-  if (!/\d/.test(env.BOT_ADMIN_IDS ?? '') && !/\d/.test(env.BOT_ALLOWED_IDS ?? '')) {
-    out.push('BOT_ADMIN_IDS or BOT_ALLOWED_IDS must be set: nobody would be allowed to use the bot');
-  }
-  return out;
+	const out: string[] = [];
+	if ((env.BOT_MODE ?? '').trim().toLowerCase() === 'webhook') {
+		if (!env.WEBHOOK_URL || !/^https?:\/\/[^/]/.test(env.WEBHOOK_URL.trim())) {
+			out.push('WEBHOOK_URL is required in webhook mode (the public https URL Telegram posts to)');
+		}
+		if (!env.WEBHOOK_SECRET || !/^[A-Za-z0-9_-]{16,256}$/.test(env.WEBHOOK_SECRET.trim())) {
+			out.push('WEBHOOK_SECRET is required in webhook mode: 16-256 characters of A-Z, a-z, 0-9, _ and -');
+		}
+	}
+	if (!/\d/.test(env.BOT_ADMIN_IDS ?? '') && !/\d/.test(env.BOT_ALLOWED_IDS ?? '')) {
+		out.push('BOT_ADMIN_IDS or BOT_ALLOWED_IDS must be set: nobody would be allowed to use the bot');
+	}
+	return out;
 }
 
 export interface BotConfig {
-  telegramToken: string;
-  vtuBaseUrl: string;
-  vtuToken: string;
-  /**
-   * Other buyers (n8n, a second bot, a person) use the same API token: a lost answer is then never
-   * settled by adopting a lone matching record (client/API.md "Who owns a record").
-   */
-  tokenShared: boolean;
-  /**
-   * The vendor's processing bound: the longest it may take to create a purchase's record after the POST.
-   * Before sentAt + this, no read of the account proves "not charged" (a slow vendor's record may still come).
-   */
-  maxProcessingMs: number;
-  adminIds: number[];
-  allowedIds: number[];
-  /** Per purchase, kobo. */
-  maxPurchaseKobo: number;
-  /** Per user per day (Africa/Lagos calendar day), kobo. */
-  dailyLimitKobo: number;
-  pinRequired: boolean;
-  pinMaxFailures: number;
-  pinLockMs: number;
-  dbPath: string;
-  redisUrl?: string;
-  apiRoot: string;
-  mode: 'polling' | 'webhook';
-  webhookUrl?: string;
-  webhookSecret?: string;
-  port: number;
-  host: string;
-  rateLimit: number;
-  rateWindowMs: number;
-  followIntervalMs: number;
-  refundWatchMs: number;
-  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+	telegramToken: string;
+	vtuBaseUrl: string;
+	vtuToken: string;
+	/**
+	 * Other buyers (n8n, a second bot, a person) use the same API token: a lost answer is then never
+	 * settled by adopting a lone matching record (client/API.md "Who owns a record").
+	 */
+	tokenShared: boolean;
+	/**
+	 * The vendor's processing bound: the longest it may take to create a purchase's record after the POST.
+	 * Before sentAt + this, no read of the account proves "not charged" (a slow vendor's record may still come).
+	 */
+	maxProcessingMs: number;
+	adminIds: number[];
+	allowedIds: number[];
+	/** Per purchase, kobo. */
+	maxPurchaseKobo: number;
+	/** Per user per day (Africa/Lagos calendar day), kobo. */
+	dailyLimitKobo: number;
+	pinRequired: boolean;
+	pinMaxFailures: number;
+	pinLockMs: number;
+	dbPath: string;
+	redisUrl?: string;
+	apiRoot: string;
+	mode: 'polling' | 'webhook';
+	webhookUrl?: string;
+	webhookSecret?: string;
+	port: number;
+	host: string;
+	rateLimit: number;
+	rateWindowMs: number;
+	followIntervalMs: number;
+	refundWatchMs: number;
+	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
 export class ConfigError extends Error {
-  constructor(public readonly problems: string[]) {
-    super(`Invalid bot configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
+	constructor(public readonly problems: string[]) {
+		super(`Invalid bot configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+		this.name = 'ConfigError';
+	}
 }
 
 /** Parse the environment. Throws ConfigError listing every problem (names only, never secret values). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
-  const keys = Object.keys(EnvSchema.shape) as (keyof typeof EnvSchema.shape)[];
-  const input: Record<string, string | undefined> = {};
-  for (const k of keys) input[k] = env[k];
-  const parsed = EnvSchema.safeParse(input);
-  const cross = crossProblems(input);
-  if (!parsed.success || cross.length) {
-    const problems = (parsed.success ? [] : parsed.error.issues).map((i) => {
-      const name = String(i.path[0] ?? 'environment');
-      let msg = i.message;
-      if (i.code === 'invalid_type' && i.received === 'undefined') msg = msg.startsWith('is required') ? msg : 'is required';
-      // Never echo secret values: zod messages for these variables are ours and contain none.
-      if (SECRET_VARS.has(name)) msg = msg.replace(/"[^"]*"/g, '"…"');
-      return `${name} ${msg}`;
-    });
-    throw new ConfigError([...problems, ...cross]);
-  }
-  const e = parsed.data;
-  return {
-    telegramToken: e.TELEGRAM_BOT_TOKEN,
-    vtuBaseUrl: e.VTU_BASE_URL,
-    vtuToken: e.VTU_API_TOKEN,
-    tokenShared: e.VTU_TOKEN_SHARED,
-    maxProcessingMs: e.VTU_MAX_PROCESSING_SECONDS * 1000,
-    adminIds: e.BOT_ADMIN_IDS,
-    allowedIds: e.BOT_ALLOWED_IDS,
-    maxPurchaseKobo: e.BOT_MAX_PURCHASE_NAIRA,
-    dailyLimitKobo: e.BOT_DAILY_LIMIT_NAIRA,
-    pinRequired: e.BOT_PIN_REQUIRED,
-    pinMaxFailures: e.BOT_PIN_MAX_FAILURES,
-    pinLockMs: e.BOT_PIN_LOCK_MINUTES * 60_000,
-    dbPath: e.BOT_DB_PATH,
-    redisUrl: e.REDIS_URL,
-    apiRoot: e.TELEGRAM_API_ROOT,
-    mode: e.BOT_MODE as 'polling' | 'webhook',
-    webhookUrl: e.WEBHOOK_URL || undefined,
-    webhookSecret: e.WEBHOOK_SECRET || undefined,
-    port: e.PORT,
-    host: e.BOT_HOST,
-    rateLimit: e.BOT_RATE_LIMIT,
-    rateWindowMs: e.BOT_RATE_WINDOW_MS,
-    followIntervalMs: e.BOT_FOLLOW_INTERVAL_MS,
-    refundWatchMs: e.BOT_REFUND_WATCH_HOURS * 3_600_000,
-    logLevel: e.BOT_LOG_LEVEL as BotConfig['logLevel'],
-  };
+	const keys = Object.keys(EnvSchema.shape) as (keyof typeof EnvSchema.shape)[];
+	const input: Record<string, string | undefined> = {};
+	for (const k of keys) input[k] = env[k];
+	const parsed = EnvSchema.safeParse(input);
+	const cross = crossProblems(input);
+	if (!parsed.success || cross.length) {
+		const problems = (parsed.success ? [] : parsed.error.issues).map((i) => {
+			const name = String(i.path[0] ?? 'environment');
+			let msg = i.message;
+			if (i.code === 'invalid_type' && i.received === 'undefined')
+				msg = msg.startsWith('is required') ? msg : 'is required';
+			// Never echo secret values: zod messages for these variables are ours and contain none.
+			if (SECRET_VARS.has(name)) msg = msg.replace(/"[^"]*"/g, '"…"');
+			return `${name} ${msg}`;
+		});
+		throw new ConfigError([...problems, ...cross]);
+	}
+	const e = parsed.data;
+	return {
+		telegramToken: e.TELEGRAM_BOT_TOKEN,
+		vtuBaseUrl: e.VTU_BASE_URL,
+		vtuToken: e.VTU_API_TOKEN,
+		tokenShared: e.VTU_TOKEN_SHARED,
+		maxProcessingMs: e.VTU_MAX_PROCESSING_SECONDS * 1000,
+		adminIds: e.BOT_ADMIN_IDS,
+		allowedIds: e.BOT_ALLOWED_IDS,
+		maxPurchaseKobo: e.BOT_MAX_PURCHASE_NAIRA,
+		dailyLimitKobo: e.BOT_DAILY_LIMIT_NAIRA,
+		pinRequired: e.BOT_PIN_REQUIRED,
+		pinMaxFailures: e.BOT_PIN_MAX_FAILURES,
+		pinLockMs: e.BOT_PIN_LOCK_MINUTES * 60_000,
+		dbPath: e.BOT_DB_PATH,
+		redisUrl: e.REDIS_URL,
+		apiRoot: e.TELEGRAM_API_ROOT,
+		mode: e.BOT_MODE as 'polling' | 'webhook',
+		webhookUrl: e.WEBHOOK_URL || undefined,
+		webhookSecret: e.WEBHOOK_SECRET || undefined,
+		port: e.PORT,
+		host: e.BOT_HOST,
+		rateLimit: e.BOT_RATE_LIMIT,
+		rateWindowMs: e.BOT_RATE_WINDOW_MS,
+		followIntervalMs: e.BOT_FOLLOW_INTERVAL_MS,
+		refundWatchMs: e.BOT_REFUND_WATCH_HOURS * 3_600_000,
+		logLevel: e.BOT_LOG_LEVEL as BotConfig['logLevel'],
+	};
 }
 
 /** The secrets of a config, for log/message redaction (a password inside any of its URLs included). */
 export function secretsOf(
-  config: Pick<BotConfig, 'telegramToken' | 'vtuToken' | 'webhookSecret'> & { redisUrl?: string; apiRoot?: string; vtuBaseUrl?: string; webhookUrl?: string },
+	config: Pick<BotConfig, 'telegramToken' | 'vtuToken' | 'webhookSecret'> & {
+		redisUrl?: string;
+		apiRoot?: string;
+		vtuBaseUrl?: string;
+		webhookUrl?: string;
+	},
 ): string[] {
-  const out = [config.telegramToken, config.vtuToken, config.webhookSecret, config.redisUrl].filter((s): s is string => !!s && s.length >= 6);
-  for (const url of [config.redisUrl, config.apiRoot, config.vtuBaseUrl, config.webhookUrl]) {
-    if (!url) continue;
-    try {
-      const pw = decodeURIComponent(new URL(url).password);
-      if (pw.length >= 6) out.push(pw);
-    } catch {
-      // not a URL: a Redis URL is redacted whole above; the others hold no secret
-    }
-  }
-  // The numeric-prefix-less secret half of the bot token, too.
-  const half = config.telegramToken.split(':')[1];
-  if (half && half.length >= 6) out.push(half);
-  return out;
+	const out = [config.telegramToken, config.vtuToken, config.webhookSecret, config.redisUrl].filter(
+		(s): s is string => !!s && s.length >= 6,
+	);
+	for (const url of [config.redisUrl, config.apiRoot, config.vtuBaseUrl, config.webhookUrl]) {
+		if (!url) continue;
+		try {
+			const pw = decodeURIComponent(new URL(url).password);
+			if (pw.length >= 6) out.push(pw);
+		} catch {
+			// not a URL: a Redis URL is redacted whole above; the others hold no secret
+		}
+	}
+	// The numeric-prefix-less secret half of the bot token, too.
+	const half = config.telegramToken.split(':')[1];
+	if (half && half.length >= 6) out.push(half);
+	return out;
 }

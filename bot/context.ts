@@ -16,43 +16,43 @@ export type ConvContext = Context;
 export type MyConversation = Conversation<MyContext, ConvContext>;
 
 export interface RuntimeConfig {
-  maxPurchaseKobo: number;
-  dailyLimitKobo: number;
-  pinRequired: boolean;
-  /** How long a confirm button stays valid. */
-  confirmTtlMs: number;
-  /** Bulk SMS: most recipients per job (one API batch). */
-  smsMaxRecipients: number;
-  /** Largest recipients file accepted, bytes. */
-  smsMaxFileBytes: number;
-  /** An abandoned flow stops swallowing the chat's messages after this long. */
-  conversationTimeoutMs: number;
-  /** The same purchase again within this time asks "You bought this … ago: buy again?". */
-  repeatWindowMs: number;
-  /** "typing…" starts when the vendor takes longer than this (the plugin then re-sends it every 5 s). */
-  typingAfterMs: number;
+	maxPurchaseKobo: number;
+	dailyLimitKobo: number;
+	pinRequired: boolean;
+	/** How long a confirm button stays valid. */
+	confirmTtlMs: number;
+	/** Bulk SMS: most recipients per job (one API batch). */
+	smsMaxRecipients: number;
+	/** Largest recipients file accepted, bytes. */
+	smsMaxFileBytes: number;
+	/** An abandoned flow stops swallowing the chat's messages after this long. */
+	conversationTimeoutMs: number;
+	/** The same purchase again within this time asks "You bought this … ago: buy again?". */
+	repeatWindowMs: number;
+	/** "typing…" starts when the vendor takes longer than this (the plugin then re-sends it every 5 s). */
+	typingAfterMs: number;
 }
 
 /** Everything features and conversations need; closed over, never stored in conversation state. */
 export interface Services {
-  cfg: RuntimeConfig;
-  client: VtuClientLike;
-  /** The wallet balance; reads that overlap share one request (see sharedRead in bot.ts). */
-  walletBalance(): Promise<Money>;
-  journal: Journal;
-  access: Access;
-  pins: Pins;
-  pinGate: PinGate;
-  orders: OrderService;
-  logger: Logger;
-  clock: Clock;
-  /** The outer bot.api (with auto-retry), for work inside `conversation.external`. */
-  api: Api;
-  /** Flow messages whose buttons /cancel takes away. */
-  keyboards: LiveKeyboards;
-  /** createConversation options: an abandoned flow stops swallowing the chat's messages after a while;
-   *  its unconfirmed order is refused at confirm (confirmTtlMs) and expired by the follower. */
-  conversationOptions(id: string): { id: string; maxMillisecondsToWait: number };
-  /** Downloads a file the user sent (getFile + file route of the configured API root). */
-  downloadFile(fileId: string, maxBytes: number): Promise<Buffer>;
+	cfg: RuntimeConfig;
+	client: VtuClientLike;
+	/** The wallet balance; reads that overlap share one request (see sharedRead in bot.ts). */
+	walletBalance(): Promise<Money>;
+	journal: Journal;
+	access: Access;
+	pins: Pins;
+	pinGate: PinGate;
+	orders: OrderService;
+	logger: Logger;
+	clock: Clock;
+	/** The outer bot.api (with auto-retry), for work inside `conversation.external`. */
+	api: Api;
+	/** Flow messages whose buttons /cancel takes away. */
+	keyboards: LiveKeyboards;
+	/** createConversation options: an abandoned flow stops swallowing the chat's messages after a while;
+	 *  its unconfirmed order is refused at confirm (confirmTtlMs) and expired by the follower. */
+	conversationOptions(id: string): { id: string; maxMillisecondsToWait: number };
+	/** Downloads a file the user sent (getFile + file route of the configured API root). */
+	downloadFile(fileId: string, maxBytes: number): Promise<Buffer>;
 }

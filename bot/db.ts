@@ -11,14 +11,16 @@ import type BetterSqlite3 from 'better-sqlite3';
  * Node-API and ships prebuilt, but needs Node 22+ (it crashes on Node 20). So Node 22+ loads 13.x and
  * Node 20 the 12.x build.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the choice is made at run time
-const Database: typeof BetterSqlite3 = Number(process.versions.node.split('.')[0]) >= 22 ? require('better-sqlite3-napi') : require('better-sqlite3');
+/* eslint-disable @typescript-eslint/no-require-imports -- the choice is made at run time */
+const Database: typeof BetterSqlite3 =
+	Number(process.versions.node.split('.')[0]) >= 22 ? require('better-sqlite3-napi') : require('better-sqlite3');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export type DB = BetterSqlite3.Database;
 
 const MIGRATIONS: string[] = [
-  // 1: initial schema
-  `
+	// 1: initial schema
+	`
   CREATE TABLE orders (
     id            TEXT PRIMARY KEY,
     user_id       INTEGER NOT NULL,
@@ -63,12 +65,12 @@ const MIGRATIONS: string[] = [
   );
   CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
   `,
-  // 2: names of the people who wrote to the bot, so admins see names, not bare IDs
-  `
+	// 2: names of the people who wrote to the bot, so admins see names, not bare IDs
+	`
   CREATE TABLE profiles (user_id INTEGER PRIMARY KEY, name TEXT NOT NULL, username TEXT, seen_at INTEGER NOT NULL);
   `,
-  // 3: when an unclear (`unknown`) order is checked next: no earlier than the client says a proven answer is possible
-  `
+	// 3: when an unclear (`unknown`) order is checked next: no earlier than the client says a proven answer is possible
+	`
   ALTER TABLE orders ADD COLUMN recheck_at INTEGER;
   CREATE INDEX orders_state_recheck ON orders(state, recheck_at);
   `,
@@ -76,21 +78,21 @@ const MIGRATIONS: string[] = [
 
 /** Open (creating if needed) and migrate the database. `:memory:` works for tests. */
 export function openDatabase(path: string): DB {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  migrate(db);
-  return db;
+	const db = new Database(path);
+	db.pragma('journal_mode = WAL');
+	db.pragma('synchronous = NORMAL');
+	db.pragma('busy_timeout = 5000');
+	db.pragma('foreign_keys = ON');
+	migrate(db);
+	return db;
 }
 
 export function migrate(db: DB): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]);
-      db.pragma(`user_version = ${v + 1}`);
-    }).immediate();
-  }
+	const current = db.pragma('user_version', { simple: true }) as number;
+	for (let v = current; v < MIGRATIONS.length; v++) {
+		db.transaction(() => {
+			db.exec(MIGRATIONS[v]);
+			db.pragma(`user_version = ${v + 1}`);
+		}).immediate();
+	}
 }

@@ -17,19 +17,21 @@ export type TextVars = Record<string, string | number>;
 export const DEFAULT_LOCALE = 'en';
 
 export const i18n = new I18n<Context & I18nFlavor>({
-  defaultLocale: DEFAULT_LOCALE,
-  directory: join(__dirname, 'locales'),
-  useSession: false,
-  fluentBundleOptions: { useIsolating: false },
-  fluentOptions: {
-    // A missing message is a bug: fail loudly instead of sending the key to a user.
-    warningHandler: (w) => {
-      throw new Error(`message catalogue: ${'messageId' in w ? w.messageId : w.path} is missing (${w.locales.join(', ')})`);
-    },
-  },
+	defaultLocale: DEFAULT_LOCALE,
+	directory: join(__dirname, 'locales'),
+	useSession: false,
+	fluentBundleOptions: { useIsolating: false },
+	fluentOptions: {
+		// A missing message is a bug: fail loudly instead of sending the key to a user.
+		warningHandler: (w) => {
+			throw new Error(
+				`message catalogue: ${'messageId' in w ? w.messageId : w.path} is missing (${w.locales.join(', ')})`,
+			);
+		},
+	},
 });
 
 /** A catalogue text in the default locale. */
 export function t(key: string, vars?: TextVars): string {
-  return i18n.t(DEFAULT_LOCALE, key, vars);
+	return i18n.t(DEFAULT_LOCALE, key, vars);
 }

@@ -13,399 +13,440 @@ import { randomBytes } from 'node:crypto';
 import type { DB } from './db';
 
 export type OrderState =
-  | 'created'
-  | 'cancelled'
-  | 'expired'
-  | 'sent'
-  | 'successful'
-  | 'processing'
-  | 'failed'
-  | 'unknown'
-  | 'not_charged';
+	| 'created'
+	| 'cancelled'
+	| 'expired'
+	| 'sent'
+	| 'successful'
+	| 'processing'
+	| 'failed'
+	| 'unknown'
+	| 'not_charged';
 
 /** States whose money is (or may be) spent: they count toward the daily limit. */
 export const SPENDING_STATES: OrderState[] = ['sent', 'successful', 'processing', 'unknown'];
 
 /** A journalled order: what was asked (NewOrder) plus where it stands. */
 export interface Order extends NewOrder {
-  id: string;
-  state: OrderState;
-  ident: string | null;
-  vendorId: number | null;
-  chargedKobo: number | null;
-  result: Record<string, unknown> | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  createdAt: number;
-  sentAt: number | null;
-  finalAt: number | null;
-  updatedAt: number;
-  notifiedState: string | null;
-  checkedAt: number | null;
-  /** `unknown` orders: when the follower checks again (null = at its next pass). */
-  recheckAt: number | null;
+	id: string;
+	state: OrderState;
+	ident: string | null;
+	vendorId: number | null;
+	chargedKobo: number | null;
+	result: Record<string, unknown> | null;
+	errorCode: string | null;
+	errorMessage: string | null;
+	createdAt: number;
+	sentAt: number | null;
+	finalAt: number | null;
+	updatedAt: number;
+	notifiedState: string | null;
+	checkedAt: number | null;
+	/** `unknown` orders: when the follower checks again (null = at its next pass). */
+	recheckAt: number | null;
 }
 
 interface Row {
-  id: string;
-  user_id: number;
-  chat_id: number;
-  product: string;
-  request: string;
-  description: string;
-  recipient: string | null;
-  amount_kobo: number;
-  state: OrderState;
-  ident: string | null;
-  vendor_id: number | null;
-  charged_kobo: number | null;
-  result: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: number;
-  sent_at: number | null;
-  final_at: number | null;
-  updated_at: number;
-  notified_state: string | null;
-  checked_at: number | null;
-  recheck_at: number | null;
+	id: string;
+	user_id: number;
+	chat_id: number;
+	product: string;
+	request: string;
+	description: string;
+	recipient: string | null;
+	amount_kobo: number;
+	state: OrderState;
+	ident: string | null;
+	vendor_id: number | null;
+	charged_kobo: number | null;
+	result: string | null;
+	error_code: string | null;
+	error_message: string | null;
+	created_at: number;
+	sent_at: number | null;
+	final_at: number | null;
+	updated_at: number;
+	notified_state: string | null;
+	checked_at: number | null;
+	recheck_at: number | null;
 }
 
 function toOrder(r: Row | undefined): Order | undefined {
-  if (!r) return undefined;
-  return {
-    id: r.id,
-    userId: r.user_id,
-    chatId: r.chat_id,
-    product: r.product,
-    request: JSON.parse(r.request),
-    description: r.description,
-    recipient: r.recipient,
-    amountKobo: r.amount_kobo,
-    state: r.state,
-    ident: r.ident,
-    vendorId: r.vendor_id,
-    chargedKobo: r.charged_kobo,
-    result: r.result ? JSON.parse(r.result) : null,
-    errorCode: r.error_code,
-    errorMessage: r.error_message,
-    createdAt: r.created_at,
-    sentAt: r.sent_at,
-    finalAt: r.final_at,
-    updatedAt: r.updated_at,
-    notifiedState: r.notified_state,
-    checkedAt: r.checked_at,
-    recheckAt: r.recheck_at ?? null,
-  };
+	if (!r) return undefined;
+	return {
+		id: r.id,
+		userId: r.user_id,
+		chatId: r.chat_id,
+		product: r.product,
+		request: JSON.parse(r.request),
+		description: r.description,
+		recipient: r.recipient,
+		amountKobo: r.amount_kobo,
+		state: r.state,
+		ident: r.ident,
+		vendorId: r.vendor_id,
+		chargedKobo: r.charged_kobo,
+		result: r.result ? JSON.parse(r.result) : null,
+		errorCode: r.error_code,
+		errorMessage: r.error_message,
+		createdAt: r.created_at,
+		sentAt: r.sent_at,
+		finalAt: r.final_at,
+		updatedAt: r.updated_at,
+		notifiedState: r.notified_state,
+		checkedAt: r.checked_at,
+		recheckAt: r.recheck_at ?? null,
+	};
 }
 
 export interface Clock {
-  now(): number;
+	now(): number;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** Start of the calendar day in Africa/Lagos (UTC+1, no DST), as epoch ms. */
 export function lagosDayStart(now: number): number {
-  const offset = 3_600_000;
-  return Math.floor((now + offset) / 86_400_000) * 86_400_000 - offset;
+	const offset = 3_600_000;
+	return Math.floor((now + offset) / 86_400_000) * 86_400_000 - offset;
 }
 
 export interface NewOrder {
-  userId: number;
-  chatId: number;
-  product: string;
-  request: Record<string, unknown>;
-  description: string;
-  recipient: string | null;
-  amountKobo: number;
+	userId: number;
+	chatId: number;
+	product: string;
+	request: Record<string, unknown>;
+	description: string;
+	recipient: string | null;
+	amountKobo: number;
 }
 
 export interface Limits {
-  maxPurchaseKobo: number;
-  dailyLimitKobo: number;
+	maxPurchaseKobo: number;
+	dailyLimitKobo: number;
 }
 
 export type BeginSendResult =
-  | { ok: true; order: Order }
-  | { ok: false; reason: 'state'; order: Order }
-  | { ok: false; reason: 'not_found' }
-  | { ok: false; reason: 'expired'; order: Order }
-  | { ok: false; reason: 'max_purchase'; limitKobo: number; order: Order }
-  | { ok: false; reason: 'daily_limit'; limitKobo: number; spentKobo: number; order: Order };
+	| { ok: true; order: Order }
+	| { ok: false; reason: 'state'; order: Order }
+	| { ok: false; reason: 'not_found' }
+	| { ok: false; reason: 'expired'; order: Order }
+	| { ok: false; reason: 'max_purchase'; limitKobo: number; order: Order }
+	| { ok: false; reason: 'daily_limit'; limitKobo: number; spentKobo: number; order: Order };
 
 /** A vendor record an order owns, as reconciliation needs it. */
 export interface ClaimedRecord {
-  id: number | null;
-  ident: string | null;
-  createdAt: string | null;
-  sentAt: number | null;
+	id: number | null;
+	ident: string | null;
+	createdAt: string | null;
+	sentAt: number | null;
 }
 
 /** What the journal keeps of a purchase result (no raw vendor body). */
 export interface StoredResult {
-  status: 'successful' | 'processing' | 'failed';
-  ident: string | null;
-  id: number | null;
-  amountKobo: number | null;
-  balanceAfterKobo: number | null;
-  message: string;
-  path: string;
-  details: Record<string, unknown>;
-  createdAt: string | null;
-  recipient: string | null;
+	status: 'successful' | 'processing' | 'failed';
+	ident: string | null;
+	id: number | null;
+	amountKobo: number | null;
+	balanceAfterKobo: number | null;
+	message: string;
+	path: string;
+	details: Record<string, unknown>;
+	createdAt: string | null;
+	recipient: string | null;
 }
 
 export class Journal {
-  private readonly stmts;
+	private readonly stmts;
 
-  constructor(
-    readonly db: DB,
-    private readonly clock: Clock = systemClock,
-  ) {
-    this.stmts = {
-      insert: db.prepare(
-        `INSERT INTO orders (id, user_id, chat_id, product, request, description, recipient, amount_kobo, state, created_at, updated_at)
+	constructor(
+		readonly db: DB,
+		private readonly clock: Clock = systemClock,
+	) {
+		this.stmts = {
+			insert: db.prepare(
+				`INSERT INTO orders (id, user_id, chat_id, product, request, description, recipient, amount_kobo, state, created_at, updated_at)
          VALUES (@id, @user_id, @chat_id, @product, @request, @description, @recipient, @amount_kobo, 'created', @now, @now) RETURNING *`,
-      ),
-      get: db.prepare(`SELECT * FROM orders WHERE id = ?`),
-      toSent: db.prepare(`UPDATE orders SET state = 'sent', sent_at = @now, updated_at = @now WHERE id = @id AND state = 'created' RETURNING *`),
-      cancel: db.prepare(`UPDATE orders SET state = @state, final_at = @now, updated_at = @now WHERE id = @id AND state = 'created'`),
-      spent: db.prepare(
-        `SELECT COALESCE(SUM(COALESCE(charged_kobo, amount_kobo)), 0) AS s FROM orders
+			),
+			get: db.prepare(`SELECT * FROM orders WHERE id = ?`),
+			toSent: db.prepare(
+				`UPDATE orders SET state = 'sent', sent_at = @now, updated_at = @now WHERE id = @id AND state = 'created' RETURNING *`,
+			),
+			cancel: db.prepare(
+				`UPDATE orders SET state = @state, final_at = @now, updated_at = @now WHERE id = @id AND state = 'created'`,
+			),
+			spent: db.prepare(
+				`SELECT COALESCE(SUM(COALESCE(charged_kobo, amount_kobo)), 0) AS s FROM orders
          WHERE user_id = ? AND created_at >= ? AND state IN (${SPENDING_STATES.map((s) => `'${s}'`).join(',')})`,
-      ),
-      result: db.prepare(
-        `UPDATE orders SET state = @state, ident = COALESCE(@ident, ident), vendor_id = COALESCE(@vendor_id, vendor_id),
+			),
+			result: db.prepare(
+				`UPDATE orders SET state = @state, ident = COALESCE(@ident, ident), vendor_id = COALESCE(@vendor_id, vendor_id),
            charged_kobo = COALESCE(@charged_kobo, charged_kobo), result = @result, error_code = NULL, error_message = NULL,
            final_at = CASE WHEN @state IN ('successful','failed') THEN @now ELSE final_at END,
            updated_at = @now, checked_at = @now
          WHERE id = @id RETURNING *`,
-      ),
-      error: db.prepare(
-        `UPDATE orders SET state = @state, error_code = @code, error_message = @message, recheck_at = @recheck_at,
+			),
+			error: db.prepare(
+				`UPDATE orders SET state = @state, error_code = @code, error_message = @message, recheck_at = @recheck_at,
            final_at = CASE WHEN @state IN ('failed','not_charged') THEN @now ELSE final_at END, updated_at = @now, checked_at = @now
          WHERE id = @id RETURNING *`,
-      ),
-      toUnknown: db.prepare(
-        `UPDATE orders SET state = 'unknown', error_code = @code, error_message = @message, recheck_at = @recheck_at,
+			),
+			toUnknown: db.prepare(
+				`UPDATE orders SET state = 'unknown', error_code = @code, error_message = @message, recheck_at = @recheck_at,
            updated_at = @now, checked_at = @now WHERE id = @id AND state = 'sent' RETURNING *`,
-      ),
-      recheck: db.prepare(`UPDATE orders SET checked_at = @now, recheck_at = @at WHERE id = @id`),
-      unknownDue: db.prepare(`SELECT * FROM orders WHERE state = 'unknown' AND (recheck_at IS NULL OR recheck_at <= ?) ORDER BY recheck_at LIMIT ?`),
-      ownedByOther: db.prepare(
-        `SELECT id FROM orders WHERE product = @product AND id <> @id AND state NOT IN ('not_charged', 'cancelled', 'expired')
+			),
+			recheck: db.prepare(`UPDATE orders SET checked_at = @now, recheck_at = @at WHERE id = @id`),
+			unknownDue: db.prepare(
+				`SELECT * FROM orders WHERE state = 'unknown' AND (recheck_at IS NULL OR recheck_at <= ?) ORDER BY recheck_at LIMIT ?`,
+			),
+			ownedByOther: db.prepare(
+				`SELECT id FROM orders WHERE product = @product AND id <> @id AND state NOT IN ('not_charged', 'cancelled', 'expired')
            AND ((@vendor_id IS NOT NULL AND vendor_id = @vendor_id) OR (@ident IS NOT NULL AND ident = @ident)) LIMIT 1`,
-      ),
-      checked: db.prepare(`UPDATE orders SET checked_at = @now WHERE id = @id`),
-      notified: db.prepare(`UPDATE orders SET notified_state = @state WHERE id = @id`),
-      byState: db.prepare(`SELECT * FROM orders WHERE state = ? ORDER BY created_at LIMIT ?`),
-      successfulSince: db.prepare(
-        `SELECT * FROM orders WHERE state = 'successful' AND final_at >= ? AND (checked_at IS NULL OR checked_at < ?) ORDER BY checked_at LIMIT ?`,
-      ),
-      forUser: db.prepare(`SELECT * FROM orders WHERE user_id = ? AND state <> 'created' ORDER BY created_at DESC, rowid DESC LIMIT ?`),
-      byIdent: db.prepare(`SELECT * FROM orders WHERE user_id = ? AND (ident = ? OR id = ?) ORDER BY created_at DESC LIMIT 1`),
-      unconfirmed: db.prepare(`SELECT 1 FROM orders WHERE user_id = ? AND state = 'created' AND created_at >= ? LIMIT 1`),
-      cancelCreatedFor: db.prepare(`UPDATE orders SET state = 'cancelled', final_at = @now, updated_at = @now WHERE user_id = @user_id AND state = 'created'`),
-      expireCreated: db.prepare(`UPDATE orders SET state = 'expired', final_at = @now, updated_at = @now WHERE state = 'created' AND created_at < @before`),
-      claimed: db.prepare(
-        `SELECT vendor_id, ident, result, sent_at FROM orders
+			),
+			checked: db.prepare(`UPDATE orders SET checked_at = @now WHERE id = @id`),
+			notified: db.prepare(`UPDATE orders SET notified_state = @state WHERE id = @id`),
+			byState: db.prepare(`SELECT * FROM orders WHERE state = ? ORDER BY created_at LIMIT ?`),
+			successfulSince: db.prepare(
+				`SELECT * FROM orders WHERE state = 'successful' AND final_at >= ? AND (checked_at IS NULL OR checked_at < ?) ORDER BY checked_at LIMIT ?`,
+			),
+			forUser: db.prepare(
+				`SELECT * FROM orders WHERE user_id = ? AND state <> 'created' ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+			),
+			byIdent: db.prepare(
+				`SELECT * FROM orders WHERE user_id = ? AND (ident = ? OR id = ?) ORDER BY created_at DESC LIMIT 1`,
+			),
+			unconfirmed: db.prepare(
+				`SELECT 1 FROM orders WHERE user_id = ? AND state = 'created' AND created_at >= ? LIMIT 1`,
+			),
+			cancelCreatedFor: db.prepare(
+				`UPDATE orders SET state = 'cancelled', final_at = @now, updated_at = @now WHERE user_id = @user_id AND state = 'created'`,
+			),
+			expireCreated: db.prepare(
+				`UPDATE orders SET state = 'expired', final_at = @now, updated_at = @now WHERE state = 'created' AND created_at < @before`,
+			),
+			claimed: db.prepare(
+				`SELECT vendor_id, ident, result, sent_at FROM orders
          WHERE product = ? AND id <> ? AND created_at >= ? AND (vendor_id IS NOT NULL OR ident IS NOT NULL) ORDER BY created_at DESC LIMIT ?`,
-      ),
-      openIdentical: db.prepare(
-        `SELECT COUNT(*) AS n FROM orders WHERE product = ? AND recipient IS ? AND amount_kobo = ? AND id <> ? AND state IN ('sent', 'unknown')`,
-      ),
-      seen: db.prepare(`INSERT OR IGNORE INTO seen_updates (update_id, at) VALUES (?, ?)`),
-      pruneSeen: db.prepare(`DELETE FROM seen_updates WHERE at < ?`),
-    };
-  }
+			),
+			openIdentical: db.prepare(
+				`SELECT COUNT(*) AS n FROM orders WHERE product = ? AND recipient IS ? AND amount_kobo = ? AND id <> ? AND state IN ('sent', 'unknown')`,
+			),
+			seen: db.prepare(`INSERT OR IGNORE INTO seen_updates (update_id, at) VALUES (?, ?)`),
+			pruneSeen: db.prepare(`DELETE FROM seen_updates WHERE at < ?`),
+		};
+	}
 
-  static newId(): string {
-    return randomBytes(8).toString('base64url');
-  }
+	static newId(): string {
+		return randomBytes(8).toString('base64url');
+	}
 
-  create(o: NewOrder, id = Journal.newId()): Order {
-    const now = this.clock.now();
-    const row = this.stmts.insert.get({
-      id,
-      user_id: o.userId,
-      chat_id: o.chatId,
-      product: o.product,
-      request: JSON.stringify(o.request),
-      description: o.description,
-      recipient: o.recipient,
-      amount_kobo: o.amountKobo,
-      now,
-    }) as Row;
-    return toOrder(row)!;
-  }
+	create(o: NewOrder, id = Journal.newId()): Order {
+		const now = this.clock.now();
+		const row = this.stmts.insert.get({
+			id,
+			user_id: o.userId,
+			chat_id: o.chatId,
+			product: o.product,
+			request: JSON.stringify(o.request),
+			description: o.description,
+			recipient: o.recipient,
+			amount_kobo: o.amountKobo,
+			now,
+		}) as Row;
+		return toOrder(row)!;
+	}
 
-  get(id: string): Order | undefined {
-    return toOrder(this.stmts.get.get(id) as Row | undefined);
-  }
+	get(id: string): Order | undefined {
+		return toOrder(this.stmts.get.get(id) as Row | undefined);
+	}
 
-  /** Kobo spent (or possibly spent) by the user since the start of today (Lagos). */
-  spentToday(userId: number, now = this.clock.now()): number {
-    return (this.stmts.spent.get(userId, lagosDayStart(now)) as { s: number }).s;
-  }
+	/** Kobo spent (or possibly spent) by the user since the start of today (Lagos). */
+	spentToday(userId: number, now = this.clock.now()): number {
+		return (this.stmts.spent.get(userId, lagosDayStart(now)) as { s: number }).s;
+	}
 
-  /**
-   * The single gate to the API: atomically check age and limits and move `created → sent`.
-   * Only the caller that gets `{ ok: true }` may send the purchase. A refused order is closed in
-   * the same transaction (`expired` when older than `maxAgeMs`, else `cancelled`).
-   */
-  beginSend(id: string, limits: Limits, maxAgeMs = Infinity): BeginSendResult {
-    const run = this.db.transaction((): BeginSendResult => {
-      const order = this.get(id);
-      if (!order) return { ok: false, reason: 'not_found' };
-      if (order.state !== 'created') return { ok: false, reason: 'state', order };
-      const now = this.clock.now();
-      const refuse = <R extends BeginSendResult>(r: R, state: 'cancelled' | 'expired' = 'cancelled'): R => {
-        this.stmts.cancel.run({ id, state, now });
-        return r;
-      };
-      if (now - order.createdAt > maxAgeMs) return refuse({ ok: false, reason: 'expired', order }, 'expired');
-      if (order.amountKobo > limits.maxPurchaseKobo) return refuse({ ok: false, reason: 'max_purchase', limitKobo: limits.maxPurchaseKobo, order });
-      const spent = this.spentToday(order.userId, now);
-      if (spent + order.amountKobo > limits.dailyLimitKobo) {
-        return refuse({ ok: false, reason: 'daily_limit', limitKobo: limits.dailyLimitKobo, spentKobo: spent, order });
-      }
-      // The row was read in this (immediate) transaction as `created`, so the update cannot miss.
-      return { ok: true, order: toOrder(this.stmts.toSent.get({ id, now }) as Row)! };
-    });
-    return run.immediate();
-  }
+	/**
+	 * The single gate to the API: atomically check age and limits and move `created → sent`.
+	 * Only the caller that gets `{ ok: true }` may send the purchase. A refused order is closed in
+	 * the same transaction (`expired` when older than `maxAgeMs`, else `cancelled`).
+	 */
+	beginSend(id: string, limits: Limits, maxAgeMs = Infinity): BeginSendResult {
+		const run = this.db.transaction((): BeginSendResult => {
+			const order = this.get(id);
+			if (!order) return { ok: false, reason: 'not_found' };
+			if (order.state !== 'created') return { ok: false, reason: 'state', order };
+			const now = this.clock.now();
+			const refuse = <R extends BeginSendResult>(r: R, state: 'cancelled' | 'expired' = 'cancelled'): R => {
+				this.stmts.cancel.run({ id, state, now });
+				return r;
+			};
+			if (now - order.createdAt > maxAgeMs) return refuse({ ok: false, reason: 'expired', order }, 'expired');
+			if (order.amountKobo > limits.maxPurchaseKobo)
+				return refuse({ ok: false, reason: 'max_purchase', limitKobo: limits.maxPurchaseKobo, order });
+			const spent = this.spentToday(order.userId, now);
+			if (spent + order.amountKobo > limits.dailyLimitKobo) {
+				return refuse({ ok: false, reason: 'daily_limit', limitKobo: limits.dailyLimitKobo, spentKobo: spent, order });
+			}
+			// The row was read in this (immediate) transaction as `created`, so the update cannot miss.
+			return { ok: true, order: toOrder(this.stmts.toSent.get({ id, now }) as Row)! };
+		});
+		return run.immediate();
+	}
 
-  /** created → cancelled (or expired). Returns false when the order had already moved on. */
-  cancel(id: string, state: 'cancelled' | 'expired' = 'cancelled'): boolean {
-    return this.stmts.cancel.run({ id, state, now: this.clock.now() }).changes === 1;
-  }
+	/** created → cancelled (or expired). Returns false when the order had already moved on. */
+	cancel(id: string, state: 'cancelled' | 'expired' = 'cancelled'): boolean {
+		return this.stmts.cancel.run({ id, state, now: this.clock.now() }).changes === 1;
+	}
 
-  /** The user has an order created since `since` and not confirmed or cancelled yet. */
-  hasUnconfirmed(userId: number, since: number): boolean {
-    return !!this.stmts.unconfirmed.get(userId, since);
-  }
+	/** The user has an order created since `since` and not confirmed or cancelled yet. */
+	hasUnconfirmed(userId: number, since: number): boolean {
+		return !!this.stmts.unconfirmed.get(userId, since);
+	}
 
-  /** Cancel every unconfirmed order of a user (the flow was abandoned with /cancel or another command). */
-  cancelCreatedFor(userId: number): number {
-    return this.stmts.cancelCreatedFor.run({ user_id: userId, now: this.clock.now() }).changes;
-  }
+	/** Cancel every unconfirmed order of a user (the flow was abandoned with /cancel or another command). */
+	cancelCreatedFor(userId: number): number {
+		return this.stmts.cancelCreatedFor.run({ user_id: userId, now: this.clock.now() }).changes;
+	}
 
-  recordResult(id: string, r: StoredResult): Order {
-    const row = this.stmts.result.get({
-      id,
-      state: r.status,
-      ident: r.ident,
-      vendor_id: r.id,
-      charged_kobo: r.amountKobo,
-      result: JSON.stringify(r),
-      now: this.clock.now(),
-    }) as Row;
-    return toOrder(row)!;
-  }
+	recordResult(id: string, r: StoredResult): Order {
+		const row = this.stmts.result.get({
+			id,
+			state: r.status,
+			ident: r.ident,
+			vendor_id: r.id,
+			charged_kobo: r.amountKobo,
+			result: JSON.stringify(r),
+			now: this.clock.now(),
+		}) as Row;
+		return toOrder(row)!;
+	}
 
-  /** `recheckAt`: for `unknown`, when the follower checks again (null = at its next pass). */
-  recordError(id: string, state: 'failed' | 'unknown' | 'not_charged', code: string, message: string, recheckAt: number | null = null): Order {
-    return toOrder(this.stmts.error.get({ id, state, code, message, recheck_at: recheckAt, now: this.clock.now() }) as Row)!;
-  }
+	/** `recheckAt`: for `unknown`, when the follower checks again (null = at its next pass). */
+	recordError(
+		id: string,
+		state: 'failed' | 'unknown' | 'not_charged',
+		code: string,
+		message: string,
+		recheckAt: number | null = null,
+	): Order {
+		return toOrder(
+			this.stmts.error.get({ id, state, code, message, recheck_at: recheckAt, now: this.clock.now() }) as Row,
+		)!;
+	}
 
-  /**
-   * Record a result the client found by reading the account back (not the POST's own answer), unless the
-   * shared journal shows it may be another order's: its record is owned by another order, or another
-   * identical order is still open (sent or unknown: its record may be this one, written by any instance
-   * on this file). Checked and written in one immediate transaction, so of two instances that read the
-   * same record only one can take it. Returns the order, or the reason it was not adopted.
-   */
-  adopt(id: string, r: StoredResult): { ok: true; order: Order } | { ok: false; reason: 'owned' | 'identical_open'; other?: string } {
-    const run = this.db.transaction(() => {
-      const order = this.get(id)!;
-      const owner = this.stmts.ownedByOther.get({ product: order.product, id, vendor_id: r.id, ident: r.ident }) as { id: string } | undefined;
-      if (owner) return { ok: false as const, reason: 'owned' as const, other: owner.id };
-      if (this.openIdentical(order) > 0) return { ok: false as const, reason: 'identical_open' as const };
-      return { ok: true as const, order: this.recordResult(id, r) };
-    });
-    return run.immediate();
-  }
+	/**
+	 * Record a result the client found by reading the account back (not the POST's own answer), unless the
+	 * shared journal shows it may be another order's: its record is owned by another order, or another
+	 * identical order is still open (sent or unknown: its record may be this one, written by any instance
+	 * on this file). Checked and written in one immediate transaction, so of two instances that read the
+	 * same record only one can take it. Returns the order, or the reason it was not adopted.
+	 */
+	adopt(
+		id: string,
+		r: StoredResult,
+	): { ok: true; order: Order } | { ok: false; reason: 'owned' | 'identical_open'; other?: string } {
+		const run = this.db.transaction(() => {
+			const order = this.get(id)!;
+			const owner = this.stmts.ownedByOther.get({ product: order.product, id, vendor_id: r.id, ident: r.ident }) as
+				| { id: string }
+				| undefined;
+			if (owner) return { ok: false as const, reason: 'owned' as const, other: owner.id };
+			if (this.openIdentical(order) > 0) return { ok: false as const, reason: 'identical_open' as const };
+			return { ok: true as const, order: this.recordResult(id, r) };
+		});
+		return run.immediate();
+	}
 
-  /**
-   * sent → unknown, only from `sent`: a restarted instance reconciling an order another instance is still
-   * buying must not overwrite the answer that instance records meanwhile. Undefined when it had moved on.
-   */
-  markUnknown(id: string, code: string, message: string, recheckAt: number): Order | undefined {
-    return toOrder(this.stmts.toUnknown.get({ id, code, message, recheck_at: recheckAt, now: this.clock.now() }) as Row | undefined);
-  }
+	/**
+	 * sent → unknown, only from `sent`: a restarted instance reconciling an order another instance is still
+	 * buying must not overwrite the answer that instance records meanwhile. Undefined when it had moved on.
+	 */
+	markUnknown(id: string, code: string, message: string, recheckAt: number): Order | undefined {
+		return toOrder(
+			this.stmts.toUnknown.get({ id, code, message, recheck_at: recheckAt, now: this.clock.now() }) as Row | undefined,
+		);
+	}
 
-  /** `unknown` orders due for a check at `now`. */
-  unknownDue(now: number, limit = 100): Order[] {
-    return (this.stmts.unknownDue.all(now, limit) as Row[]).map((r) => toOrder(r)!);
-  }
+	/** `unknown` orders due for a check at `now`. */
+	unknownDue(now: number, limit = 100): Order[] {
+		return (this.stmts.unknownDue.all(now, limit) as Row[]).map((r) => toOrder(r)!);
+	}
 
-  /** Checked without a verdict: check again at `at`. */
-  scheduleRecheck(id: string, at: number): void {
-    this.stmts.recheck.run({ id, at, now: this.clock.now() });
-  }
+	/** Checked without a verdict: check again at `at`. */
+	scheduleRecheck(id: string, at: number): void {
+		this.stmts.recheck.run({ id, at, now: this.clock.now() });
+	}
 
-  /**
-   * What reconciling `order` must know of the other orders, read in one snapshot so that no order moves
-   * unseen from "open" (counted as identical) to "settled" (its record claimed) between the two reads.
-   */
-  evidenceFor(order: Order, since: number): { claimed: ClaimedRecord[]; identicalPending: number } {
-    return this.db.transaction(() => ({ identicalPending: this.openIdentical(order), claimed: this.claimedBy(order, since) }))();
-  }
+	/**
+	 * What reconciling `order` must know of the other orders, read in one snapshot so that no order moves
+	 * unseen from "open" (counted as identical) to "settled" (its record claimed) between the two reads.
+	 */
+	evidenceFor(order: Order, since: number): { claimed: ClaimedRecord[]; identicalPending: number } {
+		return this.db.transaction(() => ({
+			identicalPending: this.openIdentical(order),
+			claimed: this.claimedBy(order, since),
+		}))();
+	}
 
-  touchChecked(id: string): void {
-    this.stmts.checked.run({ id, now: this.clock.now() });
-  }
+	touchChecked(id: string): void {
+		this.stmts.checked.run({ id, now: this.clock.now() });
+	}
 
-  markNotified(id: string, state: string): void {
-    this.stmts.notified.run({ id, state });
-  }
+	markNotified(id: string, state: string): void {
+		this.stmts.notified.run({ id, state });
+	}
 
-  listByState(state: OrderState, limit = 1000): Order[] {
-    return (this.stmts.byState.all(state, limit) as Row[]).map((r) => toOrder(r)!);
-  }
+	listByState(state: OrderState, limit = 1000): Order[] {
+		return (this.stmts.byState.all(state, limit) as Row[]).map((r) => toOrder(r)!);
+	}
 
-  /** Successful orders settled after `since` and not checked since `checkedBefore` (refund watch). */
-  successfulToRecheck(since: number, checkedBefore: number, limit = 200): Order[] {
-    return (this.stmts.successfulSince.all(since, checkedBefore, limit) as Row[]).map((r) => toOrder(r)!);
-  }
+	/** Successful orders settled after `since` and not checked since `checkedBefore` (refund watch). */
+	successfulToRecheck(since: number, checkedBefore: number, limit = 200): Order[] {
+		return (this.stmts.successfulSince.all(since, checkedBefore, limit) as Row[]).map((r) => toOrder(r)!);
+	}
 
-  recentForUser(userId: number, limit = 10): Order[] {
-    return (this.stmts.forUser.all(userId, limit) as Row[]).map((r) => toOrder(r)!);
-  }
+	recentForUser(userId: number, limit = 10): Order[] {
+		return (this.stmts.forUser.all(userId, limit) as Row[]).map((r) => toOrder(r)!);
+	}
 
-  findForUser(userId: number, identOrId: string): Order | undefined {
-    return toOrder(this.stmts.byIdent.get(userId, identOrId, identOrId) as Row | undefined);
-  }
+	findForUser(userId: number, identOrId: string): Order | undefined {
+		return toOrder(this.stmts.byIdent.get(userId, identOrId, identOrId) as Row | undefined);
+	}
 
-  /**
-   * The vendor records other orders of this product own (since `since`): what reconciling `order` must
-   * never adopt, with their create_date and send time (they teach a restarted client the server's clock).
-   */
-  claimedBy(order: Order, since: number, limit = 5000): ClaimedRecord[] {
-    const rows = this.stmts.claimed.all(order.product, order.id, since, limit) as Array<Pick<Row, 'vendor_id' | 'ident' | 'result' | 'sent_at'>>;
-    return rows.map((r) => ({
-      id: r.vendor_id, ident: r.ident, sentAt: r.sent_at, createdAt: r.result ? ((JSON.parse(r.result) as StoredResult).createdAt ?? null) : null,
-    }));
-  }
+	/**
+	 * The vendor records other orders of this product own (since `since`): what reconciling `order` must
+	 * never adopt, with their create_date and send time (they teach a restarted client the server's clock).
+	 */
+	claimedBy(order: Order, since: number, limit = 5000): ClaimedRecord[] {
+		const rows = this.stmts.claimed.all(order.product, order.id, since, limit) as Array<
+			Pick<Row, 'vendor_id' | 'ident' | 'result' | 'sent_at'>
+		>;
+		return rows.map((r) => ({
+			id: r.vendor_id,
+			ident: r.ident,
+			sentAt: r.sent_at,
+			createdAt: r.result ? ((JSON.parse(r.result) as StoredResult).createdAt ?? null) : null,
+		}));
+	}
 
-  /** Other orders whose records could match `order`'s (same product, recipient and amount) and whose outcome is still open. */
-  openIdentical(order: Order): number {
-    return (this.stmts.openIdentical.get(order.product, order.recipient, order.amountKobo, order.id) as { n: number }).n;
-  }
+	/** Other orders whose records could match `order`'s (same product, recipient and amount) and whose outcome is still open. */
+	openIdentical(order: Order): number {
+		return (this.stmts.openIdentical.get(order.product, order.recipient, order.amountKobo, order.id) as { n: number })
+			.n;
+	}
 
-  /** Orders never confirmed within `maxAgeMs` become `expired` (their buttons are then stale). */
-  expireStale(maxAgeMs: number): number {
-    const now = this.clock.now();
-    return this.stmts.expireCreated.run({ now, before: now - maxAgeMs }).changes;
-  }
+	/** Orders never confirmed within `maxAgeMs` become `expired` (their buttons are then stale). */
+	expireStale(maxAgeMs: number): number {
+		const now = this.clock.now();
+		return this.stmts.expireCreated.run({ now, before: now - maxAgeMs }).changes;
+	}
 
-  /** Update dedupe: true the first time an update_id is seen, false for a duplicate. */
-  firstSeen(updateId: number): boolean {
-    return this.stmts.seen.run(updateId, this.clock.now()).changes === 1;
-  }
+	/** Update dedupe: true the first time an update_id is seen, false for a duplicate. */
+	firstSeen(updateId: number): boolean {
+		return this.stmts.seen.run(updateId, this.clock.now()).changes === 1;
+	}
 
-  pruneSeen(olderThanMs: number): number {
-    return this.stmts.pruneSeen.run(this.clock.now() - olderThanMs).changes;
-  }
+	pruneSeen(olderThanMs: number): number {
+		return this.stmts.pruneSeen.run(this.clock.now() - olderThanMs).changes;
+	}
 }

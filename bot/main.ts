@@ -27,27 +27,32 @@ const REACH_MAX_DELAY_MS = 30_000;
  * trying (through the bot's own API, auto-retry would wait minutes in silence). A rejected token is fatal.
  */
 async function reachBotApi(token: string, apiRoot: string, logger: Logger): Promise<UserFromGetMe> {
-  const api = new Api(token, { apiRoot });
-  const where = shownUrl(apiRoot);
-  for (let attempt = 1, delay = 1_000; ; attempt++, delay = Math.min(delay * 2, REACH_MAX_DELAY_MS)) {
-    const signal = AbortSignal.timeout(REACH_TIMEOUT_MS);
-    try {
-      // grammY types its signal with the abort-controller shim, not the global AbortSignal.
-      return await api.getMe(signal as Parameters<Api['getMe']>[0]);
-    } catch (e) {
-      if (e instanceof GrammyError && (e.error_code === 401 || e.error_code === 404)) {
-        throw new Error(`The Bot API at ${where} rejected the bot token (${e.error_code} ${e.description}): check TELEGRAM_BOT_TOKEN (from @BotFather).`);
-      }
-      const cause = signal.aborted ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reasonOf(e);
-      logger.warn(`cannot reach the Telegram Bot API at ${where} (getMe: ${cause}); retrying in ${delay / 1000} s, and until it answers (check the network, a proxy, or TELEGRAM_API_ROOT)`, { attempt });
-    }
-    await new Promise((r) => setTimeout(r, delay));
-  }
+	const api = new Api(token, { apiRoot });
+	const where = shownUrl(apiRoot);
+	for (let attempt = 1, delay = 1_000; ; attempt++, delay = Math.min(delay * 2, REACH_MAX_DELAY_MS)) {
+		const signal = AbortSignal.timeout(REACH_TIMEOUT_MS);
+		try {
+			// grammY types its signal with the abort-controller shim, not the global AbortSignal.
+			return await api.getMe(signal as Parameters<Api['getMe']>[0]);
+		} catch (e) {
+			if (e instanceof GrammyError && (e.error_code === 401 || e.error_code === 404)) {
+				throw new Error(
+					`The Bot API at ${where} rejected the bot token (${e.error_code} ${e.description}): check TELEGRAM_BOT_TOKEN (from @BotFather).`,
+				);
+			}
+			const cause = signal.aborted ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reasonOf(e);
+			logger.warn(
+				`cannot reach the Telegram Bot API at ${where} (getMe: ${cause}); retrying in ${delay / 1000} s, and until it answers (check the network, a proxy, or TELEGRAM_API_ROOT)`,
+				{ attempt },
+			);
+		}
+		await new Promise((r) => setTimeout(r, delay));
+	}
 }
 
 /** A URL for messages: no `user:password@` part (the secrets themselves are redacted on top). */
 function shownUrl(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, '$1');
+	return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, '$1');
 }
 
 /** What the fatal start-up message passes through: the config's secrets once it is loaded. */
@@ -55,98 +60,121 @@ let redactFatal: (s: string) => string = (s) => s;
 
 /** The innermost error's code or message (grammY wraps the fetch error, which wraps the socket's). */
 function reasonOf(e: unknown): string {
-  let cur = e as { error?: unknown; cause?: unknown; code?: unknown; message?: unknown } | undefined;
-  while (cur && typeof cur === 'object' && (cur.error ?? cur.cause)) cur = (cur.error ?? cur.cause) as typeof cur;
-  return String(cur?.code ?? cur?.message ?? e);
+	let cur = e as { error?: unknown; cause?: unknown; code?: unknown; message?: unknown } | undefined;
+	while (cur && typeof cur === 'object' && (cur.error ?? cur.cause)) cur = (cur.error ?? cur.cause) as typeof cur;
+	return String(cur?.code ?? cur?.message ?? e);
 }
 
 async function main(): Promise<void> {
-  let config: BotConfig;
-  try {
-    config = loadConfig(process.env);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\nVariables are documented in bot/README.md; no secret values are printed.\n`);
-      process.exit(2);
-    }
-    throw e;
-  }
-  const secrets = secretsOf(config);
-  redactFatal = redactor(secrets);
-  const logger = createLogger({ level: config.logLevel, secrets });
-  // By default the bot is its token's only buyer (client/API.md "Who owns a record"): a lost answer is
-  // settled by adopting the lone matching record, so the user gets a final answer instead of "unknown".
-  // VTU_TOKEN_SHARED=true when n8n or anyone else buys with the same token.
-  // Several webhook instances on one SQLite file share their claims through the journal: a record one
-  // instance found is taken only when no other order of any instance owns it (Journal.adopt).
-  // The client gets the same processing bound the bot applies (no "not charged" before it).
-  const reconcile = { sharedAccount: config.tokenShared, maxProcessingMs: config.maxProcessingMs };
-  const client = new VtuClient({
-    baseUrl: config.vtuBaseUrl, token: config.vtuToken, logger: { ...logger, debug: () => undefined }, reconcile,
-  });
+	let config: BotConfig;
+	try {
+		config = loadConfig(process.env);
+	} catch (e) {
+		if (e instanceof ConfigError) {
+			process.stderr.write(`${e.message}\nVariables are documented in bot/README.md; no secret values are printed.\n`);
+			process.exit(2);
+		}
+		throw e;
+	}
+	const secrets = secretsOf(config);
+	redactFatal = redactor(secrets);
+	const logger = createLogger({ level: config.logLevel, secrets });
+	// By default the bot is its token's only buyer (client/API.md "Who owns a record"): a lost answer is
+	// settled by adopting the lone matching record, so the user gets a final answer instead of "unknown".
+	// VTU_TOKEN_SHARED=true when n8n or anyone else buys with the same token.
+	// Several webhook instances on one SQLite file share their claims through the journal: a record one
+	// instance found is taken only when no other order of any instance owns it (Journal.adopt).
+	// The client gets the same processing bound the bot applies (no "not charged" before it).
+	const reconcile = { sharedAccount: config.tokenShared, maxProcessingMs: config.maxProcessingMs };
+	const client = new VtuClient({
+		baseUrl: config.vtuBaseUrl,
+		token: config.vtuToken,
+		logger: { ...logger, debug: () => undefined },
+		reconcile,
+	});
 
-  const deps: BotDeps = { client, logger };
-  let redis: RedisShared | undefined;
-  if (config.redisUrl) {
-    redis = await connectRedis(config.redisUrl, { botId: config.telegramToken, rateWindowMs: config.rateWindowMs, logger });
-    Object.assign(deps, redis.deps);
-    logger.info('using Redis for conversations, update dedupe and rate limits', { namespace: redis.namespace });
-  }
+	const deps: BotDeps = { client, logger };
+	let redis: RedisShared | undefined;
+	if (config.redisUrl) {
+		redis = await connectRedis(config.redisUrl, {
+			botId: config.telegramToken,
+			rateWindowMs: config.rateWindowMs,
+			logger,
+		});
+		Object.assign(deps, redis.deps);
+		logger.info('using Redis for conversations, update dedupe and rate limits', { namespace: redis.namespace });
+	}
 
-  const app = createBot(config, deps);
-  const apiRoot = config.apiRoot;
-  logger.info(`connecting to the Telegram Bot API at ${shownUrl(apiRoot)}`);
-  app.bot.botInfo = await reachBotApi(config.telegramToken, apiRoot, logger);
-  await app.init();
-  app.follower.start();
+	const app = createBot(config, deps);
+	const apiRoot = config.apiRoot;
+	logger.info(`connecting to the Telegram Bot API at ${shownUrl(apiRoot)}`);
+	app.bot.botInfo = await reachBotApi(config.telegramToken, apiRoot, logger);
+	await app.init();
+	app.follower.start();
 
-  let webhook: WebhookServer | undefined;
-  let poller: Poller | undefined;
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 30_000);
-    force.unref();
-    try {
-      if (webhook) await webhook.close();
-      if (poller) await poller.stop();
-      await app.close();
-      await redis?.close();
-    } catch (e) {
-      logger.error('shutdown error', { err: e });
-    }
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+	let webhook: WebhookServer | undefined;
+	let poller: Poller | undefined;
+	let stopping = false;
+	const shutdown = async (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		logger.info('shutting down', { signal });
+		const force = setTimeout(() => process.exit(1), 30_000);
+		force.unref();
+		try {
+			if (webhook) await webhook.close();
+			if (poller) await poller.stop();
+			await app.close();
+			await redis?.close();
+		} catch (e) {
+			logger.error('shutdown error', { err: e });
+		}
+		process.exit(0);
+	};
+	process.once('SIGINT', () => void shutdown('SIGINT'));
+	process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  if (config.mode === 'webhook') {
-    const url = new URL(config.webhookUrl!);
-    webhook = await startWebhookServer(app.bot, { path: url.pathname || '/', secretToken: config.webhookSecret!, port: config.port, host: config.host, logger });
-    await app.bot.api.setWebhook(config.webhookUrl!, { secret_token: config.webhookSecret, allowed_updates: [...ALLOWED_UPDATES] });
-    logger.info(`ready: @${app.bot.botInfo.username} takes updates by webhook at ${url.origin}${url.pathname} (listening on port ${webhook.port})`, { mode: 'webhook', db: config.dbPath });
-  } else {
-    await app.bot.api.deleteWebhook();
-    const username = app.bot.botInfo.username;
-    poller = await startPolling(app.bot, {
-      allowedUpdates: ALLOWED_UPDATES,
-      logger,
-      onStart: () => logger.info(`ready: @${username} takes updates by long polling from ${shownUrl(apiRoot)}`, { mode: 'polling', db: config.dbPath }),
-    });
-    // A fatal getUpdates error (401 revoked token, 409 another poller) ends polling: exit non-zero.
-    await poller.task()?.catch((e) => {
-      if (stopping) return;
-      logger.error('long polling ended', { err: e });
-      void app.close().finally(() => process.exit(1));
-    });
-  }
+	if (config.mode === 'webhook') {
+		const url = new URL(config.webhookUrl!);
+		webhook = await startWebhookServer(app.bot, {
+			path: url.pathname || '/',
+			secretToken: config.webhookSecret!,
+			port: config.port,
+			host: config.host,
+			logger,
+		});
+		await app.bot.api.setWebhook(config.webhookUrl!, {
+			secret_token: config.webhookSecret,
+			allowed_updates: [...ALLOWED_UPDATES],
+		});
+		logger.info(
+			`ready: @${app.bot.botInfo.username} takes updates by webhook at ${url.origin}${url.pathname} (listening on port ${webhook.port})`,
+			{ mode: 'webhook', db: config.dbPath },
+		);
+	} else {
+		await app.bot.api.deleteWebhook();
+		const username = app.bot.botInfo.username;
+		poller = await startPolling(app.bot, {
+			allowedUpdates: ALLOWED_UPDATES,
+			logger,
+			onStart: () =>
+				logger.info(`ready: @${username} takes updates by long polling from ${shownUrl(apiRoot)}`, {
+					mode: 'polling',
+					db: config.dbPath,
+				}),
+		});
+		// A fatal getUpdates error (401 revoked token, 409 another poller) ends polling: exit non-zero.
+		await poller.task()?.catch((e) => {
+			if (stopping) return;
+			logger.error('long polling ended', { err: e });
+			void app.close().finally(() => process.exit(1));
+		});
+	}
 }
 
 main().catch((e) => {
-  // grammY and the client keep the tokens out of their errors, but a token can be part of a configured
-  // URL (TELEGRAM_API_ROOT): the message is redacted with every secret of the configuration.
-  process.stderr.write(`Fatal: ${redactFatal(e instanceof Error ? e.message : String(e))}\n`);
-  process.exit(1);
+	// grammY and the client keep the tokens out of their errors, but a token can be part of a configured
+	// URL (TELEGRAM_API_ROOT): the message is redacted with every secret of the configuration.
+	process.stderr.write(`Fatal: ${redactFatal(e instanceof Error ? e.message : String(e))}\n`);
+	process.exit(1);
 });

@@ -8,105 +8,116 @@ import type { Journal, Limits, Order, StoredResult } from './journal';
 import type { Logger } from './logger';
 import { maskPhone } from './logger';
 import { t } from './i18n';
-import { NOT_CHARGED_CODES, errorCode, formatNaira, formatPhone, money, type BotPurchaseRequest, type PurchaseResult, type VtuClientLike } from './vtu';
+import {
+	NOT_CHARGED_CODES,
+	errorCode,
+	formatNaira,
+	formatPhone,
+	money,
+	type BotPurchaseRequest,
+	type PurchaseResult,
+	type VtuClientLike,
+} from './vtu';
 
 export const naira = (kobo: number): string => formatNaira(kobo, { symbol: true, grouping: true });
 
 /** Serializable summary of an order, safe to keep in conversation state. */
 export interface OrderView {
-  id: string;
-  state: string;
-  product: string;
-  description: string;
-  recipient: string | null;
-  amountKobo: number;
-  chargedKobo: number | null;
-  ident: string | null;
-  balanceAfterKobo: number | null;
-  message: string;
-  errorCode: string | null;
-  errorMessage: string | null;
-  path: string | null;
-  details: Record<string, unknown>;
+	id: string;
+	state: string;
+	product: string;
+	description: string;
+	recipient: string | null;
+	amountKobo: number;
+	chargedKobo: number | null;
+	ident: string | null;
+	balanceAfterKobo: number | null;
+	message: string;
+	errorCode: string | null;
+	errorMessage: string | null;
+	path: string | null;
+	details: Record<string, unknown>;
 }
 
 export type ExecuteOutcome =
-  | { kind: 'done'; order: OrderView }
-  | { kind: 'already'; order: OrderView }
-  | { kind: 'refused'; reason: 'max_purchase' | 'daily_limit' | 'expired' | 'not_found'; text: string };
+	| { kind: 'done'; order: OrderView }
+	| { kind: 'already'; order: OrderView }
+	| { kind: 'refused'; reason: 'max_purchase' | 'daily_limit' | 'expired' | 'not_found'; text: string };
 
 export function viewOf(o: Order): OrderView {
-  const r = o.result as Partial<StoredResult> | null;
-  return {
-    id: o.id,
-    state: o.state,
-    product: o.product,
-    description: o.description,
-    recipient: o.recipient,
-    amountKobo: o.amountKobo,
-    chargedKobo: o.chargedKobo,
-    ident: o.ident,
-    balanceAfterKobo: r?.balanceAfterKobo ?? null,
-    message: r?.message ?? '',
-    errorCode: o.errorCode,
-    errorMessage: o.errorMessage,
-    path: r?.path ?? null,
-    details: r?.details ?? {},
-  };
+	const r = o.result as Partial<StoredResult> | null;
+	return {
+		id: o.id,
+		state: o.state,
+		product: o.product,
+		description: o.description,
+		recipient: o.recipient,
+		amountKobo: o.amountKobo,
+		chargedKobo: o.chargedKobo,
+		ident: o.ident,
+		balanceAfterKobo: r?.balanceAfterKobo ?? null,
+		message: r?.message ?? '',
+		errorCode: o.errorCode,
+		errorMessage: o.errorMessage,
+		path: r?.path ?? null,
+		details: r?.details ?? {},
+	};
 }
 
 export function storedOf(r: PurchaseResult): StoredResult {
-  return {
-    status: r.status,
-    ident: r.ident,
-    id: r.id,
-    amountKobo: r.amount ? r.amount.kobo : null,
-    balanceAfterKobo: r.balanceAfter ? r.balanceAfter.kobo : null,
-    message: typeof r.message === 'string' ? r.message.slice(0, 500) : '',
-    path: r.path,
-    details: r.details ?? {},
-    createdAt: r.createdAt,
-    recipient: r.recipient,
-  };
+	return {
+		status: r.status,
+		ident: r.ident,
+		id: r.id,
+		amountKobo: r.amount ? r.amount.kobo : null,
+		balanceAfterKobo: r.balanceAfter ? r.balanceAfter.kobo : null,
+		message: typeof r.message === 'string' ? r.message.slice(0, 500) : '',
+		path: r.path,
+		details: r.details ?? {},
+		createdAt: r.createdAt,
+		recipient: r.recipient,
+	};
 }
 
 /** Rebuild a PurchaseResult for client.transactions.refresh from what the journal kept. */
 export function resultOf(o: Order): PurchaseResult | null {
-  const s = o.result as StoredResult | null;
-  if (!s) return null;
-  const m = (k: number | null) => (k === null ? null : money(k));
-  return {
-    product: o.product as PurchaseResult['product'],
-    id: s.id,
-    ident: s.ident,
-    status: s.status,
-    amount: m(s.amountKobo ?? o.amountKobo)!,
-    balanceBefore: null,
-    balanceAfter: m(s.balanceAfterKobo),
-    recipient: s.recipient,
-    details: s.details ?? {},
-    message: s.message ?? '',
-    createdAt: s.createdAt,
-    path: (s.path as PurchaseResult['path']) ?? 'direct',
-    raw: null,
-  };
+	const s = o.result as StoredResult | null;
+	if (!s) return null;
+	const m = (k: number | null) => (k === null ? null : money(k));
+	return {
+		product: o.product as PurchaseResult['product'],
+		id: s.id,
+		ident: s.ident,
+		status: s.status,
+		amount: m(s.amountKobo ?? o.amountKobo)!,
+		balanceBefore: null,
+		balanceAfter: m(s.balanceAfterKobo),
+		recipient: s.recipient,
+		details: s.details ?? {},
+		message: s.message ?? '',
+		createdAt: s.createdAt,
+		path: (s.path as PurchaseResult['path']) ?? 'direct',
+		raw: null,
+	};
 }
 
 /** What to record for a purchase or reconcile that ended in an error. */
-export type Verdict = { state: 'not_charged'; code: string; message: string } | { state: 'unknown'; code: string; message: string; recheckAt: number };
+export type Verdict =
+	| { state: 'not_charged'; code: string; message: string }
+	| { state: 'unknown'; code: string; message: string; recheckAt: number };
 
 /** `details.resolvableAfter` of a VtuUnknownOutcomeError (ISO string), as epoch ms. */
 export function resolvableAfterOf(e: unknown): number | null {
-  const v = (e as { details?: { resolvableAfter?: unknown } } | null)?.details?.resolvableAfter;
-  const t = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isNaN(t) ? null : t;
+	const v = (e as { details?: { resolvableAfter?: unknown } } | null)?.details?.resolvableAfter;
+	const t = typeof v === 'string' ? Date.parse(v) : NaN;
+	return Number.isNaN(t) ? null : t;
 }
 
 export interface Bounds {
-  /** The vendor's processing bound: before sentAt + this, no answer can prove "not charged". */
-  maxProcessingMs: number;
-  /** Earliest next check of an unclear order. */
-  recheckMs: number;
+	/** The vendor's processing bound: before sentAt + this, no answer can prove "not charged". */
+	maxProcessingMs: number;
+	/** Earliest next check of an unclear order. */
+	recheckMs: number;
 }
 
 /**
@@ -116,164 +127,207 @@ export interface Bounds {
  * may still appear. Anything else is `unknown`, checked again no earlier than the client's resolvableAfter.
  */
 export function judge(e: unknown, from: 'buy' | 'reconcile', sentAt: number, now: number, b: Bounds): Verdict {
-  const code = errorCode(e) ?? 'internal';
-  const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
-  const bound = sentAt + b.maxProcessingMs;
-  if (code === 'not_charged' && now >= bound) return { state: 'not_charged', code, message };
-  if (code !== 'not_charged' && from === 'buy' && NOT_CHARGED_CODES.has(code)) return { state: 'not_charged', code, message };
-  const earliest = Math.max(now + b.recheckMs, resolvableAfterOf(e) ?? 0);
-  if (code === 'not_charged') {
-    return { state: 'unknown', code: 'unknown_outcome', message: 'No record yet, but the provider may still be creating it: checking again.', recheckAt: Math.max(earliest, bound) };
-  }
-  return { state: 'unknown', code, message, recheckAt: earliest };
+	const code = errorCode(e) ?? 'internal';
+	const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+	const bound = sentAt + b.maxProcessingMs;
+	if (code === 'not_charged' && now >= bound) return { state: 'not_charged', code, message };
+	if (code !== 'not_charged' && from === 'buy' && NOT_CHARGED_CODES.has(code))
+		return { state: 'not_charged', code, message };
+	const earliest = Math.max(now + b.recheckMs, resolvableAfterOf(e) ?? 0);
+	if (code === 'not_charged') {
+		return {
+			state: 'unknown',
+			code: 'unknown_outcome',
+			message: 'No record yet, but the provider may still be creating it: checking again.',
+			recheckAt: Math.max(earliest, bound),
+		};
+	}
+	return { state: 'unknown', code, message, recheckAt: earliest };
 }
 
 export interface OrderServiceDeps {
-  client: VtuClientLike;
-  journal: Journal;
-  limits: Limits;
-  logger: Logger;
-  /** Orders not confirmed within this time are refused at confirm (stale). */
-  confirmTtlMs: number;
-  now: () => number;
-  bounds: Bounds;
+	client: VtuClientLike;
+	journal: Journal;
+	limits: Limits;
+	logger: Logger;
+	/** Orders not confirmed within this time are refused at confirm (stale). */
+	confirmTtlMs: number;
+	now: () => number;
+	bounds: Bounds;
 }
 
 export class OrderService {
-  constructor(private readonly d: OrderServiceDeps) {}
+	constructor(private readonly d: OrderServiceDeps) {}
 
-  async execute(orderId: string): Promise<ExecuteOutcome> {
-    const { journal, client, logger } = this.d;
-    // Age and limits are checked inside the created→sent transaction; a refused order is closed there.
-    const begin = journal.beginSend(orderId, this.d.limits, this.d.confirmTtlMs);
-    if (!begin.ok) {
-      if (begin.reason === 'state') return { kind: 'already', order: viewOf(begin.order) };
-      if (begin.reason === 'not_found') return { kind: 'refused', reason: 'not_found', text: t('refused-not-found') };
-      if (begin.reason === 'expired') return { kind: 'refused', reason: 'expired', text: t('refused-expired') };
-      if (begin.reason === 'max_purchase') {
-        return { kind: 'refused', reason: 'max_purchase', text: t('refused-max-purchase', { amount: naira(begin.order.amountKobo), limit: naira(begin.limitKobo) }) };
-      }
-      const left = Math.max(0, begin.limitKobo - begin.spentKobo);
-      return { kind: 'refused', reason: 'daily_limit', text: t('refused-daily-limit', { limit: naira(begin.limitKobo), left: naira(left) }) };
-    }
-    const order = begin.order;
-    const req = order.request as unknown as BotPurchaseRequest;
-    logger.info('order sent', { order: order.id, user: order.userId, product: order.product, kobo: order.amountKobo, to: maskPhone(order.recipient) });
-    try {
-      const result = await client.buy(req);
-      logger.info('order result', { order: order.id, status: result.status, ident: result.ident, path: result.path });
-      return { kind: 'done', order: viewOf(this.record(order, result)) };
-    } catch (e) {
-      const v = judge(e, 'buy', order.sentAt ?? order.createdAt, this.d.now(), this.d.bounds);
-      logger.warn('order error', { order: order.id, code: v.code, state: v.state });
-      const after = journal.recordError(order.id, v.state, v.code, v.message, v.state === 'unknown' ? v.recheckAt : null);
-      return { kind: 'done', order: viewOf(after) };
-    }
-  }
+	async execute(orderId: string): Promise<ExecuteOutcome> {
+		const { journal, client, logger } = this.d;
+		// Age and limits are checked inside the created→sent transaction; a refused order is closed there.
+		const begin = journal.beginSend(orderId, this.d.limits, this.d.confirmTtlMs);
+		if (!begin.ok) {
+			if (begin.reason === 'state') return { kind: 'already', order: viewOf(begin.order) };
+			if (begin.reason === 'not_found') return { kind: 'refused', reason: 'not_found', text: t('refused-not-found') };
+			if (begin.reason === 'expired') return { kind: 'refused', reason: 'expired', text: t('refused-expired') };
+			if (begin.reason === 'max_purchase') {
+				return {
+					kind: 'refused',
+					reason: 'max_purchase',
+					text: t('refused-max-purchase', { amount: naira(begin.order.amountKobo), limit: naira(begin.limitKobo) }),
+				};
+			}
+			const left = Math.max(0, begin.limitKobo - begin.spentKobo);
+			return {
+				kind: 'refused',
+				reason: 'daily_limit',
+				text: t('refused-daily-limit', { limit: naira(begin.limitKobo), left: naira(left) }),
+			};
+		}
+		const order = begin.order;
+		const req = order.request as unknown as BotPurchaseRequest;
+		logger.info('order sent', {
+			order: order.id,
+			user: order.userId,
+			product: order.product,
+			kobo: order.amountKobo,
+			to: maskPhone(order.recipient),
+		});
+		try {
+			const result = await client.buy(req);
+			logger.info('order result', { order: order.id, status: result.status, ident: result.ident, path: result.path });
+			return { kind: 'done', order: viewOf(this.record(order, result)) };
+		} catch (e) {
+			const v = judge(e, 'buy', order.sentAt ?? order.createdAt, this.d.now(), this.d.bounds);
+			logger.warn('order error', { order: order.id, code: v.code, state: v.state });
+			const after = journal.recordError(
+				order.id,
+				v.state,
+				v.code,
+				v.message,
+				v.state === 'unknown' ? v.recheckAt : null,
+			);
+			return { kind: 'done', order: viewOf(after) };
+		}
+	}
 
-  /**
-   * The POST's own answer is this order's record. A record the client found by reading the account back is
-   * taken only when the shared journal shows no other order (of any instance) may own it; else the order
-   * stays unclear and the follower resolves it with every instance's claims.
-   */
-  private record(order: Order, result: PurchaseResult): Order {
-    const { journal, logger } = this.d;
-    if (result.path === 'direct') return journal.recordResult(order.id, storedOf(result));
-    const a = journal.adopt(order.id, storedOf(result));
-    if (a.ok) return a.order;
-    logger.warn('reconciled record not adopted', { order: order.id, reason: a.reason, other: a.other, ident: result.ident });
-    const message = 'A matching record was found, but it may belong to another order: checking again.';
-    return journal.recordError(order.id, 'unknown', 'unknown_outcome', message, this.d.now() + this.d.bounds.recheckMs);
-  }
+	/**
+	 * The POST's own answer is this order's record. A record the client found by reading the account back is
+	 * taken only when the shared journal shows no other order (of any instance) may own it; else the order
+	 * stays unclear and the follower resolves it with every instance's claims.
+	 */
+	private record(order: Order, result: PurchaseResult): Order {
+		const { journal, logger } = this.d;
+		if (result.path === 'direct') return journal.recordResult(order.id, storedOf(result));
+		const a = journal.adopt(order.id, storedOf(result));
+		if (a.ok) return a.order;
+		logger.warn('reconciled record not adopted', {
+			order: order.id,
+			reason: a.reason,
+			other: a.other,
+			ident: result.ident,
+		});
+		const message = 'A matching record was found, but it may belong to another order: checking again.';
+		return journal.recordError(order.id, 'unknown', 'unknown_outcome', message, this.d.now() + this.d.bounds.recheckMs);
+	}
 }
 
 const PRODUCT_NAME: Record<string, string> = { data: 'product-data', airtime: 'product-airtime', sms: 'product-sms' };
 
 export function productName(p: string): string {
-  return PRODUCT_NAME[p] ? t(PRODUCT_NAME[p]) : p;
+	return PRODUCT_NAME[p] ? t(PRODUCT_NAME[p]) : p;
 }
 
 /** Who got it, as the seller reads it: "0803 123 4567" or "18 numbers". */
 export function recipientOf(o: Pick<OrderView, 'product' | 'recipient'>): string | null {
-  if (!o.recipient) return null;
-  return o.product === 'sms' ? o.recipient : formatPhone(o.recipient);
+	if (!o.recipient) return null;
+	return o.product === 'sms' ? o.recipient : formatPhone(o.recipient);
 }
 
 /** "MTN data 1GB SME (30 days) to 0803 123 4567": what was bought, and for whom when known. */
 export function whatText(o: Pick<OrderView, 'product' | 'recipient' | 'description'>): string {
-  const to = recipientOf(o);
-  return to ? t('recipient-to', { what: o.description, to }) : o.description;
+	const to = recipientOf(o);
+	return to ? t('recipient-to', { what: o.description, to }) : o.description;
 }
 
 /** The state in seller words: Delivered / Pending / Refunded ₦x / Failed (not charged). */
 export function stateLabel(o: Pick<OrderView, 'state' | 'chargedKobo' | 'amountKobo'>): string {
-  switch (o.state) {
-    case 'successful':
-      return t('state-successful');
-    case 'failed':
-      // The vendor reported a charged amount: a failed order's money goes back to the wallet.
-      return o.chargedKobo !== null ? t('state-refunded', { amount: naira(o.chargedKobo) }) : t('state-failed');
-    case 'not_charged':
-      return t('state-failed');
-    case 'cancelled':
-      return t('state-cancelled');
-    case 'expired':
-      return t('state-expired');
-    default:
-      return t('state-pending');
-  }
+	switch (o.state) {
+		case 'successful':
+			return t('state-successful');
+		case 'failed':
+			// The vendor reported a charged amount: a failed order's money goes back to the wallet.
+			return o.chargedKobo !== null ? t('state-refunded', { amount: naira(o.chargedKobo) }) : t('state-failed');
+		case 'not_charged':
+			return t('state-failed');
+		case 'cancelled':
+			return t('state-cancelled');
+		case 'expired':
+			return t('state-expired');
+		default:
+			return t('state-pending');
+	}
 }
 
-const STATE_ICON: Record<string, string> = { successful: '✅', failed: '↩️', not_charged: '❌', unknown: '⚠️', cancelled: '✖️', expired: '✖️' };
+const STATE_ICON: Record<string, string> = {
+	successful: '✅',
+	failed: '↩️',
+	not_charged: '❌',
+	unknown: '⚠️',
+	cancelled: '✖️',
+	expired: '✖️',
+};
 
 /** The message a user gets for an order's current state. Plain text (no parse mode). */
 export function outcomeText(o: OrderView): string {
-  const what = whatText(o);
-  const ref = o.ident ? [t('outcome-reference', { ref: o.ident })] : [];
-  const charged = t('outcome-charged', { charged: naira(o.chargedKobo ?? o.amountKobo) });
-  const bal = o.balanceAfterKobo !== null ? [t('outcome-balance', { balance: naira(o.balanceAfterKobo) })] : [];
-  const head = t('outcome-head', { icon: STATE_ICON[o.state] ?? '⏳', label: stateLabel(o), what });
-  const lines = (...l: string[]) => l.join('\n');
-  switch (o.state) {
-    case 'successful':
-      return lines(head, charged, ...ref, ...bal);
-    case 'processing':
-    case 'sent':
-      return lines(head, charged, ...ref, t('outcome-pending-note'));
-    case 'failed':
-      return o.chargedKobo !== null ? lines(head, ...ref, t('outcome-refunded-note')) : lines(head, ...ref);
-    case 'not_charged':
-      return lines(head, userError(o.errorCode, o.errorMessage), t('outcome-not-charged-note'));
-    case 'unknown':
-      return t('outcome-unknown', { what, order: o.id });
-    default:
-      return head;
-  }
+	const what = whatText(o);
+	const ref = o.ident ? [t('outcome-reference', { ref: o.ident })] : [];
+	const charged = t('outcome-charged', { charged: naira(o.chargedKobo ?? o.amountKobo) });
+	const bal = o.balanceAfterKobo !== null ? [t('outcome-balance', { balance: naira(o.balanceAfterKobo) })] : [];
+	const head = t('outcome-head', { icon: STATE_ICON[o.state] ?? '⏳', label: stateLabel(o), what });
+	const lines = (...l: string[]) => l.join('\n');
+	switch (o.state) {
+		case 'successful':
+			return lines(head, charged, ...ref, ...bal);
+		case 'processing':
+		case 'sent':
+			return lines(head, charged, ...ref, t('outcome-pending-note'));
+		case 'failed':
+			return o.chargedKobo !== null ? lines(head, ...ref, t('outcome-refunded-note')) : lines(head, ...ref);
+		case 'not_charged':
+			return lines(head, userError(o.errorCode, o.errorMessage), t('outcome-not-charged-note'));
+		case 'unknown':
+			return t('outcome-unknown', { what, order: o.id });
+		default:
+			return head;
+	}
 }
 
 /** Client messages that are technical (status codes, paths, builds, raw bodies) stay in the log. */
 const TECHNICAL = /HTTP|\/api\/|build|[{}<>]|\b(GET|POST)\b/;
 
 const ERROR_TEXT: Record<string, string> = {
-  insufficient_balance: 'err-insufficient-balance',
-  auth: 'err-auth',
-  forbidden: 'err-auth',
-  rate_limited: 'err-rate-limited',
-  network: 'err-network',
-  not_found: 'err-not-found',
-  not_charged: 'err-not-charged',
+	insufficient_balance: 'err-insufficient-balance',
+	auth: 'err-auth',
+	forbidden: 'err-auth',
+	rate_limited: 'err-rate-limited',
+	network: 'err-network',
+	not_found: 'err-not-found',
+	not_charged: 'err-not-charged',
 };
 
 /** A seller-facing reason for a client error code. The client's message is shown only when it is plain. */
 export function userError(code: string | null, message: string | null): string {
-  if (code === 'invalid_input') return message && !TECHNICAL.test(message) ? t('err-invalid-input-plain', { message }) : t('err-invalid-input');
-  return t((code && ERROR_TEXT[code]) || 'err-other');
+	if (code === 'invalid_input')
+		return message && !TECHNICAL.test(message) ? t('err-invalid-input-plain', { message }) : t('err-invalid-input');
+	return t((code && ERROR_TEXT[code]) || 'err-other');
 }
 
 /** Refund / settlement notices sent by the follower. */
 export function changeText(o: OrderView, from: string): string {
-  if (from === 'successful' && o.state === 'failed') {
-    return t('notice-refund', { amount: naira(o.chargedKobo ?? o.amountKobo), what: whatText(o), ref: o.ident ?? o.id });
-  }
-  return `${t('notice-update', { ref: o.ident ?? o.id })}\n${outcomeText(o)}`;
+	if (from === 'successful' && o.state === 'failed') {
+		return t('notice-refund', {
+			amount: naira(o.chargedKobo ?? o.amountKobo),
+			what: whatText(o),
+			ref: o.ident ?? o.id,
+		});
+	}
+	return `${t('notice-update', { ref: o.ident ?? o.id })}\n${outcomeText(o)}`;
 }

@@ -17,136 +17,140 @@ import type { Logger } from './logger';
 export type PinMode = 'verify' | 'current' | 'new' | 'repeat';
 
 export type PinVerdict =
-  | { kind: 'ok' }
-  | { kind: 'wrong'; attemptsLeft: number }
-  | { kind: 'locked'; until: number }
-  | { kind: 'no_pin' }
-  | { kind: 'bad_format' }
-  | { kind: 'mismatch' }
-  | { kind: 'none' };
+	| { kind: 'ok' }
+	| { kind: 'wrong'; attemptsLeft: number }
+	| { kind: 'locked'; until: number }
+	| { kind: 'no_pin' }
+	| { kind: 'bad_format' }
+	| { kind: 'mismatch' }
+	| { kind: 'none' };
 
 export const PIN_PLACEHOLDER = '•••• (PIN hidden)';
 
 interface Armed {
-  /** 'idle' = not waiting for a PIN message (but keeping a candidate between 'new' and 'repeat'). */
-  mode: PinMode | 'idle';
-  /** Temporary scrypt of the new PIN while waiting for the repeat. */
-  candidate?: { hash: string; salt: string };
+	/** 'idle' = not waiting for a PIN message (but keeping a candidate between 'new' and 'repeat'). */
+	mode: PinMode | 'idle';
+	/** Temporary scrypt of the new PIN while waiting for the repeat. */
+	candidate?: { hash: string; salt: string };
 }
 
 export class PinGate {
-  private readonly stmts;
+	private readonly stmts;
 
-  constructor(
-    db: DB,
-    private readonly pins: Pins,
-    private readonly logger: Logger,
-  ) {
-    this.stmts = {
-      get: db.prepare(`SELECT value FROM kv WHERE key = ?`),
-      put: db.prepare(
-        `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-      ),
-      del: db.prepare(`DELETE FROM kv WHERE key = ?`),
-    };
-  }
+	constructor(
+		db: DB,
+		private readonly pins: Pins,
+		private readonly logger: Logger,
+	) {
+		this.stmts = {
+			get: db.prepare(`SELECT value FROM kv WHERE key = ?`),
+			put: db.prepare(
+				`INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+			),
+			del: db.prepare(`DELETE FROM kv WHERE key = ?`),
+		};
+	}
 
-  private armedKey(userId: number) {
-    return `pin:armed:${userId}`;
-  }
+	private armedKey(userId: number) {
+		return `pin:armed:${userId}`;
+	}
 
-  private verdictKey(userId: number, updateId: number) {
-    return `pin:verdict:${userId}:${updateId}`;
-  }
+	private verdictKey(userId: number, updateId: number) {
+		return `pin:verdict:${userId}:${updateId}`;
+	}
 
-  /** Arm the gate: the user's next text message is a PIN for `mode`. Keeps a pending candidate for 'repeat'. */
-  expect(userId: number, mode: PinMode): void {
-    const prev = this.readArmed(userId);
-    const armed: Armed = { mode, ...(mode === 'repeat' && prev?.candidate ? { candidate: prev.candidate } : {}) };
-    this.stmts.put.run(this.armedKey(userId), JSON.stringify(armed), Date.now());
-  }
+	/** Arm the gate: the user's next text message is a PIN for `mode`. Keeps a pending candidate for 'repeat'. */
+	expect(userId: number, mode: PinMode): void {
+		const prev = this.readArmed(userId);
+		const armed: Armed = { mode, ...(mode === 'repeat' && prev?.candidate ? { candidate: prev.candidate } : {}) };
+		this.stmts.put.run(this.armedKey(userId), JSON.stringify(armed), Date.now());
+	}
 
-  disarm(userId: number): void {
-    this.stmts.del.run(this.armedKey(userId));
-  }
+	disarm(userId: number): void {
+		this.stmts.del.run(this.armedKey(userId));
+	}
 
-  isArmed(userId: number): boolean {
-    const a = this.readArmed(userId);
-    return !!a && a.mode !== 'idle';
-  }
+	isArmed(userId: number): boolean {
+		const a = this.readArmed(userId);
+		return !!a && a.mode !== 'idle';
+	}
 
-  private readArmed(userId: number): Armed | undefined {
-    const row = this.stmts.get.get(this.armedKey(userId)) as { value: string } | undefined;
-    return row ? (JSON.parse(row.value) as Armed) : undefined;
-  }
+	private readArmed(userId: number): Armed | undefined {
+		const row = this.stmts.get.get(this.armedKey(userId)) as { value: string } | undefined;
+		return row ? (JSON.parse(row.value) as Armed) : undefined;
+	}
 
-  /** The verdict for the PIN message of `updateId` (read once by the conversation). */
-  takeVerdict(userId: number, updateId: number): PinVerdict {
-    const key = this.verdictKey(userId, updateId);
-    const row = this.stmts.get.get(key) as { value: string } | undefined;
-    if (!row) return { kind: 'none' };
-    this.stmts.del.run(key);
-    return JSON.parse(row.value) as PinVerdict;
-  }
+	/** The verdict for the PIN message of `updateId` (read once by the conversation). */
+	takeVerdict(userId: number, updateId: number): PinVerdict {
+		const key = this.verdictKey(userId, updateId);
+		const row = this.stmts.get.get(key) as { value: string } | undefined;
+		if (!row) return { kind: 'none' };
+		this.stmts.del.run(key);
+		return JSON.parse(row.value) as PinVerdict;
+	}
 
-  private judge(userId: number, armed: Armed, pin: string): PinVerdict {
-    switch (armed.mode) {
-      case 'idle':
-        return { kind: 'none' };
-      case 'verify':
-      case 'current': {
-        const r = this.pins.verify(userId, pin);
-        if (r.ok) return { kind: 'ok' };
-        if (r.reason === 'wrong') return { kind: 'wrong', attemptsLeft: r.attemptsLeft };
-        if (r.reason === 'locked') return { kind: 'locked', until: r.until };
-        return { kind: 'no_pin' };
-      }
-      case 'new': {
-        if (!isValidPinFormat(pin)) return { kind: 'bad_format' };
-        const salt = randomBytes(16);
-        armed.candidate = { hash: hashPin(pin, salt).toString('hex'), salt: salt.toString('hex') };
-        this.stmts.put.run(this.armedKey(userId), JSON.stringify(armed), Date.now());
-        return { kind: 'ok' };
-      }
-      case 'repeat': {
-        const c = armed.candidate;
-        if (!c) return { kind: 'mismatch' };
-        const got = hashPin(pin, Buffer.from(c.salt, 'hex'));
-        const exp = Buffer.from(c.hash, 'hex');
-        if (got.length === exp.length && timingSafeEqual(got, exp)) {
-          this.pins.set(userId, pin);
-          return { kind: 'ok' };
-        }
-        return { kind: 'mismatch' };
-      }
-    }
-  }
+	private judge(userId: number, armed: Armed, pin: string): PinVerdict {
+		switch (armed.mode) {
+			case 'idle':
+				return { kind: 'none' };
+			case 'verify':
+			case 'current': {
+				const r = this.pins.verify(userId, pin);
+				if (r.ok) return { kind: 'ok' };
+				if (r.reason === 'wrong') return { kind: 'wrong', attemptsLeft: r.attemptsLeft };
+				if (r.reason === 'locked') return { kind: 'locked', until: r.until };
+				return { kind: 'no_pin' };
+			}
+			case 'new': {
+				if (!isValidPinFormat(pin)) return { kind: 'bad_format' };
+				const salt = randomBytes(16);
+				armed.candidate = { hash: hashPin(pin, salt).toString('hex'), salt: salt.toString('hex') };
+				this.stmts.put.run(this.armedKey(userId), JSON.stringify(armed), Date.now());
+				return { kind: 'ok' };
+			}
+			case 'repeat': {
+				const c = armed.candidate;
+				if (!c) return { kind: 'mismatch' };
+				const got = hashPin(pin, Buffer.from(c.salt, 'hex'));
+				const exp = Buffer.from(c.hash, 'hex');
+				if (got.length === exp.length && timingSafeEqual(got, exp)) {
+					this.pins.set(userId, pin);
+					return { kind: 'ok' };
+				}
+				return { kind: 'mismatch' };
+			}
+		}
+	}
 
-  /** Middleware: install after the allowlist and before the conversations. */
-  middleware() {
-    return async (ctx: Context, next: NextFunction): Promise<void> => {
-      const userId = ctx.from?.id;
-      const msg = ctx.message;
-      if (userId === undefined || !msg || typeof msg.text !== 'string' || msg.text.startsWith('/')) return next();
-      const armed = this.readArmed(userId);
-      if (!armed || armed.mode === 'idle') return next();
-      const pin = msg.text.trim();
-      const verdict = this.judge(userId, armed, pin);
-      this.stmts.put.run(this.verdictKey(userId, ctx.update.update_id), JSON.stringify(verdict), Date.now());
-      // One message per arming: the conversation re-arms the gate when it wants another PIN.
-      const after = this.readArmed(userId);
-      if (after?.candidate && armed.mode === 'new') {
-        this.stmts.put.run(this.armedKey(userId), JSON.stringify({ mode: 'idle', candidate: after.candidate }), Date.now());
-      } else this.disarm(userId);
-      // Scrub the PIN from this update before anything else (conversation storage, logs) sees it.
-      (msg as { text: string }).text = PIN_PLACEHOLDER;
-      delete (msg as { entities?: unknown }).entities;
-      try {
-        await ctx.api.deleteMessage(msg.chat.id, msg.message_id);
-      } catch (e) {
-        this.logger.warn('could not delete PIN message', { chat: msg.chat.id, err: e });
-      }
-      await next();
-    };
-  }
+	/** Middleware: install after the allowlist and before the conversations. */
+	middleware() {
+		return async (ctx: Context, next: NextFunction): Promise<void> => {
+			const userId = ctx.from?.id;
+			const msg = ctx.message;
+			if (userId === undefined || !msg || typeof msg.text !== 'string' || msg.text.startsWith('/')) return next();
+			const armed = this.readArmed(userId);
+			if (!armed || armed.mode === 'idle') return next();
+			const pin = msg.text.trim();
+			const verdict = this.judge(userId, armed, pin);
+			this.stmts.put.run(this.verdictKey(userId, ctx.update.update_id), JSON.stringify(verdict), Date.now());
+			// One message per arming: the conversation re-arms the gate when it wants another PIN.
+			const after = this.readArmed(userId);
+			if (after?.candidate && armed.mode === 'new') {
+				this.stmts.put.run(
+					this.armedKey(userId),
+					JSON.stringify({ mode: 'idle', candidate: after.candidate }),
+					Date.now(),
+				);
+			} else this.disarm(userId);
+			// Scrub the PIN from this update before anything else (conversation storage, logs) sees it.
+			(msg as { text: string }).text = PIN_PLACEHOLDER;
+			delete (msg as { entities?: unknown }).entities;
+			try {
+				await ctx.api.deleteMessage(msg.chat.id, msg.message_id);
+			} catch (e) {
+				this.logger.warn('could not delete PIN message', { chat: msg.chat.id, err: e });
+			}
+			await next();
+		};
+	}
 }

@@ -21,99 +21,105 @@ import type { MyContext } from './context';
 import type { Logger } from './logger';
 
 export interface PollingOptions {
-  allowedUpdates?: readonly string[];
-  /** getUpdates long-poll timeout, seconds (default 30). */
-  timeoutSeconds?: number;
-  /** Most updates handled at once (default 500). */
-  concurrency?: number;
-  logger?: Logger;
-  /** Called once, right before the first getUpdates. */
-  onStart?: () => void;
+	allowedUpdates?: readonly string[];
+	/** getUpdates long-poll timeout, seconds (default 30). */
+	timeoutSeconds?: number;
+	/** Most updates handled at once (default 500). */
+	concurrency?: number;
+	logger?: Logger;
+	/** Called once, right before the first getUpdates. */
+	onStart?: () => void;
 }
 
 export interface Poller {
-  isRunning(): boolean;
-  /** Updates taken from Telegram and not finished yet. */
-  inFlight(): number;
-  /** Resolves when polling ends by itself (fatal getUpdates error: 401, 409); rejects with that error. */
-  task(): Promise<void> | undefined;
-  /** Stop fetching, finish the updates in flight, confirm the offset. Idempotent. */
-  stop(): Promise<void>;
+	isRunning(): boolean;
+	/** Updates taken from Telegram and not finished yet. */
+	inFlight(): number;
+	/** Resolves when polling ends by itself (fatal getUpdates error: 401, 409); rejects with that error. */
+	task(): Promise<void> | undefined;
+	/** Stop fetching, finish the updates in flight, confirm the offset. Idempotent. */
+	stop(): Promise<void>;
 }
 
 export async function startPolling(bot: Bot<MyContext>, opts: PollingOptions = {}): Promise<Poller> {
-  const logger = opts.logger;
-  await bot.init();
-  const fetchUpdates = createUpdateFetcher(bot, {
-    fetch: { timeout: opts.timeoutSeconds ?? 30, ...(opts.allowedUpdates ? { allowed_updates: [...opts.allowedUpdates] as never } : {}) },
-    // The fetcher would print retries with console.error; log them as JSON lines instead.
-    silent: true,
-  });
-  let started = false;
-  let stopping = false;
-  // The runner types its signal with the abort-controller shim, not the global AbortSignal.
-  type Signal = Parameters<typeof fetchUpdates>[1];
-  const supplier = {
-    supply: async (batchSize: number, signal: Signal): Promise<Update[]> => {
-      if (!started) {
-        started = true;
-        opts.onStart?.();
-      }
-      try {
-        return await fetchUpdates(batchSize, signal);
-      } catch (e) {
-        if (!stopping) logger?.error('getUpdates failed, polling stopped', { err: e });
-        throw e;
-      }
-    },
-  };
+	const logger = opts.logger;
+	await bot.init();
+	const fetchUpdates = createUpdateFetcher(bot, {
+		fetch: {
+			timeout: opts.timeoutSeconds ?? 30,
+			...(opts.allowedUpdates ? { allowed_updates: [...opts.allowedUpdates] as never } : {}),
+		},
+		// The fetcher would print retries with console.error; log them as JSON lines instead.
+		silent: true,
+	});
+	let started = false;
+	let stopping = false;
+	// The runner types its signal with the abort-controller shim, not the global AbortSignal.
+	type Signal = Parameters<typeof fetchUpdates>[1];
+	const supplier = {
+		supply: async (batchSize: number, signal: Signal): Promise<Update[]> => {
+			if (!started) {
+				started = true;
+				opts.onStart?.();
+			}
+			try {
+				return await fetchUpdates(batchSize, signal);
+			} catch (e) {
+				if (!stopping) logger?.error('getUpdates failed, polling stopped', { err: e });
+				throw e;
+			}
+		},
+	};
 
-  const inflight = new Set<Promise<void>>();
-  /** Highest update id handed to the bot. Updates are consumed in order, so all below it were too. */
-  let lastTaken: number | undefined;
-  const consumer = {
-    consume: (update: Update): Promise<void> => {
-      if (lastTaken === undefined || update.update_id > lastTaken) lastTaken = update.update_id;
-      const p: Promise<void> = bot.handleUpdate(update).finally(() => inflight.delete(p));
-      inflight.add(p);
-      return p;
-    },
-  };
-  const sink = createConcurrentSink(
-    consumer,
-    async (err) => {
-      try {
-        await bot.errorHandler(err as BotError<MyContext>);
-      } catch (e) {
-        logger?.error('error handler failed', { err: e });
-      }
-    },
-    { concurrency: opts.concurrency ?? 500 },
-  );
-  const runner = createRunner(createSource(supplier), sink);
-  runner.start();
+	const inflight = new Set<Promise<void>>();
+	/** Highest update id handed to the bot. Updates are consumed in order, so all below it were too. */
+	let lastTaken: number | undefined;
+	const consumer = {
+		consume: (update: Update): Promise<void> => {
+			if (lastTaken === undefined || update.update_id > lastTaken) lastTaken = update.update_id;
+			const p: Promise<void> = bot.handleUpdate(update).finally(() => inflight.delete(p));
+			inflight.add(p);
+			return p;
+		},
+	};
+	const sink = createConcurrentSink(
+		consumer,
+		async (err) => {
+			try {
+				await bot.errorHandler(err as BotError<MyContext>);
+			} catch (e) {
+				logger?.error('error handler failed', { err: e });
+			}
+		},
+		{ concurrency: opts.concurrency ?? 500 },
+	);
+	const runner = createRunner(createSource(supplier), sink);
+	runner.start();
 
-  let stopped: Promise<void> | undefined;
-  async function doStop(): Promise<void> {
-    stopping = true;
-    try {
-      await runner.stop();
-    } catch (e) {
-      logger?.warn('runner stopped with an error', { err: e });
-    }
-    while (inflight.size > 0) await Promise.allSettled([...inflight]);
-    if (lastTaken !== undefined) {
-      try {
-        await bot.api.getUpdates({ offset: lastTaken + 1, limit: 1, timeout: 0 });
-      } catch (e) {
-        logger?.warn('could not confirm the update offset; some updates may be delivered again (they are deduplicated)', { err: e });
-      }
-    }
-  }
-  return {
-    isRunning: () => !stopping && runner.isRunning(),
-    inFlight: () => inflight.size,
-    task: () => runner.task(),
-    stop: () => (stopped ??= doStop()),
-  };
+	let stopped: Promise<void> | undefined;
+	async function doStop(): Promise<void> {
+		stopping = true;
+		try {
+			await runner.stop();
+		} catch (e) {
+			logger?.warn('runner stopped with an error', { err: e });
+		}
+		while (inflight.size > 0) await Promise.allSettled([...inflight]);
+		if (lastTaken !== undefined) {
+			try {
+				await bot.api.getUpdates({ offset: lastTaken + 1, limit: 1, timeout: 0 });
+			} catch (e) {
+				logger?.warn(
+					'could not confirm the update offset; some updates may be delivered again (they are deduplicated)',
+					{ err: e },
+				);
+			}
+		}
+	}
+	return {
+		isRunning: () => !stopping && runner.isRunning(),
+		inFlight: () => inflight.size,
+		task: () => runner.task(),
+		stop: () => (stopped ??= doStop()),
+	};
 }

@@ -3,19 +3,19 @@
  * it only calls these methods. Typed structurally so tests can pass the real VtuClient.
  */
 import type {
-  AirtimeDiscount,
-  AirtimePurchase,
-  BuyOptions,
-  DataPlan,
-  DataPurchase,
-  Money,
-  NetworkInfo,
-  PurchaseQuote,
-  PurchaseResult,
-  ReconcileOptions,
-  SmsPlan,
-  SmsPurchase,
-  SmsRates,
+	AirtimeDiscount,
+	AirtimePurchase,
+	BuyOptions,
+	DataPlan,
+	DataPurchase,
+	Money,
+	NetworkInfo,
+	PurchaseQuote,
+	PurchaseResult,
+	ReconcileOptions,
+	SmsPlan,
+	SmsPurchase,
+	SmsRates,
 } from '../client/types';
 
 export type { Money, NetworkInfo, PurchaseQuote, PurchaseResult, SmsPlan, DataPlan };
@@ -24,23 +24,23 @@ export type { Money, NetworkInfo, PurchaseQuote, PurchaseResult, SmsPlan, DataPl
 export type BotPurchaseRequest = DataPurchase | AirtimePurchase | SmsPurchase;
 
 export interface VtuClientLike {
-  user: { balance(): Promise<Money> };
-  catalog: {
-    networks(): Promise<NetworkInfo[]>;
-    airtime(): Promise<AirtimeDiscount[]>;
-    sms(): Promise<SmsRates>;
-  };
-  quote(req: BotPurchaseRequest): Promise<PurchaseQuote>;
-  buy(req: BotPurchaseRequest, opts?: BuyOptions): Promise<PurchaseResult>;
-  reconcile(req: BotPurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult>;
-  transactions: { refresh(result: PurchaseResult): Promise<PurchaseResult> };
-  sms: { plan(req: Omit<SmsPurchase, 'product'>): Promise<SmsPlan> };
+	user: { balance(): Promise<Money> };
+	catalog: {
+		networks(): Promise<NetworkInfo[]>;
+		airtime(): Promise<AirtimeDiscount[]>;
+		sms(): Promise<SmsRates>;
+	};
+	quote(req: BotPurchaseRequest): Promise<PurchaseQuote>;
+	buy(req: BotPurchaseRequest, opts?: BuyOptions): Promise<PurchaseResult>;
+	reconcile(req: BotPurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult>;
+	transactions: { refresh(result: PurchaseResult): Promise<PurchaseResult> };
+	sms: { plan(req: Omit<SmsPurchase, 'product'>): Promise<SmsPlan> };
 }
 
 /** Errors of the client carry a stable `code`; the bot only reads that. */
 export function errorCode(e: unknown): string | undefined {
-  const c = (e as { code?: unknown } | null)?.code;
-  return typeof c === 'string' ? c : undefined;
+	const c = (e as { code?: unknown } | null)?.code;
+	return typeof c === 'string' ? c : undefined;
 }
 
 export { NOT_CHARGED_CODES } from '../client/errors';

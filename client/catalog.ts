@@ -5,11 +5,29 @@
 import { createHash } from 'node:crypto';
 import { VtuBadResponseError } from './errors';
 import type { HttpCore } from './http';
-import type { Catalog, CablePackage, CableProvider, DataPlan, Disco, ExamPrice, NetworkInfo, RechargeDenomination, UserProfile } from './types';
+import type {
+	Catalog,
+	CablePackage,
+	CableProvider,
+	DataPlan,
+	Disco,
+	ExamPrice,
+	NetworkInfo,
+	RechargeDenomination,
+	UserProfile,
+} from './types';
 import { CABLE_GROUPS, DISCO_GROUPS, NETWORK_GROUPS, discoGroup, nameKey } from './schemas/aliases';
 import {
-  CatalogShapeError, canonicalCable, canonicalNetwork, parseAirtime, parseCable, parseDiscos,
-  parseExams, parseNetworks, parseRecharge, parseSmsRates,
+	CatalogShapeError,
+	canonicalCable,
+	canonicalNetwork,
+	parseAirtime,
+	parseCable,
+	parseDiscos,
+	parseExams,
+	parseNetworks,
+	parseRecharge,
+	parseSmsRates,
 } from './schemas/catalog';
 import { ASSUMED_SMS_RATES } from './products/sms-rate';
 import { parseUserPayload } from './products/user';
@@ -18,100 +36,136 @@ import type { Logger } from './util';
 
 /** Catalogue entries a user names: by id, exact name or documented alias (built once per catalogue). */
 export interface Choices<T> {
-  byId: Map<number, T>;
-  /** nameKey(site's name) → entries (more than one: the name is ambiguous on this site). */
-  byName: Map<string, T[]>;
-  /** alias group → entries of that group. */
-  byGroup: Map<string, T[]>;
-  /** nameKey(alias) → group, for what a user types. */
-  aliases: Map<string, string>;
-  label(t: T): string;
-  /** Every entry's label, for messages: "MTN (1), GLO (2)". */
-  listing: string;
+	byId: Map<number, T>;
+	/** nameKey(site's name) → entries (more than one: the name is ambiguous on this site). */
+	byName: Map<string, T[]>;
+	/** alias group → entries of that group. */
+	byGroup: Map<string, T[]>;
+	/** nameKey(alias) → group, for what a user types. */
+	aliases: Map<string, string>;
+	label(t: T): string;
+	/** Every entry's label, for messages: "MTN (1), GLO (2)". */
+	listing: string;
 }
 
 export interface CatalogIndex {
-  catalog: Catalog;
-  profile: UserProfile;
-  fetchedAt: number;
-  networks: Choices<NetworkInfo>;
-  planById: Map<number, DataPlan>;
-  cables: Choices<CableProvider>;
-  packageById: Map<number, CablePackage>;
-  discos: Choices<Disco>;
-  exams: Choices<ExamPrice>;
-  rechargeById: Map<number, RechargeDenomination>;
+	catalog: Catalog;
+	profile: UserProfile;
+	fetchedAt: number;
+	networks: Choices<NetworkInfo>;
+	planById: Map<number, DataPlan>;
+	cables: Choices<CableProvider>;
+	packageById: Map<number, CablePackage>;
+	discos: Choices<Disco>;
+	exams: Choices<ExamPrice>;
+	rechargeById: Map<number, RechargeDenomination>;
 }
 
 interface Entry {
-  expires: number;
-  promise: Promise<CatalogIndex>;
-  /** The index once `promise` resolved (read synchronously by `ready`). */
-  idx?: CatalogIndex;
+	expires: number;
+	promise: Promise<CatalogIndex>;
+	/** The index once `promise` resolved (read synchronously by `ready`). */
+	idx?: CatalogIndex;
 }
 
 const cache = new Map<string, Entry>();
 
 export function cacheKey(baseUrl: string, token: string): string {
-  return baseUrl + '\u0000' + createHash('sha256').update(token).digest('hex').slice(0, 32);
+	return baseUrl + '\u0000' + createHash('sha256').update(token).digest('hex').slice(0, 32);
 }
 
 /** Drop every cached catalogue (tests). */
 export function clearCatalogCache(): void {
-  cache.clear();
+	cache.clear();
 }
 
 const push = <K, T>(m: Map<K, T[]>, k: K, t: T): void => {
-  const l = m.get(k);
-  if (l) l.push(t);
-  else m.set(k, [t]);
+	const l = m.get(k);
+	if (l) l.push(t);
+	else m.set(k, [t]);
 };
 
 function choices<T>(
-  items: readonly T[], id: ((t: T) => number) | null, name: (t: T) => string, group: (t: T) => string | undefined, aliases: Map<string, string>,
+	items: readonly T[],
+	id: ((t: T) => number) | null,
+	name: (t: T) => string,
+	group: (t: T) => string | undefined,
+	aliases: Map<string, string>,
 ): Choices<T> {
-  const c: Choices<T> = {
-    byId: new Map(), byName: new Map(), byGroup: new Map(), aliases,
-    label: id ? (t) => `${name(t)} (${id(t)})` : name,
-    listing: '',
-  };
-  for (const t of items) {
-    if (id) c.byId.set(id(t), t);
-    push(c.byName, nameKey(name(t)), t);
-    const g = group(t);
-    if (g !== undefined) push(c.byGroup, g, t);
-  }
-  c.listing = items.map(c.label).join(', ');
-  return c;
+	const c: Choices<T> = {
+		byId: new Map(),
+		byName: new Map(),
+		byGroup: new Map(),
+		aliases,
+		label: id ? (t) => `${name(t)} (${id(t)})` : name,
+		listing: '',
+	};
+	for (const t of items) {
+		if (id) c.byId.set(id(t), t);
+		push(c.byName, nameKey(name(t)), t);
+		const g = group(t);
+		if (g !== undefined) push(c.byGroup, g, t);
+	}
+	c.listing = items.map(c.label).join(', ');
+	return c;
 }
 
 /** Exams sold when a site lists none (the family's model choices). */
-const DEFAULT_EXAMS: ExamPrice[] = ['WAEC', 'NECO', 'NABTEB'].map((exam) => ({ exam, price: { kobo: 0, naira: '0.00' } }));
+const DEFAULT_EXAMS: ExamPrice[] = ['WAEC', 'NECO', 'NABTEB'].map((exam) => ({
+	exam,
+	price: { kobo: 0, naira: '0.00' },
+}));
 
 export function buildIndex(catalog: Catalog, profile: UserProfile, fetchedAt: number): CatalogIndex {
-  const idx: CatalogIndex = {
-    catalog, profile, fetchedAt,
-    networks: choices(catalog.networks, (n) => n.id, (n) => String(n.name), (n) => NETWORK_GROUPS.get(nameKey(canonicalNetwork(n.name))), NETWORK_GROUPS),
-    planById: new Map(),
-    cables: choices(catalog.cable, (c) => c.id, (c) => String(c.name), (c) => CABLE_GROUPS.get(nameKey(canonicalCable(c.name))), CABLE_GROUPS),
-    packageById: new Map(),
-    discos: choices(catalog.discos, (d) => d.id, (d) => d.name, (d) => discoGroup(d.name), DISCO_GROUPS),
-    exams: choices(catalog.exams.length ? catalog.exams : DEFAULT_EXAMS, null, (e) => e.exam, () => undefined, new Map()),
-    rechargeById: new Map(),
-  };
-  for (const n of catalog.networks) for (const p of n.plans) idx.planById.set(p.id, p);
-  for (const c of catalog.cable) for (const p of c.packages) idx.packageById.set(p.id, p);
-  for (const r of catalog.recharge) idx.rechargeById.set(r.id, r);
-  return idx;
+	const idx: CatalogIndex = {
+		catalog,
+		profile,
+		fetchedAt,
+		networks: choices(
+			catalog.networks,
+			(n) => n.id,
+			(n) => String(n.name),
+			(n) => NETWORK_GROUPS.get(nameKey(canonicalNetwork(n.name))),
+			NETWORK_GROUPS,
+		),
+		planById: new Map(),
+		cables: choices(
+			catalog.cable,
+			(c) => c.id,
+			(c) => String(c.name),
+			(c) => CABLE_GROUPS.get(nameKey(canonicalCable(c.name))),
+			CABLE_GROUPS,
+		),
+		packageById: new Map(),
+		discos: choices(
+			catalog.discos,
+			(d) => d.id,
+			(d) => d.name,
+			(d) => discoGroup(d.name),
+			DISCO_GROUPS,
+		),
+		exams: choices(
+			catalog.exams.length ? catalog.exams : DEFAULT_EXAMS,
+			null,
+			(e) => e.exam,
+			() => undefined,
+			new Map(),
+		),
+		rechargeById: new Map(),
+	};
+	for (const n of catalog.networks) for (const p of n.plans) idx.planById.set(p.id, p);
+	for (const c of catalog.cable) for (const p of c.packages) idx.packageById.set(p.id, p);
+	for (const r of catalog.recharge) idx.rechargeById.set(r.id, r);
+	return idx;
 }
 
 async function optional(http: HttpCore, path: string, signal?: AbortSignal): Promise<unknown | undefined> {
-  try {
-    return await http.get(path, { signal });
-  } catch (e) {
-    if (isMissingRoute(e)) return undefined;
-    throw e;
-  }
+	try {
+		return await http.get(path, { signal });
+	} catch (e) {
+		if (isMissingRoute(e)) return undefined;
+		throw e;
+	}
 }
 
 /**
@@ -121,118 +175,131 @@ async function optional(http: HttpCore, path: string, signal?: AbortSignal): Pro
  * is remembered per site (client/site.ts), so later fetches go straight to it.
  */
 const SECTION_ROUTES = {
-  network: ['/api/get/network/', '/api/network/'],
-  cable: ['/api/get/cable/', '/api/cable/'],
-  disco: ['/api/get/disco/', '/api/disco/'],
+	network: ['/api/get/network/', '/api/network/'],
+	cable: ['/api/get/cable/', '/api/cable/'],
+	disco: ['/api/get/disco/', '/api/disco/'],
 } as const;
 
 /** Remembered for a section whose every route is missing: read the /api/user/ payload without asking again. */
 const USER_PAYLOAD = '/api/user/';
 
-async function sectionBody(http: HttpCore, name: keyof typeof SECTION_ROUTES, signal?: AbortSignal): Promise<unknown | undefined> {
-  const fact = `catalogue.${name}`;
-  if (siteFact(http.baseUrl, fact) === USER_PAYLOAD) return undefined;
-  try {
-    return await viaKnownRoute(http, fact, SECTION_ROUTES[name], (route) => http.get(route, { signal }));
-  } catch (e) {
-    if (!isMissingRoute(e)) throw e;
-    learnSiteFact(http.baseUrl, fact, USER_PAYLOAD);
-    return undefined;
-  }
+async function sectionBody(
+	http: HttpCore,
+	name: keyof typeof SECTION_ROUTES,
+	signal?: AbortSignal,
+): Promise<unknown | undefined> {
+	const fact = `catalogue.${name}`;
+	if (siteFact(http.baseUrl, fact) === USER_PAYLOAD) return undefined;
+	try {
+		return await viaKnownRoute(http, fact, SECTION_ROUTES[name], (route) => http.get(route, { signal }));
+	} catch (e) {
+		if (!isMissingRoute(e)) throw e;
+		learnSiteFact(http.baseUrl, fact, USER_PAYLOAD);
+		return undefined;
+	}
 }
 
 /** Data plans: the first route that answers with a usable shape, else the legacy `Dataplans` of /api/user/. */
-function networksFrom(netBody: unknown, root: Record<string, unknown>, userType: string, logger?: Logger): NetworkInfo[] {
-  let why = 'no catalogue route answered (/api/get/network/, /api/network/) and /api/user/ carries no Dataplans';
-  for (const src of [netBody, root.Dataplans]) {
-    if (src === undefined || src === null) continue;
-    try {
-      const nets = parseNetworks(src, userType);
-      if (nets.length) return nets;
-      why = 'it lists no network';
-    } catch (e) {
-      if (!(e instanceof CatalogShapeError)) throw e;
-      why = e.message;
-      logger?.warn?.('the data plan catalogue has an unexpected shape; trying the legacy payload', { reason: why });
-    }
-  }
-  throw new VtuBadResponseError(`The data plan catalogue has an unexpected shape: ${why}`, { path: '/api/get/network/' });
+function networksFrom(
+	netBody: unknown,
+	root: Record<string, unknown>,
+	userType: string,
+	logger?: Logger,
+): NetworkInfo[] {
+	let why = 'no catalogue route answered (/api/get/network/, /api/network/) and /api/user/ carries no Dataplans';
+	for (const src of [netBody, root.Dataplans]) {
+		if (src === undefined || src === null) continue;
+		try {
+			const nets = parseNetworks(src, userType);
+			if (nets.length) return nets;
+			why = 'it lists no network';
+		} catch (e) {
+			if (!(e instanceof CatalogShapeError)) throw e;
+			why = e.message;
+			logger?.warn?.('the data plan catalogue has an unexpected shape; trying the legacy payload', { reason: why });
+		}
+	}
+	throw new VtuBadResponseError(`The data plan catalogue has an unexpected shape: ${why}`, {
+		path: '/api/get/network/',
+	});
 }
 
 async function fetchCatalog(http: HttpCore, logger?: Logger, signal?: AbortSignal): Promise<CatalogIndex> {
-  const [userBody, netBody, cableBody, discoBody, examBody, airBody, smsBody, rechBody] = await Promise.all([
-    http.get('/api/user/', { signal }),
-    sectionBody(http, 'network', signal),
-    sectionBody(http, 'cable', signal),
-    sectionBody(http, 'disco', signal),
-    optional(http, '/api/get/exam/', signal),
-    optional(http, '/api/get/airtime/', signal),
-    optional(http, '/api/get/sms/', signal),
-    optional(http, '/api/get/recharge/', signal),
-  ]);
-  const { profile, root } = parseUserPayload(userBody);
-  const section = <T>(name: string, primary: unknown, legacy: unknown, parse: (b: unknown) => T, fallback: T): T => {
-    for (const src of [primary, legacy]) {
-      if (src === undefined || src === null) continue;
-      try {
-        return parse(src);
-      } catch (e) {
-        if (!(e instanceof CatalogShapeError)) throw e;
-        logger?.warn?.(`catalogue section ${name} has an unexpected shape; trying the legacy payload`, { reason: e.message });
-      }
-    }
-    return fallback;
-  };
-  const networks = networksFrom(netBody, root, profile.userType, logger);
-  const nameById = new Map(networks.map((n) => [n.id, String(n.name)]));
-  const idByName = new Map(networks.map((n) => [String(n.name), n.id]));
-  const catalog: Catalog = {
-    networks,
-    cable: section('cable', cableBody, root.Cableplan, parseCable, []),
-    discos: section('disco', discoBody, root.Disco ?? root.disco, parseDiscos, []),
-    exams: section('exam', examBody, root.Exam, parseExams, []),
-    airtime: section('airtime', airBody, root.topuppercentage, (b) => parseAirtime(b, nameById), []),
-    sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, ASSUMED_SMS_RATES),
-    recharge: section('recharge', rechBody, root.recharge, (b) => parseRecharge(b, idByName), []),
-  };
-  return buildIndex(catalog, profile, http.now());
+	const [userBody, netBody, cableBody, discoBody, examBody, airBody, smsBody, rechBody] = await Promise.all([
+		http.get('/api/user/', { signal }),
+		sectionBody(http, 'network', signal),
+		sectionBody(http, 'cable', signal),
+		sectionBody(http, 'disco', signal),
+		optional(http, '/api/get/exam/', signal),
+		optional(http, '/api/get/airtime/', signal),
+		optional(http, '/api/get/sms/', signal),
+		optional(http, '/api/get/recharge/', signal),
+	]);
+	const { profile, root } = parseUserPayload(userBody);
+	const section = <T>(name: string, primary: unknown, legacy: unknown, parse: (b: unknown) => T, fallback: T): T => {
+		for (const src of [primary, legacy]) {
+			if (src === undefined || src === null) continue;
+			try {
+				return parse(src);
+			} catch (e) {
+				if (!(e instanceof CatalogShapeError)) throw e;
+				logger?.warn?.(`catalogue section ${name} has an unexpected shape; trying the legacy payload`, {
+					reason: e.message,
+				});
+			}
+		}
+		return fallback;
+	};
+	const networks = networksFrom(netBody, root, profile.userType, logger);
+	const nameById = new Map(networks.map((n) => [n.id, String(n.name)]));
+	const idByName = new Map(networks.map((n) => [String(n.name), n.id]));
+	const catalog: Catalog = {
+		networks,
+		cable: section('cable', cableBody, root.Cableplan, parseCable, []),
+		discos: section('disco', discoBody, root.Disco ?? root.disco, parseDiscos, []),
+		exams: section('exam', examBody, root.Exam, parseExams, []),
+		airtime: section('airtime', airBody, root.topuppercentage, (b) => parseAirtime(b, nameById), []),
+		sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, ASSUMED_SMS_RATES),
+		recharge: section('recharge', rechBody, root.recharge, (b) => parseRecharge(b, idByName), []),
+	};
+	return buildIndex(catalog, profile, http.now());
 }
 
 export class CatalogCache {
-  constructor(
-    private readonly http: HttpCore,
-    private readonly key: string,
-    private readonly ttlMs: number,
-    private readonly logger?: Logger,
-  ) {}
+	constructor(
+		private readonly http: HttpCore,
+		private readonly key: string,
+		private readonly ttlMs: number,
+		private readonly logger?: Logger,
+	) {}
 
-  /** The cached index when it is fetched and fresh, without a promise (the purchase hot path); else undefined. */
-  ready(): CatalogIndex | undefined {
-    const e = cache.get(this.key);
-    return e?.idx && e.expires > this.http.now() ? e.idx : undefined;
-  }
+	/** The cached index when it is fetched and fresh, without a promise (the purchase hot path); else undefined. */
+	ready(): CatalogIndex | undefined {
+		const e = cache.get(this.key);
+		return e?.idx && e.expires > this.http.now() ? e.idx : undefined;
+	}
 
-  get(opts: { fresh?: boolean; signal?: AbortSignal } = {}): Promise<CatalogIndex> {
-    const now = this.http.now();
-    const e = cache.get(this.key);
-    if (e && !opts.fresh && e.expires > now) return e.promise;
-    const promise = fetchCatalog(this.http, this.logger, opts.signal);
-    const entry: Entry = { expires: now + this.ttlMs, promise };
-    cache.set(this.key, entry);
-    promise.then(
-      (idx) => {
-        if (cache.get(this.key) !== entry) return;
-        entry.expires = idx.fetchedAt + this.ttlMs;
-        entry.idx = idx;
-      },
-      () => {
-        if (cache.get(this.key) === entry) cache.delete(this.key);
-      },
-    );
-    return promise;
-  }
+	get(opts: { fresh?: boolean; signal?: AbortSignal } = {}): Promise<CatalogIndex> {
+		const now = this.http.now();
+		const e = cache.get(this.key);
+		if (e && !opts.fresh && e.expires > now) return e.promise;
+		const promise = fetchCatalog(this.http, this.logger, opts.signal);
+		const entry: Entry = { expires: now + this.ttlMs, promise };
+		cache.set(this.key, entry);
+		promise.then(
+			(idx) => {
+				if (cache.get(this.key) !== entry) return;
+				entry.expires = idx.fetchedAt + this.ttlMs;
+				entry.idx = idx;
+			},
+			() => {
+				if (cache.get(this.key) === entry) cache.delete(this.key);
+			},
+		);
+		return promise;
+	}
 
-  invalidate(): void {
-    cache.delete(this.key);
-  }
+	invalidate(): void {
+		cache.delete(this.key);
+	}
 }

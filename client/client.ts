@@ -12,433 +12,561 @@ import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
 import { prepareSmsBatch } from './products/sms-module';
 import { learnMeterType, meterTypeFor, otherEncoding, refusedMeterType } from './products/meter-type';
 import {
-  effectiveSmsRates, learnSmsRate, type LearningWindow, needsLearning, openLearningWindow, parseSmsRateOption, repriced, type SmsRateOption,
+	effectiveSmsRates,
+	learnSmsRate,
+	type LearningWindow,
+	needsLearning,
+	openLearningWindow,
+	parseSmsRateOption,
+	repriced,
+	type SmsRateOption,
 } from './products/sms-rate';
 import {
-  AccountRegistry, DEFAULT_RECONCILE, claim, executePurchase, fetchRecord, listPage, matchingRecords, reconcilePurchase,
-  attributeSend, processAccounts, waitForFinal, type PurchaseContext, type ReconcileSettings,
+	AccountRegistry,
+	DEFAULT_RECONCILE,
+	claim,
+	executePurchase,
+	fetchRecord,
+	listPage,
+	matchingRecords,
+	reconcilePurchase,
+	attributeSend,
+	processAccounts,
+	waitForFinal,
+	type PurchaseContext,
+	type ReconcileSettings,
 } from './purchase';
 import type { Clock, Sleep } from './runtime';
 import type { Transport } from './transport';
 import type {
-  AirtimePurchase, BuyOptions, CablePurchase, Catalog, DataPlan, DataPurchase, ElectricityPurchase, ExamPinPurchase,
-  IdentityResult, Money, Page, Product, PurchaseQuote, PurchaseRequest, PurchaseResult, RechargeCardPurchase,
-  ReconcileOptions, SmsBatch, SmsPlan, SmsPurchase, SmsRates, UserProfile, ValidationResult, WaitOptions, WithoutProduct,
+	AirtimePurchase,
+	BuyOptions,
+	CablePurchase,
+	Catalog,
+	DataPlan,
+	DataPurchase,
+	ElectricityPurchase,
+	ExamPinPurchase,
+	IdentityResult,
+	Money,
+	Page,
+	Product,
+	PurchaseQuote,
+	PurchaseRequest,
+	PurchaseResult,
+	RechargeCardPurchase,
+	ReconcileOptions,
+	SmsBatch,
+	SmsPlan,
+	SmsPurchase,
+	SmsRates,
+	UserProfile,
+	ValidationResult,
+	WaitOptions,
+	WithoutProduct,
 } from './types';
 import { isRecord, type Logger } from './util';
 
 export interface VtuClientOptions {
-  /** Site root, with or without trailing "/" or "/api". */
-  baseUrl: string;
-  token: string;
-  /**
-   * How requests are sent (n8n: its request helpers; plain Node: `createNodeTransport()`, the
-   * default of the `VtuClient` exported by client/index.ts).
-   */
-  transport: Transport;
-  /** The host's timer (n8n: n8n-workflow's; plain Node: `timerSleep`, client/index.ts's default). */
-  sleep: Sleep;
-  /** Default: Date.now. */
-  now?: Clock;
-  /** Per request. Default 30 000. */
-  timeoutMs?: number;
-  logger?: Logger;
-  /** Catalogue cache TTL per baseUrl + token. Default 60 000. */
-  catalogTtlMs?: number;
-  /** How MeterType is sent: 'name' = "Prepaid"/"Postpaid" (default), 'number' = 1/2. */
-  meterType?: 'name' | 'number';
-  /** Recipients per sendsms POST. Default 500. */
-  smsBatchSize?: number;
-  /**
-   * The site's SMS tariff in naira per page per number (the credential's rate fields), used where the site
-   * publishes none, e.g. { perPage: '2.50', dndPerPage: '3.50' }. Unset: learned from the first batch's
-   * wallet change; until then quotes assume the highest tariff seen in the family and say so (rateSource).
-   */
-  smsRates?: SmsRateOption;
-  reconcile?: Partial<ReconcileSettings>;
-  retry?: RetryOptions;
-  /**
-   * Opt-in, per credential: send a fresh `customer_ref` with every purchase. Unverified on real sites
-   * (docs/real-sites.md §7); where a site stores and echoes it, a reconciled record carrying ours is proven
-   * ours and records carrying another reference are never adopted. A site that ignores it costs nothing.
-   */
-  customerRef?: boolean;
-  /**
-   * Where this client keeps what it knows about the account (claims, in-flight purchases, the server's
-   * clock). Default: the process-wide registry, shared by every client of the process, so two clients of
-   * one account never adopt the same record. Pass `new AccountRegistry()` for a process of its own.
-   */
-  accounts?: AccountRegistry;
+	/** Site root, with or without trailing "/" or "/api". */
+	baseUrl: string;
+	token: string;
+	/**
+	 * How requests are sent (n8n: its request helpers; plain Node: `createNodeTransport()`, the
+	 * default of the `VtuClient` exported by client/index.ts).
+	 */
+	transport: Transport;
+	/** The host's timer (n8n: n8n-workflow's; plain Node: `timerSleep`, client/index.ts's default). */
+	sleep: Sleep;
+	/** Default: Date.now. */
+	now?: Clock;
+	/** Per request. Default 30 000. */
+	timeoutMs?: number;
+	logger?: Logger;
+	/** Catalogue cache TTL per baseUrl + token. Default 60 000. */
+	catalogTtlMs?: number;
+	/** How MeterType is sent: 'name' = "Prepaid"/"Postpaid" (default), 'number' = 1/2. */
+	meterType?: 'name' | 'number';
+	/** Recipients per sendsms POST. Default 500. */
+	smsBatchSize?: number;
+	/**
+	 * The site's SMS tariff in naira per page per number (the credential's rate fields), used where the site
+	 * publishes none, e.g. { perPage: '2.50', dndPerPage: '3.50' }. Unset: learned from the first batch's
+	 * wallet change; until then quotes assume the highest tariff seen in the family and say so (rateSource).
+	 */
+	smsRates?: SmsRateOption;
+	reconcile?: Partial<ReconcileSettings>;
+	retry?: RetryOptions;
+	/**
+	 * Opt-in, per credential: send a fresh `customer_ref` with every purchase. Unverified on real sites
+	 * (docs/real-sites.md §7); where a site stores and echoes it, a reconciled record carrying ours is proven
+	 * ours and records carrying another reference are never adopted. A site that ignores it costs nothing.
+	 */
+	customerRef?: boolean;
+	/**
+	 * Where this client keeps what it knows about the account (claims, in-flight purchases, the server's
+	 * clock). Default: the process-wide registry, shared by every client of the process, so two clients of
+	 * one account never adopt the same record. Pass `new AccountRegistry()` for a process of its own.
+	 */
+	accounts?: AccountRegistry;
 }
 
 export class VtuClient {
-  private readonly http: HttpCore;
-  private readonly cache: CatalogCache;
-  private readonly ctx: PurchaseContext;
-  private readonly settings: ClientSettings;
-  private readonly smsRateOption: ReturnType<typeof parseSmsRateOption>;
+	private readonly http: HttpCore;
+	private readonly cache: CatalogCache;
+	private readonly ctx: PurchaseContext;
+	private readonly settings: ClientSettings;
+	private readonly smsRateOption: ReturnType<typeof parseSmsRateOption>;
 
-  readonly user: { get(): Promise<UserProfile>; balance(): Promise<Money> };
-  readonly catalog: {
-    get(opts?: { fresh?: boolean }): Promise<Catalog>;
-    dataPlans(network: string | number): Promise<DataPlan[]>;
-    networks(): Promise<Catalog['networks']>;
-    cable(): Promise<Catalog['cable']>;
-    discos(): Promise<Catalog['discos']>;
-    exams(): Promise<Catalog['exams']>;
-    airtime(): Promise<Catalog['airtime']>;
-    sms(): Promise<Catalog['sms']>;
-    recharge(): Promise<Catalog['recharge']>;
-    invalidate(): void;
-  };
-  readonly data: { buy(r: WithoutProduct<DataPurchase>, o?: BuyOptions): Promise<PurchaseResult>; quote(r: WithoutProduct<DataPurchase>): Promise<PurchaseQuote> };
-  readonly airtime: { buy(r: WithoutProduct<AirtimePurchase>, o?: BuyOptions): Promise<PurchaseResult>; quote(r: WithoutProduct<AirtimePurchase>): Promise<PurchaseQuote> };
-  readonly cable: {
-    buy(r: WithoutProduct<CablePurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-    quote(r: WithoutProduct<CablePurchase>): Promise<PurchaseQuote>;
-    validate(r: { provider: string | number; iuc: string }): Promise<ValidationResult>;
-  };
-  readonly electricity: {
-    buy(r: WithoutProduct<ElectricityPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-    quote(r: WithoutProduct<ElectricityPurchase>): Promise<PurchaseQuote>;
-    validate(r: { disco: string | number; meter: string; meterType: 'prepaid' | 'postpaid' }): Promise<ValidationResult>;
-  };
-  readonly examPins: {
-    buy(r: WithoutProduct<ExamPinPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-    quote(r: WithoutProduct<ExamPinPurchase>): Promise<PurchaseQuote>;
-    get(id: number): Promise<PurchaseResult>;
-  };
-  readonly rechargeCards: { buy(r: WithoutProduct<RechargeCardPurchase>, o?: BuyOptions): Promise<PurchaseResult>; quote(r: WithoutProduct<RechargeCardPurchase>): Promise<PurchaseQuote> };
-  readonly sms: {
-    plan(r: WithoutProduct<SmsPurchase>): Promise<SmsPlan>;
-    send(r: WithoutProduct<SmsPurchase>, o?: BuyOptions): Promise<PurchaseResult[]>;
-    history(o?: { page?: number }): Promise<Page<SmsBatch>>;
-  };
-  readonly identity: { validateBvn(bvn: string): Promise<IdentityResult>; validateNin(nin: string): Promise<IdentityResult> };
-  readonly transactions: {
-    get(product: Product, id: number): Promise<PurchaseResult>;
-    findByIdent(product: Product, ident: string): Promise<PurchaseResult>;
-    list(product: Product, o?: { page?: number; search?: string }): Promise<Page<PurchaseResult>>;
-    refresh(r: PurchaseResult): Promise<PurchaseResult>;
-    waitForFinal(r: PurchaseResult, o?: WaitOptions): Promise<PurchaseResult>;
-  };
+	readonly user: { get(): Promise<UserProfile>; balance(): Promise<Money> };
+	readonly catalog: {
+		get(opts?: { fresh?: boolean }): Promise<Catalog>;
+		dataPlans(network: string | number): Promise<DataPlan[]>;
+		networks(): Promise<Catalog['networks']>;
+		cable(): Promise<Catalog['cable']>;
+		discos(): Promise<Catalog['discos']>;
+		exams(): Promise<Catalog['exams']>;
+		airtime(): Promise<Catalog['airtime']>;
+		sms(): Promise<Catalog['sms']>;
+		recharge(): Promise<Catalog['recharge']>;
+		invalidate(): void;
+	};
+	readonly data: {
+		buy(r: WithoutProduct<DataPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+		quote(r: WithoutProduct<DataPurchase>): Promise<PurchaseQuote>;
+	};
+	readonly airtime: {
+		buy(r: WithoutProduct<AirtimePurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+		quote(r: WithoutProduct<AirtimePurchase>): Promise<PurchaseQuote>;
+	};
+	readonly cable: {
+		buy(r: WithoutProduct<CablePurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+		quote(r: WithoutProduct<CablePurchase>): Promise<PurchaseQuote>;
+		validate(r: { provider: string | number; iuc: string }): Promise<ValidationResult>;
+	};
+	readonly electricity: {
+		buy(r: WithoutProduct<ElectricityPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+		quote(r: WithoutProduct<ElectricityPurchase>): Promise<PurchaseQuote>;
+		validate(r: {
+			disco: string | number;
+			meter: string;
+			meterType: 'prepaid' | 'postpaid';
+		}): Promise<ValidationResult>;
+	};
+	readonly examPins: {
+		buy(r: WithoutProduct<ExamPinPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+		quote(r: WithoutProduct<ExamPinPurchase>): Promise<PurchaseQuote>;
+		get(id: number): Promise<PurchaseResult>;
+	};
+	readonly rechargeCards: {
+		buy(r: WithoutProduct<RechargeCardPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+		quote(r: WithoutProduct<RechargeCardPurchase>): Promise<PurchaseQuote>;
+	};
+	readonly sms: {
+		plan(r: WithoutProduct<SmsPurchase>): Promise<SmsPlan>;
+		send(r: WithoutProduct<SmsPurchase>, o?: BuyOptions): Promise<PurchaseResult[]>;
+		history(o?: { page?: number }): Promise<Page<SmsBatch>>;
+	};
+	readonly identity: {
+		validateBvn(bvn: string): Promise<IdentityResult>;
+		validateNin(nin: string): Promise<IdentityResult>;
+	};
+	readonly transactions: {
+		get(product: Product, id: number): Promise<PurchaseResult>;
+		findByIdent(product: Product, ident: string): Promise<PurchaseResult>;
+		list(product: Product, o?: { page?: number; search?: string }): Promise<Page<PurchaseResult>>;
+		refresh(r: PurchaseResult): Promise<PurchaseResult>;
+		waitForFinal(r: PurchaseResult, o?: WaitOptions): Promise<PurchaseResult>;
+	};
 
-  constructor(opts: VtuClientOptions) {
-    if (!opts || typeof opts !== 'object') throw new VtuInvalidInputError('VtuClient needs { baseUrl, token }.', { field: 'options' });
-    // every log line of the client, whichever part writes it, passes through redaction
-    const logger = redactingLogger(opts.logger);
-    this.http = new HttpCore({
-      baseUrl: opts.baseUrl,
-      token: opts.token,
-      transport: opts.transport,
-      sleep: opts.sleep,
-      now: opts.now ?? Date.now,
-      timeoutMs: opts.timeoutMs ?? 30_000,
-      logger,
-      retry: opts.retry,
-    });
-    this.settings = { meterType: opts.meterType ?? 'name', smsBatchSize: opts.smsBatchSize ?? 500 };
-    this.smsRateOption = parseSmsRateOption(opts.smsRates);
-    const account = cacheKey(this.http.baseUrl, opts.token.trim());
-    this.cache = new CatalogCache(this.http, account, opts.catalogTtlMs ?? 60_000, logger);
-    this.ctx = {
-      http: this.http,
-      catalog: this.cache,
-      settings: this.settings,
-      reconcile: { ...DEFAULT_RECONCILE, ...(opts.reconcile ?? {}) },
-      logger,
-      account: (opts.accounts ?? processAccounts()).account(this.http.baseUrl, account),
-      customerRef: opts.customerRef === true,
-    };
+	constructor(opts: VtuClientOptions) {
+		if (!opts || typeof opts !== 'object')
+			throw new VtuInvalidInputError('VtuClient needs { baseUrl, token }.', { field: 'options' });
+		// every log line of the client, whichever part writes it, passes through redaction
+		const logger = redactingLogger(opts.logger);
+		this.http = new HttpCore({
+			baseUrl: opts.baseUrl,
+			token: opts.token,
+			transport: opts.transport,
+			sleep: opts.sleep,
+			now: opts.now ?? Date.now,
+			timeoutMs: opts.timeoutMs ?? 30_000,
+			logger,
+			retry: opts.retry,
+		});
+		this.settings = { meterType: opts.meterType ?? 'name', smsBatchSize: opts.smsBatchSize ?? 500 };
+		this.smsRateOption = parseSmsRateOption(opts.smsRates);
+		const account = cacheKey(this.http.baseUrl, opts.token.trim());
+		this.cache = new CatalogCache(this.http, account, opts.catalogTtlMs ?? 60_000, logger);
+		this.ctx = {
+			http: this.http,
+			catalog: this.cache,
+			settings: this.settings,
+			reconcile: { ...DEFAULT_RECONCILE, ...(opts.reconcile ?? {}) },
+			logger,
+			account: (opts.accounts ?? processAccounts()).account(this.http.baseUrl, account),
+			customerRef: opts.customerRef === true,
+		};
 
-    const idx = () => this.cache.get();
-    this.user = {
-      get: async () => parseUserPayload(await this.http.get('/api/user/')).profile,
-      balance: async () => (await this.user.get()).balance,
-    };
-    this.catalog = {
-      get: async (o) => {
-        const i = await this.cache.get({ fresh: o?.fresh });
-        return { ...i.catalog, sms: this.smsRates(i) };
-      },
-      dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
-      networks: async () => (await idx()).catalog.networks,
-      cable: async () => (await idx()).catalog.cable,
-      discos: async () => (await idx()).catalog.discos,
-      exams: async () => (await idx()).catalog.exams,
-      airtime: async () => (await idx()).catalog.airtime,
-      sms: async () => this.smsRates(await idx()),
-      recharge: async () => (await idx()).catalog.recharge,
-      invalidate: () => this.cache.invalidate(),
-    };
-    const sugar = <T extends PurchaseRequest>(product: T['product']) => ({
-      buy: (r: WithoutProduct<T>, o?: BuyOptions) => this.buy({ ...r, product } as unknown as PurchaseRequest, o),
-      quote: (r: WithoutProduct<T>) => this.quote({ ...r, product } as unknown as PurchaseRequest),
-    });
-    this.data = sugar<DataPurchase>('data');
-    this.airtime = sugar<AirtimePurchase>('airtime');
-    this.cable = { ...sugar<CablePurchase>('cable'), validate: async (r) => validateIuc(this.http, await idx(), r) };
-    this.electricity = { ...sugar<ElectricityPurchase>('electricity'), validate: async (r) => validateMeter(this.http, await idx(), r) };
-    this.examPins = { ...sugar<ExamPinPurchase>('exam_pin'), get: async (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, recordId(id)) };
-    this.rechargeCards = sugar<RechargeCardPurchase>('recharge_card');
-    this.sms = {
-      plan: async (r) => planSms(r, this.smsRates(await idx()), this.settings.smsBatchSize),
-      send: (r, o) => this.sendSms(r, o),
-      history: (o) => this.smsHistory(o?.page),
-    };
-    this.identity = { validateBvn: (n) => validateIdentity(this.http, 'bvn', n), validateNin: (n) => validateIdentity(this.http, 'nin', n) };
-    this.transactions = {
-      get: async (product, id) => fetchRecord(this.ctx, this.module(product), recordId(id)),
-      findByIdent: (product, ident) => this.findByIdent(product, ident),
-      list: async (product, o) => {
-        const p = await listPage(this.ctx, this.module(product), { page: o?.page, search: o?.search });
-        return { count: p.count, next: p.next, items: p.items };
-      },
-      refresh: (r) => this.refresh(r),
-      // r may come from outside (an n8n item): its id goes into a URL, so it must be a record id
-      waitForFinal: async (r, o) => waitForFinal(this.ctx, this.module(r?.product), r.id === null ? r : { ...r, id: recordId(r.id) }, o),
-    };
-  }
+		const idx = () => this.cache.get();
+		this.user = {
+			get: async () => parseUserPayload(await this.http.get('/api/user/')).profile,
+			balance: async () => (await this.user.get()).balance,
+		};
+		this.catalog = {
+			get: async (o) => {
+				const i = await this.cache.get({ fresh: o?.fresh });
+				return { ...i.catalog, sms: this.smsRates(i) };
+			},
+			dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
+			networks: async () => (await idx()).catalog.networks,
+			cable: async () => (await idx()).catalog.cable,
+			discos: async () => (await idx()).catalog.discos,
+			exams: async () => (await idx()).catalog.exams,
+			airtime: async () => (await idx()).catalog.airtime,
+			sms: async () => this.smsRates(await idx()),
+			recharge: async () => (await idx()).catalog.recharge,
+			invalidate: () => this.cache.invalidate(),
+		};
+		const sugar = <T extends PurchaseRequest>(product: T['product']) => ({
+			buy: (r: WithoutProduct<T>, o?: BuyOptions) => this.buy({ ...r, product } as unknown as PurchaseRequest, o),
+			quote: (r: WithoutProduct<T>) => this.quote({ ...r, product } as unknown as PurchaseRequest),
+		});
+		this.data = sugar<DataPurchase>('data');
+		this.airtime = sugar<AirtimePurchase>('airtime');
+		this.cable = { ...sugar<CablePurchase>('cable'), validate: async (r) => validateIuc(this.http, await idx(), r) };
+		this.electricity = {
+			...sugar<ElectricityPurchase>('electricity'),
+			validate: async (r) => validateMeter(this.http, await idx(), r),
+		};
+		this.examPins = {
+			...sugar<ExamPinPurchase>('exam_pin'),
+			get: async (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, recordId(id)),
+		};
+		this.rechargeCards = sugar<RechargeCardPurchase>('recharge_card');
+		this.sms = {
+			plan: async (r) => planSms(r, this.smsRates(await idx()), this.settings.smsBatchSize),
+			send: (r, o) => this.sendSms(r, o),
+			history: (o) => this.smsHistory(o?.page),
+		};
+		this.identity = {
+			validateBvn: (n) => validateIdentity(this.http, 'bvn', n),
+			validateNin: (n) => validateIdentity(this.http, 'nin', n),
+		};
+		this.transactions = {
+			get: async (product, id) => fetchRecord(this.ctx, this.module(product), recordId(id)),
+			findByIdent: (product, ident) => this.findByIdent(product, ident),
+			list: async (product, o) => {
+				const p = await listPage(this.ctx, this.module(product), { page: o?.page, search: o?.search });
+				return { count: p.count, next: p.next, items: p.items };
+			},
+			refresh: (r) => this.refresh(r),
+			// r may come from outside (an n8n item): its id goes into a URL, so it must be a record id
+			waitForFinal: async (r, o) =>
+				waitForFinal(this.ctx, this.module(r?.product), r.id === null ? r : { ...r, id: recordId(r.id) }, o),
+		};
+	}
 
-  /** The normalised base URL (no token). */
-  get baseUrl(): string {
-    return this.http.baseUrl;
-  }
+	/** The normalised base URL (no token). */
+	get baseUrl(): string {
+		return this.http.baseUrl;
+	}
 
-  /** console.log(client) / util.inspect(client): which site, never the token or the headers. */
-  [inspectCustom](): string {
-    return `VtuClient { baseUrl: ${JSON.stringify(this.http.baseUrl)} }`;
-  }
+	/** console.log(client) / util.inspect(client): which site, never the token or the headers. */
+	[inspectCustom](): string {
+		return `VtuClient { baseUrl: ${JSON.stringify(this.http.baseUrl)} }`;
+	}
 
-  /** JSON.stringify(client): the same, as JSON. */
-  toJSON(): { baseUrl: string } {
-    return { baseUrl: this.http.baseUrl };
-  }
+	/** JSON.stringify(client): the same, as JSON. */
+	toJSON(): { baseUrl: string } {
+		return { baseUrl: this.http.baseUrl };
+	}
 
-  private module(product: Product): ProductModule {
-    return productModule(product);
-  }
+	private module(product: Product): ProductModule {
+		return productModule(product);
+	}
 
-  private async prepare(req: PurchaseRequest): Promise<{ module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex }> {
-    if (!req || typeof req !== 'object') throw invalid('product', 'purchase request must be an object with a product field.');
-    this.module(req.product); // an unknown product fails before the catalogue is fetched
-    return this.prepareWith(req, await this.cache.get());
-  }
+	private async prepare(
+		req: PurchaseRequest,
+	): Promise<{ module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex }> {
+		if (!req || typeof req !== 'object')
+			throw invalid('product', 'purchase request must be an object with a product field.');
+		this.module(req.product); // an unknown product fails before the catalogue is fetched
+		return this.prepareWith(req, await this.cache.get());
+	}
 
-  /** `prepare` once the catalogue is at hand (synchronous: `buy` calls it directly when the cache is fresh). */
-  private prepareWith(
-    req: PurchaseRequest, idx: CatalogIndex, meterType = meterTypeFor(this.http.baseUrl, this.settings.meterType),
-  ): { module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex } {
-    const module = this.module(req.product);
-    if (req.product === 'sms') {
-      const plan = planSms(req, this.smsRates(idx), Number.MAX_SAFE_INTEGER);
-      return { module, prep: prepareSmsBatch(plan, plan.recipients), idx };
-    }
-    const settings = meterType === this.settings.meterType ? this.settings : { ...this.settings, meterType };
-    return { module, prep: module.prepare(req, idx, settings), idx };
-  }
+	/** `prepare` once the catalogue is at hand (synchronous: `buy` calls it directly when the cache is fresh). */
+	private prepareWith(
+		req: PurchaseRequest,
+		idx: CatalogIndex,
+		meterType = meterTypeFor(this.http.baseUrl, this.settings.meterType),
+	): { module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex } {
+		const module = this.module(req.product);
+		if (req.product === 'sms') {
+			const plan = planSms(req, this.smsRates(idx), Number.MAX_SAFE_INTEGER);
+			return { module, prep: prepareSmsBatch(plan, plan.recipients), idx };
+		}
+		const settings = meterType === this.settings.meterType ? this.settings : { ...this.settings, meterType };
+		return { module, prep: module.prepare(req, idx, settings), idx };
+	}
 
-  /** Validate and price locally (catalogue); sends nothing. */
-  async quote(req: PurchaseRequest): Promise<PurchaseQuote> {
-    return (await this.prepare(req)).prep.quote;
-  }
+	/** Validate and price locally (catalogue); sends nothing. */
+	async quote(req: PurchaseRequest): Promise<PurchaseQuote> {
+		return (await this.prepare(req)).prep.quote;
+	}
 
-  /** The safe purchase. */
-  async buy(req: PurchaseRequest, opts: BuyOptions = {}): Promise<PurchaseResult> {
-    if (req?.product === 'sms') {
-      const results = await this.sendSms(req, opts);
-      if (results.length === 1) return results[0];
-      // unreachable: sendSms with a single-batch request
-      return results[0];
-    }
-    // a fresh catalogue is used without awaiting it: two microtask hops fewer per purchase (bench:client)
-    const idx = req && typeof req === 'object' ? this.cache.ready() : undefined;
-    const { module, prep } = idx ? this.prepareWith(req, idx) : await this.prepare(req);
-    let r: PurchaseResult;
-    try {
-      r = await executePurchase(this.ctx, module, prep, { request: req, signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
-    } catch (e) {
-      if (req.product !== 'electricity' || !refusedMeterType(e)) throw e;
-      r = await this.buyInOtherMeterType(req, opts);
-    }
-    return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
-  }
+	/** The safe purchase. */
+	async buy(req: PurchaseRequest, opts: BuyOptions = {}): Promise<PurchaseResult> {
+		if (req?.product === 'sms') {
+			const results = await this.sendSms(req, opts);
+			if (results.length === 1) return results[0];
+			// unreachable: sendSms with a single-batch request
+			return results[0];
+		}
+		// a fresh catalogue is used without awaiting it: two microtask hops fewer per purchase (bench:client)
+		const idx = req && typeof req === 'object' ? this.cache.ready() : undefined;
+		const { module, prep } = idx ? this.prepareWith(req, idx) : await this.prepare(req);
+		let r: PurchaseResult;
+		try {
+			r = await executePurchase(this.ctx, module, prep, {
+				request: req,
+				signal: opts.signal,
+				retryIfNotCharged: opts.retryIfNotCharged,
+			});
+		} catch (e) {
+			if (req.product !== 'electricity' || !refusedMeterType(e)) throw e;
+			r = await this.buyInOtherMeterType(req, opts);
+		}
+		return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
+	}
 
-  /**
-   * The site refused the MeterType encoding with a 400 field error (no record, nothing debited): send the
-   * purchase once more in the other encoding, and remember for the site the one it accepts (meter-type.ts).
-   */
-  private async buyInOtherMeterType(req: PurchaseRequest, opts: BuyOptions): Promise<PurchaseResult> {
-    const other = otherEncoding(meterTypeFor(this.http.baseUrl, this.settings.meterType));
-    const { module, prep } = this.prepareWith(req, await this.cache.get(), other);
-    this.ctx.logger?.info?.(`electricity: the site refused MeterType as ${other === 'name' ? '1/2' : 'Prepaid/Postpaid'}; sending it as ${other === 'name' ? 'Prepaid/Postpaid' : '1/2'}`);
-    const r = await executePurchase(this.ctx, module, prep, { request: req, signal: opts.signal, retryIfNotCharged: opts.retryIfNotCharged });
-    learnMeterType(this.http.baseUrl, other);
-    return r;
-  }
+	/**
+	 * The site refused the MeterType encoding with a 400 field error (no record, nothing debited): send the
+	 * purchase once more in the other encoding, and remember for the site the one it accepts (meter-type.ts).
+	 */
+	private async buyInOtherMeterType(req: PurchaseRequest, opts: BuyOptions): Promise<PurchaseResult> {
+		const other = otherEncoding(meterTypeFor(this.http.baseUrl, this.settings.meterType));
+		const { module, prep } = this.prepareWith(req, await this.cache.get(), other);
+		this.ctx.logger?.info?.(
+			`electricity: the site refused MeterType as ${other === 'name' ? '1/2' : 'Prepaid/Postpaid'}; sending it as ${other === 'name' ? 'Prepaid/Postpaid' : '1/2'}`,
+		);
+		const r = await executePurchase(this.ctx, module, prep, {
+			request: req,
+			signal: opts.signal,
+			retryIfNotCharged: opts.retryIfNotCharged,
+		});
+		learnMeterType(this.http.baseUrl, other);
+		return r;
+	}
 
-  private async maybeWait(module: ProductModule, r: PurchaseResult, opts: BuyOptions): Promise<PurchaseResult> {
-    if (!opts.waitForFinal) return r;
-    const w = typeof opts.waitForFinal === 'object' ? opts.waitForFinal : {};
-    try {
-      return await waitForFinal(this.ctx, module, r, { ...w, signal: w.signal ?? opts.signal });
-    } catch (e) {
-      // The purchase is made and known: a failed status read must not turn it into an error that reads
-      // like "nothing happened". Return it as it stands (processing); transactions.refresh() settles it.
-      if (!(e instanceof VtuError)) throw e;
-      this.ctx.logger?.warn?.(`${module.product}: could not read the final status (${e.code}); returning the purchase as ${r.status}`);
-      return r;
-    }
-  }
+	private async maybeWait(module: ProductModule, r: PurchaseResult, opts: BuyOptions): Promise<PurchaseResult> {
+		if (!opts.waitForFinal) return r;
+		const w = typeof opts.waitForFinal === 'object' ? opts.waitForFinal : {};
+		try {
+			return await waitForFinal(this.ctx, module, r, { ...w, signal: w.signal ?? opts.signal });
+		} catch (e) {
+			// The purchase is made and known: a failed status read must not turn it into an error that reads
+			// like "nothing happened". Return it as it stands (processing); transactions.refresh() settles it.
+			if (!(e instanceof VtuError)) throw e;
+			this.ctx.logger?.warn?.(
+				`${module.product}: could not read the final status (${e.code}); returning the purchase as ${r.status}`,
+			);
+			return r;
+		}
+	}
 
-  /**
-   * The account's records that answer this request, created since `since` (claimed by an order or not),
-   * newest first. Sends no purchase. For "was this already bought?" checks (client/existing.ts). Reads
-   * the list back until it reaches records older than `since` (at most `reconcile.readBackPages` pages;
-   * past that: unknown_outcome). Calls given the same `listCache` read the unfiltered list once.
-   */
-  async matchingRecords(
-    req: PurchaseRequest, opts: { since: Date; signal?: AbortSignal; listCache?: Map<Product, Promise<PurchaseResult[]>> },
-  ): Promise<PurchaseResult[]> {
-    if (!opts?.since || Number.isNaN(new Date(opts.since).getTime())) throw invalid('since', 'matchingRecords needs { since: Date }.');
-    const { module, prep } = await this.prepare(req);
-    return matchingRecords(this.ctx, module, prep, new Date(opts.since).getTime(), opts.signal, opts.listCache);
-  }
+	/**
+	 * The account's records that answer this request, created since `since` (claimed by an order or not),
+	 * newest first. Sends no purchase. For "was this already bought?" checks (client/existing.ts). Reads
+	 * the list back until it reaches records older than `since` (at most `reconcile.readBackPages` pages;
+	 * past that: unknown_outcome). Calls given the same `listCache` read the unfiltered list once.
+	 */
+	async matchingRecords(
+		req: PurchaseRequest,
+		opts: { since: Date; signal?: AbortSignal; listCache?: Map<Product, Promise<PurchaseResult[]>> },
+	): Promise<PurchaseResult[]> {
+		if (!opts?.since || Number.isNaN(new Date(opts.since).getTime()))
+			throw invalid('since', 'matchingRecords needs { since: Date }.');
+		const { module, prep } = await this.prepare(req);
+		return matchingRecords(this.ctx, module, prep, new Date(opts.since).getTime(), opts.signal, opts.listCache);
+	}
 
-  /** Marks records as owned (e.g. found by an "already bought?" check): no reconciliation in this process adopts them. */
-  claimRecords(records: PurchaseResult[]): void {
-    for (const r of records) claim(this.ctx, r);
-  }
+	/** Marks records as owned (e.g. found by an "already bought?" check): no reconciliation in this process adopts them. */
+	claimRecords(records: PurchaseResult[]): void {
+		for (const r of records) claim(this.ctx, r);
+	}
 
-  /**
-   * Resolve a purchase whose outcome is unknown (an unknown_outcome's `details.request` and `sentAt`, a
-   * crash): its record (bought), or VtuNotChargedError once the whole window was read after the vendor's
-   * processing bound, or VtuUnknownOutcomeError again (still unclear). The record must match, be created
-   * within `reconcile.maxProcessingMs` of `sentAt`, and not be one of `claimed` / `excludeIds` (other
-   * orders' records): client/API.md "Who owns a record" and "Proof of not charged".
-   */
-  async reconcile(req: PurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult> {
-    if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime())) throw invalid('sentAt', 'reconcile needs { sentAt } (when the purchase was sent: a Date or an ISO time such as details.sentAt).');
-    const { module, prep } = await this.prepare(req);
-    const sentAt = new Date(opts.sentAt).getTime();
-    const claimed = [
-      ...(opts.excludeIds ?? []).map((id) => ({ id })),
-      ...(opts.claimed ?? []).map((c) => ({ ...c, sentAt: c.sentAt === undefined || c.sentAt === null ? null : new Date(c.sentAt).getTime() })),
-    ];
-    return reconcilePurchase(this.ctx, module, prep, {
-      request: req, sentAt, claimed, identicalPending: opts.identicalPending, ref: opts.customerRef,
-      waitMs: opts.waitMs, signal: opts.signal, cause: 'a lost answer',
-    });
-  }
+	/**
+	 * Resolve a purchase whose outcome is unknown (an unknown_outcome's `details.request` and `sentAt`, a
+	 * crash): its record (bought), or VtuNotChargedError once the whole window was read after the vendor's
+	 * processing bound, or VtuUnknownOutcomeError again (still unclear). The record must match, be created
+	 * within `reconcile.maxProcessingMs` of `sentAt`, and not be one of `claimed` / `excludeIds` (other
+	 * orders' records): client/API.md "Who owns a record" and "Proof of not charged".
+	 */
+	async reconcile(req: PurchaseRequest, opts: ReconcileOptions): Promise<PurchaseResult> {
+		if (!opts?.sentAt || Number.isNaN(new Date(opts.sentAt).getTime()))
+			throw invalid(
+				'sentAt',
+				'reconcile needs { sentAt } (when the purchase was sent: a Date or an ISO time such as details.sentAt).',
+			);
+		const { module, prep } = await this.prepare(req);
+		const sentAt = new Date(opts.sentAt).getTime();
+		const claimed = [
+			...(opts.excludeIds ?? []).map((id) => ({ id })),
+			...(opts.claimed ?? []).map((c) => ({
+				...c,
+				sentAt: c.sentAt === undefined || c.sentAt === null ? null : new Date(c.sentAt).getTime(),
+			})),
+		];
+		return reconcilePurchase(this.ctx, module, prep, {
+			request: req,
+			sentAt,
+			claimed,
+			identicalPending: opts.identicalPending,
+			ref: opts.customerRef,
+			waitMs: opts.waitMs,
+			signal: opts.signal,
+			cause: 'a lost answer',
+		});
+	}
 
-  /* ------------------------------------------------------------ SMS ------------------ */
+	/* ------------------------------------------------------------ SMS ------------------ */
 
-  private async sendSms(req: WithoutProduct<SmsPurchase> | SmsPurchase, opts: BuyOptions = {}): Promise<PurchaseResult[]> {
-    const idx = await this.cache.get();
-    let plan = planSms(req, this.smsRates(idx), 'product' in req ? Number.MAX_SAFE_INTEGER : this.settings.smsBatchSize);
-    const module = PRODUCTS.sms;
-    const out: PurchaseResult[] = [];
-    // no better rate than the assumption: the first batch's wallet change teaches the site's (sms-rate.ts)
-    let window = needsLearning(this.smsRates(idx), plan.dnd) ? openLearningWindow(this.http.baseUrl) : null;
-    try {
-      const before = window ? await this.walletKobo() : null;
-      for (const batch of plan.batches) {
-        const prep = prepareSmsBatch(plan, batch);
-        const r = await executePurchase(this.ctx, module, prep, {
-          request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
-          signal: opts.signal,
-          retryIfNotCharged: opts.retryIfNotCharged,
-          parse: async (json, path, at) => {
-            const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
-            // the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
-            return needsEnrichment ? attributeSend(this.ctx, module, prep, result, at, opts.signal) : result;
-          },
-        });
-        out.push(r);
-        if (window) {
-          const learned = await this.learnSmsRate(plan, batch, before, r, window);
-          window.close();
-          window = null;
-          if (learned) plan = repriced(plan, this.smsRates(idx));
-        }
-      }
-    } finally {
-      window?.close();
-    }
-    return out;
-  }
+	private async sendSms(
+		req: WithoutProduct<SmsPurchase> | SmsPurchase,
+		opts: BuyOptions = {},
+	): Promise<PurchaseResult[]> {
+		const idx = await this.cache.get();
+		let plan = planSms(
+			req,
+			this.smsRates(idx),
+			'product' in req ? Number.MAX_SAFE_INTEGER : this.settings.smsBatchSize,
+		);
+		const module = PRODUCTS.sms;
+		const out: PurchaseResult[] = [];
+		// no better rate than the assumption: the first batch's wallet change teaches the site's (sms-rate.ts)
+		let window = needsLearning(this.smsRates(idx), plan.dnd) ? openLearningWindow(this.http.baseUrl) : null;
+		try {
+			const before = window ? await this.walletKobo() : null;
+			for (const batch of plan.batches) {
+				const prep = prepareSmsBatch(plan, batch);
+				const r = await executePurchase(this.ctx, module, prep, {
+					request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
+					signal: opts.signal,
+					retryIfNotCharged: opts.retryIfNotCharged,
+					parse: async (json, path, at) => {
+						const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
+						// the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
+						return needsEnrichment ? attributeSend(this.ctx, module, prep, result, at, opts.signal) : result;
+					},
+				});
+				out.push(r);
+				if (window) {
+					const learned = await this.learnSmsRate(plan, batch, before, r, window);
+					window.close();
+					window = null;
+					if (learned) plan = repriced(plan, this.smsRates(idx));
+				}
+			}
+		} finally {
+			window?.close();
+		}
+		return out;
+	}
 
-  /** The SMS rates in force: the catalogue's, the credential's, the learned or the assumed (sms-rate.ts). */
-  private smsRates(idx: CatalogIndex): SmsRates {
-    return effectiveSmsRates(idx.catalog.sms, this.http.baseUrl, this.smsRateOption);
-  }
+	/** The SMS rates in force: the catalogue's, the credential's, the learned or the assumed (sms-rate.ts). */
+	private smsRates(idx: CatalogIndex): SmsRates {
+		return effectiveSmsRates(idx.catalog.sms, this.http.baseUrl, this.smsRateOption);
+	}
 
-  private async walletKobo(): Promise<number | null> {
-    try {
-      return (await this.user.balance()).kobo;
-    } catch (e) {
-      if (!(e instanceof VtuError)) throw e;
-      return null; // no balance, no learning: the assumed rate stays (the safe side)
-    }
-  }
+	private async walletKobo(): Promise<number | null> {
+		try {
+			return (await this.user.balance()).kobo;
+		} catch (e) {
+			if (!(e instanceof VtuError)) throw e;
+			return null; // no balance, no learning: the assumed rate stays (the safe side)
+		}
+	}
 
-  /** Learn the route's rate from the batch's own balances, else from the wallet read before and after it. */
-  private async learnSmsRate(plan: SmsPlan, batch: string[], before: number | null, r: PurchaseResult, window: LearningWindow): Promise<boolean> {
-    const units = batch.length * plan.pages;
-    const own = r.balanceBefore && r.balanceAfter ? [r.balanceBefore.kobo, r.balanceAfter.kobo] : null;
-    const after = own ? own[1] : before === null ? null : await this.walletKobo();
-    const from = own ? own[0] : before;
-    // the batch's own balances are its alone; wallet reads are only when no other send of this process overlapped
-    if (from === null || after === null || (!own && window.overlapped)) return false;
-    const rate = learnSmsRate(this.http.baseUrl, plan.dnd, units, from, after);
-    if (rate === null) this.ctx.logger?.info?.('sms: the first batch\'s wallet change shows no clear per-page rate; quotes keep the assumed rate');
-    return rate !== null;
-  }
+	/** Learn the route's rate from the batch's own balances, else from the wallet read before and after it. */
+	private async learnSmsRate(
+		plan: SmsPlan,
+		batch: string[],
+		before: number | null,
+		r: PurchaseResult,
+		window: LearningWindow,
+	): Promise<boolean> {
+		const units = batch.length * plan.pages;
+		const own = r.balanceBefore && r.balanceAfter ? [r.balanceBefore.kobo, r.balanceAfter.kobo] : null;
+		const after = own ? own[1] : before === null ? null : await this.walletKobo();
+		const from = own ? own[0] : before;
+		// the batch's own balances are its alone; wallet reads are only when no other send of this process overlapped
+		if (from === null || after === null || (!own && window.overlapped)) return false;
+		const rate = learnSmsRate(this.http.baseUrl, plan.dnd, units, from, after);
+		if (rate === null)
+			this.ctx.logger?.info?.(
+				"sms: the first batch's wallet change shows no clear per-page rate; quotes keep the assumed rate",
+			);
+		return rate !== null;
+	}
 
-  private async smsHistory(page?: number): Promise<Page<SmsBatch>> {
-    const query: Record<string, string> = {};
-    if (page && page > 1) query.page = String(page);
-    let body: unknown;
-    try {
-      body = await this.http.get('/api/sendsms/', { query });
-    } catch (e) {
-      if (!(e instanceof VtuError) || !(e.code === 'not_found' || e.httpStatus === 405)) throw e;
-      body = await this.http.get('/api/sms/', { query });
-    }
-    const rows = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.results) ? body.results : null;
-    if (!rows) throw new VtuInvalidInputError('unreachable');
-    const items = rows.map(parseSmsBatch).filter((x): x is SmsBatch => x !== null);
-    const next = isRecord(body) && body.next ? Number(/[?&]page=(\d+)/.exec(String(body.next))?.[1] ?? NaN) : NaN;
-    return { count: isRecord(body) && typeof body.count === 'number' ? body.count : null, next: Number.isFinite(next) ? next : null, items };
-  }
+	private async smsHistory(page?: number): Promise<Page<SmsBatch>> {
+		const query: Record<string, string> = {};
+		if (page && page > 1) query.page = String(page);
+		let body: unknown;
+		try {
+			body = await this.http.get('/api/sendsms/', { query });
+		} catch (e) {
+			if (!(e instanceof VtuError) || !(e.code === 'not_found' || e.httpStatus === 405)) throw e;
+			body = await this.http.get('/api/sms/', { query });
+		}
+		const rows = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.results) ? body.results : null;
+		if (!rows) throw new VtuInvalidInputError('unreachable');
+		const items = rows.map(parseSmsBatch).filter((x): x is SmsBatch => x !== null);
+		const next = isRecord(body) && body.next ? Number(/[?&]page=(\d+)/.exec(String(body.next))?.[1] ?? NaN) : NaN;
+		return {
+			count: isRecord(body) && typeof body.count === 'number' ? body.count : null,
+			next: Number.isFinite(next) ? next : null,
+			items,
+		};
+	}
 
-  /* ------------------------------------------------------------ transactions --------- */
+	/* ------------------------------------------------------------ transactions --------- */
 
-  private async findByIdent(product: Product, ident: string): Promise<PurchaseResult> {
-    const module = this.module(product);
-    if (!ident || typeof ident !== 'string') throw invalid('ident', 'ident must be the server reference string, e.g. "Data9b8951f68-352".');
-    const first = await listPage(this.ctx, module, { search: ident });
-    const hit = first.items.find((r) => r.ident === ident);
-    if (hit) return hit;
-    for (let page = first.next, i = 1; page && i < Math.max(this.ctx.reconcile.maxPages, 5); i++) {
-      const p = await listPage(this.ctx, module, { page });
-      const h = p.items.find((r) => r.ident === ident);
-      if (h) return h;
-      page = p.next;
-    }
-    throw new VtuNotFoundError(`No ${product} record with ident ${JSON.stringify(ident)} among the newest records.`, { details: { product } });
-  }
+	private async findByIdent(product: Product, ident: string): Promise<PurchaseResult> {
+		const module = this.module(product);
+		if (!ident || typeof ident !== 'string')
+			throw invalid('ident', 'ident must be the server reference string, e.g. "Data9b8951f68-352".');
+		const first = await listPage(this.ctx, module, { search: ident });
+		const hit = first.items.find((r) => r.ident === ident);
+		if (hit) return hit;
+		for (let page = first.next, i = 1; page && i < Math.max(this.ctx.reconcile.maxPages, 5); i++) {
+			const p = await listPage(this.ctx, module, { page });
+			const h = p.items.find((r) => r.ident === ident);
+			if (h) return h;
+			page = p.next;
+		}
+		throw new VtuNotFoundError(`No ${product} record with ident ${JSON.stringify(ident)} among the newest records.`, {
+			details: { product },
+		});
+	}
 
-  private async refresh(r: PurchaseResult): Promise<PurchaseResult> {
-    if (r.id === null) {
-      if (r.ident) return this.findByIdent(r.product, r.ident);
-      return r;
-    }
-    const fresh = await fetchRecord(this.ctx, this.module(r.product), recordId(r.id));
-    const out: PurchaseResult = { ...fresh, path: r.path };
-    if (fresh.status !== r.status) out.details = { ...fresh.details, previousStatus: r.status, statusChanged: true, refunded: r.status === 'successful' && fresh.status === 'failed' };
-    return out;
-  }
+	private async refresh(r: PurchaseResult): Promise<PurchaseResult> {
+		if (r.id === null) {
+			if (r.ident) return this.findByIdent(r.product, r.ident);
+			return r;
+		}
+		const fresh = await fetchRecord(this.ctx, this.module(r.product), recordId(r.id));
+		const out: PurchaseResult = { ...fresh, path: r.path };
+		if (fresh.status !== r.status)
+			out.details = {
+				...fresh.details,
+				previousStatus: r.status,
+				statusChanged: true,
+				refunded: r.status === 'successful' && fresh.status === 'failed',
+			};
+		return out;
+	}
 }
 
 export { money, tryParseKobo };

@@ -9,11 +9,30 @@ export * from './errors';
 export { parseNaira, formatNaira, nairaText, money, tryParseKobo, percentOf, percentString } from './money';
 export { normalizePhone, tryNormalizePhone, classifyPhone, detectNetwork, formatPhone, toInternational } from './phone';
 export {
-  parseId, parseQuantity, parseDigits, parseBoolean, parseMessage, parseSender, parseMobile, parseAmount, splitRecipients, optionalText,
-  hasVisibleText, mobileProblem, phoneProblemText, MOBILE_EXAMPLE,
+	parseId,
+	parseQuantity,
+	parseDigits,
+	parseBoolean,
+	parseMessage,
+	parseSender,
+	parseMobile,
+	parseAmount,
+	splitRecipients,
+	optionalText,
+	hasVisibleText,
+	mobileProblem,
+	phoneProblemText,
+	MOBILE_EXAMPLE,
 } from './input';
 export { planSms, smsPages, unicodeChars, SMS_MAX_CHARS } from './products/sms';
-export { TransportError, type Transport, type TransportRequest, type TransportResponse, type TransportFailure, type HttpMethod } from './transport';
+export {
+	TransportError,
+	type Transport,
+	type TransportRequest,
+	type TransportResponse,
+	type TransportFailure,
+	type HttpMethod,
+} from './transport';
 export type { Clock, Sleep } from './runtime';
 export { clearCatalogCache } from './catalog';
 export { AccountRegistry, DEFAULT_RECONCILE, type ReconcileSettings } from './purchase';

@@ -7,14 +7,14 @@ import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import repo from '../eslint.repo.mjs';
 
 export default [
-  ...repo,
-  {
-    files: ['**/*.ts'],
-    ignores: ['index.ts', 'standalone.ts', 'transport-node.ts', 'transport-axios.ts'],
-    plugins: { '@n8n/community-nodes': n8nCommunityNodesPlugin },
-    rules: {
-      '@n8n/community-nodes/no-restricted-globals': 'error',
-      '@n8n/community-nodes/no-restricted-imports': 'error',
-    },
-  },
+	...repo,
+	{
+		files: ['**/*.ts'],
+		ignores: ['index.ts', 'standalone.ts', 'transport-node.ts', 'transport-axios.ts'],
+		plugins: { '@n8n/community-nodes': n8nCommunityNodesPlugin },
+		rules: {
+			'@n8n/community-nodes/no-restricted-globals': 'error',
+			'@n8n/community-nodes/no-restricted-imports': 'error',
+		},
+	},
 ];

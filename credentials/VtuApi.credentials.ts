@@ -53,7 +53,7 @@ export class VtuApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'Token from the site\'s API access page (enter your transaction PIN to view it). The account must be of type API.',
+				"Token from the site's API access page (enter your transaction PIN to view it). The account must be of type API.",
 		},
 		{
 			displayName: 'Other Buyers Use This Token',
@@ -78,7 +78,7 @@ export class VtuApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to send a fresh customer_ref with every purchase. Some newer site builds store and echo it, which proves whose a record is even with other buyers. Turn on only if your site\'s transaction records show it.',
+				"Whether to send a fresh customer_ref with every purchase. Some newer site builds store and echo it, which proves whose a record is even with other buyers. Turn on only if your site's transaction records show it.",
 		},
 		{
 			displayName: 'SMS Rate per Page (₦)',
@@ -87,7 +87,7 @@ export class VtuApi implements ICredentialType {
 			default: '',
 			placeholder: '2.50',
 			description:
-				'What your site charges per SMS page per number, from its pricing page. Leave empty if unsure: the first batch\'s wallet change shows it, and until then quotes and the Spend Cap assume ₦2.50 (the highest rate seen on these sites).',
+				"What your site charges per SMS page per number, from its pricing page. Leave empty if unsure: the first batch's wallet change shows it, and until then quotes and the Spend Cap assume ₦2.50 (the highest rate seen on these sites).",
 		},
 		{
 			displayName: 'SMS DND Rate per Page (₦)',
@@ -95,7 +95,8 @@ export class VtuApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: '3.50',
-			description: 'The same for the DND route. Leave empty if unsure: ₦3.50 is assumed until a DND batch shows the real rate.',
+			description:
+				'The same for the DND route. Leave empty if unsure: ₦3.50 is assumed until a DND batch shows the real rate.',
 		},
 	];
 

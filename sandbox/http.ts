@@ -11,39 +11,39 @@ import type { Dialect, SandboxState, Status, Txn, User } from './state';
 
 /** What a handler answers. Exactly one of body / json (pre-serialised) / html / empty is used. */
 export interface Out {
-  status: number;
-  body?: unknown;
-  json?: string;
-  html?: string;
-  empty?: boolean;
-  headers?: Record<string, string>;
-  /** The record a purchase created, for fault bookkeeping. */
-  txn?: Txn;
-  /**
-   * A slow vendor: the purchase is accepted but only finishes (debit + record) after `ms`; `commit` does
-   * it then and gives the answer. Set by purchase handlers when `ctx.slowMs` > 0.
-   */
-  deferred?: { ms: number; commit: () => Out };
+	status: number;
+	body?: unknown;
+	json?: string;
+	html?: string;
+	empty?: boolean;
+	headers?: Record<string, string>;
+	/** The record a purchase created, for fault bookkeeping. */
+	txn?: Txn;
+	/**
+	 * A slow vendor: the purchase is accepted but only finishes (debit + record) after `ms`; `commit` does
+	 * it then and gives the answer. Set by purchase handlers when `ctx.slowMs` > 0.
+	 */
+	deferred?: { ms: number; commit: () => Out };
 }
 
 export interface Ctx<U extends User | null = User> {
-  req: FastifyRequest;
-  user: U;
-  state: SandboxState;
-  dialect: Dialect;
-  body: Body;
-  query: Record<string, string | undefined>;
-  /** Set by the flip_later fault: the purchase must answer successful whatever the settle mode. */
-  forceStatus?: Status;
-  /** Slow vendor (config slow_vendor or the `slow` fault): the purchase finishes this many ms after the POST. */
-  slowMs?: number;
+	req: FastifyRequest;
+	user: U;
+	state: SandboxState;
+	dialect: Dialect;
+	body: Body;
+	query: Record<string, string | undefined>;
+	/** Set by the flip_later fault: the purchase must answer successful whatever the settle mode. */
+	forceStatus?: Status;
+	/** Slow vendor (config slow_vendor or the `slow` fault): the purchase finishes this many ms after the POST. */
+	slowMs?: number;
 }
 
 /** Shared by the routes and close(): sockets held open by timeout_after, purchase slots. */
 export interface Runtime {
-  state: SandboxState;
-  held: Set<Socket>;
-  capacity: Capacity;
+	state: SandboxState;
+	held: Set<Socket>;
+	capacity: Capacity;
 }
 
 /**
@@ -52,53 +52,60 @@ export interface Runtime {
  * real ones do, instead of failing requests. null = unlimited.
  */
 export class Capacity {
-  inFlight = 0;
-  peak = 0;
-  /** Purchases that had to wait for a slot, since start / reset. */
-  queuedTotal = 0;
-  private waiting: Array<() => void> = [];
+	inFlight = 0;
+	peak = 0;
+	/** Purchases that had to wait for a slot, since start / reset. */
+	queuedTotal = 0;
+	private waiting: Array<() => void> = [];
 
-  get queued(): number {
-    return this.waiting.length;
-  }
+	get queued(): number {
+		return this.waiting.length;
+	}
 
-  async acquire(max: number | null): Promise<void> {
-    if (max === null || this.inFlight < max) {
-      this.inFlight++;
-      this.peak = Math.max(this.peak, this.inFlight);
-      return;
-    }
-    this.queuedTotal++;
-    // the releasing request hands its slot over: inFlight stays the same
-    await new Promise<void>((r) => this.waiting.push(r));
-  }
+	async acquire(max: number | null): Promise<void> {
+		if (max === null || this.inFlight < max) {
+			this.inFlight++;
+			this.peak = Math.max(this.peak, this.inFlight);
+			return;
+		}
+		this.queuedTotal++;
+		// the releasing request hands its slot over: inFlight stays the same
+		await new Promise<void>((r) => this.waiting.push(r));
+	}
 
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.inFlight--;
-  }
+	release(): void {
+		const next = this.waiting.shift();
+		if (next) next();
+		else this.inFlight--;
+	}
 
-  resetStats(): void {
-    this.peak = this.inFlight;
-    this.queuedTotal = 0;
-  }
+	resetStats(): void {
+		this.peak = this.inFlight;
+		this.queuedTotal = 0;
+	}
 }
 
 // ---------------------------------------------------------------- canned answers (Django/DRF look-alikes)
 
 export const SERVER_ERROR_HTML =
-  '<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n';
+	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n';
 export const NOT_FOUND_HTML =
-  '<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n';
+	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n';
 
 export const html500 = (): Out => ({ status: 500, html: SERVER_ERROR_HTML });
-const GATEWAY_TITLES = new Map<number, string>([[502, 'Bad Gateway'], [503, 'Service Temporarily Unavailable'], [504, 'Gateway Time-out']]);
+const GATEWAY_TITLES = new Map<number, string>([
+	[502, 'Bad Gateway'],
+	[503, 'Service Temporarily Unavailable'],
+	[504, 'Gateway Time-out'],
+]);
 /** Django's 500 page, or the nginx page a proxy sends for 502/503/504 while the app behind it is down. */
 export const errorPage = (status: number): Out =>
-  GATEWAY_TITLES.has(status)
-    ? { status, html: `<html>\r\n<head><title>${status} ${GATEWAY_TITLES.get(status)}</title></head>\r\n<body>\r\n<center><h1>${status} ${GATEWAY_TITLES.get(status)}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n` }
-    : html500();
+	GATEWAY_TITLES.has(status)
+		? {
+				status,
+				html: `<html>\r\n<head><title>${status} ${GATEWAY_TITLES.get(status)}</title></head>\r\n<body>\r\n<center><h1>${status} ${GATEWAY_TITLES.get(status)}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+			}
+		: html500();
 /** Django's 404 page: a route this site does not have. */
 export const notFoundPage = (): Out => ({ status: 404, html: NOT_FOUND_HTML });
 /** Someone else's or unknown id. */
@@ -108,147 +115,202 @@ export const ruleError = (msg: string): Out => ({ status: 400, body: { error: [m
 /** View-level failure: the message is a plain string. */
 export const viewError = (msg: string): Out => ({ status: 400, body: { error: msg } });
 export const fieldErrors = (f: Form): Out => ({ status: 400, body: f.errors });
-const detail = (status: number, msg: string, headers?: Record<string, string>): Out => ({ status, body: { detail: msg }, headers });
+const detail = (status: number, msg: string, headers?: Record<string, string>): Out => ({
+	status,
+	body: { detail: msg },
+	headers,
+});
 
 // ---------------------------------------------------------------- auth
 
 const clientIp = (req: FastifyRequest): string => {
-  const a = req.socket.remoteAddress ?? '';
-  return a.startsWith('::ffff:') ? a.slice(7) : a;
+	const a = req.socket.remoteAddress ?? '';
+	return a.startsWith('::ffff:') ? a.slice(7) : a;
 };
 
 /** DRF TokenAuthentication, then the seed's rules. Returns the user, null (anonymous, allowed) or an error answer. */
 function authenticate(state: SandboxState, req: FastifyRequest, optional: boolean): User | null | Out {
-  const header = req.headers.authorization;
-  const parts = header ? header.trim().split(/\s+/) : [];
-  if (parts.length === 0 || parts[0].toLowerCase() !== 'token') {
-    // No header, or another scheme (Bearer…): anonymous.
-    return optional ? null : detail(401, 'Authentication credentials were not provided.', { 'www-authenticate': 'Token' });
-  }
-  if (parts.length === 1) return detail(401, 'Invalid token header. No credentials provided.', { 'www-authenticate': 'Token' });
-  if (parts.length > 2) return detail(401, 'Invalid token header. Token string should not contain spaces.', { 'www-authenticate': 'Token' });
-  const user = state.byToken.get(parts[1]);
-  if (!user) return detail(401, 'Invalid token.', { 'www-authenticate': 'Token' });
-  if (state.config.enforce_user_type && user.userType !== 'API') {
-    return detail(403, `This account is not an API user (user_type is "${user.userType}"). Upgrade the account to user type API to use its token.`);
-  }
-  if (user.whitelist.length > 0) {
-    const ip = clientIp(req);
-    if (!user.whitelist.includes(ip)) return detail(403, `Your IP address ${ip} is not whitelisted for API access. Add it on the pricing page.`);
-  }
-  return user;
+	const header = req.headers.authorization;
+	const parts = header ? header.trim().split(/\s+/) : [];
+	if (parts.length === 0 || parts[0].toLowerCase() !== 'token') {
+		// No header, or another scheme (Bearer…): anonymous.
+		return optional
+			? null
+			: detail(401, 'Authentication credentials were not provided.', { 'www-authenticate': 'Token' });
+	}
+	if (parts.length === 1)
+		return detail(401, 'Invalid token header. No credentials provided.', { 'www-authenticate': 'Token' });
+	if (parts.length > 2)
+		return detail(401, 'Invalid token header. Token string should not contain spaces.', {
+			'www-authenticate': 'Token',
+		});
+	const user = state.byToken.get(parts[1]);
+	if (!user) return detail(401, 'Invalid token.', { 'www-authenticate': 'Token' });
+	if (state.config.enforce_user_type && user.userType !== 'API') {
+		return detail(
+			403,
+			`This account is not an API user (user_type is "${user.userType}"). Upgrade the account to user type API to use its token.`,
+		);
+	}
+	if (user.whitelist.length > 0) {
+		const ip = clientIp(req);
+		if (!user.whitelist.includes(ip))
+			return detail(403, `Your IP address ${ip} is not whitelisted for API access. Add it on the pricing page.`);
+	}
+	return user;
 }
 
 // ---------------------------------------------------------------- pipeline
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pathOf = (url: string): string => {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+	const q = url.indexOf('?');
+	return q === -1 ? url : url.slice(0, q);
 };
 
 function send(reply: FastifyReply, out: Out, entry?: FaultLogEntry): FastifyReply {
-  if (entry) entry.httpStatus = out.status;
-  reply.code(out.status);
-  if (out.headers) reply.headers(out.headers);
-  if (out.html !== undefined) return reply.type('text/html; charset=utf-8').send(out.html);
-  if (out.empty) return reply.send();
-  if (out.json !== undefined) return reply.type('application/json').send(out.json);
-  return reply.send(out.body);
+	if (entry) entry.httpStatus = out.status;
+	reply.code(out.status);
+	if (out.headers) reply.headers(out.headers);
+	if (out.html !== undefined) return reply.type('text/html; charset=utf-8').send(out.html);
+	if (out.empty) return reply.send();
+	if (out.json !== undefined) return reply.type('application/json').send(out.json);
+	return reply.send(out.body);
 }
 
 export type Handler<U extends User | null = User> = (ctx: Ctx<U>) => Out;
 
-async function handle(rt: Runtime, req: FastifyRequest, reply: FastifyReply, handler: Handler<User | null>, optional: boolean) {
-  if (req.method !== 'POST') return serve(rt, req, reply, handler, optional);
-  // every POST of the merchant API is a purchase: it holds a vendor slot until it is answered
-  await rt.capacity.acquire(rt.state.config.max_in_flight);
-  try {
-    return await serve(rt, req, reply, handler, optional);
-  } finally {
-    rt.capacity.release();
-  }
+async function handle(
+	rt: Runtime,
+	req: FastifyRequest,
+	reply: FastifyReply,
+	handler: Handler<User | null>,
+	optional: boolean,
+) {
+	if (req.method !== 'POST') return serve(rt, req, reply, handler, optional);
+	// every POST of the merchant API is a purchase: it holds a vendor slot until it is answered
+	await rt.capacity.acquire(rt.state.config.max_in_flight);
+	try {
+		return await serve(rt, req, reply, handler, optional);
+	} finally {
+		rt.capacity.release();
+	}
 }
 
 /** How long a slow vendor takes over this purchase: the `slow` fault's time, else config slow_vendor's roll. */
 function slowMsOf(state: SandboxState, method: string, fault: Fault | undefined): number {
-  if (fault?.kind === 'slow') return fault.latencyMs;
-  const sv = state.config.slow_vendor;
-  if (method !== 'POST' || sv.share <= 0 || state.rng.float() >= sv.share) return 0;
-  return Math.round(sv.minMs + state.rng.float() * (sv.maxMs - sv.minMs));
+	if (fault?.kind === 'slow') return fault.latencyMs;
+	const sv = state.config.slow_vendor;
+	if (method !== 'POST' || sv.share <= 0 || state.rng.float() >= sv.share) return 0;
+	return Math.round(sv.minMs + state.rng.float() * (sv.maxMs - sv.minMs));
 }
 
-async function serve(rt: Runtime, req: FastifyRequest, reply: FastifyReply, handler: Handler<User | null>, optional: boolean) {
-  const state = rt.state;
-  const asked = state.config.request_faults ? req.headers['x-sandbox-fault'] : undefined;
-  const hit = typeof asked === 'string'
-    ? state.faults.fromHeader(asked, req.method, pathOf(req.url))
-    : state.faults.rules.length > 0 ? state.faults.pick(req.method, pathOf(req.url), state.rng) : null;
-  const fault: Fault | undefined = hit?.fault;
-  if (fault) {
-    if (fault.kind === 'latency') await sleep(fault.latencyMs);
-    else if (fault.kind === 'rate_limit') {
-      const s = fault.retryAfterSeconds;
-      return send(reply, detail(429, `Request was throttled. Expected available in ${s} seconds.`, { 'retry-after': String(s) }), hit!.entry);
-    } else if (fault.kind === 'error_before') return send(reply, errorPage(fault.httpStatus), hit!.entry);
-  }
+async function serve(
+	rt: Runtime,
+	req: FastifyRequest,
+	reply: FastifyReply,
+	handler: Handler<User | null>,
+	optional: boolean,
+) {
+	const state = rt.state;
+	const asked = state.config.request_faults ? req.headers['x-sandbox-fault'] : undefined;
+	const hit =
+		typeof asked === 'string'
+			? state.faults.fromHeader(asked, req.method, pathOf(req.url))
+			: state.faults.rules.length > 0
+				? state.faults.pick(req.method, pathOf(req.url), state.rng)
+				: null;
+	const fault: Fault | undefined = hit?.fault;
+	if (fault) {
+		if (fault.kind === 'latency') await sleep(fault.latencyMs);
+		else if (fault.kind === 'rate_limit') {
+			const s = fault.retryAfterSeconds;
+			return send(
+				reply,
+				detail(429, `Request was throttled. Expected available in ${s} seconds.`, { 'retry-after': String(s) }),
+				hit!.entry,
+			);
+		} else if (fault.kind === 'error_before') return send(reply, errorPage(fault.httpStatus), hit!.entry);
+	}
 
-  const auth = authenticate(state, req, optional);
-  let out: Out;
-  if (auth !== null && 'status' in auth) out = auth;
-  else {
-    const body = req.body && typeof req.body === 'object' ? (req.body as Body) : {};
-    const ctx: Ctx<User | null> = {
-      req, user: auth, state, dialect: state.dialect, body, query: req.query as Ctx['query'],
-      forceStatus: fault?.kind === 'flip_later' ? 'successful' : undefined,
-      slowMs: slowMsOf(state, req.method, fault),
-    };
-    out = handler(ctx);
-    // slow vendor: the answer (and the debit and record) come only when the vendor finishes, even if the
-    // client gave up meanwhile; a reset or close before then drops the purchase
-    if (out.deferred) {
-      const { ms, commit } = out.deferred;
-      await new Promise<void>((r) => state.later(ms, r));
-      out = commit();
-    }
-  }
-  if (!hit) return send(reply, out);
+	const auth = authenticate(state, req, optional);
+	let out: Out;
+	if (auth !== null && 'status' in auth) out = auth;
+	else {
+		const body = req.body && typeof req.body === 'object' ? (req.body as Body) : {};
+		const ctx: Ctx<User | null> = {
+			req,
+			user: auth,
+			state,
+			dialect: state.dialect,
+			body,
+			query: req.query as Ctx['query'],
+			forceStatus: fault?.kind === 'flip_later' ? 'successful' : undefined,
+			slowMs: slowMsOf(state, req.method, fault),
+		};
+		out = handler(ctx);
+		// slow vendor: the answer (and the debit and record) come only when the vendor finishes, even if the
+		// client gave up meanwhile; a reset or close before then drops the purchase
+		if (out.deferred) {
+			const { ms, commit } = out.deferred;
+			await new Promise<void>((r) => state.later(ms, r));
+			out = commit();
+		}
+	}
+	if (!hit) return send(reply, out);
 
-  // After-the-handler faults: the purchase (if any) is already debited and recorded.
-  const entry = hit.entry;
-  entry.username = auth !== null && !('status' in auth) ? auth.username : null;
-  if (out.txn) Object.assign(entry, { product: out.txn.product, txnId: out.txn.id, ident: out.txn.ident, debitedKobo: out.txn.amountKobo });
-  switch (fault!.kind) {
-    case 'timeout_after': {
-      // Never answer: keep the socket until the client gives up (or close() destroys it).
-      reply.hijack();
-      const sock = req.socket;
-      rt.held.add(sock);
-      sock.once('close', () => rt.held.delete(sock));
-      return undefined;
-    }
-    case 'reset_after':
-      reply.hijack();
-      req.socket.destroy();
-      return undefined;
-    case 'html_after':
-      return send(reply, html500(), entry);
-    case 'flip_later': {
-      const txn = out.txn;
-      if (txn) state.later(fault!.latencyMs, () => state.setStatus(txn, 'failed'));
-      return send(reply, out, entry);
-    }
-    default:
-      return send(reply, out, entry);
-  }
+	// After-the-handler faults: the purchase (if any) is already debited and recorded.
+	const entry = hit.entry;
+	entry.username = auth !== null && !('status' in auth) ? auth.username : null;
+	if (out.txn)
+		Object.assign(entry, {
+			product: out.txn.product,
+			txnId: out.txn.id,
+			ident: out.txn.ident,
+			debitedKobo: out.txn.amountKobo,
+		});
+	switch (fault!.kind) {
+		case 'timeout_after': {
+			// Never answer: keep the socket until the client gives up (or close() destroys it).
+			reply.hijack();
+			const sock = req.socket;
+			rt.held.add(sock);
+			sock.once('close', () => rt.held.delete(sock));
+			return undefined;
+		}
+		case 'reset_after':
+			reply.hijack();
+			req.socket.destroy();
+			return undefined;
+		case 'html_after':
+			return send(reply, html500(), entry);
+		case 'flip_later': {
+			const txn = out.txn;
+			if (txn) state.later(fault!.latencyMs, () => state.setStatus(txn, 'failed'));
+			return send(reply, out, entry);
+		}
+		default:
+			return send(reply, out, entry);
+	}
 }
 
 /** Register an /api route that needs a token. */
-export function apiRoute(app: FastifyInstance, rt: Runtime, method: 'GET' | 'POST', url: string, handler: Handler): void {
-  app.route({ method, url, handler: (req, reply) => handle(rt, req, reply, handler as Handler<User | null>, false) });
+export function apiRoute(
+	app: FastifyInstance,
+	rt: Runtime,
+	method: 'GET' | 'POST',
+	url: string,
+	handler: Handler,
+): void {
+	app.route({ method, url, handler: (req, reply) => handle(rt, req, reply, handler as Handler<User | null>, false) });
 }
 
 /** A GET that anonymous callers may use too (the family's validation views have no permission class). */
-export function apiRouteOptionalAuth(app: FastifyInstance, rt: Runtime, url: string, handler: Handler<User | null>): void {
-  app.route({ method: 'GET', url, handler: (req, reply) => handle(rt, req, reply, handler, true) });
+export function apiRouteOptionalAuth(
+	app: FastifyInstance,
+	rt: Runtime,
+	url: string,
+	handler: Handler<User | null>,
+): void {
+	app.route({ method: 'GET', url, handler: (req, reply) => handle(rt, req, reply, handler, true) });
 }

@@ -7,125 +7,125 @@
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Generated } from 'kysely';
 
 export interface AccountRow {
-  id: string;
-  /** customer | owner */
-  kind: string;
-  customer_id: string | null;
-  /** 1: debits may never exceed posted credits (a customer's wallet). Enforced by a CHECK. */
-  limit_debits: number;
-  debits_pending: number;
-  debits_posted: number;
-  credits_pending: number;
-  credits_posted: number;
-  created_at: string;
+	id: string;
+	/** customer | owner */
+	kind: string;
+	customer_id: string | null;
+	/** 1: debits may never exceed posted credits (a customer's wallet). Enforced by a CHECK. */
+	limit_debits: number;
+	debits_pending: number;
+	debits_posted: number;
+	credits_pending: number;
+	credits_posted: number;
+	created_at: string;
 }
 
 /** One transfer = one debit entry + one credit entry of the same amount (balanced by construction). */
 export interface TransferRow {
-  seq: Generated<number>;
-  id: string;
-  debit_account: string;
-  credit_account: string;
-  amount: number;
-  /** posted | pending | post_pending | void_pending */
-  kind: string;
-  /** for post_pending / void_pending: the hold it resolves (UNIQUE: a hold resolves once) */
-  pending_id: string | null;
-  /** the movement this transfer belongs to (a movement may span several transfers) */
-  movement: string;
-  reason: string;
-  reference: string;
-  note: string | null;
-  created_at: string;
+	seq: Generated<number>;
+	id: string;
+	debit_account: string;
+	credit_account: string;
+	amount: number;
+	/** posted | pending | post_pending | void_pending */
+	kind: string;
+	/** for post_pending / void_pending: the hold it resolves (UNIQUE: a hold resolves once) */
+	pending_id: string | null;
+	/** the movement this transfer belongs to (a movement may span several transfers) */
+	movement: string;
+	reason: string;
+	reference: string;
+	note: string | null;
+	created_at: string;
 }
 
 export interface PaymentRow {
-  provider: string;
-  reference: string;
-  customer_id: string | null;
-  amount: number;
-  fee: number;
-  /** credited | parked */
-  status: string;
-  account_number: string | null;
-  paid_at: string | null;
-  created_at: string;
+	provider: string;
+	reference: string;
+	customer_id: string | null;
+	amount: number;
+	fee: number;
+	/** credited | parked */
+	status: string;
+	account_number: string | null;
+	paid_at: string | null;
+	created_at: string;
 }
 
 export interface CustomerRow {
-  id: string;
-  name: string;
-  created_at: string;
+	id: string;
+	name: string;
+	created_at: string;
 }
 
 export interface VirtualAccountRow {
-  provider: string;
-  account_number: string;
-  customer_id: string;
-  /** the provider's own reference for the account (Monnify accountReference, Paystack customer code) */
-  provider_ref: string;
-  bank_name: string | null;
-  created_at: string;
+	provider: string;
+	account_number: string;
+	customer_id: string;
+	/** the provider's own reference for the account (Monnify accountReference, Paystack customer code) */
+	provider_ref: string;
+	bank_name: string | null;
+	created_at: string;
 }
 
 export interface OrderRow {
-  id: string;
-  customer_id: string;
-  /** the purchase request as JSON, exactly as given (for resolving an unclear outcome later) */
-  request: string;
-  price: number;
-  cost: number;
-  sent_at: string | null;
-  /** the vendor's record once known */
-  vendor_product: string | null;
-  vendor_id: number | null;
-  /** held | unknown | settled | released | refunded */
-  state: string;
-  created_at: string;
+	id: string;
+	customer_id: string;
+	/** the purchase request as JSON, exactly as given (for resolving an unclear outcome later) */
+	request: string;
+	price: number;
+	cost: number;
+	sent_at: string | null;
+	/** the vendor's record once known */
+	vendor_product: string | null;
+	vendor_id: number | null;
+	/** held | unknown | settled | released | refunded */
+	state: string;
+	created_at: string;
 }
 
 export interface StoreTables {
-  orders: OrderRow;
-  accounts: AccountRow;
-  transfers: TransferRow;
-  payments: PaymentRow;
-  customers: CustomerRow;
-  virtual_accounts: VirtualAccountRow;
+	orders: OrderRow;
+	accounts: AccountRow;
+	transfers: TransferRow;
+	payments: PaymentRow;
+	customers: CustomerRow;
+	virtual_accounts: VirtualAccountRow;
 }
 
 export type StoreDb = Kysely<StoreTables>;
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface OpenOptions {
-  /** postgres://… → Postgres; otherwise a SQLite file path (default ':memory:'). */
-  databaseUrl?: string;
-  sqlitePath?: string;
+	/** postgres://… → Postgres; otherwise a SQLite file path (default ':memory:'). */
+	databaseUrl?: string;
+	sqlitePath?: string;
 }
 
 export interface OpenedDb {
-  db: StoreDb;
-  dialect: Dialect;
-  close(): Promise<void>;
+	db: StoreDb;
+	dialect: Dialect;
+	close(): Promise<void>;
 }
 
 /** Opens (and migrates) the store database. Never logs the URL: it may carry a password. */
 export async function openStoreDb(opts: OpenOptions = {}): Promise<OpenedDb> {
-  const url = opts.databaseUrl;
-  let db: StoreDb;
-  let dialect: Dialect;
-  if (url && /^postgres(ql)?:\/\//i.test(url)) {
-    const { Pool, types } = await import('pg');
-    // bigint columns as JS numbers: kobo amounts stay far below 2^53
-    const getTypeParser = ((oid: number, format?: string) =>
-      oid === 20 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser;
-    const pool = new Pool({ connectionString: url, max: 10, types: { getTypeParser } });
-    db = new Kysely<StoreTables>({ dialect: new PostgresDialect({ pool }) });
-    dialect = 'postgres';
-  } else {
-    return openSqlite(opts.sqlitePath ?? ':memory:');
-  }
-  await migrate(db, dialect);
-  return { db, dialect, close: () => db.destroy() };
+	const url = opts.databaseUrl;
+	let db: StoreDb;
+	let dialect: Dialect;
+	if (url && /^postgres(ql)?:\/\//i.test(url)) {
+		const { Pool, types } = await import('pg');
+		// bigint columns as JS numbers: kobo amounts stay far below 2^53
+		const getTypeParser = ((oid: number, format?: string) =>
+			oid === 20 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser;
+		const pool = new Pool({ connectionString: url, max: 10, types: { getTypeParser } });
+		db = new Kysely<StoreTables>({ dialect: new PostgresDialect({ pool }) });
+		dialect = 'postgres';
+	} else {
+		return openSqlite(opts.sqlitePath ?? ':memory:');
+	}
+	await migrate(db, dialect);
+	return { db, dialect, close: () => db.destroy() };
 }
 
 /**
@@ -136,43 +136,43 @@ export async function openStoreDb(opts: OpenOptions = {}): Promise<OpenedDb> {
 const sqliteShared = new Map<string, { db: StoreDb; users: number }>();
 
 async function openSqlite(file: string): Promise<OpenedDb> {
-  const key = file === ':memory:' ? `:memory:${Math.random()}` : (await import('node:path')).resolve(file);
-  let entry = sqliteShared.get(key);
-  if (!entry) {
-    const { default: Database } = await import('better-sqlite3');
-    const conn = new Database(file);
-    conn.pragma('journal_mode = WAL');
-    conn.pragma('busy_timeout = 10000');
-    const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: conn }) });
-    await migrate(db, 'sqlite');
-    entry = { db, users: 0 };
-    sqliteShared.set(key, entry);
-  }
-  entry.users++;
-  const e = entry;
-  let closed = false;
-  return {
-    db: e.db,
-    dialect: 'sqlite',
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (--e.users === 0) {
-        sqliteShared.delete(key);
-        await e.db.destroy();
-      }
-    },
-  };
+	const key = file === ':memory:' ? `:memory:${Math.random()}` : (await import('node:path')).resolve(file);
+	let entry = sqliteShared.get(key);
+	if (!entry) {
+		const { default: Database } = await import('better-sqlite3');
+		const conn = new Database(file);
+		conn.pragma('journal_mode = WAL');
+		conn.pragma('busy_timeout = 10000');
+		const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: conn }) });
+		await migrate(db, 'sqlite');
+		entry = { db, users: 0 };
+		sqliteShared.set(key, entry);
+	}
+	entry.users++;
+	const e = entry;
+	let closed = false;
+	return {
+		db: e.db,
+		dialect: 'sqlite',
+		async close() {
+			if (closed) return;
+			closed = true;
+			if (--e.users === 0) {
+				sqliteShared.delete(key);
+				await e.db.destroy();
+			}
+		},
+	};
 }
 
 async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
-  const seq = dialect === 'postgres' ? sql`bigserial primary key` : sql`integer primary key autoincrement`;
-  const n = sql.raw(big);
-  // one statement per call: Postgres's extended protocol refuses several at once
-  const ddl = [
-    sql`create table if not exists customers (id text primary key, name text not null, created_at text not null)`,
-    sql`create table if not exists accounts (
+	const big = dialect === 'postgres' ? 'bigint' : 'integer';
+	const seq = dialect === 'postgres' ? sql`bigserial primary key` : sql`integer primary key autoincrement`;
+	const n = sql.raw(big);
+	// one statement per call: Postgres's extended protocol refuses several at once
+	const ddl = [
+		sql`create table if not exists customers (id text primary key, name text not null, created_at text not null)`,
+		sql`create table if not exists accounts (
       id text primary key, kind text not null, customer_id text references customers(id),
       limit_debits integer not null default 0,
       debits_pending ${n} not null default 0, debits_posted ${n} not null default 0,
@@ -180,7 +180,7 @@ async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
       created_at text not null,
       check (debits_pending >= 0 and debits_posted >= 0 and credits_pending >= 0 and credits_posted >= 0),
       check (limit_debits = 0 or debits_pending + debits_posted <= credits_posted))`,
-    sql`create table if not exists transfers (
+		sql`create table if not exists transfers (
       seq ${seq}, id text not null unique,
       debit_account text not null references accounts(id), credit_account text not null references accounts(id),
       amount ${n} not null check (amount > 0), kind text not null,
@@ -189,28 +189,28 @@ async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
       check (debit_account <> credit_account),
       check (kind in ('posted','pending','post_pending','void_pending')),
       check ((kind in ('post_pending','void_pending')) = (pending_id is not null)))`,
-    sql`create index if not exists transfers_movement on transfers(movement)`,
-    sql`create index if not exists transfers_debit on transfers(debit_account)`,
-    sql`create index if not exists transfers_credit on transfers(credit_account)`,
-    sql`create table if not exists payments (
+		sql`create index if not exists transfers_movement on transfers(movement)`,
+		sql`create index if not exists transfers_debit on transfers(debit_account)`,
+		sql`create index if not exists transfers_credit on transfers(credit_account)`,
+		sql`create table if not exists payments (
       provider text not null, reference text not null, customer_id text, amount ${n} not null check (amount > 0),
       fee ${n} not null check (fee >= 0 and fee <= amount), status text not null, account_number text,
       paid_at text, created_at text not null, primary key (provider, reference))`,
-    sql`create table if not exists virtual_accounts (
+		sql`create table if not exists virtual_accounts (
       provider text not null, account_number text not null, customer_id text not null references customers(id),
       provider_ref text not null, bank_name text, created_at text not null, primary key (provider, account_number))`,
-    sql`create table if not exists orders (
+		sql`create table if not exists orders (
       id text primary key, customer_id text not null references customers(id), request text not null,
       price ${n} not null, cost ${n} not null, sent_at text, vendor_product text, vendor_id ${n}, state text not null,
       created_at text not null)`,
-  ];
-  if (dialect === 'sqlite') {
-    for (const stmt of ddl) await stmt.execute(db);
-    return;
-  }
-  // two instances starting at once: CREATE … IF NOT EXISTS still races on Postgres's catalog, so one at a time
-  await db.transaction().execute(async (tx) => {
-    await sql`select pg_advisory_xact_lock(210021)`.execute(tx);
-    for (const stmt of ddl) await stmt.execute(tx);
-  });
+	];
+	if (dialect === 'sqlite') {
+		for (const stmt of ddl) await stmt.execute(db);
+		return;
+	}
+	// two instances starting at once: CREATE … IF NOT EXISTS still races on Postgres's catalog, so one at a time
+	await db.transaction().execute(async (tx) => {
+		await sql`select pg_advisory_xact_lock(210021)`.execute(tx);
+		for (const stmt of ddl) await stmt.execute(tx);
+	});
 }

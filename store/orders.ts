@@ -12,137 +12,172 @@ import type { PurchaseRequest, PurchaseResult } from '../client/types';
 import type { Books } from './ledger';
 
 export interface Pricing {
-  /** the seller's markup on the vendor's price, e.g. "5" or "2.5" (percent) */
-  markupPercent?: string | number;
-  /** plus a fixed markup in kobo */
-  markupKobo?: number;
+	/** the seller's markup on the vendor's price, e.g. "5" or "2.5" (percent) */
+	markupPercent?: string | number;
+	/** plus a fixed markup in kobo */
+	markupKobo?: number;
 }
 
 export interface OrderDeps {
-  books: Books;
-  client: VtuClient;
-  pricing?: Pricing;
-  /** vendor wallet level (kobo) under which the owner is alerted, once until it recovers */
-  lowFloatKobo?: number;
-  alertOwner?: (text: string) => void;
+	books: Books;
+	client: VtuClient;
+	pricing?: Pricing;
+	/** vendor wallet level (kobo) under which the owner is alerted, once until it recovers */
+	lowFloatKobo?: number;
+	alertOwner?: (text: string) => void;
 }
 
 export type OrderState = 'held' | 'unknown' | 'settled' | 'released' | 'refunded';
 
 export interface OrderOutcome {
-  orderId: string;
-  state: OrderState;
-  price: number;
-  result?: PurchaseResult;
-  /** for `unknown`: when a proven answer becomes possible */
-  resolvableAfter?: string;
-  error?: VtuError;
+	orderId: string;
+	state: OrderState;
+	price: number;
+	result?: PurchaseResult;
+	/** for `unknown`: when a proven answer becomes possible */
+	resolvableAfter?: string;
+	error?: VtuError;
 }
 
 export class Storefront {
-  private lowAlerted = false;
+	private lowAlerted = false;
 
-  constructor(readonly deps: OrderDeps) {}
+	constructor(readonly deps: OrderDeps) {}
 
-  /** The customer's price for a vendor cost (kobo). */
-  priceFor(cost: number): number {
-    const p = this.deps.pricing ?? {};
-    return cost + (p.markupPercent !== undefined ? percentOf(cost, p.markupPercent) : 0) + (p.markupKobo ?? 0);
-  }
+	/** The customer's price for a vendor cost (kobo). */
+	priceFor(cost: number): number {
+		const p = this.deps.pricing ?? {};
+		return cost + (p.markupPercent !== undefined ? percentOf(cost, p.markupPercent) : 0) + (p.markupKobo ?? 0);
+	}
 
-  /** Refuses (nothing held) when the vendor wallet cannot cover `cost`; alerts the owner once when low. */
-  async guardFloat(cost: number): Promise<void> {
-    const float = (await this.deps.client.user.balance()).kobo;
-    const low = this.deps.lowFloatKobo ?? 0;
-    if (float - cost < low || float < cost) {
-      if (!this.lowAlerted) {
-        this.lowAlerted = true;
-        this.deps.alertOwner?.(`Vendor wallet is low: ₦${(float / 100).toFixed(2)} left; orders it cannot cover are refused until it is funded.`);
-      }
-    } else {
-      this.lowAlerted = false;
-    }
-    if (float < cost) throw new VtuInsufficientBalanceError('The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.');
-  }
+	/** Refuses (nothing held) when the vendor wallet cannot cover `cost`; alerts the owner once when low. */
+	async guardFloat(cost: number): Promise<void> {
+		const float = (await this.deps.client.user.balance()).kobo;
+		const low = this.deps.lowFloatKobo ?? 0;
+		if (float - cost < low || float < cost) {
+			if (!this.lowAlerted) {
+				this.lowAlerted = true;
+				this.deps.alertOwner?.(
+					`Vendor wallet is low: ₦${(float / 100).toFixed(2)} left; orders it cannot cover are refused until it is funded.`,
+				);
+			}
+		} else {
+			this.lowAlerted = false;
+		}
+		if (float < cost)
+			throw new VtuInsufficientBalanceError(
+				'The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.',
+			);
+	}
 
-  /** Places one order. Throws `invalid_input` / `insufficient_balance` before anything is held. */
-  async placeOrder(customerId: string, orderId: string, req: PurchaseRequest): Promise<OrderOutcome> {
-    if (!/^[A-Za-z0-9_.:-]{1,80}$/.test(orderId)) throw new VtuInvalidInputError('order id must be 1-80 letters, digits or _ . : -', { field: 'orderId' });
-    const { books, client } = this.deps;
-    const quote = await client.quote(req);
-    const cost = quote.amount.kobo;
-    const price = this.priceFor(cost);
-    await this.guardFloat(cost);
-    await books.hold(customerId, orderId, price); // insufficient_balance → nothing held, nothing sent
-    const sentAt = new Date().toISOString();
-    await books.db.insertInto('orders').values({
-      id: orderId, customer_id: customerId, request: JSON.stringify(req), price, cost, sent_at: sentAt,
-      vendor_product: null, vendor_id: null, state: 'held', created_at: sentAt,
-    }).execute();
-    let r: PurchaseResult;
-    try {
-      r = await client.buy(req);
-    } catch (e) {
-      return this.afterError(orderId, price, e);
-    }
-    return this.apply(orderId, price, r);
-  }
+	/** Places one order. Throws `invalid_input` / `insufficient_balance` before anything is held. */
+	async placeOrder(customerId: string, orderId: string, req: PurchaseRequest): Promise<OrderOutcome> {
+		if (!/^[A-Za-z0-9_.:-]{1,80}$/.test(orderId))
+			throw new VtuInvalidInputError('order id must be 1-80 letters, digits or _ . : -', { field: 'orderId' });
+		const { books, client } = this.deps;
+		const quote = await client.quote(req);
+		const cost = quote.amount.kobo;
+		const price = this.priceFor(cost);
+		await this.guardFloat(cost);
+		await books.hold(customerId, orderId, price); // insufficient_balance → nothing held, nothing sent
+		const sentAt = new Date().toISOString();
+		await books.db
+			.insertInto('orders')
+			.values({
+				id: orderId,
+				customer_id: customerId,
+				request: JSON.stringify(req),
+				price,
+				cost,
+				sent_at: sentAt,
+				vendor_product: null,
+				vendor_id: null,
+				state: 'held',
+				created_at: sentAt,
+			})
+			.execute();
+		let r: PurchaseResult;
+		try {
+			r = await client.buy(req);
+		} catch (e) {
+			return this.afterError(orderId, price, e);
+		}
+		return this.apply(orderId, price, r);
+	}
 
-  private async afterError(orderId: string, price: number, e: unknown): Promise<OrderOutcome> {
-    if (e instanceof VtuError && e.code === 'not_charged') {
-      await this.deps.books.release(orderId);
-      await this.setState(orderId, 'released');
-      return { orderId, state: 'released', price, error: e };
-    }
-    // anything else proves nothing: the money stays held until the outcome is known
-    await this.setState(orderId, 'unknown');
-    const details = e instanceof VtuError ? (e as VtuError & { details?: { resolvableAfter?: string } }).details : undefined;
-    return { orderId, state: 'unknown', price, resolvableAfter: details?.resolvableAfter, error: e instanceof VtuError ? e : undefined };
-  }
+	private async afterError(orderId: string, price: number, e: unknown): Promise<OrderOutcome> {
+		if (e instanceof VtuError && e.code === 'not_charged') {
+			await this.deps.books.release(orderId);
+			await this.setState(orderId, 'released');
+			return { orderId, state: 'released', price, error: e };
+		}
+		// anything else proves nothing: the money stays held until the outcome is known
+		await this.setState(orderId, 'unknown');
+		const details =
+			e instanceof VtuError ? (e as VtuError & { details?: { resolvableAfter?: string } }).details : undefined;
+		return {
+			orderId,
+			state: 'unknown',
+			price,
+			resolvableAfter: details?.resolvableAfter,
+			error: e instanceof VtuError ? e : undefined,
+		};
+	}
 
-  /** Books what the vendor answered: a sale; and when it failed, its refund (once). */
-  private async apply(orderId: string, price: number, r: PurchaseResult): Promise<OrderOutcome> {
-    const { books } = this.deps;
-    await books.db.updateTable('orders').set({ vendor_product: r.product, vendor_id: r.id }).where('id', '=', orderId).execute();
-    await books.settle(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
-    if (r.status === 'failed') {
-      await books.refund(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
-      await this.setState(orderId, 'refunded');
-      return { orderId, state: 'refunded', price, result: r };
-    }
-    await this.setState(orderId, 'settled');
-    return { orderId, state: 'settled', price, result: r };
-  }
+	/** Books what the vendor answered: a sale; and when it failed, its refund (once). */
+	private async apply(orderId: string, price: number, r: PurchaseResult): Promise<OrderOutcome> {
+		const { books } = this.deps;
+		await books.db
+			.updateTable('orders')
+			.set({ vendor_product: r.product, vendor_id: r.id })
+			.where('id', '=', orderId)
+			.execute();
+		await books.settle(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
+		if (r.status === 'failed') {
+			await books.refund(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
+			await this.setState(orderId, 'refunded');
+			return { orderId, state: 'refunded', price, result: r };
+		}
+		await this.setState(orderId, 'settled');
+		return { orderId, state: 'settled', price, result: r };
+	}
 
-  /**
-   * Follows an order to its end: an unknown one is reconciled (bought → settled, proven not bought →
-   * released, still unclear → unchanged); a settled one whose record turned `failed` is refunded once.
-   */
-  async follow(orderId: string): Promise<OrderOutcome> {
-    const { books, client } = this.deps;
-    const o = await books.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
-    if (!o) throw new VtuError('not_found', `no order ${orderId}`);
-    if (o.state === 'unknown' || o.state === 'held') {
-      // records other orders of this shop already own are never adopted by this one
-      const owned = await books.db.selectFrom('orders').select('vendor_id').where('id', '<>', orderId).where('vendor_id', 'is not', null).execute();
-      let r: PurchaseResult;
-      try {
-        r = await client.reconcile(JSON.parse(o.request) as PurchaseRequest, {
-          sentAt: new Date(o.sent_at ?? o.created_at), waitMs: 0, excludeIds: owned.map((x) => Number(x.vendor_id)),
-        });
-      } catch (e) {
-        return this.afterError(orderId, o.price, e);
-      }
-      return this.apply(orderId, o.price, r);
-    }
-    if (o.state === 'settled' && o.vendor_product && o.vendor_id !== null) {
-      const r = await client.transactions.get(o.vendor_product as PurchaseResult['product'], o.vendor_id);
-      if (r.status === 'failed') return this.apply(orderId, o.price, r);
-    }
-    return { orderId, state: o.state as OrderState, price: o.price };
-  }
+	/**
+	 * Follows an order to its end: an unknown one is reconciled (bought → settled, proven not bought →
+	 * released, still unclear → unchanged); a settled one whose record turned `failed` is refunded once.
+	 */
+	async follow(orderId: string): Promise<OrderOutcome> {
+		const { books, client } = this.deps;
+		const o = await books.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+		if (!o) throw new VtuError('not_found', `no order ${orderId}`);
+		if (o.state === 'unknown' || o.state === 'held') {
+			// records other orders of this shop already own are never adopted by this one
+			const owned = await books.db
+				.selectFrom('orders')
+				.select('vendor_id')
+				.where('id', '<>', orderId)
+				.where('vendor_id', 'is not', null)
+				.execute();
+			let r: PurchaseResult;
+			try {
+				r = await client.reconcile(JSON.parse(o.request) as PurchaseRequest, {
+					sentAt: new Date(o.sent_at ?? o.created_at),
+					waitMs: 0,
+					excludeIds: owned.map((x) => Number(x.vendor_id)),
+				});
+			} catch (e) {
+				return this.afterError(orderId, o.price, e);
+			}
+			return this.apply(orderId, o.price, r);
+		}
+		if (o.state === 'settled' && o.vendor_product && o.vendor_id !== null) {
+			const r = await client.transactions.get(o.vendor_product as PurchaseResult['product'], o.vendor_id);
+			if (r.status === 'failed') return this.apply(orderId, o.price, r);
+		}
+		return { orderId, state: o.state as OrderState, price: o.price };
+	}
 
-  private async setState(orderId: string, state: OrderState): Promise<void> {
-    await this.deps.books.db.updateTable('orders').set({ state }).where('id', '=', orderId).execute();
-  }
+	private async setState(orderId: string, state: OrderState): Promise<void> {
+		await this.deps.books.db.updateTable('orders').set({ state }).where('id', '=', orderId).execute();
+	}
 }

@@ -7,53 +7,62 @@ import { t } from '../i18n';
 const parseId = (s: string) => (/^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : null);
 
 export function adminFeature(s: Services): Record<string, CommandHandler> {
-  /** Tell a user something; they may never have opened the bot (Telegram then refuses). */
-  const tell = async (userId: number, text: string, markup = mainMenuKeyboard()) => {
-    try {
-      await s.api.sendMessage(userId, text, { reply_markup: markup });
-      return true;
-    } catch (e) {
-      s.logger.warn('could not message user', { user: userId, err: e instanceof Error ? e.message : String(e) });
-      return false;
-    }
-  };
+	/** Tell a user something; they may never have opened the bot (Telegram then refuses). */
+	const tell = async (userId: number, text: string, markup = mainMenuKeyboard()) => {
+		try {
+			await s.api.sendMessage(userId, text, { reply_markup: markup });
+			return true;
+		} catch (e) {
+			s.logger.warn('could not message user', { user: userId, err: e instanceof Error ? e.message : String(e) });
+			return false;
+		}
+	};
 
-  const allow: CommandHandler = async (ctx) => {
-    const id = parseId(ctx.match);
-    if (id === null) return void (await ctx.reply(t('admin-allow-usage')));
-    s.access.allow(id, ctx.from!.id);
-    s.logger.info('user allowed', { user: id, by: ctx.from!.id });
-    const told = await tell(id, t('admin-welcome'));
-    await ctx.reply(t(told ? 'admin-allowed-told' : 'admin-allowed-untold', { user: s.access.describe(id) }));
-  };
-  const deny: CommandHandler = async (ctx) => {
-    const id = parseId(ctx.match);
-    if (id === null) return void (await ctx.reply(t('admin-deny-usage')));
-    if (!s.access.deny(id, ctx.from!.id)) return void (await ctx.reply(t('admin-cannot-deny-admin')));
-    s.journal.cancelCreatedFor(id);
-    s.logger.info('user denied', { user: id, by: ctx.from!.id });
-    await ctx.reply(t('admin-denied', { user: s.access.describe(id) }));
-  };
-  const users: CommandHandler = (ctx) => ctx.reply(`${t('admin-users')}\n${s.access.listAllowed().map((id) => s.access.describe(id)).join('\n')}`);
-  const unlock: CommandHandler = async (ctx) => {
-    const id = parseId(ctx.match);
-    if (id === null) return void (await ctx.reply(t('admin-unlock-usage')));
-    if (!s.pins.unlock(id)) return void (await ctx.reply(t('admin-no-pin', { user: s.access.describe(id) })));
-    s.logger.info('PIN lockout reset', { user: id, by: ctx.from!.id });
-    await tell(id, t('admin-unlocked-user'));
-    await ctx.reply(t('admin-unlocked', { user: s.access.describe(id) }));
-  };
-  const onlyAdmins = (h: CommandHandler): CommandHandler => (ctx) => (s.access.isAdmin(ctx.from?.id) ? h(ctx) : ctx.reply(t('admin-only')));
-  return { allow: onlyAdmins(allow), deny: onlyAdmins(deny), users: onlyAdmins(users), unlock: onlyAdmins(unlock) };
+	const allow: CommandHandler = async (ctx) => {
+		const id = parseId(ctx.match);
+		if (id === null) return void (await ctx.reply(t('admin-allow-usage')));
+		s.access.allow(id, ctx.from!.id);
+		s.logger.info('user allowed', { user: id, by: ctx.from!.id });
+		const told = await tell(id, t('admin-welcome'));
+		await ctx.reply(t(told ? 'admin-allowed-told' : 'admin-allowed-untold', { user: s.access.describe(id) }));
+	};
+	const deny: CommandHandler = async (ctx) => {
+		const id = parseId(ctx.match);
+		if (id === null) return void (await ctx.reply(t('admin-deny-usage')));
+		if (!s.access.deny(id, ctx.from!.id)) return void (await ctx.reply(t('admin-cannot-deny-admin')));
+		s.journal.cancelCreatedFor(id);
+		s.logger.info('user denied', { user: id, by: ctx.from!.id });
+		await ctx.reply(t('admin-denied', { user: s.access.describe(id) }));
+	};
+	const users: CommandHandler = (ctx) =>
+		ctx.reply(
+			`${t('admin-users')}\n${s.access
+				.listAllowed()
+				.map((id) => s.access.describe(id))
+				.join('\n')}`,
+		);
+	const unlock: CommandHandler = async (ctx) => {
+		const id = parseId(ctx.match);
+		if (id === null) return void (await ctx.reply(t('admin-unlock-usage')));
+		if (!s.pins.unlock(id)) return void (await ctx.reply(t('admin-no-pin', { user: s.access.describe(id) })));
+		s.logger.info('PIN lockout reset', { user: id, by: ctx.from!.id });
+		await tell(id, t('admin-unlocked-user'));
+		await ctx.reply(t('admin-unlocked', { user: s.access.describe(id) }));
+	};
+	const onlyAdmins =
+		(h: CommandHandler): CommandHandler =>
+		(ctx) =>
+			s.access.isAdmin(ctx.from?.id) ? h(ctx) : ctx.reply(t('admin-only'));
+	return { allow: onlyAdmins(allow), deny: onlyAdmins(deny), users: onlyAdmins(users), unlock: onlyAdmins(unlock) };
 }
 
 export const admin: Feature = {
-  name: 'admin',
-  commands: [
-    { name: 'allow', description: 'cmd-allow', admin: true },
-    { name: 'deny', description: 'cmd-deny', admin: true },
-    { name: 'users', description: 'cmd-users', admin: true },
-    { name: 'unlock', description: 'cmd-unlock', admin: true },
-  ],
-  build: (s) => ({ commands: adminFeature(s) }),
+	name: 'admin',
+	commands: [
+		{ name: 'allow', description: 'cmd-allow', admin: true },
+		{ name: 'deny', description: 'cmd-deny', admin: true },
+		{ name: 'users', description: 'cmd-users', admin: true },
+		{ name: 'unlock', description: 'cmd-unlock', admin: true },
+	],
+	build: (s) => ({ commands: adminFeature(s) }),
 };

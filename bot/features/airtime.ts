@@ -18,88 +18,108 @@ const MIN_KOBO = PRODUCT_TABLE.airtime.limits.minKobo.VTU;
 
 /** A typed amount in kobo, by the client's parser of amounts (client/input.ts): the same rule as a client call or a node. */
 function typedKobo(text: string): { kobo: number } | { problem: string } {
-  try {
-    return { kobo: parseAmount(text, 'amount') };
-  } catch (e) {
-    // the client's message says what to type, e.g. "₦1,500" must be a plain number: type 1500 (…)
-    return { problem: t('airtime-amount-problem', { problem: (e as Error).message }) };
-  }
+	try {
+		return { kobo: parseAmount(text, 'amount') };
+	} catch (e) {
+		// the client's message says what to type, e.g. "₦1,500" must be a plain number: type 1500 (…)
+		return { problem: t('airtime-amount-problem', { problem: (e as Error).message }) };
+	}
 }
 
 /** Why a typed amount is refused, or null when it is fine. */
 export function amountProblem(text: string, maxKobo: number): string | null {
-  const typed = typedKobo(text);
-  if ('problem' in typed) return typed.problem;
-  const { kobo } = typed;
-  if (kobo < MIN_KOBO) return t('airtime-too-small', { min: naira(MIN_KOBO) });
-  if (kobo > maxKobo) return t('airtime-over-limit', { limit: naira(maxKobo) });
-  return null;
+	const typed = typedKobo(text);
+	if ('problem' in typed) return typed.problem;
+	const { kobo } = typed;
+	if (kobo < MIN_KOBO) return t('airtime-too-small', { min: naira(MIN_KOBO) });
+	if (kobo > maxKobo) return t('airtime-over-limit', { limit: naira(maxKobo) });
+	return null;
 }
 
 export function airtimeFeature(s: Services): Composer<MyContext> {
-  const { loadNetworks, pickNetwork, askPhone, withButtons } = pickers(s);
-  const { confirmAndBuy } = confirmSteps(s);
+	const { loadNetworks, pickNetwork, askPhone, withButtons } = pickers(s);
+	const { confirmAndBuy } = confirmSteps(s);
 
-  async function askAmount(conversation: MyConversation, ctx: ConvContext, netName: string): Promise<number> {
-    const kb = new InlineKeyboard();
-    for (const k of QUICK_AMOUNTS.filter((k) => k <= s.cfg.maxPurchaseKobo)) kb.text(naira(k).replace('.00', ''), cb.amt(k));
-    const q = await withButtons(conversation, ctx, t('airtime-amount-question', { network: netName, min: naira(MIN_KOBO).replace('.00', '') }), kb.row().text(t('btn-cancel'), cb.x()));
-    for (;;) {
-      const u = await conversation.waitUntil((x) => !!x.message?.text || (x.callbackQuery?.message?.message_id === q.message_id && decodeAs(x.callbackQuery.data, ['amt', 'x']) !== null), {
-        otherwise: (x) => nudge(x, t('airtime-amount-hint')),
-      });
-      if (u.callbackQuery) {
-        await u.answerCallbackQuery();
-        const tap = decodeAs(u.callbackQuery.data, ['amt', 'x'])!;
-        if (tap.kind === 'x') {
-          await safeEdit(conversation, u, t('flow-cancelled'));
-          return conversation.halt();
-        }
-        const kobo = tap.n;
-        await safeEdit(conversation, u, t('airtime-amount-chosen', { network: netName, amount: naira(kobo) }));
-        return kobo;
-      }
-      const problem = amountProblem(u.message!.text!, s.cfg.maxPurchaseKobo);
-      if (problem) {
-        await u.reply(problem);
-        continue;
-      }
-      await ctx.api.editMessageReplyMarkup(ctx.chatId!, q.message_id, { reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
-      return (typedKobo(u.message!.text!) as { kobo: number }).kobo;
-    }
-  }
+	async function askAmount(conversation: MyConversation, ctx: ConvContext, netName: string): Promise<number> {
+		const kb = new InlineKeyboard();
+		for (const k of QUICK_AMOUNTS.filter((k) => k <= s.cfg.maxPurchaseKobo))
+			kb.text(naira(k).replace('.00', ''), cb.amt(k));
+		const q = await withButtons(
+			conversation,
+			ctx,
+			t('airtime-amount-question', { network: netName, min: naira(MIN_KOBO).replace('.00', '') }),
+			kb.row().text(t('btn-cancel'), cb.x()),
+		);
+		for (;;) {
+			const u = await conversation.waitUntil(
+				(x) =>
+					!!x.message?.text ||
+					(x.callbackQuery?.message?.message_id === q.message_id &&
+						decodeAs(x.callbackQuery.data, ['amt', 'x']) !== null),
+				{
+					otherwise: (x) => nudge(x, t('airtime-amount-hint')),
+				},
+			);
+			if (u.callbackQuery) {
+				await u.answerCallbackQuery();
+				const tap = decodeAs(u.callbackQuery.data, ['amt', 'x'])!;
+				if (tap.kind === 'x') {
+					await safeEdit(conversation, u, t('flow-cancelled'));
+					return conversation.halt();
+				}
+				const kobo = tap.n;
+				await safeEdit(conversation, u, t('airtime-amount-chosen', { network: netName, amount: naira(kobo) }));
+				return kobo;
+			}
+			const problem = amountProblem(u.message!.text!, s.cfg.maxPurchaseKobo);
+			if (problem) {
+				await u.reply(problem);
+				continue;
+			}
+			await ctx.api
+				.editMessageReplyMarkup(ctx.chatId!, q.message_id, { reply_markup: { inline_keyboard: [] } })
+				.catch(() => undefined);
+			return (typedKobo(u.message!.text!) as { kobo: number }).kobo;
+		}
+	}
 
-  async function airtime(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-    const loaded = await loadNetworks(conversation);
-    if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('airtime') }));
-    const { c, net } = await pickNetwork(conversation, ctx, t('airtime-choose-network'), loaded.value);
-    await safeEdit(conversation, c, t('airtime-chosen', { network: net.name }));
-    const faceKobo = await askAmount(conversation, ctx, net.name);
-    const { phone, ported } = await askPhone(conversation, ctx, net.name);
-    const description = t('airtime-description', { network: net.name, amount: naira(faceKobo) });
-    await confirmAndBuy(
-      conversation,
-      ctx,
-      { product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
-      {
-        gets: t(ported ? 'airtime-gets-ported' : 'airtime-gets', { amount: naira(faceKobo), network: net.name, phone: formatPhone(phone) }),
-        target: t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name }),
-        description,
-        recipient: phone,
-        place: 'airtime',
-        payNote: t('airtime-pay-note', { amount: naira(faceKobo) }),
-      },
-    );
-  }
+	async function airtime(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		const loaded = await loadNetworks(conversation);
+		if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('airtime') }));
+		const { c, net } = await pickNetwork(conversation, ctx, t('airtime-choose-network'), loaded.value);
+		await safeEdit(conversation, c, t('airtime-chosen', { network: net.name }));
+		const faceKobo = await askAmount(conversation, ctx, net.name);
+		const { phone, ported } = await askPhone(conversation, ctx, net.name);
+		const description = t('airtime-description', { network: net.name, amount: naira(faceKobo) });
+		await confirmAndBuy(
+			conversation,
+			ctx,
+			{ product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
+			{
+				gets: t(ported ? 'airtime-gets-ported' : 'airtime-gets', {
+					amount: naira(faceKobo),
+					network: net.name,
+					phone: formatPhone(phone),
+				}),
+				target: t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name }),
+				description,
+				recipient: phone,
+				place: 'airtime',
+				payNote: t('airtime-pay-note', { amount: naira(faceKobo) }),
+			},
+		);
+	}
 
-  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(airtime, s.conversationOptions('airtime')));
+	return new Composer<MyContext>().use(
+		createConversation<MyContext, ConvContext>(airtime, s.conversationOptions('airtime')),
+	);
 }
 
 const enter = (ctx: MyContext) => ctx.conversation.enter('airtime');
 
 export const airtime: Feature = {
-  name: 'airtime',
-  commands: [{ name: 'airtime', description: 'cmd-airtime', help: 'help-airtime' }],
-  menu: { label: 'menu-airtime', place: 'airtime', row: 0 },
-  build: (s) => ({ flows: airtimeFeature(s), commands: { airtime: enter }, places: { airtime: enter } }),
+	name: 'airtime',
+	commands: [{ name: 'airtime', description: 'cmd-airtime', help: 'help-airtime' }],
+	menu: { label: 'menu-airtime', place: 'airtime', row: 0 },
+	build: (s) => ({ flows: airtimeFeature(s), commands: { airtime: enter }, places: { airtime: enter } }),
 };

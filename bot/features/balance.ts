@@ -9,26 +9,26 @@ import { naira } from '../orders';
 import type { Feature } from './registry';
 
 export function balanceFeature(s: Services) {
-  const showBalance = async (ctx: MyContext) => {
-    let text: string;
-    try {
-      text = t('balance-text', { balance: naira((await s.walletBalance()).kobo) });
-    } catch (e) {
-      text = failText(s, t('balance-failed'), e);
-    }
-    // During a flow its buttons are the next step; a Menu button would only be swallowed by it.
-    if (flowOpen(s, ctx)) await ctx.reply(text + stillOpen());
-    else await ctx.reply(text, { reply_markup: menuButton() });
-  };
-  return { showBalance };
+	const showBalance = async (ctx: MyContext) => {
+		let text: string;
+		try {
+			text = t('balance-text', { balance: naira((await s.walletBalance()).kobo) });
+		} catch (e) {
+			text = failText(s, t('balance-failed'), e);
+		}
+		// During a flow its buttons are the next step; a Menu button would only be swallowed by it.
+		if (flowOpen(s, ctx)) await ctx.reply(text + stillOpen());
+		else await ctx.reply(text, { reply_markup: menuButton() });
+	};
+	return { showBalance };
 }
 
 export const balance: Feature = {
-  name: 'balance',
-  commands: [{ name: 'balance', description: 'cmd-balance', help: 'help-balance', keepsFlow: true }],
-  menu: { label: 'menu-balance', place: 'balance', row: 1 },
-  build: (s) => {
-    const { showBalance } = balanceFeature(s);
-    return { commands: { balance: showBalance }, places: { balance: showBalance } };
-  },
+	name: 'balance',
+	commands: [{ name: 'balance', description: 'cmd-balance', help: 'help-balance', keepsFlow: true }],
+	menu: { label: 'menu-balance', place: 'balance', row: 1 },
+	build: (s) => {
+		const { showBalance } = balanceFeature(s);
+		return { commands: { balance: showBalance }, places: { balance: showBalance } };
+	},
 };

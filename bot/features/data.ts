@@ -11,42 +11,52 @@ import type { Feature } from './registry';
 import { t } from '../i18n';
 
 export function dataFeature(s: Services): Composer<MyContext> {
-  const { loadNetworks, showPlans, loadPlan, pickNetwork, askPhone } = pickers(s);
-  const { confirmAndBuy } = confirmSteps(s);
+	const { loadNetworks, showPlans, loadPlan, pickNetwork, askPhone } = pickers(s);
+	const { confirmAndBuy } = confirmSteps(s);
 
-  async function data(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-    const loaded = await loadNetworks(conversation);
-    if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('data') }));
-    const nets = loaded.value.filter((n) => n.planCount > 0);
-    if (!nets.length) return void (await ctx.reply(t('data-no-plans'), { reply_markup: tryAgainKeyboard('data') }));
-    const { c, net, messageId } = await pickNetwork(conversation, ctx, t('data-choose-network'), nets);
-    const shown = await showPlans(conversation, c, net);
-    if (!shown.ok) return void (await safeEdit(conversation, c, shown.text, tryAgainKeyboard('data')));
-    const chosen = await choose(conversation, messageId, ['plan'], t('data-use-plan-buttons'));
-    const found = await loadPlan(conversation, net.id, chosen.tap.n);
-    if (!found.ok) return void (await safeEdit(conversation, chosen.c, found.text, tryAgainKeyboard('data')));
-    const plan = found.value;
-    // The plan message becomes the phone question (no new message for it).
-    await safeEdit(conversation, chosen.c, t('data-plan-chosen', { network: net.name, plan: plan.label, prompt: phonePrompt(net.name) }));
-    const { phone, ported } = await askPhone(conversation, ctx, net.name, { asked: true });
-    const description = t('data-description', { network: net.name, plan: plan.name });
-    const target = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name });
-    await confirmAndBuy(
-      conversation,
-      ctx,
-      { product: 'data', network: net.id, plan: plan.id, phone, ported },
-      { gets: t('recipient-to', { what: description, to: target }), target, description, recipient: phone, place: 'data' },
-    );
-  }
+	async function data(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		const loaded = await loadNetworks(conversation);
+		if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('data') }));
+		const nets = loaded.value.filter((n) => n.planCount > 0);
+		if (!nets.length) return void (await ctx.reply(t('data-no-plans'), { reply_markup: tryAgainKeyboard('data') }));
+		const { c, net, messageId } = await pickNetwork(conversation, ctx, t('data-choose-network'), nets);
+		const shown = await showPlans(conversation, c, net);
+		if (!shown.ok) return void (await safeEdit(conversation, c, shown.text, tryAgainKeyboard('data')));
+		const chosen = await choose(conversation, messageId, ['plan'], t('data-use-plan-buttons'));
+		const found = await loadPlan(conversation, net.id, chosen.tap.n);
+		if (!found.ok) return void (await safeEdit(conversation, chosen.c, found.text, tryAgainKeyboard('data')));
+		const plan = found.value;
+		// The plan message becomes the phone question (no new message for it).
+		await safeEdit(
+			conversation,
+			chosen.c,
+			t('data-plan-chosen', { network: net.name, plan: plan.label, prompt: phonePrompt(net.name) }),
+		);
+		const { phone, ported } = await askPhone(conversation, ctx, net.name, { asked: true });
+		const description = t('data-description', { network: net.name, plan: plan.name });
+		const target = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name });
+		await confirmAndBuy(
+			conversation,
+			ctx,
+			{ product: 'data', network: net.id, plan: plan.id, phone, ported },
+			{
+				gets: t('recipient-to', { what: description, to: target }),
+				target,
+				description,
+				recipient: phone,
+				place: 'data',
+			},
+		);
+	}
 
-  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(data, s.conversationOptions('data')));
+	return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(data, s.conversationOptions('data')));
 }
 
 const enter = (ctx: MyContext) => ctx.conversation.enter('data');
 
 export const data: Feature = {
-  name: 'data',
-  commands: [{ name: 'data', description: 'cmd-data', help: 'help-data' }],
-  menu: { label: 'menu-data', place: 'data', row: 0 },
-  build: (s) => ({ flows: dataFeature(s), commands: { data: enter }, places: { data: enter } }),
+	name: 'data',
+	commands: [{ name: 'data', description: 'cmd-data', help: 'help-data' }],
+	menu: { label: 'menu-data', place: 'data', row: 0 },
+	build: (s) => ({ flows: dataFeature(s), commands: { data: enter }, places: { data: enter } }),
 };

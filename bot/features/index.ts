@@ -20,5 +20,5 @@ import { unhandled } from './unhandled';
  * modules import keyboards that read this list, so it is built when asked, after every module loaded.
  */
 export function features(): readonly Feature[] {
-  return [menu, data, airtime, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
+	return [menu, data, airtime, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
 }

@@ -7,37 +7,46 @@ import { commandsOf, type Feature } from './registry';
 import { features } from '.';
 
 function helpText(s: Services, ctx: MyContext): string {
-  const isAdmin = s.access.isAdmin(ctx.from?.id);
-  const lines = commandsOf(features(), { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
-  const admins = commandsOf(features(), { admin: true }).filter((c) => c.admin).map((c) => `/${c.name}`);
-  return [
-    t('help-intro'),
-    '',
-    ...lines,
-    '',
-    t('help-limits', { max: naira(s.cfg.maxPurchaseKobo), daily: naira(s.cfg.dailyLimitKobo), left: naira(Math.max(0, s.cfg.dailyLimitKobo - s.journal.spentToday(ctx.from!.id))) }),
-    s.cfg.pinRequired ? t('help-pin-required') : t('help-no-pin'),
-    ...(isAdmin ? ['', t('help-admin', { commands: admins.join(', ') })] : []),
-  ].join('\n');
+	const isAdmin = s.access.isAdmin(ctx.from?.id);
+	const lines = commandsOf(features(), { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
+	const admins = commandsOf(features(), { admin: true })
+		.filter((c) => c.admin)
+		.map((c) => `/${c.name}`);
+	return [
+		t('help-intro'),
+		'',
+		...lines,
+		'',
+		t('help-limits', {
+			max: naira(s.cfg.maxPurchaseKobo),
+			daily: naira(s.cfg.dailyLimitKobo),
+			left: naira(Math.max(0, s.cfg.dailyLimitKobo - s.journal.spentToday(ctx.from!.id))),
+		}),
+		s.cfg.pinRequired ? t('help-pin-required') : t('help-no-pin'),
+		...(isAdmin ? ['', t('help-admin', { commands: admins.join(', ') })] : []),
+	].join('\n');
 }
 
 const showMenu = (ctx: MyContext) => ctx.reply(t('menu-question'), { reply_markup: mainMenuKeyboard() });
 
 export const menu: Feature = {
-  name: 'menu',
-  commands: [{ name: 'start', description: 'cmd-start' }],
-  build: () => ({
-    commands: { start: (ctx) => ctx.reply(t('menu-hello', { name: ctx.from?.first_name ?? '' }), { reply_markup: mainMenuKeyboard() }) },
-    places: { menu: showMenu },
-  }),
+	name: 'menu',
+	commands: [{ name: 'start', description: 'cmd-start' }],
+	build: () => ({
+		commands: {
+			start: (ctx) =>
+				ctx.reply(t('menu-hello', { name: ctx.from?.first_name ?? '' }), { reply_markup: mainMenuKeyboard() }),
+		},
+		places: { menu: showMenu },
+	}),
 };
 
 export const help: Feature = {
-  name: 'help',
-  commands: [{ name: 'help', description: 'cmd-help' }],
-  menu: { label: 'menu-help', place: 'help', row: 2 },
-  build: (s) => {
-    const showHelp = (ctx: MyContext) => ctx.reply(helpText(s, ctx), { reply_markup: mainMenuKeyboard() });
-    return { commands: { help: showHelp }, places: { help: showHelp } };
-  },
+	name: 'help',
+	commands: [{ name: 'help', description: 'cmd-help' }],
+	menu: { label: 'menu-help', place: 'help', row: 2 },
+	build: (s) => {
+		const showHelp = (ctx: MyContext) => ctx.reply(helpText(s, ctx), { reply_markup: mainMenuKeyboard() });
+		return { commands: { help: showHelp }, places: { help: showHelp } };
+	},
 };

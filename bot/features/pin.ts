@@ -8,42 +8,52 @@ import type { Feature } from './registry';
 import { t } from '../i18n';
 
 export function pinFeature(s: Services): Composer<MyContext> {
-  async function setpin(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-    const userId = ctx.from!.id;
-    const ask = async (mode: 'current' | 'new' | 'repeat', prompt: string) => {
-      await conversation.external(() => s.pinGate.expect(userId, mode));
-      await ctx.reply(prompt);
-      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('pin-as-text')) });
-      return conversation.external(() => s.pinGate.takeVerdict(userId, m.update.update_id));
-    };
-    const st = await conversation.external(() => ({ has: s.pins.has(userId), locked: s.pins.lockedUntil(userId) }));
-    if (st.locked) return void (await ctx.reply(t('pin-locked-until', { until: clockText(st.locked) }), { reply_markup: menuButton() }));
-    if (st.has) {
-      const v = await ask('current', t('pin-current'));
-      if (v.kind !== 'ok') {
-        await conversation.external(() => s.pinGate.disarm(userId));
-        const why = v.kind === 'wrong' ? t('pin-wrong-left', { n: v.attemptsLeft }) : v.kind === 'locked' ? t('pin-locked-short', { until: clockText(v.until) }) : t('pin-not-checked');
-        return void (await ctx.reply(t('pin-not-changed', { why }), { reply_markup: menuButton() }));
-      }
-    }
-    for (;;) {
-      const v = await ask('new', t('pin-new'));
-      if (v.kind === 'ok') break;
-      await ctx.reply(t('pin-digits'));
-    }
-    const v = await ask('repeat', t('pin-repeat'));
-    await conversation.external(() => s.pinGate.disarm(userId));
-    if (v.kind === 'ok') await ctx.reply(t('pin-set'), { reply_markup: menuButton() });
-    else await ctx.reply(t('pin-mismatch'), { reply_markup: tryAgainKeyboard('setpin') });
-  }
+	async function setpin(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		const userId = ctx.from!.id;
+		const ask = async (mode: 'current' | 'new' | 'repeat', prompt: string) => {
+			await conversation.external(() => s.pinGate.expect(userId, mode));
+			await ctx.reply(prompt);
+			const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('pin-as-text')) });
+			return conversation.external(() => s.pinGate.takeVerdict(userId, m.update.update_id));
+		};
+		const st = await conversation.external(() => ({ has: s.pins.has(userId), locked: s.pins.lockedUntil(userId) }));
+		if (st.locked)
+			return void (await ctx.reply(t('pin-locked-until', { until: clockText(st.locked) }), {
+				reply_markup: menuButton(),
+			}));
+		if (st.has) {
+			const v = await ask('current', t('pin-current'));
+			if (v.kind !== 'ok') {
+				await conversation.external(() => s.pinGate.disarm(userId));
+				const why =
+					v.kind === 'wrong'
+						? t('pin-wrong-left', { n: v.attemptsLeft })
+						: v.kind === 'locked'
+							? t('pin-locked-short', { until: clockText(v.until) })
+							: t('pin-not-checked');
+				return void (await ctx.reply(t('pin-not-changed', { why }), { reply_markup: menuButton() }));
+			}
+		}
+		for (;;) {
+			const v = await ask('new', t('pin-new'));
+			if (v.kind === 'ok') break;
+			await ctx.reply(t('pin-digits'));
+		}
+		const v = await ask('repeat', t('pin-repeat'));
+		await conversation.external(() => s.pinGate.disarm(userId));
+		if (v.kind === 'ok') await ctx.reply(t('pin-set'), { reply_markup: menuButton() });
+		else await ctx.reply(t('pin-mismatch'), { reply_markup: tryAgainKeyboard('setpin') });
+	}
 
-  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(setpin, s.conversationOptions('setpin')));
+	return new Composer<MyContext>().use(
+		createConversation<MyContext, ConvContext>(setpin, s.conversationOptions('setpin')),
+	);
 }
 
 const enter = (ctx: MyContext) => ctx.conversation.enter('setpin');
 
 export const pin: Feature = {
-  name: 'pin',
-  commands: [{ name: 'setpin', description: 'cmd-setpin', help: 'help-setpin' }],
-  build: (s) => ({ flows: pinFeature(s), commands: { setpin: enter }, places: { setpin: enter } }),
+	name: 'pin',
+	commands: [{ name: 'setpin', description: 'cmd-setpin', help: 'help-setpin' }],
+	build: (s) => ({ flows: pinFeature(s), commands: { setpin: enter }, places: { setpin: enter } }),
 };

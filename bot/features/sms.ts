@@ -9,122 +9,151 @@ import { failText } from '../flow/pickers';
 import { nudge, type Loaded } from '../flow/ui';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, checkSender } from '../vtu';
-import { nonGsmChars, recipientsFromCsv, recipientsFromText, recipientsReport, type Recipients } from './sms-recipients';
+import {
+	nonGsmChars,
+	recipientsFromCsv,
+	recipientsFromText,
+	recipientsReport,
+	type Recipients,
+} from './sms-recipients';
 import { t } from '../i18n';
 
 /** "3 numbers", "1 page": a count in the catalogue's words (`sms-numbers`, `sms-pages`…). */
 const count = (key: string, n: number) => t(key, { n });
 
 interface PlanView {
-  recipients: string[];
-  duplicates: number;
-  pages: number;
-  costKobo: number;
+	recipients: string[];
+	duplicates: number;
+	pages: number;
+	costKobo: number;
 }
 
 /** The summary shown before the confirm: count, pages, cost, and the Unicode warning. */
 export function smsSummary(sender: string, message: string, p: PlanView): string {
-  const chars = [...message].length;
-  const numbers = count('sms-numbers', p.recipients.length);
-  const characters = count('sms-characters', chars);
-  const pages = count('sms-pages', p.pages);
-  const lines = [
-    t('sms-summary-from', { sender }),
-    p.duplicates ? t('sms-summary-recipients-dup', { numbers, duplicates: count('sms-duplicates', p.duplicates) }) : t('sms-summary-recipients', { numbers }),
-    t('sms-summary-message', { characters, pages }),
-    t('sms-summary-cost', { cost: naira(p.costKobo) }),
-  ];
-  const odd = nonGsmChars(message);
-  if (odd.length) {
-    lines.push(t('sms-summary-unicode', { chars: odd.slice(0, 5).join(' '), characters, pages }));
-  }
-  return lines.join('\n');
+	const chars = [...message].length;
+	const numbers = count('sms-numbers', p.recipients.length);
+	const characters = count('sms-characters', chars);
+	const pages = count('sms-pages', p.pages);
+	const lines = [
+		t('sms-summary-from', { sender }),
+		p.duplicates
+			? t('sms-summary-recipients-dup', { numbers, duplicates: count('sms-duplicates', p.duplicates) })
+			: t('sms-summary-recipients', { numbers }),
+		t('sms-summary-message', { characters, pages }),
+		t('sms-summary-cost', { cost: naira(p.costKobo) }),
+	];
+	const odd = nonGsmChars(message);
+	if (odd.length) {
+		lines.push(t('sms-summary-unicode', { chars: odd.slice(0, 5).join(' '), characters, pages }));
+	}
+	return lines.join('\n');
 }
 
 export function smsFeature(s: Services): Composer<MyContext> {
-  const { confirmAndBuy } = confirmSteps(s);
+	const { confirmAndBuy } = confirmSteps(s);
 
-  async function askSender(conversation: MyConversation, ctx: ConvContext): Promise<string> {
-    await ctx.reply(t('sms-sender-prompt', { max: PRODUCT_TABLE.sms.limits.senderChars }));
-    for (;;) {
-      const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-sender-as-text')) });
-      // The client's rule (client.sms.plan applies it again): the vendor refuses anything else.
-      try {
-        return checkSender(m.message.text);
-      } catch {
-        await m.reply(t('sms-sender-invalid', { max: PRODUCT_TABLE.sms.limits.senderChars }));
-      }
-    }
-  }
+	async function askSender(conversation: MyConversation, ctx: ConvContext): Promise<string> {
+		await ctx.reply(t('sms-sender-prompt', { max: PRODUCT_TABLE.sms.limits.senderChars }));
+		for (;;) {
+			const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-sender-as-text')) });
+			// The client's rule (client.sms.plan applies it again): the vendor refuses anything else.
+			try {
+				return checkSender(m.message.text);
+			} catch {
+				await m.reply(t('sms-sender-invalid', { max: PRODUCT_TABLE.sms.limits.senderChars }));
+			}
+		}
+	}
 
-  async function readFile(conversation: MyConversation, doc: { file_id: string; file_name?: string }): Promise<Loaded<Recipients>> {
-    const name = doc.file_name ?? 'file';
-    return conversation.external(async (): Promise<Loaded<Recipients>> => {
-      try {
-        const text = (await s.downloadFile(doc.file_id, s.cfg.smsMaxFileBytes)).toString('utf8');
-        return { ok: true, value: /\.csv$/i.test(name) ? recipientsFromCsv(text) : recipientsFromText(text) };
-      } catch (e) {
-        s.logger.warn('recipients file failed', { err: e instanceof Error ? e.message : String(e) });
-        return { ok: false, text: t('sms-file-unreadable') };
-      }
-    });
-  }
+	async function readFile(
+		conversation: MyConversation,
+		doc: { file_id: string; file_name?: string },
+	): Promise<Loaded<Recipients>> {
+		const name = doc.file_name ?? 'file';
+		return conversation.external(async (): Promise<Loaded<Recipients>> => {
+			try {
+				const text = (await s.downloadFile(doc.file_id, s.cfg.smsMaxFileBytes)).toString('utf8');
+				return { ok: true, value: /\.csv$/i.test(name) ? recipientsFromCsv(text) : recipientsFromText(text) };
+			} catch (e) {
+				s.logger.warn('recipients file failed', { err: e instanceof Error ? e.message : String(e) });
+				return { ok: false, text: t('sms-file-unreadable') };
+			}
+		});
+	}
 
-  async function askRecipients(conversation: MyConversation, ctx: ConvContext): Promise<string[]> {
-    await ctx.reply(t('sms-recipients-prompt'));
-    for (;;) {
-      const m = await conversation.waitFor(['message:text', 'message:document'], { otherwise: (u) => nudge(u, t('sms-recipients-hint')) });
-      let got: Loaded<Recipients> = { ok: true, value: recipientsFromText(m.message.text ?? '') };
-      const doc = m.message.document;
-      if (doc) {
-        if (!/\.(csv|txt)$/i.test(doc.file_name ?? '')) got = { ok: false, text: t('sms-file-type') };
-        else if ((doc.file_size ?? 0) > s.cfg.smsMaxFileBytes) got = { ok: false, text: t('sms-file-too-large', { kb: Math.round(s.cfg.smsMaxFileBytes / 1024) }) };
-        else got = await readFile(conversation, doc);
-      }
-      if (!got.ok) await m.reply(got.text);
-      else if (got.value.numbers.length === 0) await m.reply(`${got.value.bad.length ? `${recipientsReport(got.value)}\n\n` : ''}${t('sms-no-numbers')}`);
-      else {
-        await m.reply(recipientsReport(got.value));
-        return got.value.numbers;
-      }
-    }
-  }
+	async function askRecipients(conversation: MyConversation, ctx: ConvContext): Promise<string[]> {
+		await ctx.reply(t('sms-recipients-prompt'));
+		for (;;) {
+			const m = await conversation.waitFor(['message:text', 'message:document'], {
+				otherwise: (u) => nudge(u, t('sms-recipients-hint')),
+			});
+			let got: Loaded<Recipients> = { ok: true, value: recipientsFromText(m.message.text ?? '') };
+			const doc = m.message.document;
+			if (doc) {
+				if (!/\.(csv|txt)$/i.test(doc.file_name ?? '')) got = { ok: false, text: t('sms-file-type') };
+				else if ((doc.file_size ?? 0) > s.cfg.smsMaxFileBytes)
+					got = { ok: false, text: t('sms-file-too-large', { kb: Math.round(s.cfg.smsMaxFileBytes / 1024) }) };
+				else got = await readFile(conversation, doc);
+			}
+			if (!got.ok) await m.reply(got.text);
+			else if (got.value.numbers.length === 0)
+				await m.reply(`${got.value.bad.length ? `${recipientsReport(got.value)}\n\n` : ''}${t('sms-no-numbers')}`);
+			else {
+				await m.reply(recipientsReport(got.value));
+				return got.value.numbers;
+			}
+		}
+	}
 
-  async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-    const sender = await askSender(conversation, ctx);
-    const recipients = await askRecipients(conversation, ctx);
-    await ctx.reply(t('sms-message-prompt'));
-    const message = (await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-message-as-text')) })).message.text;
-    const plan = await conversation.external(async (): Promise<Loaded<PlanView>> => {
-      try {
-        const p = await s.client.sms.plan({ sender, message, recipients });
-        return { ok: true, value: { recipients: p.recipients, duplicates: p.duplicates, pages: p.pages, costKobo: p.cost.kobo } };
-      } catch (e) {
-        return { ok: false, text: failText(s, t('sms-cannot-send'), e) };
-      }
-    });
-    if (!plan.ok) return void (await ctx.reply(plan.text, { reply_markup: tryAgainKeyboard('sms') }));
-    const p = plan.value;
-    await ctx.reply(smsSummary(sender, message, p));
-    const n = p.recipients.length;
-    if (n > s.cfg.smsMaxRecipients) return void (await ctx.reply(t('sms-too-many', { max: s.cfg.smsMaxRecipients }), { reply_markup: tryAgainKeyboard('sms') }));
-    const description = t('sms-description', { sender, pages: count('sms-pages', p.pages) });
-    await confirmAndBuy(
-      conversation,
-      ctx,
-      { product: 'sms', sender, message, recipients: p.recipients },
-      { gets: t('recipient-to', { what: description, to: count('sms-numbers', n) }), target: count('sms-numbers', n), description, recipient: count('sms-numbers', n), place: 'sms' },
-    );
-  }
+	async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		const sender = await askSender(conversation, ctx);
+		const recipients = await askRecipients(conversation, ctx);
+		await ctx.reply(t('sms-message-prompt'));
+		const message = (
+			await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-message-as-text')) })
+		).message.text;
+		const plan = await conversation.external(async (): Promise<Loaded<PlanView>> => {
+			try {
+				const p = await s.client.sms.plan({ sender, message, recipients });
+				return {
+					ok: true,
+					value: { recipients: p.recipients, duplicates: p.duplicates, pages: p.pages, costKobo: p.cost.kobo },
+				};
+			} catch (e) {
+				return { ok: false, text: failText(s, t('sms-cannot-send'), e) };
+			}
+		});
+		if (!plan.ok) return void (await ctx.reply(plan.text, { reply_markup: tryAgainKeyboard('sms') }));
+		const p = plan.value;
+		await ctx.reply(smsSummary(sender, message, p));
+		const n = p.recipients.length;
+		if (n > s.cfg.smsMaxRecipients)
+			return void (await ctx.reply(t('sms-too-many', { max: s.cfg.smsMaxRecipients }), {
+				reply_markup: tryAgainKeyboard('sms'),
+			}));
+		const description = t('sms-description', { sender, pages: count('sms-pages', p.pages) });
+		await confirmAndBuy(
+			conversation,
+			ctx,
+			{ product: 'sms', sender, message, recipients: p.recipients },
+			{
+				gets: t('recipient-to', { what: description, to: count('sms-numbers', n) }),
+				target: count('sms-numbers', n),
+				description,
+				recipient: count('sms-numbers', n),
+				place: 'sms',
+			},
+		);
+	}
 
-  return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(sms, s.conversationOptions('sms')));
+	return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(sms, s.conversationOptions('sms')));
 }
 
 const enter = (ctx: MyContext) => ctx.conversation.enter('sms');
 
 export const sms: Feature = {
-  name: 'sms',
-  commands: [{ name: 'sms', description: 'cmd-sms', help: 'help-sms' }],
-  menu: { label: 'menu-sms', place: 'sms', row: 1 },
-  build: (s) => ({ flows: smsFeature(s), commands: { sms: enter }, places: { sms: enter } }),
+	name: 'sms',
+	commands: [{ name: 'sms', description: 'cmd-sms', help: 'help-sms' }],
+	menu: { label: 'menu-sms', place: 'sms', row: 1 },
+	build: (s) => ({ flows: smsFeature(s), commands: { sms: enter }, places: { sms: enter } }),
 };

@@ -14,68 +14,79 @@ import { clockText } from './ui';
 import { t } from '../i18n';
 
 export type Checked =
-  | { ok: true; kobo: number; balanceKobo: number | null; repeat: { ago: string; ref: string } | null }
-  | { ok: false; text: string; retry?: { place: Place; label: string } };
+	| { ok: true; kobo: number; balanceKobo: number | null; repeat: { ago: string; ref: string } | null }
+	| { ok: false; text: string; retry?: { place: Place; label: string } };
 
 /** States of an order that was (or may have been) bought: a new identical one is a repeat. */
 const BOUGHT = new Set(['sent', 'successful', 'processing', 'unknown']);
 
 export function agoText(ms: number): string {
-  const sec = Math.max(1, Math.round(ms / 1000));
-  return sec < 90 ? t('ago-seconds', { n: sec }) : t('ago-minutes', { n: Math.round(sec / 60) });
+	const sec = Math.max(1, Math.round(ms / 1000));
+	return sec < 90 ? t('ago-seconds', { n: sec }) : t('ago-minutes', { n: Math.round(sec / 60) });
 }
 
 export function purchaseChecks(s: Services) {
-  function limitRefusal(userId: number, kobo: number): string | null {
-    if (kobo > s.cfg.maxPurchaseKobo) return t('check-over-max', { amount: naira(kobo), limit: naira(s.cfg.maxPurchaseKobo) });
-    const spent = s.journal.spentToday(userId);
-    if (spent + kobo <= s.cfg.dailyLimitKobo) return null;
-    const left = Math.max(0, s.cfg.dailyLimitKobo - spent);
-    return t('check-over-daily', { amount: naira(kobo), limit: naira(s.cfg.dailyLimitKobo), left: naira(left) });
-  }
+	function limitRefusal(userId: number, kobo: number): string | null {
+		if (kobo > s.cfg.maxPurchaseKobo)
+			return t('check-over-max', { amount: naira(kobo), limit: naira(s.cfg.maxPurchaseKobo) });
+		const spent = s.journal.spentToday(userId);
+		if (spent + kobo <= s.cfg.dailyLimitKobo) return null;
+		const left = Math.max(0, s.cfg.dailyLimitKobo - spent);
+		return t('check-over-daily', { amount: naira(kobo), limit: naira(s.cfg.dailyLimitKobo), left: naira(left) });
+	}
 
-  function pinRefusal(userId: number): Checked | null {
-    if (!s.cfg.pinRequired) return null;
-    if (!s.pins.has(userId)) {
-      return { ok: false, text: t('check-pin-required'), retry: { place: 'setpin', label: t('btn-set-pin') } };
-    }
-    const locked = s.pins.lockedUntil(userId);
-    if (locked) return { ok: false, text: t('check-pin-locked', { until: clockText(locked) }) };
-    return null;
-  }
+	function pinRefusal(userId: number): Checked | null {
+		if (!s.cfg.pinRequired) return null;
+		if (!s.pins.has(userId)) {
+			return { ok: false, text: t('check-pin-required'), retry: { place: 'setpin', label: t('btn-set-pin') } };
+		}
+		const locked = s.pins.lockedUntil(userId);
+		if (locked) return { ok: false, text: t('check-pin-locked', { until: clockText(locked) }) };
+		return null;
+	}
 
-  function recentSame(userId: number, req: BotPurchaseRequest, meta: ConfirmMeta): { ago: string; ref: string } | null {
-    const now = s.clock.now();
-    const same = s.journal
-      .recentForUser(userId, 20)
-      .find((o) => o.createdAt >= now - s.cfg.repeatWindowMs && BOUGHT.has(o.state) && o.product === req.product && o.recipient === meta.recipient && o.description === meta.description);
-    return same ? { ago: agoText(now - same.createdAt), ref: same.ident ?? same.id } : null;
-  }
+	function recentSame(userId: number, req: BotPurchaseRequest, meta: ConfirmMeta): { ago: string; ref: string } | null {
+		const now = s.clock.now();
+		const same = s.journal
+			.recentForUser(userId, 20)
+			.find(
+				(o) =>
+					o.createdAt >= now - s.cfg.repeatWindowMs &&
+					BOUGHT.has(o.state) &&
+					o.product === req.product &&
+					o.recipient === meta.recipient &&
+					o.description === meta.description,
+			);
+		return same ? { ago: agoText(now - same.createdAt), ref: same.ident ?? same.id } : null;
+	}
 
-  /** Runs inside conversation.external: price, limits, PIN, balance, repeat. */
-  async function check(userId: number, req: BotPurchaseRequest, meta: ConfirmMeta): Promise<Checked> {
-    let kobo: number;
-    try {
-      kobo = (await s.client.quote(req)).amount.kobo;
-    } catch (e) {
-      return { ok: false, text: t('check-nothing-bought', { text: failText(s, t('check-cannot-buy'), e) }) };
-    }
-    const limit = limitRefusal(userId, kobo);
-    if (limit) return { ok: false, text: limit };
-    const pin = pinRefusal(userId);
-    if (pin) return pin;
-    let balanceKobo: number | null = null;
-    try {
-      balanceKobo = (await s.walletBalance()).kobo;
-    } catch (e) {
-      // Not a refusal: the vendor refuses a purchase the wallet cannot pay, and says so.
-      s.logger.warn('balance check before confirm failed', { err: e instanceof Error ? e.message : String(e) });
-    }
-    if (balanceKobo !== null && balanceKobo < kobo) {
-      return { ok: false, text: t('check-short', { balance: naira(balanceKobo), price: naira(kobo), short: naira(kobo - balanceKobo) }) };
-    }
-    return { ok: true, kobo, balanceKobo, repeat: recentSame(userId, req, meta) };
-  }
+	/** Runs inside conversation.external: price, limits, PIN, balance, repeat. */
+	async function check(userId: number, req: BotPurchaseRequest, meta: ConfirmMeta): Promise<Checked> {
+		let kobo: number;
+		try {
+			kobo = (await s.client.quote(req)).amount.kobo;
+		} catch (e) {
+			return { ok: false, text: t('check-nothing-bought', { text: failText(s, t('check-cannot-buy'), e) }) };
+		}
+		const limit = limitRefusal(userId, kobo);
+		if (limit) return { ok: false, text: limit };
+		const pin = pinRefusal(userId);
+		if (pin) return pin;
+		let balanceKobo: number | null = null;
+		try {
+			balanceKobo = (await s.walletBalance()).kobo;
+		} catch (e) {
+			// Not a refusal: the vendor refuses a purchase the wallet cannot pay, and says so.
+			s.logger.warn('balance check before confirm failed', { err: e instanceof Error ? e.message : String(e) });
+		}
+		if (balanceKobo !== null && balanceKobo < kobo) {
+			return {
+				ok: false,
+				text: t('check-short', { balance: naira(balanceKobo), price: naira(kobo), short: naira(kobo - balanceKobo) }),
+			};
+		}
+		return { ok: true, kobo, balanceKobo, repeat: recentSame(userId, req, meta) };
+	}
 
-  return { check };
+	return { check };
 }

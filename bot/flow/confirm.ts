@@ -31,17 +31,17 @@ import { cb, onCallback } from '../callback-data';
 export const TYPING_AFTER_MS = 1_000;
 
 export interface ConfirmMeta {
-  /** What the customer gets, e.g. "MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)". */
-  gets: string;
-  /** Who gets it, for the confirm question: "0803 123 4567 (MTN)", "3 numbers". */
-  target: string | null;
-  /** Journal description ("MTN data 1GB SME (30 days)") and recipient (phone, or "3 numbers"). */
-  description: string;
-  recipient: string | null;
-  /** Where "Try again" leads when the purchase is refused before anything was bought. */
-  place: Place;
-  /** Why the price differs from what the customer gets (airtime discount). */
-  payNote?: string;
+	/** What the customer gets, e.g. "MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)". */
+	gets: string;
+	/** Who gets it, for the confirm question: "0803 123 4567 (MTN)", "3 numbers". */
+	target: string | null;
+	/** Journal description ("MTN data 1GB SME (30 days)") and recipient (phone, or "3 numbers"). */
+	description: string;
+	recipient: string | null;
+	/** Where "Try again" leads when the purchase is refused before anything was bought. */
+	place: Place;
+	/** Why the price differs from what the customer gets (airtime discount). */
+	payNote?: string;
 }
 
 /** Orders whose Confirm was already used: a replayed tap is told so instead of "expired". */
@@ -49,41 +49,44 @@ const USED = new Set(['sent', 'successful', 'processing', 'unknown', 'failed', '
 
 /** Runs outside any conversation: the purchase, with "typing…" kept alive until it is done. */
 function purchase(s: Services) {
-  /**
-   * The "⏳ Sending…" edit already shows progress, so typing starts only when the vendor takes
-   * longer than a moment (most purchases answer sooner: one Bot API call less); then
-   * @grammyjs/auto-chat-action re-sends it until `chatAction` is cleared.
-   */
-  async function executeWithTyping(ctx: MyContext, orderId: string) {
-    const start = setTimeout(() => {
-      ctx.chatAction = 'typing';
-    }, s.cfg.typingAfterMs);
-    try {
-      return await s.orders.execute(orderId);
-    } finally {
-      clearTimeout(start);
-      ctx.chatAction = null;
-    }
-  }
+	/**
+	 * The "⏳ Sending…" edit already shows progress, so typing starts only when the vendor takes
+	 * longer than a moment (most purchases answer sooner: one Bot API call less); then
+	 * @grammyjs/auto-chat-action re-sends it until `chatAction` is cleared.
+	 */
+	async function executeWithTyping(ctx: MyContext, orderId: string) {
+		const start = setTimeout(() => {
+			ctx.chatAction = 'typing';
+		}, s.cfg.typingAfterMs);
+		try {
+			return await s.orders.execute(orderId);
+		} finally {
+			clearTimeout(start);
+			ctx.chatAction = null;
+		}
+	}
 
-  /** The confirm message becomes "Sending…", then the outcome with the next step's buttons. */
-  return async function send(ctx: MyContext, messageId: number, o: Order): Promise<void> {
-    const edit = (text: string, kb?: InlineKeyboard) =>
-      ctx.api.editMessageText(o.chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).then(() => undefined, () => undefined);
-    await edit(t('confirm-sending', { what: whatText(o) }));
-    const out = await executeWithTyping(ctx, o.id);
-    // 'already': another tap / instance won the created→sent race and reports the result.
-    if (out.kind === 'already') return;
-    if (out.kind === 'refused') return void (await edit(out.text, tryAgainKeyboard(o.product as Place)));
-    await edit(outcomeText(out.order), nextStepKeyboard(out.order));
-    s.journal.markNotified(o.id, out.order.state);
-    s.keyboards.forget(o.chatId);
-  };
+	/** The confirm message becomes "Sending…", then the outcome with the next step's buttons. */
+	return async function send(ctx: MyContext, messageId: number, o: Order): Promise<void> {
+		const edit = (text: string, kb?: InlineKeyboard) =>
+			ctx.api.editMessageText(o.chatId, messageId, text, { reply_markup: kb ?? { inline_keyboard: [] } }).then(
+				() => undefined,
+				() => undefined,
+			);
+		await edit(t('confirm-sending', { what: whatText(o) }));
+		const out = await executeWithTyping(ctx, o.id);
+		// 'already': another tap / instance won the created→sent race and reports the result.
+		if (out.kind === 'already') return;
+		if (out.kind === 'refused') return void (await edit(out.text, tryAgainKeyboard(o.product as Place)));
+		await edit(outcomeText(out.order), nextStepKeyboard(out.order));
+		s.journal.markNotified(o.id, out.order.state);
+		s.keyboards.forget(o.chatId);
+	};
 }
 
 /** A confirm message of this user waits for Confirm or Cancel (its order is recent and unconfirmed). */
 export function confirmWaiting(s: Services, userId: number): boolean {
-  return s.journal.hasUnconfirmed(userId, confirmableSince(s));
+	return s.journal.hasUnconfirmed(userId, confirmableSince(s));
 }
 
 /** Orders created before this can no longer be confirmed (orders.execute refuses them too). */
@@ -94,7 +97,9 @@ const confirmableSince = (s: Services) => s.clock.now() - s.cfg.confirmTtlMs;
  * tap (commands like /balance answer without ending it; other commands abandon it).
  */
 export function flowOpen(s: Services, ctx: MyContext): boolean {
-  return Object.keys(ctx.conversation.active()).length > 0 || (ctx.from !== undefined && confirmWaiting(s, ctx.from.id));
+	return (
+		Object.keys(ctx.conversation.active()).length > 0 || (ctx.from !== undefined && confirmWaiting(s, ctx.from.id))
+	);
 }
 
 /**
@@ -102,83 +107,123 @@ export function flowOpen(s: Services, ctx: MyContext): boolean {
  * Install after conversations() and before the unhandled fallback.
  */
 export function confirmButtons(s: Services): Composer<MyContext> {
-  const send = purchase(s);
-  const { pinCheck } = pinStep(s);
+	const send = purchase(s);
+	const { pinCheck } = pinStep(s);
 
-  async function pay(conversation: MyConversation, ctx: ConvContext, orderId: string, messageId: number): Promise<void> {
-    if (!(await pinCheck(conversation, ctx, orderId))) return;
-    await conversation.external(async (outside) => {
-      const o = s.journal.get(orderId);
-      if (o) await send(outside, messageId, o);
-    });
-  }
+	async function pay(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		orderId: string,
+		messageId: number,
+	): Promise<void> {
+		if (!(await pinCheck(conversation, ctx, orderId))) return;
+		await conversation.external(async (outside) => {
+			const o = s.journal.get(orderId);
+			if (o) await send(outside, messageId, o);
+		});
+	}
 
-  const composer = new Composer<MyContext>();
-  composer.use(createConversation<MyContext, ConvContext>(pay, s.conversationOptions('pay')));
-  onCallback(composer, ['confirm', 'cancel'], async (ctx, tap) => {
-    const { kind: action, orderId: id } = tap;
-    const o = s.journal.get(id);
-    if (!o || o.userId !== ctx.from.id || o.state !== 'created' || o.createdAt < confirmableSince(s)) {
-      const used = o && o.userId === ctx.from.id && USED.has(o.state);
-      return void (await ctx.answerCallbackQuery({ text: used ? t('confirm-already-bought', { ref: o.ident ?? o.id }) : t(EXPIRED) }));
-    }
-    const messageId = ctx.callbackQuery.message!.message_id;
-    const text = ctx.callbackQuery.message && 'text' in ctx.callbackQuery.message ? ctx.callbackQuery.message.text : '';
-    const edit = (more: string, kb?: InlineKeyboard) =>
-      ctx.editMessageText(text ? `${text}\n\n${more}` : more, { reply_markup: kb ?? { inline_keyboard: [] } }).catch(() => undefined);
-    if (action === 'cancel') {
-      s.journal.cancel(id);
-      s.keyboards.forget(o.chatId);
-      await ctx.answerCallbackQuery({ text: t('confirm-cancelled') });
-      return void (await edit(t('flow-cancelled'), menuButton()));
-    }
-    await ctx.answerCallbackQuery({ text: t('confirm-confirmed') });
-    if (!s.cfg.pinRequired) return send(ctx, messageId, o);
-    await edit(t('confirm-waiting-pin'));
-    await ctx.conversation.enter('pay', id, messageId);
-  });
-  return composer;
+	const composer = new Composer<MyContext>();
+	composer.use(createConversation<MyContext, ConvContext>(pay, s.conversationOptions('pay')));
+	onCallback(composer, ['confirm', 'cancel'], async (ctx, tap) => {
+		const { kind: action, orderId: id } = tap;
+		const o = s.journal.get(id);
+		if (!o || o.userId !== ctx.from.id || o.state !== 'created' || o.createdAt < confirmableSince(s)) {
+			const used = o && o.userId === ctx.from.id && USED.has(o.state);
+			return void (await ctx.answerCallbackQuery({
+				text: used ? t('confirm-already-bought', { ref: o.ident ?? o.id }) : t(EXPIRED),
+			}));
+		}
+		const messageId = ctx.callbackQuery.message!.message_id;
+		const text = ctx.callbackQuery.message && 'text' in ctx.callbackQuery.message ? ctx.callbackQuery.message.text : '';
+		const edit = (more: string, kb?: InlineKeyboard) =>
+			ctx
+				.editMessageText(text ? `${text}\n\n${more}` : more, { reply_markup: kb ?? { inline_keyboard: [] } })
+				.catch(() => undefined);
+		if (action === 'cancel') {
+			s.journal.cancel(id);
+			s.keyboards.forget(o.chatId);
+			await ctx.answerCallbackQuery({ text: t('confirm-cancelled') });
+			return void (await edit(t('flow-cancelled'), menuButton()));
+		}
+		await ctx.answerCallbackQuery({ text: t('confirm-confirmed') });
+		if (!s.cfg.pinRequired) return send(ctx, messageId, o);
+		await edit(t('confirm-waiting-pin'));
+		await ctx.conversation.enter('pay', id, messageId);
+	});
+	return composer;
 }
 
 export function confirmSteps(s: Services) {
-  const { withButtons } = pickers(s);
-  const { check } = purchaseChecks(s);
+	const { withButtons } = pickers(s);
+	const { check } = purchaseChecks(s);
 
-  async function repeatGuard(conversation: MyConversation, ctx: ConvContext, r: { ago: string; ref: string }, meta: ConfirmMeta): Promise<boolean> {
-    const kb = new InlineKeyboard().text(t('btn-repeat-yes'), cb.repeat(true)).text(t('btn-repeat-no'), cb.repeat(false));
-    const q = await withButtons(conversation, ctx, t('repeat-question', { ago: r.ago, ref: r.ref, gets: meta.gets }), kb);
-    const { c, tap } = await choose(conversation, q.message_id, ['repeat'], t('flow-use-buttons'));
-    if (tap.yes) {
-      await safeEdit(conversation, c, t('repeat-buying', { gets: meta.gets }));
-      return true;
-    }
-    await safeEdit(conversation, c, t('repeat-declined'), menuButton());
-    return false;
-  }
+	async function repeatGuard(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		r: { ago: string; ref: string },
+		meta: ConfirmMeta,
+	): Promise<boolean> {
+		const kb = new InlineKeyboard()
+			.text(t('btn-repeat-yes'), cb.repeat(true))
+			.text(t('btn-repeat-no'), cb.repeat(false));
+		const q = await withButtons(
+			conversation,
+			ctx,
+			t('repeat-question', { ago: r.ago, ref: r.ref, gets: meta.gets }),
+			kb,
+		);
+		const { c, tap } = await choose(conversation, q.message_id, ['repeat'], t('flow-use-buttons'));
+		if (tap.yes) {
+			await safeEdit(conversation, c, t('repeat-buying', { gets: meta.gets }));
+			return true;
+		}
+		await safeEdit(conversation, c, t('repeat-declined'), menuButton());
+		return false;
+	}
 
-  function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
-    const price = naira(kobo);
-    return [
-      meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
-      t('confirm-gets', { gets: meta.gets }),
-      meta.payNote ? t('confirm-pay-note', { price, note: meta.payNote }) : t('confirm-pay', { price }),
-      ...(balanceKobo !== null ? [t('confirm-wallet-after', { balance: naira(balanceKobo - kobo) })] : []),
-    ].join('\n');
-  }
+	function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
+		const price = naira(kobo);
+		return [
+			meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
+			t('confirm-gets', { gets: meta.gets }),
+			meta.payNote ? t('confirm-pay-note', { price, note: meta.payNote }) : t('confirm-pay', { price }),
+			...(balanceKobo !== null ? [t('confirm-wallet-after', { balance: naira(balanceKobo - kobo) })] : []),
+		].join('\n');
+	}
 
-  /** Checks, then the confirm message; the flow ends there (confirmButtons takes the tap). */
-  async function confirmAndBuy(conversation: MyConversation, ctx: ConvContext, req: BotPurchaseRequest, meta: ConfirmMeta): Promise<void> {
-    const userId = ctx.from!.id;
-    const chatId = ctx.chat!.id;
-    const p = await conversation.external(() => check(userId, req, meta));
-    if (!p.ok) return void (await ctx.reply(p.text, { reply_markup: tryAgainKeyboard(p.retry?.place ?? meta.place, p.retry?.label) }));
-    if (p.repeat && !(await repeatGuard(conversation, ctx, p.repeat, meta))) return;
-    const id = await conversation.external(
-      () => s.journal.create({ userId, chatId, product: req.product, request: req as unknown as Record<string, unknown>, description: meta.description, recipient: meta.recipient, amountKobo: p.kobo }).id,
-    );
-    const kb = new InlineKeyboard().text(t('btn-confirm-pay', { price: naira(p.kobo) }), cb.confirm(id)).text(t('btn-confirm-cancel'), cb.cancel(id));
-    await withButtons(conversation, ctx, confirmText(meta, p.kobo, p.balanceKobo), kb);
-  }
+	/** Checks, then the confirm message; the flow ends there (confirmButtons takes the tap). */
+	async function confirmAndBuy(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		req: BotPurchaseRequest,
+		meta: ConfirmMeta,
+	): Promise<void> {
+		const userId = ctx.from!.id;
+		const chatId = ctx.chat!.id;
+		const p = await conversation.external(() => check(userId, req, meta));
+		if (!p.ok)
+			return void (await ctx.reply(p.text, {
+				reply_markup: tryAgainKeyboard(p.retry?.place ?? meta.place, p.retry?.label),
+			}));
+		if (p.repeat && !(await repeatGuard(conversation, ctx, p.repeat, meta))) return;
+		const id = await conversation.external(
+			() =>
+				s.journal.create({
+					userId,
+					chatId,
+					product: req.product,
+					request: req as unknown as Record<string, unknown>,
+					description: meta.description,
+					recipient: meta.recipient,
+					amountKobo: p.kobo,
+				}).id,
+		);
+		const kb = new InlineKeyboard()
+			.text(t('btn-confirm-pay', { price: naira(p.kobo) }), cb.confirm(id))
+			.text(t('btn-confirm-cancel'), cb.cancel(id));
+		await withButtons(conversation, ctx, confirmText(meta, p.kobo, p.balanceKobo), kb);
+	}
 
-  return { confirmAndBuy };
+	return { confirmAndBuy };
 }

@@ -17,21 +17,21 @@ export type { Place } from '../callback-data';
 
 /** The main menu: the registry's menu entries, row by row. */
 export function mainMenuKeyboard(): InlineKeyboard {
-  const kb = new InlineKeyboard();
-  menuRows(features()).forEach((row, i) => {
-    if (i > 0) kb.row();
-    for (const e of row) kb.text(t(e.label), cb.go(e.place));
-  });
-  return kb;
+	const kb = new InlineKeyboard();
+	menuRows(features()).forEach((row, i) => {
+		if (i > 0) kb.row();
+		for (const e of row) kb.text(t(e.label), cb.go(e.place));
+	});
+	return kb;
 }
 
 export function menuButton(): InlineKeyboard {
-  return new InlineKeyboard().text(t('btn-menu'), cb.go('menu'));
+	return new InlineKeyboard().text(t('btn-menu'), cb.go('menu'));
 }
 
 /** After a refusal before anything was bought: start that flow again, or go to the menu. */
 export function tryAgainKeyboard(place: Place, label = t('btn-try-again')): InlineKeyboard {
-  return new InlineKeyboard().text(label, cb.go(place)).text(t('btn-menu'), cb.go('menu'));
+	return new InlineKeyboard().text(label, cb.go(place)).text(t('btn-menu'), cb.go('menu'));
 }
 
 /**
@@ -39,11 +39,12 @@ export function tryAgainKeyboard(place: Place, label = t('btn-try-again')): Inli
  * and with `details` (a notice that arrives later, away from the flow) the order's Details too.
  */
 export function nextStepKeyboard(o: Pick<OrderView, 'id' | 'state'>, opts: { details?: boolean } = {}): InlineKeyboard {
-  const kb = new InlineKeyboard();
-  let details = opts.details ?? false;
-  if (o.state === 'successful' || o.state === 'processing') kb.text(t('btn-buy-again'), cb.again(o.id));
-  else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired') kb.text(t('btn-try-again'), cb.again(o.id));
-  else details = true;
-  if (details) kb.text(t('btn-details'), cb.order(o.id));
-  return kb.text(t('btn-menu'), cb.go('menu'));
+	const kb = new InlineKeyboard();
+	let details = opts.details ?? false;
+	if (o.state === 'successful' || o.state === 'processing') kb.text(t('btn-buy-again'), cb.again(o.id));
+	else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired')
+		kb.text(t('btn-try-again'), cb.again(o.id));
+	else details = true;
+	if (details) kb.text(t('btn-details'), cb.order(o.id));
+	return kb.text(t('btn-menu'), cb.go('menu'));
 }

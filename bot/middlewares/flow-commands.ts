@@ -14,35 +14,38 @@ const CANCEL = /^\/cancel(@\w+)?\b/;
 
 /** "/status@MyBot Data12" → "status". */
 function commandName(text: string): string {
-  const word = text.slice(1).split(/\s/, 1)[0];
-  return word.split('@', 1)[0].toLowerCase();
+	const word = text.slice(1).split(/\s/, 1)[0];
+	return word.split('@', 1)[0].toLowerCase();
 }
 
 /** /cancel is handled by the middleware below, before any flow can take the update; the registry lists it. */
 export const cancel: Feature = {
-  name: 'cancel',
-  commands: [{ name: 'cancel', description: 'cmd-cancel', help: 'help-cancel' }],
-  build: () => ({}),
+	name: 'cancel',
+	commands: [{ name: 'cancel', description: 'cmd-cancel', help: 'help-cancel' }],
+	build: () => ({}),
 };
 
 /** `keepFlow`: commands answered during a flow without ending it (the registry's `keepsFlow`). */
 export function flowCommands(s: Services, keepFlow: ReadonlySet<string>): Composer<MyContext> {
-  const abandon = async (ctx: MyContext) => {
-    await ctx.conversation.exitAll();
-    const uid = ctx.from!.id;
-    s.journal.cancelCreatedFor(uid);
-    s.pinGate.disarm(uid);
-    await s.keyboards.clear(ctx.chat!.id, ctx.api, s.logger);
-  };
-  const composer = new Composer<MyContext>();
-  composer.use(async (ctx, next) => {
-    const text = ctx.message?.text;
-    if (text?.startsWith('/')) {
-      const active = flowOpen(s, ctx);
-      if ((active && !keepFlow.has(commandName(text))) || CANCEL.test(text)) await abandon(ctx);
-      if (CANCEL.test(text)) return void (await ctx.reply(active ? t('flow-cancelled') : t('cancel-nothing'), { reply_markup: menuButton() }));
-    }
-    await next();
-  });
-  return composer;
+	const abandon = async (ctx: MyContext) => {
+		await ctx.conversation.exitAll();
+		const uid = ctx.from!.id;
+		s.journal.cancelCreatedFor(uid);
+		s.pinGate.disarm(uid);
+		await s.keyboards.clear(ctx.chat!.id, ctx.api, s.logger);
+	};
+	const composer = new Composer<MyContext>();
+	composer.use(async (ctx, next) => {
+		const text = ctx.message?.text;
+		if (text?.startsWith('/')) {
+			const active = flowOpen(s, ctx);
+			if ((active && !keepFlow.has(commandName(text))) || CANCEL.test(text)) await abandon(ctx);
+			if (CANCEL.test(text))
+				return void (await ctx.reply(active ? t('flow-cancelled') : t('cancel-nothing'), {
+					reply_markup: menuButton(),
+				}));
+		}
+		await next();
+	});
+	return composer;
 }

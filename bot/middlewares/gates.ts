@@ -9,74 +9,74 @@ import { t } from '../i18n';
 
 /** Remembers update ids across instances (Redis); the default is the SQLite `seen_updates` table. */
 export interface UpdateDedupe {
-  /** True the first time an update id is seen, false for a duplicate. */
-  firstSeen(updateId: number): Promise<boolean> | boolean;
+	/** True the first time an update id is seen, false for a duplicate. */
+	firstSeen(updateId: number): Promise<boolean> | boolean;
 }
 
 export interface RateLimitRedis {
-  incr(key: string): Promise<number>;
-  pexpire(key: string, ms: number): Promise<number>;
+	incr(key: string): Promise<number>;
+	pexpire(key: string, ms: number): Promise<number>;
 }
 
 export interface GateOptions {
-  updateDedupe?: UpdateDedupe;
-  rateLimit: number;
-  rateWindowMs: number;
-  rateLimitRedis?: RateLimitRedis;
+	updateDedupe?: UpdateDedupe;
+	rateLimit: number;
+	rateWindowMs: number;
+	rateLimitRedis?: RateLimitRedis;
 }
 
 export function gates(s: Services, o: GateOptions): Composer<MyContext> {
-  const { journal, logger, access } = s;
-  const firstSeen = async (updateId: number): Promise<boolean> => {
-    if (!o.updateDedupe) return journal.firstSeen(updateId);
-    try {
-      return await o.updateDedupe.firstSeen(updateId);
-    } catch (e) {
-      // Redis unreachable: the journal file is shared by the instances too, so dedupe there.
-      logger.warn('shared update dedupe failed, using the journal', { update: updateId, err: e });
-      return journal.firstSeen(updateId);
-    }
-  };
-  const composer = new Composer<MyContext>();
-  composer.use(async (ctx, next) => {
-    if (!(await firstSeen(ctx.update.update_id))) {
-      logger.info('duplicate update ignored', { update: ctx.update.update_id });
-      return;
-    }
-    await next();
-  });
+	const { journal, logger, access } = s;
+	const firstSeen = async (updateId: number): Promise<boolean> => {
+		if (!o.updateDedupe) return journal.firstSeen(updateId);
+		try {
+			return await o.updateDedupe.firstSeen(updateId);
+		} catch (e) {
+			// Redis unreachable: the journal file is shared by the instances too, so dedupe there.
+			logger.warn('shared update dedupe failed, using the journal', { update: updateId, err: e });
+			return journal.firstSeen(updateId);
+		}
+	};
+	const composer = new Composer<MyContext>();
+	composer.use(async (ctx, next) => {
+		if (!(await firstSeen(ctx.update.update_id))) {
+			logger.info('duplicate update ignored', { update: ctx.update.update_id });
+			return;
+		}
+		await next();
+	});
 
-  composer.use(
-    limit<MyContext, RateLimitRedis>({
-      timeFrame: o.rateWindowMs,
-      limit: o.rateLimit,
-      keyGenerator: (ctx) => ctx.from?.id.toString(),
-      ...(o.rateLimitRedis ? { storageClient: o.rateLimitRedis } : {}),
-      onLimitExceeded: (ctx) => {
-        logger.warn('rate limited', { user: ctx.from?.id });
-        if (ctx.callbackQuery) void ctx.answerCallbackQuery({ text: t('gate-slow-down') }).catch(() => undefined);
-      },
-    }),
-  );
+	composer.use(
+		limit<MyContext, RateLimitRedis>({
+			timeFrame: o.rateWindowMs,
+			limit: o.rateLimit,
+			keyGenerator: (ctx) => ctx.from?.id.toString(),
+			...(o.rateLimitRedis ? { storageClient: o.rateLimitRedis } : {}),
+			onLimitExceeded: (ctx) => {
+				logger.warn('rate limited', { user: ctx.from?.id });
+				if (ctx.callbackQuery) void ctx.answerCallbackQuery({ text: t('gate-slow-down') }).catch(() => undefined);
+			},
+		}),
+	);
 
-  composer.use(async (ctx, next) => {
-    const uid = ctx.from?.id;
-    if (uid === undefined) return;
-    access.remember(ctx.from!);
-    if (access.isAllowed(uid)) return next();
-    logger.info('stranger refused', { user: uid });
-    if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('gate-not-allowed') });
-    else if (ctx.chat?.type === 'private' && ctx.message) {
-      await ctx.reply(t('gate-private-bot', { id: String(uid) }));
-    }
-  });
+	composer.use(async (ctx, next) => {
+		const uid = ctx.from?.id;
+		if (uid === undefined) return;
+		access.remember(ctx.from!);
+		if (access.isAllowed(uid)) return next();
+		logger.info('stranger refused', { user: uid });
+		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('gate-not-allowed') });
+		else if (ctx.chat?.type === 'private' && ctx.message) {
+			await ctx.reply(t('gate-private-bot', { id: String(uid) }));
+		}
+	});
 
-  composer.use(async (ctx, next) => {
-    if (ctx.chat?.type === 'private') return next();
-    if (ctx.callbackQuery) return void (await ctx.answerCallbackQuery({ text: t('gate-private-chat-only') }));
-    if (ctx.message?.text?.startsWith('/') && ctx.chat) {
-      await ctx.reply(t('gate-private-chat', { bot: ctx.me.username }));
-    }
-  });
-  return composer;
+	composer.use(async (ctx, next) => {
+		if (ctx.chat?.type === 'private') return next();
+		if (ctx.callbackQuery) return void (await ctx.answerCallbackQuery({ text: t('gate-private-chat-only') }));
+		if (ctx.message?.text?.startsWith('/') && ctx.chat) {
+			await ctx.reply(t('gate-private-chat', { bot: ctx.me.username }));
+		}
+	});
+	return composer;
 }

@@ -2,7 +2,17 @@ import type { AirtimePurchase } from '../types';
 import { formatNaira, money, nairaText, parsePlainNaira, percentOf } from '../money';
 import { tryNormalizePhone } from '../phone';
 import { canonicalNetwork } from '../schemas/catalog';
-import { charged, firstMoney, invalid, optionalBoolean, parseBase, resolveNetwork, result, text, type ProductModule } from './common';
+import {
+	charged,
+	firstMoney,
+	invalid,
+	optionalBoolean,
+	parseBase,
+	resolveNetwork,
+	result,
+	text,
+	type ProductModule,
+} from './common';
 import { shown } from '../errors';
 import { checkPhoneNetwork } from './data';
 import { PRODUCT_TABLE } from './table';
@@ -10,60 +20,82 @@ import { PRODUCT_TABLE } from './table';
 const { fields: F, limits: L } = PRODUCT_TABLE.airtime;
 
 function airtimeType(t: unknown): 'VTU' | 'Share and Sell' {
-  if (t === undefined || t === null || t === '') return 'VTU';
-  const s = typeof t === 'string' ? t.trim().toLowerCase().replace(/[\s_-]+/g, ' ') : null;
-  if (s === 'vtu') return 'VTU';
-  if (s === 'share and sell' || s === 'share & sell' || s === 'sns' || s === 'share n sell') return 'Share and Sell';
-  throw invalid('type', `type must be "VTU" or "Share and Sell"; got ${shown(t)}.`);
+	if (t === undefined || t === null || t === '') return 'VTU';
+	const s =
+		typeof t === 'string'
+			? t
+					.trim()
+					.toLowerCase()
+					.replace(/[\s_-]+/g, ' ')
+			: null;
+	if (s === 'vtu') return 'VTU';
+	if (s === 'share and sell' || s === 'share & sell' || s === 'sns' || s === 'share n sell') return 'Share and Sell';
+	throw invalid('type', `type must be "VTU" or "Share and Sell"; got ${shown(t)}.`);
 }
 
 export const airtimeProduct: ProductModule<AirtimePurchase> = {
-  product: 'airtime',
-  path: PRODUCT_TABLE.airtime.path,
-  hasDetail: true,
-  prepare(req, idx) {
-    const net = resolveNetwork(idx, req.network);
-    const type = airtimeType(req.type);
-    const kobo = parsePlainNaira(req.amount, 'amount');
-    const min = L.minKobo[type];
-    if (kobo < min) throw invalid('amount', `amount ${nairaText(kobo)} is below the ${type} minimum of ${nairaText(min)}.`);
-    if (kobo > L.maxKobo) throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per top-up; split it.`);
-    const ported = optionalBoolean(req.ported, 'ported');
-    const phone = checkPhoneNetwork(req.phone, net, ported);
-    const disc = idx.catalog.airtime.find((a) => canonicalNetwork(a.network) === canonicalNetwork(net.name));
-    const pct = disc ? (type === 'VTU' ? disc.vtuPercent : disc.shareAndSellPercent) : '100';
-    const cost = percentOf(kobo, pct);
-    const body = {
-      [F.network.wire]: net.id, [F.amount.wire]: Number(formatNaira(kobo)), [F.phone.wire]: phone, [F.ported.wire]: ported, [F.type.wire]: type,
-    };
-    return {
-      product: 'airtime',
-      path: PRODUCT_TABLE.airtime.path,
-      body,
-      quote: {
-        product: 'airtime', recipient: phone, amount: money(cost),
-        description: `${nairaText(kobo)} ${net.name} ${type} airtime to ${phone} (you pay ${pct}%: ${nairaText(cost)})`,
-        request: body,
-      },
-      match: {
-        recipient: phone,
-        search: phone,
-        test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
-      },
-    };
-  },
-  parse(raw, path) {
-    const b = parseBase(raw, 'airtime');
-    const o = b.o;
-    const before = firstMoney(o.balance_before, o.previous_balance);
-    const after = firstMoney(o.balance_after, o.after_balance);
-    const face = firstMoney(o.amount, o.plan_amount);
-    return result('airtime', b, path, {
-      amount: charged(firstMoney(o.paid_amount), before, after, face),
-      before,
-      after,
-      recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
-      details: { faceValue: face, type: text(o.airtime_type) || 'VTU', network: text(o.plan_network) || o.network, ...(o.customer_name ? { customerName: text(o.customer_name) } : {}) },
-    });
-  },
+	product: 'airtime',
+	path: PRODUCT_TABLE.airtime.path,
+	hasDetail: true,
+	prepare(req, idx) {
+		const net = resolveNetwork(idx, req.network);
+		const type = airtimeType(req.type);
+		const kobo = parsePlainNaira(req.amount, 'amount');
+		const min = L.minKobo[type];
+		if (kobo < min)
+			throw invalid('amount', `amount ${nairaText(kobo)} is below the ${type} minimum of ${nairaText(min)}.`);
+		if (kobo > L.maxKobo)
+			throw invalid(
+				'amount',
+				`amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per top-up; split it.`,
+			);
+		const ported = optionalBoolean(req.ported, 'ported');
+		const phone = checkPhoneNetwork(req.phone, net, ported);
+		const disc = idx.catalog.airtime.find((a) => canonicalNetwork(a.network) === canonicalNetwork(net.name));
+		const pct = disc ? (type === 'VTU' ? disc.vtuPercent : disc.shareAndSellPercent) : '100';
+		const cost = percentOf(kobo, pct);
+		const body = {
+			[F.network.wire]: net.id,
+			[F.amount.wire]: Number(formatNaira(kobo)),
+			[F.phone.wire]: phone,
+			[F.ported.wire]: ported,
+			[F.type.wire]: type,
+		};
+		return {
+			product: 'airtime',
+			path: PRODUCT_TABLE.airtime.path,
+			body,
+			quote: {
+				product: 'airtime',
+				recipient: phone,
+				amount: money(cost),
+				description: `${nairaText(kobo)} ${net.name} ${type} airtime to ${phone} (you pay ${pct}%: ${nairaText(cost)})`,
+				request: body,
+			},
+			match: {
+				recipient: phone,
+				search: phone,
+				test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
+			},
+		};
+	},
+	parse(raw, path) {
+		const b = parseBase(raw, 'airtime');
+		const o = b.o;
+		const before = firstMoney(o.balance_before, o.previous_balance);
+		const after = firstMoney(o.balance_after, o.after_balance);
+		const face = firstMoney(o.amount, o.plan_amount);
+		return result('airtime', b, path, {
+			amount: charged(firstMoney(o.paid_amount), before, after, face),
+			before,
+			after,
+			recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
+			details: {
+				faceValue: face,
+				type: text(o.airtime_type) || 'VTU',
+				network: text(o.plan_network) || o.network,
+				...(o.customer_name ? { customerName: text(o.customer_name) } : {}),
+			},
+		});
+	},
 };

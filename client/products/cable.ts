@@ -2,57 +2,77 @@ import type { CablePurchase } from '../types';
 import type { CatalogIndex } from '../catalog';
 import { parseMobile } from '../input';
 import type { CableProvider } from '../types';
-import { charged, firstMoney, invalid, parseBase, requireDigits, requireInt, resolveChoice, result, text, type ProductModule } from './common';
+import {
+	charged,
+	firstMoney,
+	invalid,
+	parseBase,
+	requireDigits,
+	requireInt,
+	resolveChoice,
+	result,
+	text,
+	type ProductModule,
+} from './common';
 import { PRODUCT_TABLE } from './table';
 
 const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.cable;
 
 export function resolveProvider(idx: CatalogIndex, provider: unknown): CableProvider {
-  return resolveChoice(idx.cables, provider, 'provider', 'a cable TV provider');
+	return resolveChoice(idx.cables, provider, 'provider', 'a cable TV provider');
 }
 
 export function checkIuc(v: unknown): string {
-  return requireDigits(v, 'iuc', 'IUC / smart card number', L.iucDigits.min, L.iucDigits.max);
+	return requireDigits(v, 'iuc', 'IUC / smart card number', L.iucDigits.min, L.iucDigits.max);
 }
 
 export const cableProduct: ProductModule<CablePurchase> = {
-  product: 'cable',
-  path: PATH,
-  hasDetail: true,
-  prepare(req, idx) {
-    const prov = resolveProvider(idx, req.provider);
-    const pkgId = requireInt(req.package, 'package', 'a cable package id from client.catalog.cable()');
-    const pkg = idx.packageById.get(pkgId);
-    if (!pkg || pkg.providerId !== prov.id) {
-      throw invalid('package', `package ${pkgId} is not a ${prov.name} package${pkg ? ` (it belongs to ${pkg.provider})` : ''}. Pick one from client.catalog.cable().`);
-    }
-    const iuc = checkIuc(req.iuc);
-    if (req.phone !== undefined && req.phone !== '') parseMobile(req.phone, 'phone');
-    const body = { [F.provider.wire]: prov.id, [F.package.wire]: pkg.id, [F.iuc.wire]: iuc };
-    return {
-      product: 'cable',
-      path: PATH,
-      body,
-      quote: { product: 'cable', recipient: iuc, amount: pkg.price, description: `${pkg.label} for IUC ${iuc}`, request: body },
-      match: { recipient: iuc, search: iuc, test: (r) => Number(r.details.package) === pkg.id },
-    };
-  },
-  parse(raw, path) {
-    const b = parseBase(raw, 'cable');
-    const o = b.o;
-    const before = firstMoney(o.balance_before, o.previous_balance);
-    const after = firstMoney(o.balance_after, o.after_balance);
-    return result('cable', b, path, {
-      amount: charged(firstMoney(o.paid_amount, o.plan_amount, o.amount), before, after),
-      before,
-      after,
-      recipient: text(o.smart_card_number) || null,
-      details: {
-        package: typeof o.cableplan === 'number' ? o.cableplan : Number(o.cableplan) || o.cableplan,
-        packageName: text(o.package),
-        provider: o.cablename,
-        customerName: text(o.customer_name),
-      },
-    });
-  },
+	product: 'cable',
+	path: PATH,
+	hasDetail: true,
+	prepare(req, idx) {
+		const prov = resolveProvider(idx, req.provider);
+		const pkgId = requireInt(req.package, 'package', 'a cable package id from client.catalog.cable()');
+		const pkg = idx.packageById.get(pkgId);
+		if (!pkg || pkg.providerId !== prov.id) {
+			throw invalid(
+				'package',
+				`package ${pkgId} is not a ${prov.name} package${pkg ? ` (it belongs to ${pkg.provider})` : ''}. Pick one from client.catalog.cable().`,
+			);
+		}
+		const iuc = checkIuc(req.iuc);
+		if (req.phone !== undefined && req.phone !== '') parseMobile(req.phone, 'phone');
+		const body = { [F.provider.wire]: prov.id, [F.package.wire]: pkg.id, [F.iuc.wire]: iuc };
+		return {
+			product: 'cable',
+			path: PATH,
+			body,
+			quote: {
+				product: 'cable',
+				recipient: iuc,
+				amount: pkg.price,
+				description: `${pkg.label} for IUC ${iuc}`,
+				request: body,
+			},
+			match: { recipient: iuc, search: iuc, test: (r) => Number(r.details.package) === pkg.id },
+		};
+	},
+	parse(raw, path) {
+		const b = parseBase(raw, 'cable');
+		const o = b.o;
+		const before = firstMoney(o.balance_before, o.previous_balance);
+		const after = firstMoney(o.balance_after, o.after_balance);
+		return result('cable', b, path, {
+			amount: charged(firstMoney(o.paid_amount, o.plan_amount, o.amount), before, after),
+			before,
+			after,
+			recipient: text(o.smart_card_number) || null,
+			details: {
+				package: typeof o.cableplan === 'number' ? o.cableplan : Number(o.cableplan) || o.cableplan,
+				packageName: text(o.package),
+				provider: o.cablename,
+				customerName: text(o.customer_name),
+			},
+		});
+	},
 };

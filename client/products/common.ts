@@ -6,49 +6,57 @@ import { parseBoolean, parseId } from '../input';
 import { money, tryParseKobo } from '../money';
 import { nameKey } from '../schemas/aliases';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
-import type { Money, NetworkInfo, Product, PurchaseQuote, PurchaseResult, ResultPath, TransactionStatus } from '../types';
+import type {
+	Money,
+	NetworkInfo,
+	Product,
+	PurchaseQuote,
+	PurchaseResult,
+	ResultPath,
+	TransactionStatus,
+} from '../types';
 import { isRecord } from '../util';
 
 export interface ClientSettings {
-  meterType: 'name' | 'number';
-  smsBatchSize: number;
+	meterType: 'name' | 'number';
+	smsBatchSize: number;
 }
 
 /** How reconciliation recognises the record of a purchase. */
 export interface MatchSpec {
-  /** Normalised recipient to compare with `PurchaseResult.recipient` (null: not compared). */
-  recipient: string | null;
-  /** Term for `?search=` (null: the product is not searchable by recipient). */
-  search: string | null;
-  /** Plan / amount / quantity comparison. */
-  test(r: PurchaseResult): boolean;
-  /**
-   * Which purchases leave records that match each other, when finer than product + recipient + charge
-   * (SMS: sender, message and the set of recipients). Default: product, recipient and charge.
-   */
-  key?: string;
+	/** Normalised recipient to compare with `PurchaseResult.recipient` (null: not compared). */
+	recipient: string | null;
+	/** Term for `?search=` (null: the product is not searchable by recipient). */
+	search: string | null;
+	/** Plan / amount / quantity comparison. */
+	test(r: PurchaseResult): boolean;
+	/**
+	 * Which purchases leave records that match each other, when finer than product + recipient + charge
+	 * (SMS: sender, message and the set of recipients). Default: product, recipient and charge.
+	 */
+	key?: string;
 }
 
 export interface PreparedPurchase {
-  product: Product;
-  path: string;
-  body: Record<string, unknown>;
-  quote: PurchaseQuote;
-  match: MatchSpec;
+	product: Product;
+	path: string;
+	body: Record<string, unknown>;
+	quote: PurchaseQuote;
+	match: MatchSpec;
 }
 
 export interface ProductModule<Req = unknown> {
-  product: Product;
-  /** Collection path with trailing slash, e.g. /api/data/ */
-  path: string;
-  /** Detail route /api/<svc>/<id> exists (no trailing slash). */
-  hasDetail: boolean;
-  prepare(req: Req, idx: CatalogIndex, settings: ClientSettings): PreparedPurchase;
-  parse(raw: unknown, path: ResultPath): PurchaseResult;
+	product: Product;
+	/** Collection path with trailing slash, e.g. /api/data/ */
+	path: string;
+	/** Detail route /api/<svc>/<id> exists (no trailing slash). */
+	hasDetail: boolean;
+	prepare(req: Req, idx: CatalogIndex, settings: ClientSettings): PreparedPurchase;
+	parse(raw: unknown, path: ResultPath): PurchaseResult;
 }
 
 export function invalid(field: string, message: string): VtuInvalidInputError {
-  return new VtuInvalidInputError(message, { field });
+	return new VtuInvalidInputError(message, { field });
 }
 
 /** Keys removed from `raw`: `password` anywhere; `pin`/`transaction_pin`/`token`/`key` of a user payload. */
@@ -56,44 +64,44 @@ const PASSWORD = /^password$/i;
 const USER_SECRET = /^(pin|transaction_pin|token|key)$/i;
 
 function dropKey(k: string, userLike: boolean): boolean {
-  const n = k.length; // length gates first: these tests run for every key of every record
-  if (n === 8 && PASSWORD.test(k)) return true;
-  if (userLike && (n === 3 || n === 5 || n === 15) && USER_SECRET.test(k)) return true;
-  return n === 9 && k === '__proto__'; // an own "__proto__" key (JSON.parse makes one) is never copied
+	const n = k.length; // length gates first: these tests run for every key of every record
+	if (n === 8 && PASSWORD.test(k)) return true;
+	if (userLike && (n === 3 || n === 5 || n === 15) && USER_SECRET.test(k)) return true;
+	return n === 9 && k === '__proto__'; // an own "__proto__" key (JSON.parse makes one) is never copied
 }
 
 function isUserLike(o: Record<string, unknown>, parentKey: string): boolean {
-  return parentKey === 'user' || 'username' in o || 'Account_Balance' in o;
+	return parentKey === 'user' || 'username' in o || 'Account_Balance' in o;
 }
 
 /** Is there anything `scrubRaw` would remove (same depth limit)? Allocation-free apart from key lists. */
 function needsScrub(v: unknown, depth: number, parentKey: string): boolean {
-  if (depth > 6 || v === null || typeof v !== 'object') return false;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (needsScrub(v[i], depth + 1, parentKey)) return true;
-    return false;
-  }
-  const o = v as Record<string, unknown>;
-  const userLike = isUserLike(o, parentKey);
-  for (const k of Object.keys(o)) {
-    if (dropKey(k, userLike)) return true;
-    const x = o[k];
-    if (x !== null && typeof x === 'object' && needsScrub(x, depth + 1, k)) return true;
-  }
-  return false;
+	if (depth > 6 || v === null || typeof v !== 'object') return false;
+	if (Array.isArray(v)) {
+		for (let i = 0; i < v.length; i++) if (needsScrub(v[i], depth + 1, parentKey)) return true;
+		return false;
+	}
+	const o = v as Record<string, unknown>;
+	const userLike = isUserLike(o, parentKey);
+	for (const k of Object.keys(o)) {
+		if (dropKey(k, userLike)) return true;
+		const x = o[k];
+		if (x !== null && typeof x === 'object' && needsScrub(x, depth + 1, k)) return true;
+	}
+	return false;
 }
 
 function scrubCopy(v: unknown, depth: number, parentKey: string): unknown {
-  if (depth > 6 || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => scrubCopy(x, depth + 1, parentKey));
-  const o = v as Record<string, unknown>;
-  const userLike = isUserLike(o, parentKey);
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(o)) {
-    if (dropKey(k, userLike)) continue;
-    out[k] = scrubCopy(x, depth + 1, k);
-  }
-  return out;
+	if (depth > 6 || v === null || typeof v !== 'object') return v;
+	if (Array.isArray(v)) return v.map((x) => scrubCopy(x, depth + 1, parentKey));
+	const o = v as Record<string, unknown>;
+	const userLike = isUserLike(o, parentKey);
+	const out: Record<string, unknown> = {};
+	for (const [k, x] of Object.entries(o)) {
+		if (dropKey(k, userLike)) continue;
+		out[k] = scrubCopy(x, depth + 1, k);
+	}
+	return out;
 }
 
 /**
@@ -103,26 +111,26 @@ function scrubCopy(v: unknown, depth: number, parentKey: string): unknown {
  * with anyone else.
  */
 export function scrubRaw(v: unknown, depth = 0, parentKey = ''): unknown {
-  if (depth > 6 || v === null || typeof v !== 'object') return v;
-  return needsScrub(v, depth, parentKey) ? scrubCopy(v, depth, parentKey) : v;
+	if (depth > 6 || v === null || typeof v !== 'object') return v;
+	return needsScrub(v, depth, parentKey) ? scrubCopy(v, depth, parentKey) : v;
 }
 
 const zBase = z
-  .object({
-    id: zId,
-    Status: z.string().optional(),
-    status: z.string().optional(),
-    ident: z.union([z.string(), z.number(), z.null()]).optional(),
-    create_date: z.union([z.string(), z.null()]).optional(),
-  })
-  .passthrough();
+	.object({
+		id: zId,
+		Status: z.string().optional(),
+		status: z.string().optional(),
+		ident: z.union([z.string(), z.number(), z.null()]).optional(),
+		create_date: z.union([z.string(), z.null()]).optional(),
+	})
+	.passthrough();
 
 export interface BaseRecord {
-  id: number;
-  status: TransactionStatus;
-  ident: string | null;
-  createdAt: string | null;
-  o: Record<string, unknown>;
+	id: number;
+	status: TransactionStatus;
+	ident: string | null;
+	createdAt: string | null;
+	o: Record<string, unknown>;
 }
 
 const ID_STRING = /^\s*\d+\s*$/;
@@ -133,99 +141,126 @@ const ID_STRING = /^\s*\d+\s*$/;
  * `null` when anything is off: the caller then runs zod for the exact verdict and message.
  */
 function parseBaseFast(raw: unknown): { id: number; o: Record<string, unknown> } | null {
-  if (typeof raw !== 'object' || raw === null || Object.getPrototypeOf(raw) !== Object.prototype) return null;
-  const r = raw as Record<string, unknown>;
-  if (typeof r.then === 'function' && typeof r.catch === 'function') return null; // zod: a "promise", not an object
-  const rid = r.id;
-  let id: number;
-  if (typeof rid === 'number') {
-    if (!Number.isInteger(rid)) return null;
-    id = rid;
-  } else if (typeof rid === 'string' && ID_STRING.test(rid)) id = Number(rid.trim());
-  else return null;
-  const S = r.Status, s = r.status, ident = r.ident, cd = r.create_date;
-  if (S !== undefined && typeof S !== 'string') return null;
-  if (s !== undefined && typeof s !== 'string') return null;
-  if (ident !== undefined && ident !== null && typeof ident !== 'string' && (typeof ident !== 'number' || Number.isNaN(ident))) return null;
-  if (cd !== undefined && cd !== null && typeof cd !== 'string') return null;
-  const o: Record<string, unknown> = { id };
-  if ('Status' in r) o.Status = S;
-  if ('status' in r) o.status = s;
-  if ('ident' in r) o.ident = ident;
-  if ('create_date' in r) o.create_date = cd;
-  for (const k in r) {
-    if (k === 'id' || k === 'Status' || k === 'status' || k === 'ident' || k === 'create_date' || k === '__proto__') continue;
-    const v = r[k];
-    if (v !== undefined) o[k] = v;
-  }
-  return { id, o };
+	if (typeof raw !== 'object' || raw === null || Object.getPrototypeOf(raw) !== Object.prototype) return null;
+	const r = raw as Record<string, unknown>;
+	if (typeof r.then === 'function' && typeof r.catch === 'function') return null; // zod: a "promise", not an object
+	const rid = r.id;
+	let id: number;
+	if (typeof rid === 'number') {
+		if (!Number.isInteger(rid)) return null;
+		id = rid;
+	} else if (typeof rid === 'string' && ID_STRING.test(rid)) id = Number(rid.trim());
+	else return null;
+	const S = r.Status,
+		s = r.status,
+		ident = r.ident,
+		cd = r.create_date;
+	if (S !== undefined && typeof S !== 'string') return null;
+	if (s !== undefined && typeof s !== 'string') return null;
+	if (
+		ident !== undefined &&
+		ident !== null &&
+		typeof ident !== 'string' &&
+		(typeof ident !== 'number' || Number.isNaN(ident))
+	)
+		return null;
+	if (cd !== undefined && cd !== null && typeof cd !== 'string') return null;
+	const o: Record<string, unknown> = { id };
+	if ('Status' in r) o.Status = S;
+	if ('status' in r) o.status = s;
+	if ('ident' in r) o.ident = ident;
+	if ('create_date' in r) o.create_date = cd;
+	for (const k in r) {
+		if (k === 'id' || k === 'Status' || k === 'status' || k === 'ident' || k === 'create_date' || k === '__proto__')
+			continue;
+		const v = r[k];
+		if (v !== undefined) o[k] = v;
+	}
+	return { id, o };
 }
 
 export function parseBase(raw: unknown, product: Product): BaseRecord {
-  let base = parseBaseFast(raw);
-  if (!base) {
-    const p = zBase.safeParse(raw);
-    if (!p.success) {
-      throw new VtuBadResponseError(`The ${product} record has an unexpected shape: ${zodSummary(p.error)}`, { details: { product } });
-    }
-    base = { id: p.data.id, o: p.data as Record<string, unknown> };
-  }
-  const o = base.o;
-  const rawStatus = (o.Status ?? o.status) as string | undefined;
-  const st = normalizeStatus(rawStatus);
-  if (!st) {
-    throw new VtuBadResponseError(`The ${product} record has no known Status (got ${JSON.stringify(rawStatus ?? null)})`, { details: { product } });
-  }
-  const ident = o.ident == null || o.ident === '' ? null : String(o.ident);
-  return { id: base.id, status: st, ident, createdAt: (o.create_date as string | null | undefined) ?? null, o };
+	let base = parseBaseFast(raw);
+	if (!base) {
+		const p = zBase.safeParse(raw);
+		if (!p.success) {
+			throw new VtuBadResponseError(`The ${product} record has an unexpected shape: ${zodSummary(p.error)}`, {
+				details: { product },
+			});
+		}
+		base = { id: p.data.id, o: p.data as Record<string, unknown> };
+	}
+	const o = base.o;
+	const rawStatus = (o.Status ?? o.status) as string | undefined;
+	const st = normalizeStatus(rawStatus);
+	if (!st) {
+		throw new VtuBadResponseError(
+			`The ${product} record has no known Status (got ${JSON.stringify(rawStatus ?? null)})`,
+			{ details: { product } },
+		);
+	}
+	const ident = o.ident == null || o.ident === '' ? null : String(o.ident);
+	return { id: base.id, status: st, ident, createdAt: (o.create_date as string | null | undefined) ?? null, o };
 }
 
 export function m(v: unknown): Money | null {
-  const k = tryParseKobo(v, true);
-  return k === null ? null : money(k);
+	const k = tryParseKobo(v, true);
+	return k === null ? null : money(k);
 }
 
 export function firstMoney(...vals: unknown[]): Money | null {
-  for (const v of vals) {
-    if (v === undefined || v === null || v === '') continue;
-    const r = m(v);
-    if (r) return r;
-  }
-  return null;
+	for (const v of vals) {
+		if (v === undefined || v === null || v === '') continue;
+		const r = m(v);
+		if (r) return r;
+	}
+	return null;
 }
 
 export function text(v: unknown): string {
-  return v == null ? '' : String(v);
+	return v == null ? '' : String(v);
 }
 
 /** Amount charged: explicit field, else balance difference, else zero. */
-export function charged(explicit: Money | null, before: Money | null, after: Money | null, fallback?: Money | null): Money {
-  if (explicit) return explicit;
-  if (before && after && before.kobo > after.kobo) return money(before.kobo - after.kobo);
-  return fallback ?? money(0);
+export function charged(
+	explicit: Money | null,
+	before: Money | null,
+	after: Money | null,
+	fallback?: Money | null,
+): Money {
+	if (explicit) return explicit;
+	if (before && after && before.kobo > after.kobo) return money(before.kobo - after.kobo);
+	return fallback ?? money(0);
 }
 
 export function result(
-  product: Product,
-  b: BaseRecord,
-  path: ResultPath,
-  f: { amount: Money; before: Money | null; after: Money | null; recipient: string | null; details: Record<string, unknown>; message?: string },
+	product: Product,
+	b: BaseRecord,
+	path: ResultPath,
+	f: {
+		amount: Money;
+		before: Money | null;
+		after: Money | null;
+		recipient: string | null;
+		details: Record<string, unknown>;
+		message?: string;
+	},
 ): PurchaseResult {
-  return {
-    product,
-    id: b.id,
-    ident: b.ident,
-    status: b.status,
-    amount: f.amount,
-    balanceBefore: f.before,
-    balanceAfter: f.after,
-    recipient: f.recipient,
-    details: f.details,
-    message: f.message ?? text(b.o.api_response ?? b.o.message ?? b.o.response ?? ''),
-    createdAt: b.createdAt,
-    path,
-    raw: scrubRaw(b.o),
-  };
+	return {
+		product,
+		id: b.id,
+		ident: b.ident,
+		status: b.status,
+		amount: f.amount,
+		balanceBefore: f.before,
+		balanceAfter: f.after,
+		recipient: f.recipient,
+		details: f.details,
+		message: f.message ?? text(b.o.api_response ?? b.o.message ?? b.o.response ?? ''),
+		createdAt: b.createdAt,
+		path,
+		raw: scrubRaw(b.o),
+	};
 }
 
 /**
@@ -234,40 +269,52 @@ export function result(
  * listing the choices: never a guess.
  */
 export function resolveChoice<T>(c: Choices<T>, input: unknown, field: string, what: string): T {
-  const choices = `Type one of: ${c.listing || 'none listed by this site'}`;
-  let hits: T[] | undefined;
-  if (typeof input === 'number' || (typeof input === 'string' && c.byId.size > 0 && /^\s*\d+\s*$/.test(input))) {
-    const t = c.byId.get(Number(input));
-    if (t) return t;
-    throw invalid(field, `${field} ${shown(input)} is not the id of ${what} on this site. ${choices}.`);
-  }
-  if (typeof input !== 'string') throw invalid(field, `${field} must be a name or an id (text or a number), not ${shown(input)}. ${choices}.`);
-  const k = nameKey(input);
-  if (k) hits = c.byName.get(k) ?? c.byGroup.get(c.aliases.get(k) ?? '');
-  if (hits?.length === 1) return hits[0];
-  if (hits) {
-    throw invalid(field, `${field} ${shown(input)} fits several entries on this site: ${hits.map(c.label).join(', ')}. Type the id of the one you mean.`);
-  }
-  throw invalid(field, `${field} ${shown(input)} is not ${what} of this site (an id, the exact name or a listed alias is needed). ${choices}.`);
+	const choices = `Type one of: ${c.listing || 'none listed by this site'}`;
+	let hits: T[] | undefined;
+	if (typeof input === 'number' || (typeof input === 'string' && c.byId.size > 0 && /^\s*\d+\s*$/.test(input))) {
+		const t = c.byId.get(Number(input));
+		if (t) return t;
+		throw invalid(field, `${field} ${shown(input)} is not the id of ${what} on this site. ${choices}.`);
+	}
+	if (typeof input !== 'string')
+		throw invalid(field, `${field} must be a name or an id (text or a number), not ${shown(input)}. ${choices}.`);
+	const k = nameKey(input);
+	if (k) hits = c.byName.get(k) ?? c.byGroup.get(c.aliases.get(k) ?? '');
+	if (hits?.length === 1) return hits[0];
+	if (hits) {
+		throw invalid(
+			field,
+			`${field} ${shown(input)} fits several entries on this site: ${hits.map(c.label).join(', ')}. Type the id of the one you mean.`,
+		);
+	}
+	throw invalid(
+		field,
+		`${field} ${shown(input)} is not ${what} of this site (an id, the exact name or a listed alias is needed). ${choices}.`,
+	);
 }
 
 export function resolveNetwork(idx: CatalogIndex, network: unknown, field = 'network'): NetworkInfo {
-  return resolveChoice(idx.networks, network, field, 'a network');
+	return resolveChoice(idx.networks, network, field, 'a network');
 }
 
 /** A record id for a detail URL: a positive whole number (never text that could change the path). */
 export function recordId(v: unknown): number {
-  return parseId(v, 'id', "the record's numeric id, e.g. 1234");
+	return parseId(v, 'id', "the record's numeric id, e.g. 1234");
 }
 
 /** An optional yes/no field (absent → false); the one rule of client/input.ts. */
 export function optionalBoolean(v: unknown, field: string): boolean {
-  return parseBoolean(v, field, false);
+	return parseBoolean(v, field, false);
 }
 
 // The product modules' names for the parsers of client/input.ts (one implementation, used everywhere).
-export { optionalText, parseId as requireInt, parseQuantity as requireQuantity, parseDigits as requireDigits } from '../input';
+export {
+	optionalText,
+	parseId as requireInt,
+	parseQuantity as requireQuantity,
+	parseDigits as requireDigits,
+} from '../input';
 
 export function isRec(v: unknown): v is Record<string, unknown> {
-  return isRecord(v);
+	return isRecord(v);
 }

@@ -2,7 +2,16 @@ import type { DataPurchase } from '../types';
 import { tryNormalizePhone } from '../phone';
 import { parseMobile } from '../input';
 import {
-  charged, firstMoney, invalid, optionalBoolean, parseBase, requireInt, resolveNetwork, result, text, type ProductModule,
+	charged,
+	firstMoney,
+	invalid,
+	optionalBoolean,
+	parseBase,
+	requireInt,
+	resolveNetwork,
+	result,
+	text,
+	type ProductModule,
 } from './common';
 import { canonicalNetwork } from '../schemas/catalog';
 import type { CatalogIndex } from '../catalog';
@@ -17,58 +26,79 @@ const { fields: F, path: PATH } = PRODUCT_TABLE.data;
  * number whose prefix belongs to another network, since a ported number keeps its original prefix.
  */
 export function checkPhoneNetwork(phoneIn: unknown, net: NetworkInfo, ported: boolean | undefined): string {
-  const { phone, network: detected } = parseMobile(phoneIn, 'phone');
-  const want = canonicalNetwork(net.name);
-  if (!ported && detected !== want) {
-    throw invalid('phone', `phone ${phone} looks like a ${detected} number, not ${want}. Choose network ${detected}, or set ported: true if the number was ported to ${want}.`);
-  }
-  return phone;
+	const { phone, network: detected } = parseMobile(phoneIn, 'phone');
+	const want = canonicalNetwork(net.name);
+	if (!ported && detected !== want) {
+		throw invalid(
+			'phone',
+			`phone ${phone} looks like a ${detected} number, not ${want}. Choose network ${detected}, or set ported: true if the number was ported to ${want}.`,
+		);
+	}
+	return phone;
 }
 
 function dataDetails(o: Record<string, unknown>): Record<string, unknown> {
-  const plan = typeof o.plan === 'number' ? o.plan : Number(o.plan) || o.plan;
-  const planName = text(o.plan_name);
-  const network = text(o.plan_network) || o.network;
-  const ported = o.Ported_number === true || o.Ported_number === 'true';
-  // same keys in the same order as before, without an object spread per record
-  return o.plan_type ? { plan, planName, network, planType: text(o.plan_type), ported } : { plan, planName, network, ported };
+	const plan = typeof o.plan === 'number' ? o.plan : Number(o.plan) || o.plan;
+	const planName = text(o.plan_name);
+	const network = text(o.plan_network) || o.network;
+	const ported = o.Ported_number === true || o.Ported_number === 'true';
+	// same keys in the same order as before, without an object spread per record
+	return o.plan_type
+		? { plan, planName, network, planType: text(o.plan_type), ported }
+		: { plan, planName, network, ported };
 }
 
 export const dataProduct: ProductModule<DataPurchase> = {
-  product: 'data',
-  path: PATH,
-  hasDetail: true,
-  prepare(req, idx: CatalogIndex) {
-    const net = resolveNetwork(idx, req.network);
-    const planId = requireInt(req.plan, 'plan', 'a data plan id from client.catalog.dataPlans()');
-    const plan = idx.planById.get(planId);
-    if (!plan || plan.networkId !== net.id) {
-      throw invalid('plan', `plan ${planId} is not a ${net.name} data plan${plan ? ` (it is a ${plan.network} plan)` : ''}. Pick one from client.catalog.dataPlans('${net.name}').`);
-    }
-    if (!plan.available) throw invalid('plan', `plan ${planId} (${plan.label}) is marked not available by the site; pick another plan.`);
-    const ported = optionalBoolean(req.ported, 'ported');
-    const phone = checkPhoneNetwork(req.phone, net, ported);
-    const body = { [F.network.wire]: net.id, [F.plan.wire]: plan.id, [F.phone.wire]: phone, [F.ported.wire]: ported };
-    return {
-      product: 'data',
-      path: PATH,
-      body,
-      quote: { product: 'data', recipient: phone, amount: plan.price, description: `${plan.label} to ${phone}`, request: body },
-      // a method, not an arrow property: no per-purchase function naming under tsx/esbuild keepNames
-      match: { recipient: phone, search: phone, test(r) { return Number(r.details.plan) === plan.id; } },
-    };
-  },
-  parse(raw, path) {
-    const b = parseBase(raw, 'data');
-    const o = b.o;
-    const before = firstMoney(o.balance_before, o.previous_balance);
-    const after = firstMoney(o.balance_after, o.after_balance);
-    return result('data', b, path, {
-      amount: charged(firstMoney(o.plan_amount, o.paid_amount, o.amount), before, after),
-      before,
-      after,
-      recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
-      details: dataDetails(o),
-    });
-  },
+	product: 'data',
+	path: PATH,
+	hasDetail: true,
+	prepare(req, idx: CatalogIndex) {
+		const net = resolveNetwork(idx, req.network);
+		const planId = requireInt(req.plan, 'plan', 'a data plan id from client.catalog.dataPlans()');
+		const plan = idx.planById.get(planId);
+		if (!plan || plan.networkId !== net.id) {
+			throw invalid(
+				'plan',
+				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is a ${plan.network} plan)` : ''}. Pick one from client.catalog.dataPlans('${net.name}').`,
+			);
+		}
+		if (!plan.available)
+			throw invalid('plan', `plan ${planId} (${plan.label}) is marked not available by the site; pick another plan.`);
+		const ported = optionalBoolean(req.ported, 'ported');
+		const phone = checkPhoneNetwork(req.phone, net, ported);
+		const body = { [F.network.wire]: net.id, [F.plan.wire]: plan.id, [F.phone.wire]: phone, [F.ported.wire]: ported };
+		return {
+			product: 'data',
+			path: PATH,
+			body,
+			quote: {
+				product: 'data',
+				recipient: phone,
+				amount: plan.price,
+				description: `${plan.label} to ${phone}`,
+				request: body,
+			},
+			// a method, not an arrow property: no per-purchase function naming under tsx/esbuild keepNames
+			match: {
+				recipient: phone,
+				search: phone,
+				test(r) {
+					return Number(r.details.plan) === plan.id;
+				},
+			},
+		};
+	},
+	parse(raw, path) {
+		const b = parseBase(raw, 'data');
+		const o = b.o;
+		const before = firstMoney(o.balance_before, o.previous_balance);
+		const after = firstMoney(o.balance_after, o.after_balance);
+		return result('data', b, path, {
+			amount: charged(firstMoney(o.plan_amount, o.paid_amount, o.amount), before, after),
+			before,
+			after,
+			recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
+			details: dataDetails(o),
+		});
+	},
 };

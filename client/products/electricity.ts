@@ -2,7 +2,17 @@ import type { ElectricityPurchase, Disco } from '../types';
 import type { CatalogIndex } from '../catalog';
 import { formatNaira, nairaText, parsePlainNaira } from '../money';
 import { parseMobile } from '../input';
-import { charged, firstMoney, invalid, parseBase, requireDigits, resolveChoice, result, text, type ProductModule } from './common';
+import {
+	charged,
+	firstMoney,
+	invalid,
+	parseBase,
+	requireDigits,
+	resolveChoice,
+	result,
+	text,
+	type ProductModule,
+} from './common';
 import { shown } from '../errors';
 import { PRODUCT_TABLE } from './table';
 
@@ -10,80 +20,95 @@ const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.electricity;
 
 /** By id, exact name or alias ("Ikeja", "IKEDC" → Ikeja Electric). A city a disco serves ("Abakaliki") is not an alias: refused with the list. */
 export function resolveDisco(idx: CatalogIndex, disco: unknown): Disco {
-  return resolveChoice(idx.discos, disco, 'disco', 'an electricity company');
+	return resolveChoice(idx.discos, disco, 'disco', 'an electricity company');
 }
 
 export function meterTypeOf(v: unknown): 'prepaid' | 'postpaid' {
-  const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim().toLowerCase() : null;
-  if (s === 'prepaid' || s === '1') return 'prepaid';
-  if (s === 'postpaid' || s === '2') return 'postpaid';
-  throw invalid('meterType', `meterType ${shown(v)} must be "prepaid" or "postpaid".`);
+	const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim().toLowerCase() : null;
+	if (s === 'prepaid' || s === '1') return 'prepaid';
+	if (s === 'postpaid' || s === '2') return 'postpaid';
+	throw invalid('meterType', `meterType ${shown(v)} must be "prepaid" or "postpaid".`);
 }
 
 export function checkMeter(v: unknown): string {
-  return requireDigits(v, 'meter', 'meter number', L.meterDigits.min, L.meterDigits.max);
+	return requireDigits(v, 'meter', 'meter number', L.meterDigits.min, L.meterDigits.max);
 }
 
 /** Strip "Token : ", "Token:", "TOKEN -" prefixes some upstreams add. */
 export function cleanToken(t: unknown): string {
-  return text(t).replace(/^\s*(?:token|pin)\s*[:\-=]?\s*/i, '').trim();
+	return text(t)
+		.replace(/^\s*(?:token|pin)\s*[:\-=]?\s*/i, '')
+		.trim();
 }
 
 export const electricityProduct: ProductModule<ElectricityPurchase> = {
-  product: 'electricity',
-  path: PATH,
-  hasDetail: true,
-  prepare(req, idx, settings) {
-    const disco = resolveDisco(idx, req.disco);
-    const meter = checkMeter(req.meter);
-    const mt = meterTypeOf(req.meterType);
-    const kobo = parsePlainNaira(req.amount, 'amount');
-    if (kobo < L.minKobo) throw invalid('amount', `amount ${nairaText(kobo)} is below the electricity minimum of ${nairaText(L.minKobo)}.`);
-    if (kobo > L.maxKobo) {
-      throw invalid('amount', `amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per token; type a smaller amount or split it.`);
-    }
-    const phone = req.phone !== undefined && req.phone !== '' ? parseMobile(req.phone, 'phone').phone : undefined;
-    const body: Record<string, unknown> = {
-      [F.disco.wire]: disco.id,
-      [F.amount.wire]: Number(formatNaira(kobo)),
-      [F.meter.wire]: meter,
-      [F.meterType.wire]: settings.meterType === 'number' ? (mt === 'prepaid' ? 1 : 2) : mt === 'prepaid' ? 'Prepaid' : 'Postpaid',
-    };
-    if (phone) body[F.phone.wire] = phone;
-    return {
-      product: 'electricity',
-      path: PATH,
-      body,
-      quote: {
-        product: 'electricity', recipient: meter, amount: { kobo, naira: formatNaira(kobo) },
-        description: `${nairaText(kobo)} ${disco.name} ${mt} token for meter ${meter}`, request: body,
-      },
-      match: { recipient: meter, search: meter, test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo },
-    };
-  },
-  parse(raw, path) {
-    const b = parseBase(raw, 'electricity');
-    const o = b.o;
-    const before = firstMoney(o.balance_before, o.previous_balance);
-    const after = firstMoney(o.balance_after, o.after_balance);
-    const face = firstMoney(o.amount);
-    const mtRaw = text(o.MeterType).toLowerCase();
-    const details: Record<string, unknown> = {
-      token: cleanToken(o.token),
-      customerName: text(o.customer_name),
-      meterType: mtRaw === '1' || mtRaw === 'prepaid' ? 'prepaid' : mtRaw === '2' || mtRaw === 'postpaid' ? 'postpaid' : mtRaw,
-      faceValue: face,
-      disco: text(o.package) || o.disco_name,
-    };
-    const units = o.units ?? o.unit;
-    if (units !== undefined && units !== null && units !== '') details.units = text(units);
-    if (o.customer_address) details.customerAddress = text(o.customer_address);
-    return result('electricity', b, path, {
-      amount: charged(firstMoney(o.paid_amount), before, after, face),
-      before,
-      after,
-      recipient: text(o.meter_number) || null,
-      details,
-    });
-  },
+	product: 'electricity',
+	path: PATH,
+	hasDetail: true,
+	prepare(req, idx, settings) {
+		const disco = resolveDisco(idx, req.disco);
+		const meter = checkMeter(req.meter);
+		const mt = meterTypeOf(req.meterType);
+		const kobo = parsePlainNaira(req.amount, 'amount');
+		if (kobo < L.minKobo)
+			throw invalid('amount', `amount ${nairaText(kobo)} is below the electricity minimum of ${nairaText(L.minKobo)}.`);
+		if (kobo > L.maxKobo) {
+			throw invalid(
+				'amount',
+				`amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per token; type a smaller amount or split it.`,
+			);
+		}
+		const phone = req.phone !== undefined && req.phone !== '' ? parseMobile(req.phone, 'phone').phone : undefined;
+		const body: Record<string, unknown> = {
+			[F.disco.wire]: disco.id,
+			[F.amount.wire]: Number(formatNaira(kobo)),
+			[F.meter.wire]: meter,
+			[F.meterType.wire]:
+				settings.meterType === 'number' ? (mt === 'prepaid' ? 1 : 2) : mt === 'prepaid' ? 'Prepaid' : 'Postpaid',
+		};
+		if (phone) body[F.phone.wire] = phone;
+		return {
+			product: 'electricity',
+			path: PATH,
+			body,
+			quote: {
+				product: 'electricity',
+				recipient: meter,
+				amount: { kobo, naira: formatNaira(kobo) },
+				description: `${nairaText(kobo)} ${disco.name} ${mt} token for meter ${meter}`,
+				request: body,
+			},
+			match: {
+				recipient: meter,
+				search: meter,
+				test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
+			},
+		};
+	},
+	parse(raw, path) {
+		const b = parseBase(raw, 'electricity');
+		const o = b.o;
+		const before = firstMoney(o.balance_before, o.previous_balance);
+		const after = firstMoney(o.balance_after, o.after_balance);
+		const face = firstMoney(o.amount);
+		const mtRaw = text(o.MeterType).toLowerCase();
+		const details: Record<string, unknown> = {
+			token: cleanToken(o.token),
+			customerName: text(o.customer_name),
+			meterType:
+				mtRaw === '1' || mtRaw === 'prepaid' ? 'prepaid' : mtRaw === '2' || mtRaw === 'postpaid' ? 'postpaid' : mtRaw,
+			faceValue: face,
+			disco: text(o.package) || o.disco_name,
+		};
+		const units = o.units ?? o.unit;
+		if (units !== undefined && units !== null && units !== '') details.units = text(units);
+		if (o.customer_address) details.customerAddress = text(o.customer_address);
+		return result('electricity', b, path, {
+			amount: charged(firstMoney(o.paid_amount), before, after, face),
+			before,
+			after,
+			recipient: text(o.meter_number) || null,
+			details,
+		});
+	},
 };

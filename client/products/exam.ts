@@ -1,68 +1,94 @@
 import type { ExamPinPurchase } from '../types';
 import { money } from '../money';
-import { charged, firstMoney, parseBase, requireQuantity, resolveChoice, result, text, type ProductModule } from './common';
+import {
+	charged,
+	firstMoney,
+	parseBase,
+	requireQuantity,
+	resolveChoice,
+	result,
+	text,
+	type ProductModule,
+} from './common';
 import { PRODUCT_TABLE } from './table';
 
 const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.exam_pin;
 
 /** pins: list of strings | list of {pin, serial} | one string separated by commas/newlines. */
 export function parsePins(v: unknown): string[] {
-  if (Array.isArray(v)) {
-    return v
-      .map((x) => (typeof x === 'string' || typeof x === 'number' ? String(x) : x && typeof x === 'object' ? text((x as Record<string, unknown>).pin ?? (x as Record<string, unknown>).Pin ?? JSON.stringify(x)) : ''))
-      .map((s) => s.trim())
-      .filter(Boolean);
-  }
-  if (typeof v === 'string') {
-    const s = v.trim();
-    if (s.startsWith('[')) {
-      try {
-        return parsePins(JSON.parse(s));
-      } catch {
-        /* fall through */
-      }
-    }
-    return s.split(/[,\n;]+|\s{2,}/).map((x) => x.trim()).filter(Boolean);
-  }
-  return [];
+	if (Array.isArray(v)) {
+		return v
+			.map((x) =>
+				typeof x === 'string' || typeof x === 'number'
+					? String(x)
+					: x && typeof x === 'object'
+						? text((x as Record<string, unknown>).pin ?? (x as Record<string, unknown>).Pin ?? JSON.stringify(x))
+						: '',
+			)
+			.map((s) => s.trim())
+			.filter(Boolean);
+	}
+	if (typeof v === 'string') {
+		const s = v.trim();
+		if (s.startsWith('[')) {
+			try {
+				return parsePins(JSON.parse(s));
+			} catch {
+				/* fall through */
+			}
+		}
+		return s
+			.split(/[,\n;]+|\s{2,}/)
+			.map((x) => x.trim())
+			.filter(Boolean);
+	}
+	return [];
 }
 
 export const examProduct: ProductModule<ExamPinPurchase> = {
-  product: 'exam_pin',
-  path: PATH,
-  hasDetail: true,
-  prepare(req, idx) {
-    const { exam: name, price } = resolveChoice(idx.exams, req.exam, 'exam', 'an exam');
-    const exam = name.toUpperCase();
-    const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
-    const body = { [F.exam.wire]: exam, [F.quantity.wire]: quantity };
-    return {
-      product: 'exam_pin',
-      path: PATH,
-      body,
-      quote: {
-        product: 'exam_pin', recipient: exam, amount: money(price.kobo * quantity),
-        description: `${quantity} × ${exam} result checker PIN${quantity > 1 ? 's' : ''}`, request: body,
-      },
-      match: {
-        recipient: exam,
-        search: null,
-        test: (r) => Number(r.details.quantity) === quantity,
-      },
-    };
-  },
-  parse(raw, path) {
-    const b = parseBase(raw, 'exam_pin');
-    const o = b.o;
-    const before = firstMoney(o.previous_balance, o.balance_before);
-    const after = firstMoney(o.after_balance, o.balance_after);
-    const pins = parsePins(o.pins ?? o.pin);
-    return result('exam_pin', b, path, {
-      amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
-      before,
-      after,
-      recipient: text(o.exam_name).toUpperCase() || null,
-      details: { exam: text(o.exam_name).toUpperCase(), quantity: Number(o.quantity) || 0, pins, ...(o.data !== undefined ? { data: o.data } : {}) },
-    });
-  },
+	product: 'exam_pin',
+	path: PATH,
+	hasDetail: true,
+	prepare(req, idx) {
+		const { exam: name, price } = resolveChoice(idx.exams, req.exam, 'exam', 'an exam');
+		const exam = name.toUpperCase();
+		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
+		const body = { [F.exam.wire]: exam, [F.quantity.wire]: quantity };
+		return {
+			product: 'exam_pin',
+			path: PATH,
+			body,
+			quote: {
+				product: 'exam_pin',
+				recipient: exam,
+				amount: money(price.kobo * quantity),
+				description: `${quantity} × ${exam} result checker PIN${quantity > 1 ? 's' : ''}`,
+				request: body,
+			},
+			match: {
+				recipient: exam,
+				search: null,
+				test: (r) => Number(r.details.quantity) === quantity,
+			},
+		};
+	},
+	parse(raw, path) {
+		const b = parseBase(raw, 'exam_pin');
+		const o = b.o;
+		const before = firstMoney(o.previous_balance, o.balance_before);
+		const after = firstMoney(o.after_balance, o.balance_after);
+		const pins = parsePins(o.pins ?? o.pin);
+		return result('exam_pin', b, path, {
+			amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
+			before,
+			after,
+			recipient: text(o.exam_name).toUpperCase() || null,
+			details: {
+				exam: text(o.exam_name).toUpperCase(),
+				quantity: Number(o.quantity) || 0,
+				pins,
+				...(o.data !== undefined ? { data: o.data } : {}),
+			},
+		});
+	},
 };

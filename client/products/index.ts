@@ -10,17 +10,18 @@ import { rechargeProduct } from './recharge';
 import { smsProduct } from './sms-module';
 
 export const PRODUCTS: Record<Product, ProductModule<any>> = {
-  data: dataProduct,
-  airtime: airtimeProduct,
-  cable: cableProduct,
-  electricity: electricityProduct,
-  exam_pin: examProduct,
-  recharge_card: rechargeProduct,
-  sms: smsProduct,
+	data: dataProduct,
+	airtime: airtimeProduct,
+	cable: cableProduct,
+	electricity: electricityProduct,
+	exam_pin: examProduct,
+	recharge_card: rechargeProduct,
+	sms: smsProduct,
 };
 
 /** The module of a product name: own keys only, so "__proto__" or "constructor" is invalid_input, never Object's. */
 export function productModule(product: unknown): ProductModule {
-  if (typeof product === 'string' && Object.prototype.hasOwnProperty.call(PRODUCTS, product)) return PRODUCTS[product as Product];
-  throw invalid('product', `product ${shown(product)} is unknown; use one of: ${Object.keys(PRODUCTS).join(', ')}.`);
+	if (typeof product === 'string' && Object.prototype.hasOwnProperty.call(PRODUCTS, product))
+		return PRODUCTS[product as Product];
+	throw invalid('product', `product ${shown(product)} is unknown; use one of: ${Object.keys(PRODUCTS).join(', ')}.`);
 }

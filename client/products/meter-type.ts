@@ -12,16 +12,20 @@ const FACT = 'electricity.meterType';
 
 /** The encoding to send: the one this site accepted before, else the configured one. */
 export function meterTypeFor(baseUrl: string, configured: MeterEncoding): MeterEncoding {
-  return siteFact<MeterEncoding>(baseUrl, FACT) ?? configured;
+	return siteFact<MeterEncoding>(baseUrl, FACT) ?? configured;
 }
 
 export function learnMeterType(baseUrl: string, used: MeterEncoding): void {
-  learnSiteFact(baseUrl, FACT, used);
+	learnSiteFact(baseUrl, FACT, used);
 }
 
 export const otherEncoding = (m: MeterEncoding): MeterEncoding => (m === 'name' ? 'number' : 'name');
 
 /** A 400 whose only complaint is the MeterType choice: `{"MeterType": ["\"1\" is not a valid choice."]}`. */
 export function refusedMeterType(e: unknown): boolean {
-  return e instanceof VtuInvalidInputError && e.httpStatus === 400 && /^MeterType: .*is not a valid choice\.?$/i.test(e.serverMessage ?? '');
+	return (
+		e instanceof VtuInvalidInputError &&
+		e.httpStatus === 400 &&
+		/^MeterType: .*is not a valid choice\.?$/i.test(e.serverMessage ?? '')
+	);
 }

@@ -1,88 +1,124 @@
 import type { RechargeCardPurchase } from '../types';
 import { money } from '../money';
 import { canonicalNetwork } from '../schemas/catalog';
-import { charged, firstMoney, invalid, isRec, optionalText, parseBase, requireInt, requireQuantity, resolveNetwork, result, text, type ProductModule } from './common';
+import {
+	charged,
+	firstMoney,
+	invalid,
+	isRec,
+	optionalText,
+	parseBase,
+	requireInt,
+	requireQuantity,
+	resolveNetwork,
+	result,
+	text,
+	type ProductModule,
+} from './common';
 import { PRODUCT_TABLE } from './table';
 
 const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.recharge_card;
 
-export interface RechargeCard { pin: string; serial: string; loadCode: string; amount: ReturnType<typeof money> | null }
+export interface RechargeCard {
+	pin: string;
+	serial: string;
+	loadCode: string;
+	amount: ReturnType<typeof money> | null;
+}
 
 /** data_pin: [{model, pk, fields:{pin, serial, amount, load_code, ...}}] or flat rows, or a JSON string of them. */
 export function parseCards(v: unknown): RechargeCard[] {
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      return [];
-    }
-  }
-  if (!Array.isArray(v)) return [];
-  const out: RechargeCard[] = [];
-  for (const row of v) {
-    if (!isRec(row)) continue;
-    const f = isRec(row.fields) ? row.fields : row;
-    out.push({
-      pin: text(f.pin),
-      serial: text(f.serial ?? f.serial_number),
-      loadCode: text(f.load_code ?? f.loadCode),
-      amount: firstMoney(f.amount),
-    });
-  }
-  return out;
+	if (typeof v === 'string') {
+		try {
+			v = JSON.parse(v);
+		} catch {
+			return [];
+		}
+	}
+	if (!Array.isArray(v)) return [];
+	const out: RechargeCard[] = [];
+	for (const row of v) {
+		if (!isRec(row)) continue;
+		const f = isRec(row.fields) ? row.fields : row;
+		out.push({
+			pin: text(f.pin),
+			serial: text(f.serial ?? f.serial_number),
+			loadCode: text(f.load_code ?? f.loadCode),
+			amount: firstMoney(f.amount),
+		});
+	}
+	return out;
 }
 
 export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
-  product: 'recharge_card',
-  path: PATH,
-  hasDetail: false,
-  prepare(req, idx) {
-    const net = resolveNetwork(idx, req.network);
-    const denomId = requireInt(req.denomination, 'denomination', 'a denomination id from client.catalog.recharge()');
-    const d = idx.rechargeById.get(denomId);
-    if (!d || d.networkId !== net.id) {
-      throw invalid('denomination', `denomination ${denomId} is not a ${net.name} recharge card${d ? ` (it is ${d.network})` : ''}. Pick one from client.catalog.recharge().`);
-    }
-    const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
-    // name_on_card may not be blank on the family's serializer: default to the account's name.
-    const given = optionalText(req.nameOnCard, 'nameOnCard', 'the name printed on the cards, e.g. "Ade Stores"', L.nameOnCardChars);
-    const name = given || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, L.nameOnCardChars);
-    const body = { [F.network.wire]: net.id, [F.denomination.wire]: d.id, [F.quantity.wire]: quantity, [F.nameOnCard.wire]: name };
-    return {
-      product: 'recharge_card',
-      path: PATH,
-      body,
-      quote: {
-        product: 'recharge_card', recipient: name || String(net.name), amount: money(d.price.kobo * quantity),
-        description: `${quantity} × ${d.label}`, request: body,
-      },
-      match: {
-        recipient: null,
-        search: null,
-        test: (r) =>
-          Number(r.details.denomination) === d.id && Number(r.details.quantity) === quantity &&
-          (Number(r.details.networkId) === net.id || canonicalNetwork(r.details.network) === canonicalNetwork(net.name)),
-      },
-    };
-  },
-  parse(raw, path) {
-    const b = parseBase(raw, 'recharge_card');
-    const o = b.o;
-    const before = firstMoney(o.previous_balance, o.balance_before);
-    const after = firstMoney(o.after_balance, o.balance_after);
-    return result('recharge_card', b, path, {
-      amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
-      before,
-      after,
-      recipient: text(o.name_on_card) || text(o.network_name) || null,
-      details: {
-        cards: parseCards(o.data_pin),
-        network: text(o.network_name) || o.network,
-        networkId: Number(o.network) || o.network,
-        denomination: Number(o.network_amount) || o.network_amount,
-        quantity: Number(o.quantity) || 0,
-        nameOnCard: text(o.name_on_card),
-      },
-    });
-  },
+	product: 'recharge_card',
+	path: PATH,
+	hasDetail: false,
+	prepare(req, idx) {
+		const net = resolveNetwork(idx, req.network);
+		const denomId = requireInt(req.denomination, 'denomination', 'a denomination id from client.catalog.recharge()');
+		const d = idx.rechargeById.get(denomId);
+		if (!d || d.networkId !== net.id) {
+			throw invalid(
+				'denomination',
+				`denomination ${denomId} is not a ${net.name} recharge card${d ? ` (it is ${d.network})` : ''}. Pick one from client.catalog.recharge().`,
+			);
+		}
+		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
+		// name_on_card may not be blank on the family's serializer: default to the account's name.
+		const given = optionalText(
+			req.nameOnCard,
+			'nameOnCard',
+			'the name printed on the cards, e.g. "Ade Stores"',
+			L.nameOnCardChars,
+		);
+		const name = given || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, L.nameOnCardChars);
+		const body = {
+			[F.network.wire]: net.id,
+			[F.denomination.wire]: d.id,
+			[F.quantity.wire]: quantity,
+			[F.nameOnCard.wire]: name,
+		};
+		return {
+			product: 'recharge_card',
+			path: PATH,
+			body,
+			quote: {
+				product: 'recharge_card',
+				recipient: name || String(net.name),
+				amount: money(d.price.kobo * quantity),
+				description: `${quantity} × ${d.label}`,
+				request: body,
+			},
+			match: {
+				recipient: null,
+				search: null,
+				test: (r) =>
+					Number(r.details.denomination) === d.id &&
+					Number(r.details.quantity) === quantity &&
+					(Number(r.details.networkId) === net.id ||
+						canonicalNetwork(r.details.network) === canonicalNetwork(net.name)),
+			},
+		};
+	},
+	parse(raw, path) {
+		const b = parseBase(raw, 'recharge_card');
+		const o = b.o;
+		const before = firstMoney(o.previous_balance, o.balance_before);
+		const after = firstMoney(o.after_balance, o.balance_after);
+		return result('recharge_card', b, path, {
+			amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
+			before,
+			after,
+			recipient: text(o.name_on_card) || text(o.network_name) || null,
+			details: {
+				cards: parseCards(o.data_pin),
+				network: text(o.network_name) || o.network,
+				networkId: Number(o.network) || o.network,
+				denomination: Number(o.network_amount) || o.network_amount,
+				quantity: Number(o.quantity) || 0,
+				nameOnCard: text(o.name_on_card),
+			},
+		});
+	},
 };

@@ -7,45 +7,50 @@ import { batchToResult, parseSmsBatch, smsBody } from './sms';
 import { PRODUCT_TABLE } from './table';
 
 export const smsProduct: ProductModule<SmsPurchase> = {
-  product: 'sms',
-  path: PRODUCT_TABLE.sms.path,
-  hasDetail: false,
-  prepare() {
-    throw new Error('SMS purchases are prepared per batch: use prepareSmsBatch');
-  },
-  parse(raw, path): PurchaseResult {
-    const b = parseSmsBatch(raw);
-    if (!b) throw new VtuBadResponseError('An SMS history row has an unexpected shape.');
-    return batchToResult(b, raw, path);
-  },
+	product: 'sms',
+	path: PRODUCT_TABLE.sms.path,
+	hasDetail: false,
+	prepare() {
+		throw new Error('SMS purchases are prepared per batch: use prepareSmsBatch');
+	},
+	parse(raw, path): PurchaseResult {
+		const b = parseSmsBatch(raw);
+		if (!b) throw new VtuBadResponseError('An SMS history row has an unexpected shape.');
+		return batchToResult(b, raw, path);
+	},
 };
 
 export function sameSet(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  const s = new Set(a);
-  return b.every((x) => s.has(x));
+	if (a.length !== b.length) return false;
+	const s = new Set(a);
+	return b.every((x) => s.has(x));
 }
 
 /** One batch's POST; its quote prices it at the plan's rate and says where that rate came from. */
 export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo = plan.rate.kobo): PreparedPurchase {
-  const body = smsBody(plan, batch);
-  const cost = money(batch.length * plan.pages * ratePerPageKobo);
-  return {
-    product: 'sms',
-    path: PRODUCT_TABLE.sms.path,
-    body,
-    quote: {
-      product: 'sms', recipient: batch.join(','), amount: cost,
-      description: `${plan.pages}-page SMS from ${plan.sender} to ${batch.length} number${batch.length > 1 ? 's' : ''}${plan.dnd ? ' (DND route)' : ''}`,
-      request: body,
-      rateSource: plan.rateSource,
-      rateNote: plan.rateNote,
-    },
-    match: {
-      recipient: null,
-      search: null,
-      test: (r) => r.details.sender === plan.sender && r.details.message === plan.message && sameSet(r.details.recipients as string[], batch),
-      key: `sms|${plan.sender}|${[...batch].sort().join(',')}|${cost.kobo}|${plan.message}`,
-    },
-  };
+	const body = smsBody(plan, batch);
+	const cost = money(batch.length * plan.pages * ratePerPageKobo);
+	return {
+		product: 'sms',
+		path: PRODUCT_TABLE.sms.path,
+		body,
+		quote: {
+			product: 'sms',
+			recipient: batch.join(','),
+			amount: cost,
+			description: `${plan.pages}-page SMS from ${plan.sender} to ${batch.length} number${batch.length > 1 ? 's' : ''}${plan.dnd ? ' (DND route)' : ''}`,
+			request: body,
+			rateSource: plan.rateSource,
+			rateNote: plan.rateNote,
+		},
+		match: {
+			recipient: null,
+			search: null,
+			test: (r) =>
+				r.details.sender === plan.sender &&
+				r.details.message === plan.message &&
+				sameSet(r.details.recipients as string[], batch),
+			key: `sms|${plan.sender}|${[...batch].sort().join(',')}|${cost.kobo}|${plan.message}`,
+		},
+	};
 }

@@ -4,7 +4,16 @@ import type { PurchaseRequest } from '../../client/core';
 import { PRODUCT_TABLE } from '../../client/products/table';
 import { networkField, phoneField, portedField, purchaseOptions } from '../shared/descriptions';
 import { amountParam, booleanParam, idParam, stringParam } from '../shared/params';
-import { getTransactionOutput, limitText, spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import {
+	getTransactionOutput,
+	limitText,
+	spending,
+	usableAsTool,
+	vtuMethods,
+	vtuNodeBase,
+	vtuProperties,
+	vtuSubtitle,
+} from '../shared/product';
 import { runPurchases } from '../shared/runner';
 
 const P = PRODUCT_TABLE.airtime;
@@ -23,7 +32,11 @@ export class VtuAirtime implements INodeType {
 				type: 'options',
 				options: [
 					{ name: 'VTU', value: 'VTU', description: `Direct top-up (minimum ${limitText(P.limits.minKobo.VTU)})` },
-					{ name: 'Share and Sell', value: 'Share and Sell', description: `Share-and-sell airtime (minimum ${limitText(P.limits.minKobo['Share and Sell'])})` },
+					{
+						name: 'Share and Sell',
+						value: 'Share and Sell',
+						description: `Share-and-sell airtime (minimum ${limitText(P.limits.minKobo['Share and Sell'])})`,
+					},
 				],
 				default: 'VTU',
 				displayOptions: { show: spending(P) },
@@ -48,7 +61,7 @@ export class VtuAirtime implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getNodeParameter('operation', 0) !== P.spend) return await getTransactionOutput(this, P.product);
-				return [
+		return [
 			await runPurchases<PurchaseRequest>(this, {
 				build: (i) => ({
 					product: P.product,

@@ -59,7 +59,6 @@ function pacer(perSecond: number): (messages: number) => Promise<void> {
 	};
 }
 
-
 const hourLabel = (h: number): string => `${String(h % 24).padStart(2, '0')}:00`;
 
 const P = PRODUCT_TABLE.sms;
@@ -99,16 +98,19 @@ export class VtuBulkSms implements INodeType {
 					{
 						name: 'Recipients Parameter',
 						value: 'field',
-						description: 'Each input item sends Message to the numbers in Recipients; all items together are one campaign',
+						description:
+							'Each input item sends Message to the numbers in Recipients; all items together are one campaign',
 					},
 					{
 						name: 'A Field of Every Input Item',
 						value: 'allItems',
-						description: 'Each input item (e.g. a CSV row) sends Message to the number(s) in Phone Field; all items together are one campaign',
+						description:
+							'Each input item (e.g. a CSV row) sends Message to the number(s) in Phone Field; all items together are one campaign',
 					},
 				],
 				default: 'field',
-				description: 'Every input item is a row of ONE campaign: a personalised Message (an expression such as Hi {{ $JSON.name }}) is worked out per row, a number in several rows gets one text (the message of its first row, see Text Each Number Once), and the campaign is priced once',
+				description:
+					'Every input item is a row of ONE campaign: a personalised Message (an expression such as Hi {{ $JSON.name }}) is worked out per row, a number in several rows gets one text (the message of its first row, see Text Each Number Once), and the campaign is priced once',
 				displayOptions: { show: spending(P) },
 			},
 			{
@@ -152,7 +154,8 @@ export class VtuBulkSms implements INodeType {
 					{
 						name: 'One Item per Recipient',
 						value: 'recipients',
-						description: 'One item per number of the input (status, reason, batch, campaign ID), paired to its input row',
+						description:
+							'One item per number of the input (status, reason, batch, campaign ID), paired to its input row',
 					},
 				],
 				default: 'summary',
@@ -173,7 +176,8 @@ export class VtuBulkSms implements INodeType {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. name',
-					description: 'Field of the input items with the customer\'s name, shown next to each number in rejected.csv and per-recipient items',
+					description:
+						"Field of the input items with the customer's name, shown next to each number in rejected.csv and per-recipient items",
 				},
 				{
 					displayName: 'Opt-Out Numbers',
@@ -182,7 +186,8 @@ export class VtuBulkSms implements INodeType {
 					typeOptions: { rows: 3 },
 					default: '',
 					placeholder: 'e.g. 08031234567, 08051234567',
-					description: 'Numbers that replied STOP (separated by commas or new lines, or a list from an expression). They are left out before the campaign is priced.',
+					description:
+						'Numbers that replied STOP (separated by commas or new lines, or a list from an expression). They are left out before the campaign is priced.',
 				},
 				{
 					displayName: 'Text Each Number Once',
@@ -206,7 +211,8 @@ export class VtuBulkSms implements INodeType {
 					type: 'number',
 					typeOptions: { minValue: 0, maxValue: 23 },
 					default: 0,
-					description: 'First hour (0–23, Lagos time) in which messages may go out. With the end hour equal to it, any time.',
+					description:
+						'First hour (0–23, Lagos time) in which messages may go out. With the end hour equal to it, any time.',
 				},
 				{
 					displayName: 'Send Window End (Hour, Lagos Time)',
@@ -214,7 +220,8 @@ export class VtuBulkSms implements INodeType {
 					type: 'number',
 					typeOptions: { minValue: 0, maxValue: 24 },
 					default: 0,
-					description: 'Hour (1–24, Lagos time) at which sending stops; batches not sent by then are reported as not sent',
+					description:
+						'Hour (1–24, Lagos time) at which sending stops; batches not sent by then are reported as not sent',
 				},
 			]),
 			{
@@ -226,7 +233,8 @@ export class VtuBulkSms implements INodeType {
 					{
 						name: 'Campaign',
 						value: 'campaign',
-						description: 'One item per campaign: batches from one sender sent at most 10 minutes apart, with the campaign ID the Send operation reports',
+						description:
+							'One item per campaign: batches from one sender sent at most 10 minutes apart, with the campaign ID the Send operation reports',
 					},
 				],
 				default: 'batch',
@@ -271,7 +279,12 @@ export class VtuBulkSms implements INodeType {
 			execute: async (c, _req, opts) => {
 				const charged = await sendCampaign(this, c, campaign!, opts);
 				return {
-					items: [{ json: { status: campaignStatus(campaign!), ...summaryJson(campaign!, true), ...charged.extra }, pairedItem: everyRow() }],
+					items: [
+						{
+							json: { status: campaignStatus(campaign!), ...summaryJson(campaign!, true), ...charged.extra },
+							pairedItem: everyRow(),
+						},
+					],
 					chargedKobo: charged.kobo,
 				};
 			},
@@ -287,11 +300,19 @@ export class VtuBulkSms implements INodeType {
 		const checkLater = checkLaterCsv(campaign);
 		const binary: NonNullable<INodeExecutionData['binary']> = {};
 		if (rejected.count > 0) {
-			binary.rejected = await this.helpers.prepareBinaryData(Buffer.from(rejected.csv, 'utf8'), 'rejected.csv', 'text/csv');
+			binary.rejected = await this.helpers.prepareBinaryData(
+				Buffer.from(rejected.csv, 'utf8'),
+				'rejected.csv',
+				'text/csv',
+			);
 			items[0].json.rejectedFile = `rejected.csv: ${rejected.count} numbers not sent, with row, name, number, status and reason`;
 		}
 		if (checkLater.count > 0) {
-			binary.checkLater = await this.helpers.prepareBinaryData(Buffer.from(checkLater.csv, 'utf8'), 'check-later.csv', 'text/csv');
+			binary.checkLater = await this.helpers.prepareBinaryData(
+				Buffer.from(checkLater.csv, 'utf8'),
+				'check-later.csv',
+				'text/csv',
+			);
 			items[0].json.checkLaterFile = `check-later.csv: ${checkLater.count} numbers of requests with no clear answer (maybe texted and charged): do not resend them, resolve them first`;
 		}
 		if (Object.keys(binary).length > 0) items[0].binary = binary;
@@ -309,7 +330,11 @@ function readCampaign(ctx: IExecuteFunctions, batchSize: number): CampaignReques
 	try {
 		sender = checkSender(ctx.getNodeParameter('sender', 0, ''));
 	} catch (e) {
-		throw refuse('invalid_input', (e as Error).message, 'Set Sender ID to the name the message comes from, e.g. AdeStores.');
+		throw refuse(
+			'invalid_input',
+			(e as Error).message,
+			'Set Sender ID to the name the message comes from, e.g. AdeStores.',
+		);
 	}
 	const rows = ctx.getInputData().map((item, i): CampaignRow => {
 		let message: CampaignRow['message'];
@@ -353,7 +378,8 @@ async function sendCampaign(
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const toSend = c.batches.reduce((n, b) => n + b.recipients.length, 0);
 	if (toSend === 0) {
-		throw refuse('invalid_input',
+		throw refuse(
+			'invalid_input',
 			`Nothing to send: none of the ${c.recipients.length} numbers is a new, valid Nigerian mobile number that has not opted out`,
 			'Run with Dry Run on to see every number and why it was left out.',
 		);
@@ -362,7 +388,11 @@ async function sendCampaign(
 	const end = Math.floor(Number(options.sendWindowEnd ?? 0) || 0);
 	const window = `${hourLabel(start)}–${hourLabel(end)} Lagos time`;
 	if (!inSendWindow(new Date(), start, end)) {
-		throw refuse('not_charged', `Outside the send window (${window}): nothing was sent`, 'Run the workflow inside the window, or widen Send Window Start/End.');
+		throw refuse(
+			'not_charged',
+			`Outside the send window (${window}): nothing was sent`,
+			'Run the workflow inside the window, or widen Send Window Start/End.',
+		);
 	}
 	const rate = Number(options.sendRate ?? 0) || 0;
 	const pace = rate > 0 ? pacer(rate) : null;
@@ -371,43 +401,53 @@ async function sendCampaign(
 	let stop: string | null = null;
 	let balance: IDataObject[string] = null;
 	let lastId = -Infinity;
-	await runPool(c.batches.map((_, i) => i), concurrency, async (i) => {
-		const b = c.batches[i];
-		if (pace) await pace(b.recipients.length);
-		if (stop === null && !inSendWindow(new Date(), start, end)) stop = `the send window (${window}) closed`;
-		if (stop !== null) {
-			[b.status, b.error] = ['not sent', `not sent: ${stop}`];
-			return;
-		}
-		b.sentAt = new Date().toISOString();
-		try {
-			const [r] = await client.sms.send({ sender: c.sender, message: b.message, recipients: batchNumbers(c, b), dnd: c.dnd }, opts);
-			b.ident = r.ident;
-			b.id = r.id;
-			b.status = r.status === 'successful' ? 'successful' : r.status === 'failed' ? 'failed' : 'unknown outcome';
-			b.chargedKobo = r.status === 'failed' ? 0 : r.amount.kobo;
-			if (r.status !== 'successful') b.error = r.message || `the site says ${r.status}`;
-			// A site that counts pages differently (e.g. UTF-16 units) charges more than quoted: stop there
-			// so the campaign cannot run past its quote and the Spend Cap by more than this one request.
-			if (b.chargedKobo > b.costKobo) {
-				stop = `the site charged ${formatNaira(b.chargedKobo, { symbol: true })} for a request quoted ${formatNaira(b.costKobo, { symbol: true })}`;
+	await runPool(
+		c.batches.map((_, i) => i),
+		concurrency,
+		async (i) => {
+			const b = c.batches[i];
+			if (pace) await pace(b.recipients.length);
+			if (stop === null && !inSendWindow(new Date(), start, end)) stop = `the send window (${window}) closed`;
+			if (stop !== null) {
+				[b.status, b.error] = ['not sent', `not sent: ${stop}`];
+				return;
 			}
-			if (r.balanceAfter && Number(r.id) > lastId) [lastId, balance] = [Number(r.id), naira(r.balanceAfter)];
-		} catch (e) {
-			const code = (e as { code?: string }).code ?? 'error';
-			// Only a proven refusal is "failed"; anything else may have been charged and texted: check later.
-			const notCharged = NOT_CHARGED_CODES.has(code);
-			b.status = notCharged ? 'failed' : 'unknown outcome';
-			b.error = notCharged ? `${code}: ${(e as Error).message}` : `check later (${code}), do not resend: ${(e as Error).message}`;
-			b.chargedKobo = 0;
-			b.unclearKobo = notCharged ? 0 : b.costKobo;
-			if (!notCharged) {
-				const facts = unclearFacts(e, { request: null, sentAt: b.sentAt, processingMs });
-				b.resolvableAfter = String(facts.resolvableAfter);
+			b.sentAt = new Date().toISOString();
+			try {
+				const [r] = await client.sms.send(
+					{ sender: c.sender, message: b.message, recipients: batchNumbers(c, b), dnd: c.dnd },
+					opts,
+				);
+				b.ident = r.ident;
+				b.id = r.id;
+				b.status = r.status === 'successful' ? 'successful' : r.status === 'failed' ? 'failed' : 'unknown outcome';
+				b.chargedKobo = r.status === 'failed' ? 0 : r.amount.kobo;
+				if (r.status !== 'successful') b.error = r.message || `the site says ${r.status}`;
+				// A site that counts pages differently (e.g. UTF-16 units) charges more than quoted: stop there
+				// so the campaign cannot run past its quote and the Spend Cap by more than this one request.
+				if (b.chargedKobo > b.costKobo) {
+					stop = `the site charged ${formatNaira(b.chargedKobo, { symbol: true })} for a request quoted ${formatNaira(b.costKobo, { symbol: true })}`;
+				}
+				if (r.balanceAfter && Number(r.id) > lastId) [lastId, balance] = [Number(r.id), naira(r.balanceAfter)];
+			} catch (e) {
+				const code = (e as { code?: string }).code ?? 'error';
+				// Only a proven refusal is "failed"; anything else may have been charged and texted: check later.
+				const notCharged = NOT_CHARGED_CODES.has(code);
+				b.status = notCharged ? 'failed' : 'unknown outcome';
+				b.error = notCharged
+					? `${code}: ${(e as Error).message}`
+					: `check later (${code}), do not resend: ${(e as Error).message}`;
+				b.chargedKobo = 0;
+				b.unclearKobo = notCharged ? 0 : b.costKobo;
+				if (!notCharged) {
+					const facts = unclearFacts(e, { request: null, sentAt: b.sentAt, processingMs });
+					b.resolvableAfter = String(facts.resolvableAfter);
+				}
+				if (STOP_CODES.has(code)) stop = `an earlier batch failed with ${code}`;
 			}
-			if (STOP_CODES.has(code)) stop = `an earlier batch failed with ${code}`;
-		}
-	}, () => false);
+		},
+		() => false,
+	);
 	settle(c);
 	c.campaignId = campaignIdOf(c);
 	// the Spend Cap counts unclear requests as spent (they may have been charged)
@@ -428,9 +468,10 @@ async function listBatches(ctx: IExecuteFunctions, i: number, client: VtuClient)
 		batches.push(...res.items);
 		if (res.items.length === 0 || res.next === null) break;
 		if (res.next <= page) {
-			throw refuse('bad_response',
+			throw refuse(
+				'bad_response',
 				`Stopped after page ${page} (${batches.length} batches read): the site's next page is ${res.next}, which does not move forward, so reading on would loop`,
-				'Turn off Return All and use Limit, or report the site\'s paging to its support.',
+				"Turn off Return All and use Limit, or report the site's paging to its support.",
 			);
 		}
 		page = res.next;

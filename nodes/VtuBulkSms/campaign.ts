@@ -114,7 +114,14 @@ export function messageProblem(message: unknown): string | null {
  */
 export function planCampaign(
 	rows: CampaignRow[],
-	o: { sender: string; dnd: boolean; optOut: Set<string>; batchSize: number; rateKobo: number; oncePerNumber?: boolean },
+	o: {
+		sender: string;
+		dnd: boolean;
+		optOut: Set<string>;
+		batchSize: number;
+		rateKobo: number;
+		oncePerNumber?: boolean;
+	},
 ): Campaign {
 	const recipients: Recipient[] = [];
 	const byMessage = new Map<string, number[]>();
@@ -123,7 +130,15 @@ export function planCampaign(
 	const seen = new Map<string, number>();
 	rows.forEach((row, item) => {
 		for (const input of row.numbers) {
-			const r: Recipient = { item, name: row.name, input, phone: null, status: 'would send', reason: null, batch: null };
+			const r: Recipient = {
+				item,
+				name: row.name,
+				input,
+				phone: null,
+				status: 'would send',
+				reason: null,
+				batch: null,
+			};
 			const c = classifyPhone(input);
 			if ('problem' in c) [r.status, r.reason] = ['invalid', c.problem];
 			else {
@@ -134,7 +149,10 @@ export function planCampaign(
 					const key = oncePerNumber ? c.phone : `${c.phone}\u0000${row.message}`;
 					const first = seen.get(key);
 					if (first !== undefined) {
-						[r.status, r.reason] = ['duplicate', `${oncePerNumber ? 'number' : 'same number and message'} already texted by row ${first + 1}`];
+						[r.status, r.reason] = [
+							'duplicate',
+							`${oncePerNumber ? 'number' : 'same number and message'} already texted by row ${first + 1}`,
+						];
 					} else {
 						seen.set(key, item);
 						const list = byMessage.get(row.message) ?? [];
@@ -158,13 +176,32 @@ export function planCampaign(
 			const cost = part.length * pages * o.rateKobo;
 			for (const i of part) recipients[i].batch = batches.length;
 			batches.push({
-				message, pages, recipients: part, costKobo: cost, chargedKobo: 0, unclearKobo: 0,
-				status: 'pending', ident: null, id: null, error: null, sentAt: null, resolvableAfter: null,
+				message,
+				pages,
+				recipients: part,
+				costKobo: cost,
+				chargedKobo: 0,
+				unclearKobo: 0,
+				status: 'pending',
+				ident: null,
+				id: null,
+				error: null,
+				sentAt: null,
+				resolvableAfter: null,
 			});
 			costKobo += cost;
 		}
 	}
-	return { sender: o.sender, dnd: o.dnd, recipients, batches, rateKobo: o.rateKobo, costKobo, unicode: [...unicode], campaignId: null };
+	return {
+		sender: o.sender,
+		dnd: o.dnd,
+		recipients,
+		batches,
+		rateKobo: o.rateKobo,
+		costKobo,
+		unicode: [...unicode],
+		campaignId: null,
+	};
 }
 
 /** The numbers of a batch, in local form. */
@@ -189,7 +226,14 @@ export function settle(c: Campaign): void {
 /** Counts by status; they add up to `rows`. */
 export function counts(c: Campaign): Record<RecipientStatus, number> {
 	const n: Record<RecipientStatus, number> = {
-		'would send': 0, sent: 0, duplicate: 0, invalid: 0, 'opted out': 0, failed: 0, 'unknown outcome': 0, 'not sent': 0,
+		'would send': 0,
+		sent: 0,
+		duplicate: 0,
+		invalid: 0,
+		'opted out': 0,
+		failed: 0,
+		'unknown outcome': 0,
+		'not sent': 0,
 	};
 	for (const r of c.recipients) n[r.status]++;
 	return n;
@@ -246,7 +290,8 @@ export function summaryJson(c: Campaign, sent: boolean): IDataObject {
 	const rows = c.recipients.length;
 	const toSend = sent ? n.sent : n['would send'];
 	const invalidReasons: IDataObject = {};
-	for (const r of c.recipients) if (r.status === 'invalid') invalidReasons[r.reason!] = ((invalidReasons[r.reason!] as number) ?? 0) + 1;
+	for (const r of c.recipients)
+		if (r.status === 'invalid') invalidReasons[r.reason!] = ((invalidReasons[r.reason!] as number) ?? 0) + 1;
 	const pages = new Set(c.batches.map((b) => b.pages));
 	const smsPagesTotal = c.batches.reduce((s, b) => s + b.recipients.length * b.pages, 0);
 	const chargedKobo = c.batches.reduce((s, b) => s + b.chargedKobo, 0);
@@ -303,8 +348,11 @@ export function summaryJson(c: Campaign, sent: boolean): IDataObject {
 function sentDetailsJson(c: Campaign): IDataObject {
 	const json: IDataObject = {};
 	const failed = c.batches.filter((b) => b.status === 'failed' || b.status === 'not sent' || b.status === 'pending');
-	json.failedRequests = failed.slice(0, 20).map((b) => ({ status: b.status, numbers: b.recipients.length, error: b.error }));
-	if (failed.length > 20) json.failedRequestsNote = `${failed.length} requests did not succeed; the first 20 are listed, every number is in the attached CSV.`;
+	json.failedRequests = failed
+		.slice(0, 20)
+		.map((b) => ({ status: b.status, numbers: b.recipients.length, error: b.error }));
+	if (failed.length > 20)
+		json.failedRequestsNote = `${failed.length} requests did not succeed; the first 20 are listed, every number is in the attached CSV.`;
 	const unclear = unclearRequestsJson(c);
 	if (unclear.length > 0) {
 		json.unclearRequests = unclear;
@@ -354,7 +402,9 @@ export function recipientJson(c: Campaign, r: Recipient): IDataObject {
 		reason: r.reason,
 		batch: b ? (b.ident ?? r.batch) : null,
 		campaignId: c.campaignId,
-		...(r.status === 'unknown outcome' ? { outcome: 'check later', sentAt: b?.sentAt ?? null, resolvableAfter: b?.resolvableAfter ?? null } : {}),
+		...(r.status === 'unknown outcome'
+			? { outcome: 'check later', sentAt: b?.sentAt ?? null, resolvableAfter: b?.resolvableAfter ?? null }
+			: {}),
 	};
 }
 
@@ -382,7 +432,11 @@ export function groupCampaigns(batches: SmsBatch[], gapMs = 10 * 60_000): IDataO
 		const ms = parseCreateDate(b.createdAt)?.ms ?? null;
 		const g = groups[groups.length - 1];
 		const head = g?.[g.length - 1];
-		const joins = head && head.sender === b.sender && head.dnd === b.dnd && (ms === null || prevMs === null || Math.abs(prevMs - ms) <= gapMs);
+		const joins =
+			head &&
+			head.sender === b.sender &&
+			head.dnd === b.dnd &&
+			(ms === null || prevMs === null || Math.abs(prevMs - ms) <= gapMs);
 		if (joins) g.push(b);
 		else groups.push([b]);
 		prevMs = ms;
@@ -398,7 +452,10 @@ export function groupCampaigns(batches: SmsBatch[], gapMs = 10 * 60_000): IDataO
 			batches: g.length,
 			recipients: g.reduce((s, b) => s + b.recipients.length, 0),
 			messages: messages.size,
-			message: messages.size === 1 ? oldest.message : `${messages.size} personalised messages, e.g. ${JSON.stringify(oldest.message)}`,
+			message:
+				messages.size === 1
+					? oldest.message
+					: `${messages.size} personalised messages, e.g. ${JSON.stringify(oldest.message)}`,
 			amount: naira(kobo),
 			amountKobo: kobo,
 			firstSentAt: oldest.createdAt,

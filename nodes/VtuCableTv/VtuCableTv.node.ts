@@ -4,7 +4,16 @@ import { PRODUCT_TABLE } from '../../client/products/table';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { catalogueIdParam, idParam, stringParam } from '../shared/params';
-import { getTransactionOutput, validatedPurchases, validateFirstOption, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import {
+	getTransactionOutput,
+	validatedPurchases,
+	validateFirstOption,
+	usableAsTool,
+	vtuMethods,
+	vtuNodeBase,
+	vtuProperties,
+	vtuSubtitle,
+} from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 const P = PRODUCT_TABLE.cable;
@@ -16,8 +25,21 @@ export class VtuCableTv implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			catalogueField('provider', P.fields.provider.label, 'GOTV, DSTV or Startimes', { operation: ['subscribe', 'validateIuc'] }, 'getCableProviders'),
-			catalogueField('package', P.fields.package.label, 'Package of the chosen provider with your price', { operation: ['subscribe'] }, 'getCablePackages', ['provider']),
+			catalogueField(
+				'provider',
+				P.fields.provider.label,
+				'GOTV, DSTV or Startimes',
+				{ operation: ['subscribe', 'validateIuc'] },
+				'getCableProviders',
+			),
+			catalogueField(
+				'package',
+				P.fields.package.label,
+				'Package of the chosen provider with your price',
+				{ operation: ['subscribe'] },
+				'getCablePackages',
+				['provider'],
+			),
 			{
 				displayName: 'IUC / Smart Card Number',
 				name: 'iuc',
@@ -56,10 +78,14 @@ export class VtuCableTv implements INodeType {
 		}
 		if (operation === P.spend) {
 			return await validatedPurchases(this, {
-				input: (i) => ({ provider: idParam(this, 'provider', i, P.fields.provider.label), iuc: stringParam(this, 'iuc', i, P.fields.iuc.label) }),
+				input: (i) => ({
+					provider: idParam(this, 'provider', i, P.fields.provider.label),
+					iuc: stringParam(this, 'iuc', i, P.fields.iuc.label),
+				}),
 				validate: (client, input) => client.cable.validate(input),
 				refusal: (input, siteSaid) =>
-					refuse('invalid_input',
+					refuse(
+						'invalid_input',
 						`IUC number ${input.iuc} is not valid for this provider${siteSaid}; nothing was paid`,
 						'Check the smart card number and the provider, or turn off the Validate IUC First option.',
 					),

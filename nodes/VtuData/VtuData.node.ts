@@ -6,7 +6,15 @@ import { catalogueField, networkField, phoneField, portedField, purchaseOptions 
 import { quoteJson } from '../shared/format';
 import { planJson } from '../shared/loadOptions';
 import { booleanParam, catalogueIdParam, idParam, stringParam } from '../shared/params';
-import { getTransactionOutput, spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import {
+	getTransactionOutput,
+	spending,
+	usableAsTool,
+	vtuMethods,
+	vtuNodeBase,
+	vtuProperties,
+	vtuSubtitle,
+} from '../shared/product';
 import { runEachItem, runPurchases } from '../shared/runner';
 
 const P = PRODUCT_TABLE.data;
@@ -19,7 +27,14 @@ export class VtuData implements INodeType {
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
 			networkField({ operation: ['buy', 'listPlans'] }),
-			catalogueField('plan', P.fields.plan.label, 'Data plan of the chosen network (size, kind, your price, validity)', spending(P), 'getDataPlans', ['network']),
+			catalogueField(
+				'plan',
+				P.fields.plan.label,
+				'Data plan of the chosen network (size, kind, your price, validity)',
+				spending(P),
+				'getDataPlans',
+				['network'],
+			),
 			phoneField(spending(P)),
 			portedField(spending(P)),
 			purchaseOptions(spending(P)),
@@ -31,7 +46,11 @@ export class VtuData implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		if (operation === 'listPlans') {
-			return [await runEachItem(this, async (i, c) => (await c.catalog.dataPlans(idParam(this, 'network', i, P.fields.network.label))).map(planJson))];
+			return [
+				await runEachItem(this, async (i, c) =>
+					(await c.catalog.dataPlans(idParam(this, 'network', i, P.fields.network.label))).map(planJson),
+				),
+			];
 		}
 		if (operation !== P.spend) return await getTransactionOutput(this, P.product);
 		return [
@@ -49,7 +68,10 @@ export class VtuData implements INodeType {
 					const r = req as DataPurchase;
 					const q = await client.quote(r);
 					const [plan] = await client.catalog.dataPlans(r.network);
-					return { kobo: q.amount.kobo, json: { ...quoteJson(q), network: plan?.network ?? String(r.network), plan: String(r.plan) } };
+					return {
+						kobo: q.amount.kobo,
+						json: { ...quoteJson(q), network: plan?.network ?? String(r.network), plan: String(r.plan) },
+					};
 				},
 			}),
 		];

@@ -4,7 +4,18 @@ import { PRODUCT_TABLE } from '../../client/products/table';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { amountParam, idParam, stringParam } from '../shared/params';
-import { getTransactionOutput, limitText, spending, validatedPurchases, validateFirstOption, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import {
+	getTransactionOutput,
+	limitText,
+	spending,
+	validatedPurchases,
+	validateFirstOption,
+	usableAsTool,
+	vtuMethods,
+	vtuNodeBase,
+	vtuProperties,
+	vtuSubtitle,
+} from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 /** The fields that name the meter: shown when buying a token and when validating a meter. */
@@ -24,7 +35,10 @@ export class VtuElectricity implements INodeType {
 				displayName: 'Meter Type',
 				name: 'meterType',
 				type: 'options',
-				options: [{ name: 'Prepaid', value: 'prepaid' }, { name: 'Postpaid', value: 'postpaid' }],
+				options: [
+					{ name: 'Prepaid', value: 'prepaid' },
+					{ name: 'Postpaid', value: 'postpaid' },
+				],
 				default: 'prepaid',
 				displayOptions: { show: meterOps },
 			},
@@ -90,13 +104,19 @@ export class VtuElectricity implements INodeType {
 				input: meterInput,
 				validate: (client, input) => client.electricity.validate(input),
 				refusal: (input, siteSaid) =>
-					refuse('invalid_input',
+					refuse(
+						'invalid_input',
 						`Meter ${input.meter} is not valid for this disco and meter type${siteSaid}; nothing was paid`,
 						'Check the meter number, disco and meter type, or turn off the Validate Meter First option.',
 					),
 				request: (input, i) => {
 					const phone = stringParam(this, 'phone', i, P.fields.phone.label, false);
-					return { product: P.product, ...input, amount: amountParam(this, 'amount', i, P.fields.amount.label), ...(phone ? { phone } : {}) };
+					return {
+						product: P.product,
+						...input,
+						amount: amountParam(this, 'amount', i, P.fields.amount.label),
+						...(phone ? { phone } : {}),
+					};
 				},
 			});
 		}

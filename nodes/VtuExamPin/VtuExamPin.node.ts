@@ -18,8 +18,19 @@ export class VtuExamPin implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			catalogueField('exam', P.fields.exam.label, 'WAEC, NECO or NABTEB, with your price per pin', spending(P), 'getExams'),
-			quantityField(P.fields.quantity.label, P.limits.quantity, `Number of pins in this order (the site allows ${P.limits.quantity.min} to ${P.limits.quantity.max})`, spending(P)),
+			catalogueField(
+				'exam',
+				P.fields.exam.label,
+				'WAEC, NECO or NABTEB, with your price per pin',
+				spending(P),
+				'getExams',
+			),
+			quantityField(
+				P.fields.quantity.label,
+				P.limits.quantity,
+				`Number of pins in this order (the site allows ${P.limits.quantity.min} to ${P.limits.quantity.max})`,
+				spending(P),
+			),
 			purchaseOptions(spending(P)),
 			{
 				displayName: 'Order ID',

@@ -51,7 +51,11 @@ export class VtuIdentity implements INodeType {
 				const [label] = IDENTITY_KINDS[operation] ?? IDENTITY_KINDS.validateBvn;
 				const number = stringParam(this, 'number', i, 'Number').replace(/\s+/g, '');
 				if (!/^\d{11}$/.test(number)) {
-					throw refuse('invalid_input', `The ${label} "${number}" is not 11 digits`, `Enter the ${label} as 11 digits without spaces or dashes.`);
+					throw refuse(
+						'invalid_input',
+						`The ${label} "${number}" is not 11 digits`,
+						`Enter the ${label} as 11 digits without spaces or dashes.`,
+					);
 				}
 				const r =
 					operation === 'validateNin'

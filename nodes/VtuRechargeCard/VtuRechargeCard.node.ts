@@ -61,7 +61,8 @@ function esc(s: string): string {
 export function cardsHtml(cards: Card[], network: string, nameOnCard: string): string {
 	const cells = cards
 		.map(
-			(c) => `<div class="card"><div class="top"><b>${esc(network)}</b><span>₦${esc(c.amount)}</span></div>` +
+			(c) =>
+				`<div class="card"><div class="top"><b>${esc(network)}</b><span>₦${esc(c.amount)}</span></div>` +
 				`<div class="pin">${esc(c.pin)}</div>` +
 				`<div class="meta">Serial: ${esc(c.serial)}</div>` +
 				(c.loadCode ? `<div class="meta">Dial: ${esc(c.loadCode)}</div>` : '') +
@@ -96,8 +97,20 @@ export class VtuRechargeCard implements INodeType {
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
 			networkField(spending(P)),
-			catalogueField('denomination', P.fields.denomination.label, 'Card value with your price', spending(P), 'getRechargeDenominations', ['network']),
-			quantityField(P.fields.quantity.label, P.limits.quantity, `Number of cards in this order (the site allows up to ${P.limits.quantity.max})`, spending(P)),
+			catalogueField(
+				'denomination',
+				P.fields.denomination.label,
+				'Card value with your price',
+				spending(P),
+				'getRechargeDenominations',
+				['network'],
+			),
+			quantityField(
+				P.fields.quantity.label,
+				P.limits.quantity,
+				`Number of cards in this order (the site allows up to ${P.limits.quantity.max})`,
+				spending(P),
+			),
 			{
 				displayName: 'Name on Card',
 				name: 'nameOnCard',
@@ -145,7 +158,13 @@ export class VtuRechargeCard implements INodeType {
 					return {
 						product: P.product,
 						network: idParam(this, 'network', i, P.fields.network.label),
-						denomination: catalogueIdParam(this, 'denomination', i, P.fields.denomination.label, 'the denomination ID from the list'),
+						denomination: catalogueIdParam(
+							this,
+							'denomination',
+							i,
+							P.fields.denomination.label,
+							'the denomination ID from the list',
+						),
 						quantity: positiveIntParam(this, 'quantity', i, P.fields.quantity.label),
 						...(nameOnCard ? { nameOnCard } : {}),
 					};
@@ -154,7 +173,11 @@ export class VtuRechargeCard implements INodeType {
 					const r = await client.buy(req, opts);
 					const order = resultJson(r);
 					const cards = cardsOf(r);
-					const network = String((r.details?.network as string | undefined) ?? order.network ?? (req as { network: string | number }).network);
+					const network = String(
+						(r.details?.network as string | undefined) ??
+							order.network ??
+							(req as { network: string | number }).network,
+					);
 					const nameOnCard = (req as { nameOnCard?: string }).nameOnCard ?? '';
 					const binary: Record<string, IBinaryData> = {};
 					const stem = `recharge-cards-${r.id ?? r.ident ?? 'order'}`;

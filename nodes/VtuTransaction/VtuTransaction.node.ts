@@ -19,7 +19,11 @@ export class VtuTransaction implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			productField(PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'), 'Which kind of purchase to look up', { operation: ['get', 'getMany'] }),
+			productField(
+				PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'),
+				'Which kind of purchase to look up',
+				{ operation: ['get', 'getMany'] },
+			),
 			...transactionLookupFields({ operation: ['get'] }),
 			...getManyFields,
 			{
@@ -36,7 +40,8 @@ export class VtuTransaction implements INodeType {
 				type: 'json',
 				default: '={{ $json.request ?? $json.error?.request }}',
 				required: true,
-				description: 'The purchase as the buying node sent it: the "request" field of its unknown-outcome item (inside "error" on the error output)',
+				description:
+					'The purchase as the buying node sent it: the "request" field of its unknown-outcome item (inside "error" on the error output)',
 				displayOptions: { show: { operation: ['resolveUnclear'] } },
 			},
 			{
@@ -46,7 +51,8 @@ export class VtuTransaction implements INodeType {
 				default: '={{ $json.sentAt ?? $json.error?.sentAt }}',
 				required: true,
 				placeholder: 'e.g. 2026-11-24T10:00:00.000Z',
-				description: 'When the purchase was sent: the "sentAt" field of its unknown-outcome item (inside "error" on the error output)',
+				description:
+					'When the purchase was sent: the "sentAt" field of its unknown-outcome item (inside "error" on the error output)',
 				displayOptions: { show: { operation: ['resolveUnclear'] } },
 			},
 		]),

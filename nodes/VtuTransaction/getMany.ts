@@ -67,13 +67,22 @@ function timeFilter(raw: unknown, label: string): number | null {
 	if (raw === undefined || raw === null || raw === '') return null;
 	const t = Date.parse(String(raw));
 	if (Number.isNaN(t)) {
-		throw refuse('invalid_input', `${label} "${String(raw)}" is not a date`, 'Pick a date, or type one like 2026-11-24 or 2026-11-24T09:00:00+01:00.');
+		throw refuse(
+			'invalid_input',
+			`${label} "${String(raw)}" is not a date`,
+			'Pick a date, or type one like 2026-11-24 or 2026-11-24T09:00:00+01:00.',
+		);
 	}
 	return t;
 }
 
 /** One item's Get Many: pages newest first until the limit, the start of the date range, or the end. */
-export async function getMany(ctx: IExecuteFunctions, client: VtuClient, product: Product, i: number): Promise<IDataObject[]> {
+export async function getMany(
+	ctx: IExecuteFunctions,
+	client: VtuClient,
+	product: Product,
+	i: number,
+): Promise<IDataObject[]> {
 	const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
 	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', i, 50) as number);
 	const f = ctx.getNodeParameter('filters', i, {}) as IDataObject;
@@ -84,7 +93,9 @@ export async function getMany(ctx: IExecuteFunctions, client: VtuClient, product
 	}
 	const statuses = Array.isArray(f.status) ? (f.status as string[]) : [];
 	const keep = (r: PurchaseResult, t: number | null) =>
-		(statuses.length === 0 || statuses.includes(r.status)) && (after === null || (t !== null && t >= after)) && (before === null || (t !== null && t < before));
+		(statuses.length === 0 || statuses.includes(r.status)) &&
+		(after === null || (t !== null && t >= after)) &&
+		(before === null || (t !== null && t < before));
 	const out: IDataObject[] = [];
 	let page: number | null = 1;
 	let pages = 0;

@@ -25,8 +25,14 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 			/* refused below */
 		}
 	}
-	if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof (value as IDataObject).product !== 'string') {
-		throw refuse('invalid_input',
+	if (
+		typeof value !== 'object' ||
+		value === null ||
+		Array.isArray(value) ||
+		typeof (value as IDataObject).product !== 'string'
+	) {
+		throw refuse(
+			'invalid_input',
 			'Request is not the request of an unclear purchase (an object with a product field)',
 			'Pass the unknown_outcome item of a buying node (Continue On Fail on) and leave Request as {{ $json.request }}, or map it to that field.',
 		);
@@ -36,9 +42,13 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 
 function readSentAt(ctx: IExecuteFunctions, i: number): string {
 	const raw = ctx.getNodeParameter('sentAt', i, '') as unknown;
-	const ms = typeof raw === 'string' || raw instanceof Date ? Date.parse(String(raw instanceof Date ? raw.toISOString() : raw)) : NaN;
+	const ms =
+		typeof raw === 'string' || raw instanceof Date
+			? Date.parse(String(raw instanceof Date ? raw.toISOString() : raw))
+			: NaN;
 	if (Number.isNaN(ms)) {
-		throw refuse('invalid_input',
+		throw refuse(
+			'invalid_input',
 			`Sent At "${String(raw)}" is not a date and time`,
 			'Leave Sent At as {{ $json.sentAt }} (the unknown_outcome item carries it, e.g. 2026-11-24T10:00:00.000Z).',
 		);
@@ -54,11 +64,17 @@ export async function resolveItem(ctx: IExecuteFunctions, client: VtuClient, i: 
 	const base = { request, sentAt };
 	if (answer.kind === 'bought') return { resolution: 'bought', ...resultJson(answer.record), ...base };
 	if (answer.kind === 'not_bought') {
-		return { resolution: 'not_bought', message: answer.error.message, hint: 'The site\'s records prove nothing was charged: it is safe to buy it again.', ...base };
+		return {
+			resolution: 'not_bought',
+			message: answer.error.message,
+			hint: "The site's records prove nothing was charged: it is safe to buy it again.",
+			...base,
+		};
 	}
 	const { processingMs } = await getVtuCredentials(ctx);
 	const proofFrom = Date.parse(sentAt) + processingMs;
-	const tryAgainAfter = answer.resolvableAfter ?? new Date(Math.max(proofFrom, Date.now() + RETRY_LATER_MS)).toISOString();
+	const tryAgainAfter =
+		answer.resolvableAfter ?? new Date(Math.max(proofFrom, Date.now() + RETRY_LATER_MS)).toISOString();
 	const error = answer.error;
 	return {
 		resolution: 'still_unclear',

@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { VtuClient } from '../../client/core';
@@ -121,11 +115,7 @@ async function fetchCurrent(
  * transaction only when it is new (ID above the watermark, or a watched ident seen for the first
  * time) or when its status differs from the stored one, so re-polls never repeat an event.
  */
-export async function pollOnce(
-	client: VtuClient,
-	state: TriggerState,
-	s: PollSettings,
-): Promise<IDataObject[]> {
+export async function pollOnce(client: VtuClient, state: TriggerState, s: PollSettings): Promise<IDataObject[]> {
 	if (state.product !== s.product) {
 		state.product = s.product;
 		delete state.maxId;
@@ -151,8 +141,7 @@ export async function pollOnce(
 		const prev = tracked[key];
 		if (!prev) {
 			tracked[key] = [now, r.id, minute];
-			const isNew =
-				typeof r.id === 'number' ? r.id > watermark : s.idents.includes(r.ident ?? '');
+			const isNew = typeof r.id === 'number' ? r.id > watermark : s.idents.includes(r.ident ?? '');
 			if ((firstPoll && !s.emitExisting) || !isNew) return;
 			if (s.events.includes('new')) out.push({ event: 'new', previousStatus: null, ...resultJson(r) });
 			return;
@@ -212,7 +201,10 @@ async function recheckWatched(
 		if (typeof id === 'number' && (at ?? scan.minute) >= since && id < floor) floor = id;
 	}
 	const reached = (rs: PurchaseResult[]) => rs.some((r) => typeof r.id === 'number' && r.id <= floor);
-	let page = scan.nextPage === null || floor === Infinity || reached(scan.scanned) ? null : Math.max(state.sweep ?? 0, scan.nextPage);
+	let page =
+		scan.nextPage === null || floor === Infinity || reached(scan.scanned)
+			? null
+			: Math.max(state.sweep ?? 0, scan.nextPage);
 	for (let n = 0; page !== null && n < RECHECK_PAGES; n++) {
 		const res = await unlessNotFound(client.transactions.list(s.product, { page }));
 		if (!res) {
@@ -235,7 +227,8 @@ export class VtuTransactionTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Watch " + $parameter["product"] + " transactions"}}',
-		description: 'Starts the workflow when a VTU purchase is made or its status changes (processing → successful or failed, successful → failed)',
+		description:
+			'Starts the workflow when a VTU purchase is made or its status changes (processing → successful or failed, successful → failed)',
 		defaults: { name: 'VTU Transaction Trigger' },
 		polling: true,
 		inputs: [],
@@ -276,7 +269,11 @@ export class VtuTransactionTrigger implements INodeType {
 				type: 'multiOptions',
 				options: [
 					{ name: 'New Transaction', value: 'new', description: 'A purchase appears for the first time' },
-					{ name: 'Other Status Change', value: 'otherChange', description: 'Any other status change, e.g. failed → successful' },
+					{
+						name: 'Other Status Change',
+						value: 'otherChange',
+						description: 'Any other status change, e.g. failed → successful',
+					},
 					{ name: 'Transaction Completed', value: 'completed', description: 'Processing → successful' },
 					{ name: 'Transaction Failed', value: 'failed', description: 'Processing → failed' },
 					{ name: 'Transaction Reversed', value: 'reversed', description: 'Successful → failed' },
@@ -296,7 +293,8 @@ export class VtuTransactionTrigger implements INodeType {
 						name: 'emitExisting',
 						type: 'boolean',
 						default: false,
-						description: 'Whether the first poll after activation emits the transactions it finds (otherwise it only remembers them)',
+						description:
+							'Whether the first poll after activation emits the transactions it finds (otherwise it only remembers them)',
 					},
 					{
 						displayName: 'Max Tracked Transactions',
@@ -304,7 +302,8 @@ export class VtuTransactionTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 20, maxValue: 5000 },
 						default: 500,
-						description: 'How many transactions the trigger remembers between polls (bounds the workflow\'s stored data)',
+						description:
+							"How many transactions the trigger remembers between polls (bounds the workflow's stored data)",
 					},
 					{
 						displayName: 'Pages to Scan',
@@ -320,7 +319,8 @@ export class VtuTransactionTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: 720 },
 						default: 24,
-						description: 'How long after its last change a transaction is still re-checked for another change (e.g. a reversal) once it is older than Pages to Scan. Each poll re-reads up to 20 more pages (300 transactions) of them and goes on from there at the next poll.',
+						description:
+							'How long after its last change a transaction is still re-checked for another change (e.g. a reversal) once it is older than Pages to Scan. Each poll re-reads up to 20 more pages (300 transactions) of them and goes on from there at the next poll.',
 					},
 				],
 			},
@@ -353,7 +353,14 @@ export class VtuTransactionTrigger implements INodeType {
 				const { records, missing } = await fetchCurrent(client, settings);
 				// marked as sample data, so a workflow can take no action on a manual test (IF sample is not true)
 				const items: IDataObject[] = records.map((r) => ({ event: 'current', sample: true, ...resultJson(r) }));
-				for (const ident of missing) items.push({ event: 'current', sample: true, ident, status: null, error: 'No transaction with this reference was found' });
+				for (const ident of missing)
+					items.push({
+						event: 'current',
+						sample: true,
+						ident,
+						status: null,
+						error: 'No transaction with this reference was found',
+					});
 				if (items.length === 0) {
 					items.push({ event: 'current', sample: true, message: `No ${settings.product} transactions yet` });
 				}

@@ -31,7 +31,14 @@ async function prices(client: VtuClient, product: string): Promise<IDataObject[]
 	if (want('cable')) {
 		for (const c of await client.catalog.cable()) {
 			for (const k of c.packages) {
-				out.push({ product: 'cable', provider: c.name, providerId: c.id, id: k.id, name: k.name, price: k.price.naira });
+				out.push({
+					product: 'cable',
+					provider: c.name,
+					providerId: c.id,
+					id: k.id,
+					name: k.name,
+					price: k.price.naira,
+				});
 			}
 		}
 	}

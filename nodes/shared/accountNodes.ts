@@ -20,9 +20,24 @@ export const ACCOUNT_NODES = {
 		aiTool: true,
 		spend: 'getProfile',
 		operations: [
-			{ name: 'Get Balance', value: 'getBalance', description: 'Get the wallet balance', action: 'Get the wallet balance' },
-			{ name: 'Get Prices', value: 'getPrices', description: 'List your prices for data, airtime, cable, electricity, exam pins, bulk SMS or recharge cards', action: 'Get wallet prices' },
-			{ name: 'Get Profile', value: 'getProfile', description: 'Get the account profile with its balance and account type', action: 'Get the wallet profile' },
+			{
+				name: 'Get Balance',
+				value: 'getBalance',
+				description: 'Get the wallet balance',
+				action: 'Get the wallet balance',
+			},
+			{
+				name: 'Get Prices',
+				value: 'getPrices',
+				description: 'List your prices for data, airtime, cable, electricity, exam pins, bulk SMS or recharge cards',
+				action: 'Get wallet prices',
+			},
+			{
+				name: 'Get Profile',
+				value: 'getProfile',
+				description: 'Get the account profile with its balance and account type',
+				action: 'Get the wallet profile',
+			},
 		],
 	},
 	identity: {
@@ -39,24 +54,30 @@ export const ACCOUNT_NODES = {
 			description: `Check an 11-digit ${words} and get the holder's name`,
 			action: `Validate a ${kind} identity`,
 		})),
-
 	},
 	transaction: {
 		node: 'vtuTransaction',
 		title: 'Transaction',
 		noun: 'transaction',
 		summary: 'Look up any VTU purchase by ID or reference, list recent ones, or settle an unclear one',
-		subtitle: '={{$parameter["operation"] === "resolveUnclear" ? "resolve unclear purchase" : $parameter["operation"] + ": " + $parameter["product"]}}',
+		subtitle:
+			'={{$parameter["operation"] === "resolveUnclear" ? "resolve unclear purchase" : $parameter["operation"] + ": " + $parameter["product"]}}',
 		// read-only: an agent may check what a purchase became
 		aiTool: true,
 		spend: 'get',
 		operations: [
 			{ name: 'Get', value: 'get', description: 'Get one transaction by ID or reference', action: 'Get a transaction' },
-			{ name: 'Get Many', value: 'getMany', description: 'List the newest transactions of a product', action: 'Get many transactions' },
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'List the newest transactions of a product',
+				action: 'Get many transactions',
+			},
 			{
 				name: 'Resolve Unclear Purchase',
 				value: 'resolveUnclear',
-				description: 'Settle an "unknown outcome" item of a buying node: bought (with its record), not bought (proven), or still unclear (with when to try again). Never buys.',
+				description:
+					'Settle an "unknown outcome" item of a buying node: bought (with its record), not bought (proven), or still unclear (with when to try again). Never buys.',
 				action: 'Resolve an unclear purchase',
 			},
 		],

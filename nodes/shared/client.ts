@@ -87,7 +87,9 @@ export async function getVtuCredentials(ctx: VtuContext): Promise<VtuCredentials
 	const customerRef = creds.customerRef === true;
 	const seconds = Number(creds.vendorProcessingSeconds ?? VENDOR_PROCESSING_SECONDS_DEFAULT);
 	// older credentials lack the field, and a blank or negative one is no bound: the client's default
-	const processingMs = Math.round((Number.isFinite(seconds) && seconds > 0 ? seconds : VENDOR_PROCESSING_SECONDS_DEFAULT) * 1000);
+	const processingMs = Math.round(
+		(Number.isFinite(seconds) && seconds > 0 ? seconds : VENDOR_PROCESSING_SECONDS_DEFAULT) * 1000,
+	);
 	const rate = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 	const smsRates = { perPage: rate(creds.smsRate), dndPerPage: rate(creds.smsDndRate) };
 	return { baseUrl, apiToken, sharedAccount, customerRef, processingMs, smsRates, decrypted: creds };
@@ -108,7 +110,8 @@ export async function getClient(ctx: VtuContext, opts: ClientOptions = {}): Prom
 }
 
 async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promise<CacheEntry> {
-	const { baseUrl, apiToken, sharedAccount, customerRef, processingMs, smsRates, decrypted } = await getVtuCredentials(ctx);
+	const { baseUrl, apiToken, sharedAccount, customerRef, processingMs, smsRates, decrypted } =
+		await getVtuCredentials(ctx);
 	const now = Date.now();
 	prune(now);
 	const key = [
@@ -127,7 +130,10 @@ async function getClientEntry(ctx: VtuContext, opts: ClientOptions = {}): Promis
 	if (!entry) {
 		const holder: ContextHolder = { ctx };
 		// maxProcessingMs: the fixed client option (client/API.md); typed wider until every client carries it
-		const reconcile: Partial<ReconcileSettings> & { maxProcessingMs: number } = { sharedAccount, maxProcessingMs: processingMs };
+		const reconcile: Partial<ReconcileSettings> & { maxProcessingMs: number } = {
+			sharedAccount,
+			maxProcessingMs: processingMs,
+		};
 		const client = new VtuClient({
 			baseUrl,
 			token: apiToken,

@@ -1,8 +1,4 @@
-import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
-	INodeCredentialTestResult,
-} from 'n8n-workflow';
+import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { sleepWithAbort } from 'n8n-workflow';
 
@@ -17,7 +13,7 @@ export function describeCredentialFailure(error: unknown, baseUrl: string): stri
 	if (error instanceof VtuError) {
 		switch (error.code) {
 			case 'auth':
-				return 'The site rejected the API token (HTTP 401). Copy the token again from the site\'s API access page (it changes when it is reset) and paste it without spaces.';
+				return "The site rejected the API token (HTTP 401). Copy the token again from the site's API access page (it changes when it is reset) and paste it without spaces.";
 			case 'forbidden':
 				return `The site refused this token (HTTP 403). ${FORBIDDEN_ADVICE}${error.serverMessage ? ` The site said: ${error.serverMessage}` : ''}`;
 			case 'network':
@@ -51,7 +47,7 @@ export async function vtuApiTest(
 	const baseUrl = String(data.baseUrl ?? '').trim();
 	const token = String(data.apiToken ?? '').trim();
 	if (!baseUrl) return { status: 'Error', message: 'Enter the Base URL of the VTU site.' };
-	if (!token) return { status: 'Error', message: 'Enter the API token from the site\'s API access page.' };
+	if (!token) return { status: 'Error', message: "Enter the API token from the site's API access page." };
 	// before anything can echo the Base URL: a token pasted into it is redacted
 	registerSecret(token);
 	try {

@@ -107,12 +107,32 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
  * the builder, never by an expression, so an AI agent using the node as a tool cannot move them (n8n
  * offers "Let the model define this parameter" only on fields that accept expressions).
  */
-const LOCKED_EXTRAS = new Set(['validateFirst', 'batchSize', 'oncePerNumber', 'sendRate', 'sendWindowStart', 'sendWindowEnd']);
+const LOCKED_EXTRAS = new Set([
+	'validateFirst',
+	'batchSize',
+	'oncePerNumber',
+	'sendRate',
+	'sendWindowStart',
+	'sendWindowEnd',
+]);
 
 /** Every option an AI agent may not fill (tested; runner.ts refuses a $fromAI written into one by hand). */
-export const LOCKED_OPTIONS = ['concurrency', 'dryRun', 'dryRunDetail', 'retryIfNotCharged', 'skipIfBoughtWithinMinutes', 'spendCap', 'waitForFinal', 'waitTimeout', ...LOCKED_EXTRAS];
+export const LOCKED_OPTIONS = [
+	'concurrency',
+	'dryRun',
+	'dryRunDetail',
+	'retryIfNotCharged',
+	'skipIfBoughtWithinMinutes',
+	'spendCap',
+	'waitForFinal',
+	'waitTimeout',
+	...LOCKED_EXTRAS,
+];
 
-export const phoneField = (show: Show, description = 'Mobile number to credit, e.g. 08031234567 or +234 803 123 4567'): INodeProperties => ({
+export const phoneField = (
+	show: Show,
+	description = 'Mobile number to credit, e.g. 08031234567 or +234 803 123 4567',
+): INodeProperties => ({
 	displayName: 'Phone Number',
 	name: 'phone',
 	type: 'string',
@@ -161,10 +181,16 @@ export function catalogueField(
 	};
 }
 
-export const networkField = (show: Show): INodeProperties => catalogueField('network', 'Network', 'Mobile network', show, 'getNetworks');
+export const networkField = (show: Show): INodeProperties =>
+	catalogueField('network', 'Network', 'Mobile network', show, 'getNetworks');
 
 /** A whole-number quantity within the product table's limits. */
-export function quantityField(label: string, limits: { min: number; max: number }, description: string, show: Show): INodeProperties {
+export function quantityField(
+	label: string,
+	limits: { min: number; max: number },
+	description: string,
+	show: Show,
+): INodeProperties {
 	return {
 		displayName: label,
 		name: 'quantity',
@@ -229,6 +255,7 @@ export function productField(options: INodePropertyOptions[], description: strin
 }
 
 /** Every product by its title, in n8n's alphabetical order. */
-export const PRODUCT_OPTIONS: INodePropertyOptions[] = PRODUCT_SPECS.map((p) => ({ name: p.title, value: p.product })).sort(
-	(a, b) => a.name.localeCompare(b.name),
-);
+export const PRODUCT_OPTIONS: INodePropertyOptions[] = PRODUCT_SPECS.map((p) => ({
+	name: p.title,
+	value: p.product,
+})).sort((a, b) => a.name.localeCompare(b.name));

@@ -9,18 +9,15 @@ import { readableCandidate } from './unclear';
  * already says what to do, so it has no hint here).
  */
 const HINTS: Record<string, string> = {
-	auth: 'Open the VTU API credential and paste the token again from the site\'s API access page.',
+	auth: "Open the VTU API credential and paste the token again from the site's API access page.",
 	insufficient_balance: 'Fund the wallet on the VTU site, then run the node again.',
 	invalid_input: 'Correct the value in the node or in the input item.',
 	not_found: 'Check the ID or reference and the product: records are only visible to the account that made them.',
-	rate_limited: 'The site is limiting requests: lower the node\'s Concurrency option or wait a minute.',
+	rate_limited: "The site is limiting requests: lower the node's Concurrency option or wait a minute.",
 	server: 'The VTU site failed. Try again later; purchases are never re-sent automatically.',
-	bad_response:
-		'The site answered with something that is not the VTU API. Check the Base URL in the credential.',
-	network:
-		'n8n could not reach the site. Check the Base URL in the credential and that the site is online.',
-	not_charged:
-		'The purchase was not charged (verified in the transaction list), so it is safe to run it again.',
+	bad_response: 'The site answered with something that is not the VTU API. Check the Base URL in the credential.',
+	network: 'n8n could not reach the site. Check the Base URL in the credential and that the site is online.',
+	not_charged: 'The purchase was not charged (verified in the transaction list), so it is safe to run it again.',
 	unknown_outcome:
 		'Do NOT buy again yet: check later. Pass this item to VTU Transaction → Resolve Unclear Purchase after its resolvableAfter time (or check the transaction list on the site) to learn whether it went through.',
 	spend_cap: 'Raise the Spend Cap option or split the input into smaller runs.',
@@ -56,13 +53,19 @@ function withItem(message: string, itemIndex?: number): string {
  * the words of its own fields, so a builder knows which box to change.
  */
 const BUILDER_WORDS: Array<[RegExp, string]> = [
-	[/Pick one from client\.catalog\.dataPlans\([^)]*\)\./g, 'Choose one from the Plan list (it shows the chosen network\'s plans).'],
+	[
+		/Pick one from client\.catalog\.dataPlans\([^)]*\)\./g,
+		"Choose one from the Plan list (it shows the chosen network's plans).",
+	],
 	[/a data plan id from client\.catalog\.dataPlans\(\)/g, 'a plan from the Plan list'],
-	[/Pick one from client\.catalog\.cable\(\)\./g, 'Choose one from the Package list (it shows the chosen provider\'s packages).'],
+	[
+		/Pick one from client\.catalog\.cable\(\)\./g,
+		"Choose one from the Package list (it shows the chosen provider's packages).",
+	],
 	[/a cable package id from client\.catalog\.cable\(\)/g, 'a package from the Package list'],
 	[/Pick one from client\.catalog\.recharge\(\)\./g, 'Choose one from the Denomination list.'],
 	[/a denomination id from client\.catalog\.recharge\(\)/g, 'a denomination from the Denomination list'],
-	[/client\.catalog\.\w+\([^)]*\)/g, 'the node\'s list'],
+	[/client\.catalog\.\w+\([^)]*\)/g, "the node's list"],
 	[/set ported: true/g, 'turn on Ported Number'],
 	[/\(reconcile\.sharedAccount\)/g, '(credential setting "Other Buyers Use This Token")'],
 	[/reconcile\.sharedAccount/g, 'the credential setting "Other Buyers Use This Token"'],
@@ -91,11 +94,7 @@ export function forBuilder(message: string): string {
 }
 
 /** Turn anything thrown while handling an item into an n8n error that says what to do. */
-export function toNodeError(
-	node: INode,
-	error: unknown,
-	itemIndex?: number,
-): NodeApiError | NodeOperationError {
+export function toNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (itemIndex !== undefined) error.message = withItem(error.message, itemIndex);
 		return error;

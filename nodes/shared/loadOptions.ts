@@ -128,7 +128,9 @@ export const vtuLoadOptions = {
 				network === undefined
 					? all
 					: all.filter(
-							(r) => String(r.networkId) === String(network) || String(r.network).toUpperCase() === String(network).toUpperCase(),
+							(r) =>
+								String(r.networkId) === String(network) ||
+								String(r.network).toUpperCase() === String(network).toUpperCase(),
 						);
 			return rows.map((r) => ({
 				name: `${r.network} ${nairaText(r.faceValue.kobo)} card · you pay ${nairaText(r.price.kobo)}`,

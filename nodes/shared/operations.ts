@@ -16,7 +16,8 @@ export async function getTransaction(
 	const value = stringParam(ctx, 'transactionId', itemIndex, 'Transaction ID or Reference');
 	if (lookupBy === 'ident') return await client.transactions.findByIdent(product, value);
 	if (!/^\d+$/.test(value)) {
-		throw refuse('invalid_input',
+		throw refuse(
+			'invalid_input',
 			`"${value}" is not a numeric transaction ID`,
 			'Set Look Up By to "Reference (Ident)" to look it up by its reference.',
 		);

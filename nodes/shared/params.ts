@@ -34,16 +34,12 @@ export function itemParam(ctx: IExecuteFunctions, name: string, itemIndex: numbe
  * An ID from a dropdown or an expression: a number, a numeric string, or a name the client
  * resolves (e.g. "MTN"). Empty values are refused with how to fix them.
  */
-export function idParam(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	label: string,
-): string | number {
+export function idParam(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string): string | number {
 	const raw = itemParam(ctx, name, itemIndex, '');
 	const v = typeof raw === 'string' ? raw.trim() : raw;
 	if (v === '' || v === undefined || v === null) {
-		throw refuse('invalid_input',
+		throw refuse(
+			'invalid_input',
 			`${label} is empty`,
 			`Choose a ${label.toLowerCase()} from the list, or set its ID with an expression.`,
 		);
@@ -66,7 +62,11 @@ export function catalogueIdParam(
 ): number {
 	const raw = itemParam(ctx, name, itemIndex, '');
 	if (raw === '' || raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
-		throw refuse('invalid_input', `${label} is empty`, `Choose a ${label.toLowerCase()} from the list, or set its ID with an expression.`);
+		throw refuse(
+			'invalid_input',
+			`${label} is empty`,
+			`Choose a ${label.toLowerCase()} from the list, or set its ID with an expression.`,
+		);
 	}
 	return parseId(raw, name, what);
 }
@@ -84,8 +84,18 @@ export function stringParam(
 	required = true,
 ): string {
 	const raw = itemParam(ctx, name, itemIndex, '');
-	if (raw !== undefined && raw !== null && typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'bigint') {
-		throw refuse('invalid_input', `${label} must be text, not ${shown(raw)}`, `Map ${label} to a text or number field of the input.`);
+	if (
+		raw !== undefined &&
+		raw !== null &&
+		typeof raw !== 'string' &&
+		typeof raw !== 'number' &&
+		typeof raw !== 'bigint'
+	) {
+		throw refuse(
+			'invalid_input',
+			`${label} must be text, not ${shown(raw)}`,
+			`Map ${label} to a text or number field of the input.`,
+		);
 	}
 	const s = raw === undefined || raw === null ? '' : String(raw).trim();
 	if (required && !s) {
@@ -94,22 +104,12 @@ export function stringParam(
 	return s;
 }
 
-export function positiveIntParam(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	label: string,
-): number {
+export function positiveIntParam(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string): number {
 	return parseId(itemParam(ctx, name, itemIndex, 1), name, `${label}: a whole number of at least 1`);
 }
 
 /** A naira amount as given (number or string); the client parses it exactly. */
-export function amountParam(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	label: string,
-): number | string {
+export function amountParam(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string): number | string {
 	const raw = itemParam(ctx, name, itemIndex, '');
 	if (raw === '' || raw === undefined || raw === null) {
 		throw refuse('invalid_input', `${label} is empty`, 'Enter an amount in naira, e.g. 500.');

@@ -91,7 +91,13 @@ export const RETRY_NOTICE =
 	'Retry On Fail (Settings) never buys an item twice: when n8n runs this node again in the same execution, items it already bought come back as they were (path "already_bought_this_execution") and an unclear one is looked up, not sent again. A new execution (e.g. a re-run of the workflow) does not know them: use the option Skip If Already Bought Within for that.';
 
 function retryNotice(show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
-	return { displayName: RETRY_NOTICE, name: 'retryOnFailNotice', type: 'notice', default: '', displayOptions: { show } };
+	return {
+		displayName: RETRY_NOTICE,
+		name: 'retryOnFailNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	};
 }
 
 type LoadOptionsName = keyof typeof vtuLoadOptions;

@@ -1,12 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	IPairedItemData,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 
-import { formatNaira, nairaText, parseNaira, type BuyOptions, type PurchaseRequest, type PurchaseResult, type VtuClient } from '../../client/core';
+import {
+	formatNaira,
+	nairaText,
+	parseNaira,
+	type BuyOptions,
+	type PurchaseRequest,
+	type PurchaseResult,
+	type VtuClient,
+} from '../../client/core';
 import { canCheckExisting, findExisting } from '../../client/existing';
 import { NOT_CHARGED_CODES } from '../../client/errors';
 import type { PurchaseQuote } from '../../client/types';
@@ -55,9 +57,10 @@ function refuseModelFilledLimits(ctx: IExecuteFunctions): void {
 	for (const name of LOCKED_OPTIONS) {
 		const v = raw[name];
 		if (typeof v === 'string' && /\$fromai\s*\(/i.test(v)) {
-			throw refuse('invalid_input',
+			throw refuse(
+				'invalid_input',
 				`The option "${OPTION_LABELS[name] ?? name}" is filled by the AI model ($fromAI); limits like this one must be fixed by the workflow`,
-				'Open the node\'s Options and type a fixed value.',
+				"Open the node's Options and type a fixed value.",
 			);
 		}
 	}
@@ -92,7 +95,8 @@ export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions 
 	try {
 		spendCapKobo = capRaw === '' || capRaw === null ? 0 : parseNaira(capRaw, 'Spend Cap');
 	} catch {
-		throw refuse('invalid_input',
+		throw refuse(
+			'invalid_input',
 			`The Spend Cap "${String(capRaw)}" is not an amount in naira`,
 			'Enter a number such as 5000 or 2500.50, or 0 for no cap.',
 		);
@@ -170,10 +174,7 @@ async function defaultExecute(
  * with bounded concurrency. Output: one entry per input item (several for multi-item results) in
  * input order, each with pairedItem; failed rows are `{ error, code, … }` under Continue On Fail.
  */
-export async function runPurchases<R>(
-	ctx: IExecuteFunctions,
-	hooks: PurchaseHooks<R>,
-): Promise<INodeExecutionData[]> {
+export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHooks<R>): Promise<INodeExecutionData[]> {
 	const node = ctx.getNode();
 	const count = hooks.count ?? ctx.getInputData().length;
 	const paired = hooks.paired ?? ((i: number) => ({ item: i }));
@@ -213,14 +214,23 @@ export async function runPurchases<R>(
 	const memory = retryMemory(ctx);
 	const { processingMs } = await getVtuCredentials(ctx);
 	if (!opts.dryRun) {
-		const done = await recallEarlierTries(client, memory, ledger, pending.map((i) => [i, requests[i]]), (i, out) => {
-			if (out instanceof Array) outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
-			else if (!continueOnFail) throw toNodeError(node, out.error, i);
-			else {
-				const json = { ...errorJson(out.error, i), ...unclearFacts(out.error, { request: requests[i], sentAt: out.sentAt, processingMs }) };
-				outputs[i] = [failedItem(node, json, paired(i))];
-			}
-		});
+		const done = await recallEarlierTries(
+			client,
+			memory,
+			ledger,
+			pending.map((i) => [i, requests[i]]),
+			(i, out) => {
+				if (out instanceof Array) outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
+				else if (!continueOnFail) throw toNodeError(node, out.error, i);
+				else {
+					const json = {
+						...errorJson(out.error, i),
+						...unclearFacts(out.error, { request: requests[i], sentAt: out.sentAt, processingMs }),
+					};
+					outputs[i] = [failedItem(node, json, paired(i))];
+				}
+			},
+		);
 		pending = pending.filter((i) => !done.has(i));
 	}
 
@@ -263,7 +273,14 @@ export async function runPurchases<R>(
 
 	if (opts.dryRun) {
 		return dryRunOutput(client, {
-			count, pending, prices, existing, bad, opts, paired, outputs,
+			count,
+			pending,
+			prices,
+			existing,
+			bad,
+			opts,
+			paired,
+			outputs,
 			spentKobo: ledger ? ledger.get() : 0,
 			detail: opts.dryRunDetail,
 			looked: since !== null,
@@ -348,7 +365,11 @@ export async function runPurchases<R>(
  * there the facts go inside `error`: `{ error: { message, code, row, hint, … } }`, merged by n8n with the
  * input row's fields. Otherwise the row's JSON is the facts themselves.
  */
-function failedItem(node: INode, json: IDataObject, pairedItem: IPairedItemData | IPairedItemData[]): INodeExecutionData {
+function failedItem(
+	node: INode,
+	json: IDataObject,
+	pairedItem: IPairedItemData | IPairedItemData[],
+): INodeExecutionData {
 	if (node.onError !== 'continueErrorOutput') return { json, pairedItem };
 	const { error, ...facts } = json;
 	return { json: { error: { message: error, ...facts } }, pairedItem };
@@ -361,11 +382,18 @@ function failedItem(node: INode, json: IDataObject, pairedItem: IPairedItemData 
 export function hintFailedRows(ctx: IExecuteFunctions, items: INodeExecutionData[], rows: number): void {
 	// the facts of a failed row, flat or inside `error` (error output)
 	const facts = (o: INodeExecutionData): IDataObject | undefined =>
-		o.json.error === undefined ? undefined : typeof o.json.error === 'object' && o.json.error !== null ? (o.json.error as IDataObject) : o.json;
+		o.json.error === undefined
+			? undefined
+			: typeof o.json.error === 'object' && o.json.error !== null
+				? (o.json.error as IDataObject)
+				: o.json;
 	const failed = items.map(facts).filter((f): f is IDataObject => f !== undefined);
 	if (failed.length === 0 || typeof ctx.addExecutionHints !== 'function') return;
 	const unclear = failed.filter((f) => f.code === 'unknown_outcome').length;
-	const list = failed.slice(0, 10).map((f) => (typeof f.row === 'number' ? f.row : '?')).join(', ');
+	const list = failed
+		.slice(0, 10)
+		.map((f) => (typeof f.row === 'number' ? f.row : '?'))
+		.join(', ');
 	const more = failed.length > 10 ? ', …' : '';
 	ctx.addExecutionHints({
 		message:
@@ -410,10 +438,12 @@ async function dryRunOutput(client: VtuClient, f: DryRunFacts): Promise<INodeExe
 	const shortKobo = wallet === null ? 0 : Math.max(0, totalKobo - wallet);
 	const capLeft = f.opts.spendCapKobo > 0 ? f.opts.spendCapKobo - f.spentKobo : null;
 	const overCap = capLeft !== null && totalKobo > capLeft;
-	const badRows = [...f.bad.keys()].sort((a, b) => a - b).map((i) => {
-		const e = errorJson(f.bad.get(i), i);
-		return { row: i + 1, error: e.error, code: e.code, ...(e.hint ? { hint: e.hint } : {}) } as IDataObject;
-	});
+	const badRows = [...f.bad.keys()]
+		.sort((a, b) => a - b)
+		.map((i) => {
+			const e = errorJson(f.bad.get(i), i);
+			return { row: i + 1, error: e.error, code: e.code, ...(e.hint ? { hint: e.hint } : {}) } as IDataObject;
+		});
 	const canRun = badRows.length === 0 && shortKobo === 0 && !overCap && wallet !== null;
 	const rowsWord = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
 	const parts = [`${rowsWord(f.count)}: ${f.pending.length} ready (${nairaText(totalKobo)})`];
@@ -439,7 +469,14 @@ async function dryRunOutput(client: VtuClient, f: DryRunFacts): Promise<INodeExe
 	// one row (e.g. a whole SMS campaign): its own priced item, with the summary's facts
 	if (f.count === 1 && f.pending.length === 1) {
 		const { canRun: c, total, walletBalance, shortBy, spendCap, withinSpendCap } = summary;
-		const facts = { canRun: c, verdict: summary.summary, total, walletBalance, shortBy, ...(spendCap ? { spendCap, withinSpendCap } : {}) };
+		const facts = {
+			canRun: c,
+			verdict: summary.summary,
+			total,
+			walletBalance,
+			shortBy,
+			...(spendCap ? { spendCap, withinSpendCap } : {}),
+		};
 		return [{ json: { dryRun: true, ...f.prices.get(f.pending[0])!.json, ...facts }, pairedItem: f.paired(0) }];
 	}
 	const everyRow = Array.from({ length: f.count }, (_, i) => f.paired(i)).flat();
@@ -448,10 +485,19 @@ async function dryRunOutput(client: VtuClient, f: DryRunFacts): Promise<INodeExe
 	let running = f.spentKobo;
 	for (let i = 0; i < f.count; i++) {
 		const r = f.existing.get(i);
-		if (r) out.push({ json: { dryRun: true, row: i + 1, wouldSkip: true, ...f.prices.get(i)!.json, existing: existingJson(r) }, pairedItem: f.paired(i) });
+		if (r)
+			out.push({
+				json: { dryRun: true, row: i + 1, wouldSkip: true, ...f.prices.get(i)!.json, existing: existingJson(r) },
+				pairedItem: f.paired(i),
+			});
 		else if (f.prices.has(i) && !f.bad.has(i)) {
 			running += f.prices.get(i)!.kobo;
-			const json: IDataObject = { dryRun: true, row: i + 1, ...(f.looked ? { wouldSkip: false } : {}), ...f.prices.get(i)!.json };
+			const json: IDataObject = {
+				dryRun: true,
+				row: i + 1,
+				...(f.looked ? { wouldSkip: false } : {}),
+				...f.prices.get(i)!.json,
+			};
 			// whether this row still fits under the cap, rows bought in input order
 			if (f.opts.spendCapKobo > 0) json.withinSpendCap = running <= f.opts.spendCapKobo;
 			out.push({ json, pairedItem: f.paired(i) });
@@ -505,7 +551,12 @@ async function recallEarlierTries(
 		if (answer.kind === 'bought') {
 			const out = [{ json: resultJson(answer.record) }];
 			if (ledger) ledger.add(answer.record.amount.kobo - memo.reservedKobo);
-			memory.set(i, request, { kind: 'bought', items: out, chargedKobo: answer.record.amount.kobo, reservedKobo: answer.record.amount.kobo });
+			memory.set(i, request, {
+				kind: 'bought',
+				items: out,
+				chargedKobo: answer.record.amount.kobo,
+				reservedKobo: answer.record.amount.kobo,
+			});
 			settle(i, alreadyBought(out));
 		} else settle(i, { error: answer.error ?? memo.error, sentAt: memo.sentAt });
 	}
@@ -519,7 +570,12 @@ export const ALREADY_BOUGHT_NOTE =
 function alreadyBought(items: INodeExecutionData[]): INodeExecutionData[] {
 	return items.map((o) => ({
 		...o,
-		json: { ...o.json, path: 'already_bought_this_execution', boughtVia: o.json.path ?? null, note: ALREADY_BOUGHT_NOTE },
+		json: {
+			...o.json,
+			path: 'already_bought_this_execution',
+			boughtVia: o.json.path ?? null,
+			note: ALREADY_BOUGHT_NOTE,
+		},
 	}));
 }
 

@@ -52,8 +52,7 @@ function findErrorCode(error: unknown): { code?: string; timedOut: boolean } {
 	for (let depth = 0; depth < 6 && cur && typeof cur === 'object'; depth++) {
 		const e = cur as { code?: unknown; message?: unknown; cause?: unknown };
 		if (typeof e.code === 'string' && NETWORK_CODES.includes(e.code)) {
-			const timedOut =
-				e.code === 'ECONNABORTED' && typeof e.message === 'string' && /timeout/i.test(e.message);
+			const timedOut = e.code === 'ECONNABORTED' && typeof e.message === 'string' && /timeout/i.test(e.message);
 			return { code: e.code, timedOut };
 		}
 		cur = e.cause;
@@ -126,9 +125,7 @@ export function createN8nTransport(holder: ContextHolder): Transport {
  * settings included. The credential is not applied by n8n here: the client's Authorization header
  * is sent as is.
  */
-export function createCredentialTestTransport(
-	request: ICredentialTestFunctions['helpers']['request'],
-): Transport {
+export function createCredentialTestTransport(request: ICredentialTestFunctions['helpers']['request']): Transport {
 	return async (req: TransportRequest): Promise<TransportResponse> => {
 		let res: { body: unknown; headers: Record<string, string | string[] | undefined>; statusCode: number };
 		try {

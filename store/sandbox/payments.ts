@@ -11,205 +11,296 @@ import type { AddressInfo } from 'node:net';
 import { signBody } from '../payments';
 
 export interface PaymentSandboxOptions {
-  paystackSecret: string;
-  monnifyApiKey: string;
-  monnifySecret: string;
-  /** where each provider posts its webhooks; several URLs = several instances receiving the same events */
-  webhookUrls: { paystack: string[]; monnify: string[] };
-  /** protects /admin; required */
-  adminKey: string;
+	paystackSecret: string;
+	monnifyApiKey: string;
+	monnifySecret: string;
+	/** where each provider posts its webhooks; several URLs = several instances receiving the same events */
+	webhookUrls: { paystack: string[]; monnify: string[] };
+	/** protects /admin; required */
+	adminKey: string;
 }
 
 interface Tx {
-  provider: 'paystack' | 'monnify';
-  reference: string;
-  amount: number;
-  fee: number;
-  accountNumber: string;
-  accountRef: string;
-  paidAt: string;
-  status: 'success' | 'pending';
+	provider: 'paystack' | 'monnify';
+	reference: string;
+	amount: number;
+	fee: number;
+	accountNumber: string;
+	accountRef: string;
+	paidAt: string;
+	status: 'success' | 'pending';
 }
 
 export interface TransferRequest {
-  provider: 'paystack' | 'monnify';
-  accountNumber: string;
-  amount: number;
-  fee?: number;
-  reference?: string;
-  /** deliveries of the same event per receiver, one after another (replays); default 1 */
-  deliveries?: number;
-  /** send every delivery to every receiver at the same moment */
-  concurrent?: boolean;
-  badSignature?: boolean;
-  /** record the payment but send nothing yet (deliver later with /admin/deliver) */
-  hold?: boolean;
-  delayMs?: number;
-  /** the provider answers "not paid" on verification (a webhook that lies) */
-  unpaid?: boolean;
+	provider: 'paystack' | 'monnify';
+	accountNumber: string;
+	amount: number;
+	fee?: number;
+	reference?: string;
+	/** deliveries of the same event per receiver, one after another (replays); default 1 */
+	deliveries?: number;
+	/** send every delivery to every receiver at the same moment */
+	concurrent?: boolean;
+	badSignature?: boolean;
+	/** record the payment but send nothing yet (deliver later with /admin/deliver) */
+	hold?: boolean;
+	delayMs?: number;
+	/** the provider answers "not paid" on verification (a webhook that lies) */
+	unpaid?: boolean;
 }
 
 const naira = (kobo: number) => `${Math.floor(kobo / 100)}.${String(kobo % 100).padStart(2, '0')}`;
 
 export class PaymentSandbox {
-  readonly txs = new Map<string, Tx>();
-  private readonly accounts = new Map<string, { provider: 'paystack' | 'monnify'; accountRef: string }>();
-  private nextAccount = 9_000_000_000;
-  private server?: http.Server;
-  url = '';
-  /** every webhook delivery made, with the receiver's status */
-  readonly deliveries: { reference: string; url: string; status: number }[] = [];
+	readonly txs = new Map<string, Tx>();
+	private readonly accounts = new Map<string, { provider: 'paystack' | 'monnify'; accountRef: string }>();
+	private nextAccount = 9_000_000_000;
+	private server?: http.Server;
+	url = '';
+	/** every webhook delivery made, with the receiver's status */
+	readonly deliveries: { reference: string; url: string; status: number }[] = [];
 
-  constructor(readonly opts: PaymentSandboxOptions) {}
+	constructor(readonly opts: PaymentSandboxOptions) {}
 
-  async start(): Promise<string> {
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.route(req, Buffer.concat(chunks).toString('utf8')).then(
-          ([status, body]) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
-          (e) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String((e as Error).message) })),
-        );
-      });
-    });
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
+	async start(): Promise<string> {
+		this.server = http.createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', () => {
+				this.route(req, Buffer.concat(chunks).toString('utf8')).then(
+					([status, body]) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+					(e) =>
+						res
+							.writeHead(500, { 'content-type': 'application/json' })
+							.end(JSON.stringify({ error: String((e as Error).message) })),
+				);
+			});
+		});
+		await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		return this.url;
+	}
 
-  async stop(): Promise<void> {
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
-  }
+	async stop(): Promise<void> {
+		await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+	}
 
-  private async route(req: http.IncomingMessage, text: string): Promise<[number, unknown]> {
-    const url = (req.url ?? '').split('?')[0];
-    const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    const auth = req.headers.authorization ?? '';
-    if (url.startsWith('/admin/')) {
-      if (req.headers['x-admin-key'] !== this.opts.adminKey) return [401, { error: 'admin key required' }];
-      if (url === '/admin/transfer') return [200, await this.transfer(body as unknown as TransferRequest)];
-      if (url === '/admin/deliver') return [200, await this.deliver(String(body.reference), body as Partial<TransferRequest>)];
-    }
-    if (url.startsWith('/paystack/')) {
-      if (auth !== `Bearer ${this.opts.paystackSecret}`) return [401, { status: false, message: 'Invalid key' }];
-      return this.paystack(req.method ?? 'GET', url.slice('/paystack'.length), body);
-    }
-    if (url.startsWith('/monnify/')) return this.monnify(req.method ?? 'GET', url.slice('/monnify'.length), body, auth);
-    return [404, { error: 'not found' }];
-  }
+	private async route(req: http.IncomingMessage, text: string): Promise<[number, unknown]> {
+		const url = (req.url ?? '').split('?')[0];
+		const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+		const auth = req.headers.authorization ?? '';
+		if (url.startsWith('/admin/')) {
+			if (req.headers['x-admin-key'] !== this.opts.adminKey) return [401, { error: 'admin key required' }];
+			if (url === '/admin/transfer') return [200, await this.transfer(body as unknown as TransferRequest)];
+			if (url === '/admin/deliver')
+				return [200, await this.deliver(String(body.reference), body as Partial<TransferRequest>)];
+		}
+		if (url.startsWith('/paystack/')) {
+			if (auth !== `Bearer ${this.opts.paystackSecret}`) return [401, { status: false, message: 'Invalid key' }];
+			return this.paystack(req.method ?? 'GET', url.slice('/paystack'.length), body);
+		}
+		if (url.startsWith('/monnify/')) return this.monnify(req.method ?? 'GET', url.slice('/monnify'.length), body, auth);
+		return [404, { error: 'not found' }];
+	}
 
-  private newAccount(provider: 'paystack' | 'monnify', accountRef: string): string {
-    const n = String(this.nextAccount++);
-    this.accounts.set(`${provider}:${n}`, { provider, accountRef });
-    return n;
-  }
+	private newAccount(provider: 'paystack' | 'monnify', accountRef: string): string {
+		const n = String(this.nextAccount++);
+		this.accounts.set(`${provider}:${n}`, { provider, accountRef });
+		return n;
+	}
 
-  private paystack(method: string, path: string, body: Record<string, unknown>): [number, unknown] {
-    if (method === 'POST' && path === '/customer') {
-      const code = `CUS_${crypto.randomBytes(6).toString('hex')}`;
-      return [200, { status: true, message: 'Customer created', data: { customer_code: code, email: body.email } }];
-    }
-    if (method === 'POST' && path === '/dedicated_account') {
-      const code = String(body.customer ?? '');
-      if (!code.startsWith('CUS_')) return [400, { status: false, message: 'Customer is required' }];
-      const account = this.newAccount('paystack', code);
-      return [200, { status: true, message: 'NUBAN successfully created', data: { account_number: account, account_name: 'SANDBOX/CUSTOMER', bank: { name: 'Sandbox Bank', slug: 'test-bank' }, customer: { customer_code: code }, active: true } }];
-    }
-    const m = /^\/transaction\/verify\/(.+)$/.exec(path);
-    if (method === 'GET' && m) {
-      const tx = this.txs.get(`paystack:${decodeURIComponent(m[1])}`);
-      if (!tx) return [404, { status: false, message: 'Transaction reference not found' }];
-      return [200, { status: true, message: 'Verification successful', data: {
-        reference: tx.reference, status: tx.status, amount: tx.amount, fees: tx.fee, currency: 'NGN', channel: 'dedicated_nuban', paid_at: tx.paidAt,
-        customer: { customer_code: tx.accountRef }, authorization: { channel: 'dedicated_nuban', receiver_bank_account_number: tx.accountNumber },
-      } }];
-    }
-    return [404, { status: false, message: 'not found' }];
-  }
+	private paystack(method: string, path: string, body: Record<string, unknown>): [number, unknown] {
+		if (method === 'POST' && path === '/customer') {
+			const code = `CUS_${crypto.randomBytes(6).toString('hex')}`;
+			return [200, { status: true, message: 'Customer created', data: { customer_code: code, email: body.email } }];
+		}
+		if (method === 'POST' && path === '/dedicated_account') {
+			const code = String(body.customer ?? '');
+			if (!code.startsWith('CUS_')) return [400, { status: false, message: 'Customer is required' }];
+			const account = this.newAccount('paystack', code);
+			return [
+				200,
+				{
+					status: true,
+					message: 'NUBAN successfully created',
+					data: {
+						account_number: account,
+						account_name: 'SANDBOX/CUSTOMER',
+						bank: { name: 'Sandbox Bank', slug: 'test-bank' },
+						customer: { customer_code: code },
+						active: true,
+					},
+				},
+			];
+		}
+		const m = /^\/transaction\/verify\/(.+)$/.exec(path);
+		if (method === 'GET' && m) {
+			const tx = this.txs.get(`paystack:${decodeURIComponent(m[1])}`);
+			if (!tx) return [404, { status: false, message: 'Transaction reference not found' }];
+			return [
+				200,
+				{
+					status: true,
+					message: 'Verification successful',
+					data: {
+						reference: tx.reference,
+						status: tx.status,
+						amount: tx.amount,
+						fees: tx.fee,
+						currency: 'NGN',
+						channel: 'dedicated_nuban',
+						paid_at: tx.paidAt,
+						customer: { customer_code: tx.accountRef },
+						authorization: { channel: 'dedicated_nuban', receiver_bank_account_number: tx.accountNumber },
+					},
+				},
+			];
+		}
+		return [404, { status: false, message: 'not found' }];
+	}
 
-  private monnify(method: string, path: string, body: Record<string, unknown>, auth: string): [number, unknown] {
-    if (method === 'POST' && path === '/api/v1/auth/login') {
-      const basic = `Basic ${Buffer.from(`${this.opts.monnifyApiKey}:${this.opts.monnifySecret}`).toString('base64')}`;
-      if (auth !== basic) return [401, { requestSuccessful: false, responseMessage: 'Unauthorized' }];
-      return [200, { requestSuccessful: true, responseMessage: 'success', responseCode: '0', responseBody: { accessToken: this.monnifyToken(), expiresIn: 3600 } }];
-    }
-    if (auth !== `Bearer ${this.monnifyToken()}`) return [401, { requestSuccessful: false, responseMessage: 'Unauthorized' }];
-    if (method === 'POST' && path === '/api/v2/bank-transfer/reserved-accounts') {
-      const ref = String(body.accountReference ?? '');
-      if (!ref) return [400, { requestSuccessful: false, responseMessage: 'accountReference is required' }];
-      const account = this.newAccount('monnify', ref);
-      return [200, { requestSuccessful: true, responseMessage: 'success', responseCode: '0', responseBody: {
-        accountReference: ref, accountName: body.accountName, currencyCode: 'NGN', status: 'ACTIVE',
-        accounts: [{ bankCode: '50515', bankName: 'Sandbox MFB', accountNumber: account, accountName: body.accountName }],
-      } }];
-    }
-    const m = /^\/api\/v2\/transactions\/(.+)$/.exec(path);
-    if (method === 'GET' && m) {
-      const tx = this.txs.get(`monnify:${decodeURIComponent(m[1])}`);
-      if (!tx) return [404, { requestSuccessful: false, responseMessage: 'Transaction not found' }];
-      return [200, { requestSuccessful: true, responseMessage: 'success', responseCode: '0', responseBody: this.monnifyData(tx) }];
-    }
-    return [404, { requestSuccessful: false, responseMessage: 'not found' }];
-  }
+	private monnify(method: string, path: string, body: Record<string, unknown>, auth: string): [number, unknown] {
+		if (method === 'POST' && path === '/api/v1/auth/login') {
+			const basic = `Basic ${Buffer.from(`${this.opts.monnifyApiKey}:${this.opts.monnifySecret}`).toString('base64')}`;
+			if (auth !== basic) return [401, { requestSuccessful: false, responseMessage: 'Unauthorized' }];
+			return [
+				200,
+				{
+					requestSuccessful: true,
+					responseMessage: 'success',
+					responseCode: '0',
+					responseBody: { accessToken: this.monnifyToken(), expiresIn: 3600 },
+				},
+			];
+		}
+		if (auth !== `Bearer ${this.monnifyToken()}`)
+			return [401, { requestSuccessful: false, responseMessage: 'Unauthorized' }];
+		if (method === 'POST' && path === '/api/v2/bank-transfer/reserved-accounts') {
+			const ref = String(body.accountReference ?? '');
+			if (!ref) return [400, { requestSuccessful: false, responseMessage: 'accountReference is required' }];
+			const account = this.newAccount('monnify', ref);
+			return [
+				200,
+				{
+					requestSuccessful: true,
+					responseMessage: 'success',
+					responseCode: '0',
+					responseBody: {
+						accountReference: ref,
+						accountName: body.accountName,
+						currencyCode: 'NGN',
+						status: 'ACTIVE',
+						accounts: [
+							{ bankCode: '50515', bankName: 'Sandbox MFB', accountNumber: account, accountName: body.accountName },
+						],
+					},
+				},
+			];
+		}
+		const m = /^\/api\/v2\/transactions\/(.+)$/.exec(path);
+		if (method === 'GET' && m) {
+			const tx = this.txs.get(`monnify:${decodeURIComponent(m[1])}`);
+			if (!tx) return [404, { requestSuccessful: false, responseMessage: 'Transaction not found' }];
+			return [
+				200,
+				{ requestSuccessful: true, responseMessage: 'success', responseCode: '0', responseBody: this.monnifyData(tx) },
+			];
+		}
+		return [404, { requestSuccessful: false, responseMessage: 'not found' }];
+	}
 
-  private monnifyToken(): string {
-    return crypto.createHash('sha256').update(`token:${this.opts.monnifySecret}`).digest('hex');
-  }
+	private monnifyToken(): string {
+		return crypto.createHash('sha256').update(`token:${this.opts.monnifySecret}`).digest('hex');
+	}
 
-  private monnifyData(tx: Tx) {
-    return {
-      transactionReference: tx.reference, paymentReference: `PAY-${tx.reference}`, paidOn: tx.paidAt,
-      amountPaid: naira(tx.amount), totalPayable: naira(tx.amount), settlementAmount: naira(tx.amount - tx.fee),
-      paymentStatus: tx.status === 'success' ? 'PAID' : 'PENDING', paymentMethod: 'ACCOUNT_TRANSFER', currency: 'NGN',
-      product: { type: 'RESERVED_ACCOUNT', reference: tx.accountRef },
-      destinationAccountInformation: { bankCode: '50515', bankName: 'Sandbox MFB', accountNumber: tx.accountNumber },
-    };
-  }
+	private monnifyData(tx: Tx) {
+		return {
+			transactionReference: tx.reference,
+			paymentReference: `PAY-${tx.reference}`,
+			paidOn: tx.paidAt,
+			amountPaid: naira(tx.amount),
+			totalPayable: naira(tx.amount),
+			settlementAmount: naira(tx.amount - tx.fee),
+			paymentStatus: tx.status === 'success' ? 'PAID' : 'PENDING',
+			paymentMethod: 'ACCOUNT_TRANSFER',
+			currency: 'NGN',
+			product: { type: 'RESERVED_ACCOUNT', reference: tx.accountRef },
+			destinationAccountInformation: { bankCode: '50515', bankName: 'Sandbox MFB', accountNumber: tx.accountNumber },
+		};
+	}
 
-  /** Simulates a bank transfer into a sandbox account and (unless held) fires its webhook(s). */
-  async transfer(t: TransferRequest) {
-    const acct = this.accounts.get(`${t.provider}:${t.accountNumber}`);
-    const reference = t.reference ?? (t.provider === 'paystack' ? `T${crypto.randomBytes(8).toString('hex')}` : `MNFY|${Date.now()}|${crypto.randomBytes(4).toString('hex')}`);
-    if (!Number.isSafeInteger(t.amount) || t.amount <= 0) throw new Error('amount must be kobo above 0');
-    const tx: Tx = {
-      provider: t.provider, reference, amount: t.amount, fee: t.fee ?? 0, accountNumber: t.accountNumber,
-      accountRef: acct?.accountRef ?? 'UNKNOWN', paidAt: new Date().toISOString(), status: t.unpaid ? 'pending' : 'success',
-    };
-    this.txs.set(`${t.provider}:${reference}`, tx);
-    if (t.hold) return { reference, deliveries: [] };
-    return this.deliver(reference, t);
-  }
+	/** Simulates a bank transfer into a sandbox account and (unless held) fires its webhook(s). */
+	async transfer(t: TransferRequest) {
+		const acct = this.accounts.get(`${t.provider}:${t.accountNumber}`);
+		const reference =
+			t.reference ??
+			(t.provider === 'paystack'
+				? `T${crypto.randomBytes(8).toString('hex')}`
+				: `MNFY|${Date.now()}|${crypto.randomBytes(4).toString('hex')}`);
+		if (!Number.isSafeInteger(t.amount) || t.amount <= 0) throw new Error('amount must be kobo above 0');
+		const tx: Tx = {
+			provider: t.provider,
+			reference,
+			amount: t.amount,
+			fee: t.fee ?? 0,
+			accountNumber: t.accountNumber,
+			accountRef: acct?.accountRef ?? 'UNKNOWN',
+			paidAt: new Date().toISOString(),
+			status: t.unpaid ? 'pending' : 'success',
+		};
+		this.txs.set(`${t.provider}:${reference}`, tx);
+		if (t.hold) return { reference, deliveries: [] };
+		return this.deliver(reference, t);
+	}
 
-  /** Fires the webhook of a recorded payment (again): replays, concurrency, delay and bad signatures as asked. */
-  async deliver(reference: string, t: Partial<TransferRequest> = {}) {
-    const tx = [...this.txs.values()].find((x) => x.reference === reference);
-    if (!tx) throw new Error(`no transaction ${reference}`);
-    const raw = JSON.stringify(this.eventOf(tx));
-    const secret = tx.provider === 'paystack' ? this.opts.paystackSecret : this.opts.monnifySecret;
-    const sig = t.badSignature ? signBody(`not-${secret}`, raw) : signBody(secret, raw);
-    const header = tx.provider === 'paystack' ? 'x-paystack-signature' : 'monnify-signature';
-    const urls = this.opts.webhookUrls[tx.provider];
-    if (t.delayMs) await new Promise((r) => setTimeout(r, t.delayMs));
-    const post = async (url: string) => {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', [header]: sig }, body: raw });
-      const out = { reference, url, status: res.status, outcome: ((await res.json().catch(() => ({}))) as { outcome?: string }).outcome };
-      this.deliveries.push(out);
-      return out;
-    };
-    const n = Math.max(1, t.deliveries ?? 1);
-    const jobs = Array.from({ length: n }, () => urls).flat();
-    if (t.concurrent) return { reference, deliveries: await Promise.all(jobs.map(post)) };
-    const done = [];
-    for (const u of jobs) done.push(await post(u));
-    return { reference, deliveries: done };
-  }
+	/** Fires the webhook of a recorded payment (again): replays, concurrency, delay and bad signatures as asked. */
+	async deliver(reference: string, t: Partial<TransferRequest> = {}) {
+		const tx = [...this.txs.values()].find((x) => x.reference === reference);
+		if (!tx) throw new Error(`no transaction ${reference}`);
+		const raw = JSON.stringify(this.eventOf(tx));
+		const secret = tx.provider === 'paystack' ? this.opts.paystackSecret : this.opts.monnifySecret;
+		const sig = t.badSignature ? signBody(`not-${secret}`, raw) : signBody(secret, raw);
+		const header = tx.provider === 'paystack' ? 'x-paystack-signature' : 'monnify-signature';
+		const urls = this.opts.webhookUrls[tx.provider];
+		if (t.delayMs) await new Promise((r) => setTimeout(r, t.delayMs));
+		const post = async (url: string) => {
+			const res = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', [header]: sig },
+				body: raw,
+			});
+			const out = {
+				reference,
+				url,
+				status: res.status,
+				outcome: ((await res.json().catch(() => ({}))) as { outcome?: string }).outcome,
+			};
+			this.deliveries.push(out);
+			return out;
+		};
+		const n = Math.max(1, t.deliveries ?? 1);
+		const jobs = Array.from({ length: n }, () => urls).flat();
+		if (t.concurrent) return { reference, deliveries: await Promise.all(jobs.map(post)) };
+		const done = [];
+		for (const u of jobs) done.push(await post(u));
+		return { reference, deliveries: done };
+	}
 
-  private eventOf(tx: Tx): unknown {
-    if (tx.provider === 'monnify') return { eventType: 'SUCCESSFUL_TRANSACTION', eventData: this.monnifyData(tx) };
-    return { event: 'charge.success', data: {
-      reference: tx.reference, status: 'success', amount: tx.amount, fees: tx.fee, currency: 'NGN', channel: 'dedicated_nuban', paid_at: tx.paidAt,
-      customer: { customer_code: tx.accountRef }, authorization: { channel: 'dedicated_nuban', receiver_bank_account_number: tx.accountNumber },
-    } };
-  }
+	private eventOf(tx: Tx): unknown {
+		if (tx.provider === 'monnify') return { eventType: 'SUCCESSFUL_TRANSACTION', eventData: this.monnifyData(tx) };
+		return {
+			event: 'charge.success',
+			data: {
+				reference: tx.reference,
+				status: 'success',
+				amount: tx.amount,
+				fees: tx.fee,
+				currency: 'NGN',
+				channel: 'dedicated_nuban',
+				paid_at: tx.paidAt,
+				customer: { customer_code: tx.accountRef },
+				authorization: { channel: 'dedicated_nuban', receiver_bank_account_number: tx.accountNumber },
+			},
+		};
+	}
 }

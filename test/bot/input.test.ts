@@ -10,66 +10,68 @@ import { useBotEnv } from './harness';
 const env = useBotEnv();
 
 test('/data: a toll-free 0800 number is refused with why, not asked "ported?"; nothing is bought', async () => {
-  const app = await env.makeBot();
-  const u = env.alice;
-  await env.send(app, env.tg.textUpdate(u, '/data'));
-  await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
-  await env.send(app, env.tg.buttonUpdate(u, /^1GB SME /));
-  await env.send(app, env.tg.textUpdate(u, '0800 123 4567'));
-  expect(env.tg.lastText(u.id)).toBe(
-    'That is not a Nigerian mobile number: 0800 is not the prefix of a mobile network (toll-free, premium and fixed-line numbers cannot get airtime, data or SMS; a ported number keeps its original prefix). Send 11 digits like 08031234567 (or +234 803 123 4567).',
-  );
-  expect(env.tg.textsTo(u.id).join('\n')).not.toMatch(/Has this number been ported/);
-  // a premium 0700 the same way; then a real number goes on to the confirm
-  await env.send(app, env.tg.textUpdate(u, '+234 700 123 4567'));
-  expect(env.tg.lastText(u.id)).toMatch(/^That is not a Nigerian mobile number: 0700 is not the prefix/);
-  await env.send(app, env.tg.textUpdate(u, '\u202A0803 123 4567\u202C')); // pasted from a chat app, with bidi marks
-  expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?/);
-  expect(await env.debits()).toBe(0);
+	const app = await env.makeBot();
+	const u = env.alice;
+	await env.send(app, env.tg.textUpdate(u, '/data'));
+	await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
+	await env.send(app, env.tg.buttonUpdate(u, /^1GB SME /));
+	await env.send(app, env.tg.textUpdate(u, '0800 123 4567'));
+	expect(env.tg.lastText(u.id)).toBe(
+		'That is not a Nigerian mobile number: 0800 is not the prefix of a mobile network (toll-free, premium and fixed-line numbers cannot get airtime, data or SMS; a ported number keeps its original prefix). Send 11 digits like 08031234567 (or +234 803 123 4567).',
+	);
+	expect(env.tg.textsTo(u.id).join('\n')).not.toMatch(/Has this number been ported/);
+	// a premium 0700 the same way; then a real number goes on to the confirm
+	await env.send(app, env.tg.textUpdate(u, '+234 700 123 4567'));
+	expect(env.tg.lastText(u.id)).toMatch(/^That is not a Nigerian mobile number: 0700 is not the prefix/);
+	await env.send(app, env.tg.textUpdate(u, '\u202A0803 123 4567\u202C')); // pasted from a chat app, with bidi marks
+	expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?/);
+	expect(await env.debits()).toBe(0);
 });
 
 test('SMS lists: non-mobile numbers are left out with their reason and counted, as the client would drop them', () => {
-  const r = recipientsFromText('08031234567\n0800 123 4567\n07001234567, 08051234567\n0803123\n');
-  expect(r.numbers).toEqual(['08031234567', '08051234567']);
-  expect(r.bad).toEqual([
-    { where: 'line 2', value: '0800 123 4567', reason: 'not a Nigerian mobile prefix' },
-    { where: 'line 3', value: '07001234567', reason: 'not a Nigerian mobile prefix' },
-    { where: 'line 4', value: '0803123', reason: 'wrong length' },
-  ]);
-  expect(recipientsReport(r)).toBe(
-    'Found 2 numbers.\nLeft out (3, not Nigerian mobile numbers):\nline 2: 0800 123 4567 (not a Nigerian mobile prefix)\nline 3: 07001234567 (not a Nigerian mobile prefix)\nline 4: 0803123 (wrong length)',
-  );
-  const csv = recipientsFromCsv('name,phone\nAda,08031234567\nToll,08001234567\n');
-  expect(csv.numbers).toEqual(['08031234567']);
-  expect(csv.bad).toEqual([{ where: 'row 3', value: '08001234567', reason: 'not a Nigerian mobile prefix' }]);
+	const r = recipientsFromText('08031234567\n0800 123 4567\n07001234567, 08051234567\n0803123\n');
+	expect(r.numbers).toEqual(['08031234567', '08051234567']);
+	expect(r.bad).toEqual([
+		{ where: 'line 2', value: '0800 123 4567', reason: 'not a Nigerian mobile prefix' },
+		{ where: 'line 3', value: '07001234567', reason: 'not a Nigerian mobile prefix' },
+		{ where: 'line 4', value: '0803123', reason: 'wrong length' },
+	]);
+	expect(recipientsReport(r)).toBe(
+		'Found 2 numbers.\nLeft out (3, not Nigerian mobile numbers):\nline 2: 0800 123 4567 (not a Nigerian mobile prefix)\nline 3: 07001234567 (not a Nigerian mobile prefix)\nline 4: 0803123 (wrong length)',
+	);
+	const csv = recipientsFromCsv('name,phone\nAda,08031234567\nToll,08001234567\n');
+	expect(csv.numbers).toEqual(['08031234567']);
+	expect(csv.bad).toEqual([{ where: 'row 3', value: '08001234567', reason: 'not a Nigerian mobile prefix' }]);
 });
 
 test('/sms end to end: a toll-free number in the list is reported and not sent or charged', async () => {
-  const app = await env.makeBot();
-  const u = env.bob;
-  await env.send(app, env.tg.textUpdate(u, '/sms'));
-  await env.send(app, env.tg.textUpdate(u, 'SHOP'));
-  await env.send(app, env.tg.textUpdate(u, '08031234567\n08001234567'));
-  expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe('Found 1 number.\nLeft out (1, not Nigerian mobile numbers):\nline 2: 08001234567 (not a Nigerian mobile prefix)');
-  await env.send(app, env.tg.textUpdate(u, 'Hello'));
-  expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d.]+ for 1 number\?/);
+	const app = await env.makeBot();
+	const u = env.bob;
+	await env.send(app, env.tg.textUpdate(u, '/sms'));
+	await env.send(app, env.tg.textUpdate(u, 'SHOP'));
+	await env.send(app, env.tg.textUpdate(u, '08031234567\n08001234567'));
+	expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe(
+		'Found 1 number.\nLeft out (1, not Nigerian mobile numbers):\nline 2: 08001234567 (not a Nigerian mobile prefix)',
+	);
+	await env.send(app, env.tg.textUpdate(u, 'Hello'));
+	expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d.]+ for 1 number\?/);
 });
 
 test('/sms: a message of only invisible characters is refused by the client rule; nothing is charged', async () => {
-  const app = await env.makeBot();
-  const u = env.alice;
-  await env.send(app, env.tg.textUpdate(u, '/sms'));
-  await env.send(app, env.tg.textUpdate(u, 'SHOP'));
-  await env.send(app, env.tg.textUpdate(u, '08031234567'));
-  await env.send(app, env.tg.textUpdate(u, '\u200B\u200B\u2060'));
-  expect(env.tg.lastText(u.id)).toMatch(/no visible characters/);
-  expect(env.tg.lastText(u.id)).not.toMatch(/^Confirm/);
-  expect(await env.debits()).toBe(0);
+	const app = await env.makeBot();
+	const u = env.alice;
+	await env.send(app, env.tg.textUpdate(u, '/sms'));
+	await env.send(app, env.tg.textUpdate(u, 'SHOP'));
+	await env.send(app, env.tg.textUpdate(u, '08031234567'));
+	await env.send(app, env.tg.textUpdate(u, '\u200B\u200B\u2060'));
+	expect(env.tg.lastText(u.id)).toMatch(/no visible characters/);
+	expect(env.tg.lastText(u.id)).not.toMatch(/^Confirm/);
+	expect(await env.debits()).toBe(0);
 });
 
-test('airtime amounts by the client\'s rule: hex, exponents and invisible characters are refused saying what to type', () => {
-  expect(amountProblem('0x64', 1_000_000)).toMatch(/is not a naira amount: type digits/);
-  expect(amountProblem('1e3', 1_000_000)).toMatch(/is not a naira amount/);
-  expect(amountProblem('\u200B100', 1_000_000)).toMatch(/is not a naira amount/);
-  expect(amountProblem(' 100 ', 1_000_000)).toBeNull();
+test("airtime amounts by the client's rule: hex, exponents and invisible characters are refused saying what to type", () => {
+	expect(amountProblem('0x64', 1_000_000)).toMatch(/is not a naira amount: type digits/);
+	expect(amountProblem('1e3', 1_000_000)).toMatch(/is not a naira amount/);
+	expect(amountProblem('\u200B100', 1_000_000)).toMatch(/is not a naira amount/);
+	expect(amountProblem(' 100 ', 1_000_000)).toBeNull();
 });

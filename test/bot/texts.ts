@@ -15,69 +15,85 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The source of a pattern for one catalogue message (no anchors). */
 export function source(key: string, vars: PatternVars = {}): string {
-  const marks: Record<string, string> = {};
-  const plain: TextVars = {};
-  Object.entries(vars).forEach(([k, v], i) => {
-    if (v instanceof RegExp) {
-      plain[k] = `\u0001${i}\u0002`;
-      marks[plain[k] as string] = v.source;
-    } else plain[k] = v;
-  });
-  let src = escape(t(key, plain));
-  for (const [mark, re] of Object.entries(marks)) src = src.split(escape(mark)).join(`(?:${re})`);
-  return src;
+	const marks: Record<string, string> = {};
+	const plain: TextVars = {};
+	Object.entries(vars).forEach(([k, v], i) => {
+		if (v instanceof RegExp) {
+			plain[k] = `\u0001${i}\u0002`;
+			marks[plain[k] as string] = v.source;
+		} else plain[k] = v;
+	});
+	let src = escape(t(key, plain));
+	for (const [mark, re] of Object.entries(marks)) src = src.split(escape(mark)).join(`(?:${re})`);
+	return src;
 }
 
 /** A message from the catalogue, at the start of the text. */
 export function pattern(key: string, vars: PatternVars = {}): RegExp {
-  return new RegExp(`^${source(key, vars)}`);
+	return new RegExp(`^${source(key, vars)}`);
 }
 
 /** Consecutive lines, each a catalogue message ([key, vars]), from the start of the text. */
 export function lines(...parts: [string, PatternVars?][]): RegExp {
-  return new RegExp(`^${parts.map(([k, v]) => source(k, v)).join('\\n')}`);
+	return new RegExp(`^${parts.map(([k, v]) => source(k, v)).join('\\n')}`);
 }
 
 /** The confirm question of a purchase, as the bot words it (confirm.ts confirmText). */
-export function confirmText(o: { price: string; target?: string; gets: string; note?: string; walletAfter?: string }): string {
-  return [
-    o.target ? t('confirm-question-for', { price: o.price, target: o.target }) : t('confirm-question', { price: o.price }),
-    t('confirm-gets', { gets: o.gets }),
-    o.note ? t('confirm-pay-note', { price: o.price, note: o.note }) : t('confirm-pay', { price: o.price }),
-    ...(o.walletAfter ? [t('confirm-wallet-after', { balance: o.walletAfter })] : []),
-  ].join('\n');
+export function confirmText(o: {
+	price: string;
+	target?: string;
+	gets: string;
+	note?: string;
+	walletAfter?: string;
+}): string {
+	return [
+		o.target
+			? t('confirm-question-for', { price: o.price, target: o.target })
+			: t('confirm-question', { price: o.price }),
+		t('confirm-gets', { gets: o.gets }),
+		o.note ? t('confirm-pay-note', { price: o.price, note: o.note }) : t('confirm-pay', { price: o.price }),
+		...(o.walletAfter ? [t('confirm-wallet-after', { balance: o.walletAfter })] : []),
+	].join('\n');
 }
 
 /** The confirm question's first lines as a pattern (price may be a RegExp). */
 export function confirmPattern(o: { price: string | RegExp; target?: string | RegExp; gets: string | RegExp }): RegExp {
-  const q: [string, PatternVars] = o.target ? ['confirm-question-for', { price: o.price, target: o.target }] : ['confirm-question', { price: o.price }];
-  return lines(q, ['confirm-gets', { gets: o.gets }]);
+	const q: [string, PatternVars] = o.target
+		? ['confirm-question-for', { price: o.price, target: o.target }]
+		: ['confirm-question', { price: o.price }];
+	return lines(q, ['confirm-gets', { gets: o.gets }]);
 }
 
 /** "MTN data 1GB SME (30 days) to 0803 123 4567": what + recipient, as outcomes name it. */
 export const what = (description: string, to: string) => t('recipient-to', { what: description, to });
 
 const ICON: Record<string, string> = { successful: '✅', not_charged: '❌', failed: '↩️', processing: '⏳' };
-const LABEL: Record<string, () => string> = { successful: () => t('state-successful'), not_charged: () => t('state-failed'), processing: () => t('state-pending') };
+const LABEL: Record<string, () => string> = {
+	successful: () => t('state-successful'),
+	not_charged: () => t('state-failed'),
+	processing: () => t('state-pending'),
+};
 
 /** The first line of an outcome message ("✅ Delivered: MTN data … to 0803 123 4567."), as a pattern source. */
 export function outcomeHead(state: 'successful' | 'not_charged' | 'processing', what: string | RegExp): string {
-  return source('outcome-head', { icon: ICON[state], label: LABEL[state](), what });
+	return source('outcome-head', { icon: ICON[state], label: LABEL[state](), what });
 }
 
 /** A whole "not charged" outcome (head, reason, "You were not charged."), as a pattern source. */
 export function notChargedOutcome(what: string | RegExp): string {
-  return `${outcomeHead('not_charged', what)}\\n[^]*${source('outcome-not-charged-note')}$`;
+	return `${outcomeHead('not_charged', what)}\\n[^]*${source('outcome-not-charged-note')}$`;
 }
 
 /** The "being checked" outcome of an unclear order, as a pattern source. */
 export function unknownOutcome(what: string | RegExp): string {
-  return source('outcome-unknown', { what, order: /\S+/ });
+	return source('outcome-unknown', { what, order: /\S+/ });
 }
 
 /** A follower notice about an order interrupted by a restart, then the outcome `body` (a pattern source). */
 export const afterRestart = (body: string): RegExp => new RegExp(`^${source('notice-restart')}\\n${body}`);
 /** A follower notice "Update on order <ref>:" then the outcome `body`. */
-export const updateOn = (ref: string | RegExp, body: string): RegExp => new RegExp(`^${source('notice-update', { ref })}\\n${body}`);
+export const updateOn = (ref: string | RegExp, body: string): RegExp =>
+	new RegExp(`^${source('notice-update', { ref })}\\n${body}`);
 /** Did any of these texts tell the user they were not charged? */
-export const saysNotCharged = (texts: string[]): boolean => texts.some((x) => x.includes(t('outcome-not-charged-note')) || x.includes(t('state-failed')));
+export const saysNotCharged = (texts: string[]): boolean =>
+	texts.some((x) => x.includes(t('outcome-not-charged-note')) || x.includes(t('state-failed')));

@@ -12,164 +12,196 @@ import { lines, pattern, text, what } from './texts';
 const env = useBotEnv();
 
 async function poll(app: Awaited<ReturnType<typeof env.makeBot>>): Promise<Poller> {
-  const p = await startPolling(app.bot, { timeoutSeconds: 5 });
-  env.cleanup(() => p.stop());
-  return p;
+	const p = await startPolling(app.bot, { timeoutSeconds: 5 });
+	env.cleanup(() => p.stop());
+	return p;
 }
 
 /** Poll a condition that no Bot API call signals (e.g. the vendor was reached). */
 async function until(pred: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+	const end = Date.now() + timeoutMs;
+	while (!pred()) {
+		if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+		await new Promise((r) => setTimeout(r, 10));
+	}
 }
 
 /** The real client, but every purchase waits until the test opens the gate (a slow vendor). */
 function gatedClient(c: VtuClient) {
-  let open!: () => void;
-  let gate = new Promise<void>((r) => (open = r));
-  const started: BotPurchaseRequest[] = [];
-  // Never leave a purchase hanging after a failed test (the poller's stop would wait for it).
-  env.cleanup(() => open());
-  const client: VtuClientLike = {
-    user: c.user,
-    catalog: c.catalog,
-    quote: (r) => c.quote(r as never),
-    buy: async (r, o) => {
-      started.push(r);
-      await gate;
-      return c.buy(r as never, o);
-    },
-    reconcile: (r, o) => c.reconcile(r as never, o),
-    transactions: c.transactions,
-    sms: c.sms,
-  };
-  return {
-    client: client as unknown as VtuClient,
-    started,
-    release() {
-      open();
-      gate = new Promise<void>((r) => (open = r));
-    },
-  };
+	let open!: () => void;
+	let gate = new Promise<void>((r) => (open = r));
+	const started: BotPurchaseRequest[] = [];
+	// Never leave a purchase hanging after a failed test (the poller's stop would wait for it).
+	env.cleanup(() => open());
+	const client: VtuClientLike = {
+		user: c.user,
+		catalog: c.catalog,
+		quote: (r) => c.quote(r as never),
+		buy: async (r, o) => {
+			started.push(r);
+			await gate;
+			return c.buy(r as never, o);
+		},
+		reconcile: (r, o) => c.reconcile(r as never, o),
+		transactions: c.transactions,
+		sms: c.sms,
+	};
+	return {
+		client: client as unknown as VtuClient,
+		started,
+		release() {
+			open();
+			gate = new Promise<void>((r) => (open = r));
+		},
+	};
 }
 
-async function walkToConfirm(u: typeof env.alice, phone: string, confirm: RegExp = lines(['confirm-question-for', { price: '₦250.00', target: /.+/ }], ['confirm-gets', { gets: /.*/ }], ['confirm-pay', { price: '₦250.00' }])): Promise<void> {
-  env.tg.sendText(u, '/data');
-  await env.tg.waitForText(u.id, /choose the network/);
-  env.tg.press(u, 'MTN');
-  await env.tg.waitForText(u.id, /choose a plan/);
-  env.tg.press(u, /^1GB SME /);
-  await env.tg.waitForText(u.id, /Send the MTN phone number/);
-  env.tg.sendText(u, phone);
-  await env.tg.waitForText(u.id, confirm);
+async function walkToConfirm(
+	u: typeof env.alice,
+	phone: string,
+	confirm: RegExp = lines(
+		['confirm-question-for', { price: '₦250.00', target: /.+/ }],
+		['confirm-gets', { gets: /.*/ }],
+		['confirm-pay', { price: '₦250.00' }],
+	),
+): Promise<void> {
+	env.tg.sendText(u, '/data');
+	await env.tg.waitForText(u.id, /choose the network/);
+	env.tg.press(u, 'MTN');
+	await env.tg.waitForText(u.id, /choose a plan/);
+	env.tg.press(u, /^1GB SME /);
+	await env.tg.waitForText(u.id, /Send the MTN phone number/);
+	env.tg.sendText(u, phone);
+	await env.tg.waitForText(u.id, confirm);
 }
 
 test('long polling: getUpdates with offset drives a whole data purchase; stop() confirms the offset', async () => {
-  const app = await env.makeBot();
-  const u = env.alice;
-  const poller = await poll(app);
-  env.tg.sendText(u, '/balance');
-  await env.tg.waitForText(u.id, /Wallet balance: ₦1,000,000\.00/);
-  await walkToConfirm(u, '08031234567', lines(['confirm-question-for', { price: '₦250.00', target: text('phone-target', { phone: '0803 123 4567', network: 'MTN' }) }], ['confirm-gets', { gets: what('MTN data 1GB SME (30 days)', text('phone-target', { phone: '0803 123 4567', network: 'MTN' })) }], ['confirm-pay', { price: '₦250.00' }]));
-  const confirm = env.tg.buttonUpdate(u, /^confirm:/);
-  env.tg.enqueue(confirm);
-  env.tg.enqueue(confirm); // Telegram re-sends an update (same update_id)
-  await env.tg.waitForText(u.id, /^✅ Delivered/);
-  await poller.stop();
-  expect(poller.isRunning()).toBe(false);
-  expect(env.tg.pendingUpdates).toBe(0);
-  expect(env.logs.filter((l) => l.includes('duplicate update ignored'))).toHaveLength(1);
-  expect(await env.debits()).toBe(1);
-  const offsets = env.tg.callsOf('getUpdates').map((c) => Number(c.payload.offset ?? 0));
-  expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+	const app = await env.makeBot();
+	const u = env.alice;
+	const poller = await poll(app);
+	env.tg.sendText(u, '/balance');
+	await env.tg.waitForText(u.id, /Wallet balance: ₦1,000,000\.00/);
+	await walkToConfirm(
+		u,
+		'08031234567',
+		lines(
+			[
+				'confirm-question-for',
+				{ price: '₦250.00', target: text('phone-target', { phone: '0803 123 4567', network: 'MTN' }) },
+			],
+			[
+				'confirm-gets',
+				{ gets: what('MTN data 1GB SME (30 days)', text('phone-target', { phone: '0803 123 4567', network: 'MTN' })) },
+			],
+			['confirm-pay', { price: '₦250.00' }],
+		),
+	);
+	const confirm = env.tg.buttonUpdate(u, /^confirm:/);
+	env.tg.enqueue(confirm);
+	env.tg.enqueue(confirm); // Telegram re-sends an update (same update_id)
+	await env.tg.waitForText(u.id, /^✅ Delivered/);
+	await poller.stop();
+	expect(poller.isRunning()).toBe(false);
+	expect(env.tg.pendingUpdates).toBe(0);
+	expect(env.logs.filter((l) => l.includes('duplicate update ignored'))).toHaveLength(1);
+	expect(await env.debits()).toBe(1);
+	const offsets = env.tg.callsOf('getUpdates').map((c) => Number(c.payload.offset ?? 0));
+	expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
 });
 
 test('long polling is concurrent across users: one purchase waiting on the vendor does not block others; one chat stays in order', async () => {
-  const g = gatedClient(env.client);
-  const app = await env.makeBot({}, env.dbPath, g.client);
-  await poll(app);
-  const a = env.alice;
-  const b = env.bob;
-  await walkToConfirm(a, '08031234567');
-  const from = env.tg.calls.length;
-  env.tg.press(a, /^confirm:/);
-  await until(() => g.started.length === 1, 'the purchase to reach the vendor');
-  // Alice asks for her history while her purchase is still at the vendor: same chat, so it waits.
-  env.tg.sendText(a, '/history');
-  // Bob is not blocked by Alice's purchase (bot.start() would handle nothing until it returns).
-  env.tg.sendText(b, '/balance');
-  await env.tg.waitForText(b.id, /^💰 Wallet balance/, 5000, from);
-  await walkToConfirm(b, '08061234567');
-  expect(env.tg.textsTo(a.id).slice(-1)[0]).toMatch(pattern('confirm-sending', { what: /[^]*/ }));
-  g.release();
-  const ok = await env.tg.waitForText(a.id, /^✅ Delivered/, 5000, from);
-  const history = await env.tg.waitForText(a.id, /^🧾 Recent orders/, 5000, from);
-  // The /history update ran after the purchase finished, so it lists it as successful.
-  expect(history).toMatch(/MTN data 1GB SME \(30 days\) to 0803 123 4567, ₦250\.00: Delivered/);
-  const texts = env.tg.textsTo(a.id);
-  expect(texts.lastIndexOf(history)).toBeGreaterThan(texts.lastIndexOf(ok));
-  expect(await env.debits()).toBe(1);
+	const g = gatedClient(env.client);
+	const app = await env.makeBot({}, env.dbPath, g.client);
+	await poll(app);
+	const a = env.alice;
+	const b = env.bob;
+	await walkToConfirm(a, '08031234567');
+	const from = env.tg.calls.length;
+	env.tg.press(a, /^confirm:/);
+	await until(() => g.started.length === 1, 'the purchase to reach the vendor');
+	// Alice asks for her history while her purchase is still at the vendor: same chat, so it waits.
+	env.tg.sendText(a, '/history');
+	// Bob is not blocked by Alice's purchase (bot.start() would handle nothing until it returns).
+	env.tg.sendText(b, '/balance');
+	await env.tg.waitForText(b.id, /^💰 Wallet balance/, 5000, from);
+	await walkToConfirm(b, '08061234567');
+	expect(env.tg.textsTo(a.id).slice(-1)[0]).toMatch(pattern('confirm-sending', { what: /[^]*/ }));
+	g.release();
+	const ok = await env.tg.waitForText(a.id, /^✅ Delivered/, 5000, from);
+	const history = await env.tg.waitForText(a.id, /^🧾 Recent orders/, 5000, from);
+	// The /history update ran after the purchase finished, so it lists it as successful.
+	expect(history).toMatch(/MTN data 1GB SME \(30 days\) to 0803 123 4567, ₦250\.00: Delivered/);
+	const texts = env.tg.textsTo(a.id);
+	expect(texts.lastIndexOf(history)).toBeGreaterThan(texts.lastIndexOf(ok));
+	expect(await env.debits()).toBe(1);
 });
 
 test('stopping the poller waits for a purchase in flight, then confirms the offset', async () => {
-  const g = gatedClient(env.client);
-  const app = await env.makeBot({}, env.dbPath, g.client);
-  const poller = await poll(app);
-  const u = env.alice;
-  await walkToConfirm(u, '08031234567');
-  env.tg.press(u, /^confirm:/);
-  await until(() => g.started.length === 1, 'the purchase to reach the vendor');
-  let stopped = false;
-  const stopping = poller.stop().then(() => (stopped = true));
-  await new Promise((r) => setTimeout(r, 300));
-  expect(stopped).toBe(false);
-  expect(poller.inFlight()).toBe(1);
-  g.release();
-  await stopping;
-  expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
-  expect(await env.debits()).toBe(1);
-  // The final getUpdates(offset = last + 1) confirmed every update that was handled.
-  expect(env.tg.pendingUpdates).toBe(0);
-  // Updates arriving after the stop are left for the next start, not taken.
-  env.tg.sendText(u, '/balance');
-  await new Promise((r) => setTimeout(r, 200));
-  expect(env.tg.pendingUpdates).toBe(1);
+	const g = gatedClient(env.client);
+	const app = await env.makeBot({}, env.dbPath, g.client);
+	const poller = await poll(app);
+	const u = env.alice;
+	await walkToConfirm(u, '08031234567');
+	env.tg.press(u, /^confirm:/);
+	await until(() => g.started.length === 1, 'the purchase to reach the vendor');
+	let stopped = false;
+	const stopping = poller.stop().then(() => (stopped = true));
+	await new Promise((r) => setTimeout(r, 300));
+	expect(stopped).toBe(false);
+	expect(poller.inFlight()).toBe(1);
+	g.release();
+	await stopping;
+	expect(env.tg.lastText(u.id)).toMatch(/^✅ Delivered/);
+	expect(await env.debits()).toBe(1);
+	// The final getUpdates(offset = last + 1) confirmed every update that was handled.
+	expect(env.tg.pendingUpdates).toBe(0);
+	// Updates arriving after the stop are left for the next start, not taken.
+	env.tg.sendText(u, '/balance');
+	await new Promise((r) => setTimeout(r, 200));
+	expect(env.tg.pendingUpdates).toBe(1);
 });
 
 test('webhook mode: webhookCallback(bot, "http", { secretToken }) refuses a wrong secret and handles the right one', async () => {
-  const app = await env.makeBot();
-  const secret = 'webhook_secret_0123456789';
-  const srv = await startWebhookServer(app.bot, { path: '/tg/hook', secretToken: secret, port: 0, host: '127.0.0.1' });
-  try {
-    const url = `http://127.0.0.1:${srv.port}/tg/hook`;
-    const post = (update: unknown, token?: string) =>
-      fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { 'x-telegram-bot-api-secret-token': token } : {}) },
-        body: JSON.stringify(update),
-      });
-    expect((await post(env.tg.textUpdate(env.alice, '/balance'))).status).toBe(401);
-    expect((await post(env.tg.textUpdate(env.alice, '/balance'), 'wrong_secret_000000000')).status).toBe(401);
-    expect(env.tg.textsTo(env.alice.id)).toHaveLength(0);
-    expect((await post(env.tg.textUpdate(env.alice, '/balance'), secret)).status).toBe(200);
-    expect(env.tg.lastText(env.alice.id)).toBe('💰 Wallet balance: ₦1,000,000.00');
-    expect((await fetch(`http://127.0.0.1:${srv.port}/healthz`)).status).toBe(200);
-    expect((await fetch(`http://127.0.0.1:${srv.port}/other`, { method: 'POST' })).status).toBe(404);
-  } finally {
-    await srv.close();
-  }
+	const app = await env.makeBot();
+	const secret = 'webhook_secret_0123456789';
+	const srv = await startWebhookServer(app.bot, { path: '/tg/hook', secretToken: secret, port: 0, host: '127.0.0.1' });
+	try {
+		const url = `http://127.0.0.1:${srv.port}/tg/hook`;
+		const post = (update: unknown, token?: string) =>
+			fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...(token ? { 'x-telegram-bot-api-secret-token': token } : {}) },
+				body: JSON.stringify(update),
+			});
+		expect((await post(env.tg.textUpdate(env.alice, '/balance'))).status).toBe(401);
+		expect((await post(env.tg.textUpdate(env.alice, '/balance'), 'wrong_secret_000000000')).status).toBe(401);
+		expect(env.tg.textsTo(env.alice.id)).toHaveLength(0);
+		expect((await post(env.tg.textUpdate(env.alice, '/balance'), secret)).status).toBe(200);
+		expect(env.tg.lastText(env.alice.id)).toBe('💰 Wallet balance: ₦1,000,000.00');
+		expect((await fetch(`http://127.0.0.1:${srv.port}/healthz`)).status).toBe(200);
+		expect((await fetch(`http://127.0.0.1:${srv.port}/other`, { method: 'POST' })).status).toBe(404);
+	} finally {
+		await srv.close();
+	}
 });
 
 test('auto-retry on bot.api and inside conversations: a 429 from the Bot API is retried', async () => {
-  const app = await env.makeBot();
-  env.tg.failNext('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } });
-  await env.send(app, env.tg.textUpdate(env.alice, '/balance'));
-  expect(env.tg.lastText(env.alice.id)).toBe('💰 Wallet balance: ₦1,000,000.00');
-  env.tg.failNext('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } });
-  await env.send(app, env.tg.textUpdate(env.alice, '/data')); // sent from inside the conversation
-  expect(env.tg.lastText(env.alice.id)).toBe('Buy data: choose the network.');
-  expect(env.tg.callsOf('sendMessage').filter((c) => c.payload.text === 'Buy data: choose the network.')).toHaveLength(2);
+	const app = await env.makeBot();
+	env.tg.failNext('sendMessage', {
+		error_code: 429,
+		description: 'Too Many Requests: retry after 1',
+		parameters: { retry_after: 1 },
+	});
+	await env.send(app, env.tg.textUpdate(env.alice, '/balance'));
+	expect(env.tg.lastText(env.alice.id)).toBe('💰 Wallet balance: ₦1,000,000.00');
+	env.tg.failNext('sendMessage', {
+		error_code: 429,
+		description: 'Too Many Requests: retry after 1',
+		parameters: { retry_after: 1 },
+	});
+	await env.send(app, env.tg.textUpdate(env.alice, '/data')); // sent from inside the conversation
+	expect(env.tg.lastText(env.alice.id)).toBe('Buy data: choose the network.');
+	expect(env.tg.callsOf('sendMessage').filter((c) => c.payload.text === 'Buy data: choose the network.')).toHaveLength(
+		2,
+	);
 });

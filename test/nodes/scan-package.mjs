@@ -14,17 +14,23 @@ import { SOURCE_FILE_PATTERNS, analyzePackage } from '@n8n/scan-community-packag
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'vtu-scan-'));
 try {
-  const tarball =
-    process.argv[2] ??
-    join(work, execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop());
-  const unpacked = join(work, 'package');
-  mkdirSync(unpacked);
-  execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
-  const summary = (r) => ({ passed: r.passed, message: r.message ?? null, details: r.details ?? null });
-  const dist = summary(await analyzePackage(unpacked, ['**/*.js', 'package.json']));
-  const source = summary(await analyzePackage(root, SOURCE_FILE_PATTERNS));
-  process.stdout.write(JSON.stringify({ dist, source }) + '\n');
-  process.exitCode = dist.passed && source.passed ? 0 : 1;
+	const tarball =
+		process.argv[2] ??
+		join(
+			work,
+			execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, encoding: 'utf8' })
+				.trim()
+				.split('\n')
+				.pop(),
+		);
+	const unpacked = join(work, 'package');
+	mkdirSync(unpacked);
+	execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
+	const summary = (r) => ({ passed: r.passed, message: r.message ?? null, details: r.details ?? null });
+	const dist = summary(await analyzePackage(unpacked, ['**/*.js', 'package.json']));
+	const source = summary(await analyzePackage(root, SOURCE_FILE_PATTERNS));
+	process.stdout.write(JSON.stringify({ dist, source }) + '\n');
+	process.exitCode = dist.passed && source.passed ? 0 : 1;
 } finally {
-  rmSync(work, { recursive: true, force: true });
+	rmSync(work, { recursive: true, force: true });
 }

@@ -8,117 +8,156 @@ import { backendNames, startBackend, type Backend } from './backends';
 const DATA = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08161234567' };
 
 describe.each(backendNames())('storefront orders on %s', (name) => {
-  let backend: Backend;
-  let env: Env;
-  const opened: OpenedDb[] = [];
-  beforeAll(async () => {
-    backend = await startBackend(name);
-    env = await startEnv('family', { timeoutMs: 5000, reconcile: { waitMs: 0, pollMs: 50, maxProcessingMs: 0 } /* the sandbox records before it answers */ });
-  });
-  afterAll(async () => {
-    for (const o of opened) await o.close();
-    await env?.close();
-    await backend?.stop();
-  });
-  beforeEach(() => env.admin.clearFaults());
+	let backend: Backend;
+	let env: Env;
+	const opened: OpenedDb[] = [];
+	beforeAll(async () => {
+		backend = await startBackend(name);
+		env = await startEnv('family', {
+			timeoutMs: 5000,
+			reconcile: { waitMs: 0, pollMs: 50, maxProcessingMs: 0 } /* the sandbox records before it answers */,
+		});
+	});
+	afterAll(async () => {
+		for (const o of opened) await o.close();
+		await env?.close();
+		await backend?.stop();
+	});
+	beforeEach(() => env.admin.clearFaults());
 
-  async function shop(funded = 500_000, opts: Partial<ConstructorParameters<typeof Storefront>[0]> = {}) {
-    const o = await (await backend.fresh()).open();
-    opened.push(o);
-    const books = new Books(o.db);
-    await books.init();
-    await books.createCustomer('c1');
-    if (funded) await books.recordPayment({ provider: 'paystack', reference: `fund-${Math.random()}`, customerId: 'c1', amount: funded, fee: 0 });
-    return { books, store: new Storefront({ books, client: env.client, pricing: { markupPercent: 5 }, ...opts }) };
-  }
+	async function shop(funded = 500_000, opts: Partial<ConstructorParameters<typeof Storefront>[0]> = {}) {
+		const o = await (await backend.fresh()).open();
+		opened.push(o);
+		const books = new Books(o.db);
+		await books.init();
+		await books.createCustomer('c1');
+		if (funded)
+			await books.recordPayment({
+				provider: 'paystack',
+				reference: `fund-${Math.random()}`,
+				customerId: 'c1',
+				amount: funded,
+				fee: 0,
+			});
+		return { books, store: new Storefront({ books, client: env.client, pricing: { markupPercent: 5 }, ...opts }) };
+	}
 
-  async function balanced(books: Books) {
-    const r = await audit(books.db);
-    expect(r.problems).toEqual([]);
-    return r;
-  }
+	async function balanced(books: Books) {
+		const r = await audit(books.db);
+		expect(r.problems).toEqual([]);
+		return r;
+	}
 
-  test('success: the customer pays cost + markup, the vendor cost is what the vendor debited', async () => {
-    const { books, store } = await shop();
-    const before = await env.admin.balanceKobo('demo');
-    const out = await store.placeOrder('c1', 'o-ok', DATA);
-    expect(out.state).toBe('settled');
-    const cost = before - (await env.admin.balanceKobo('demo'));
-    expect(out.result!.amount.kobo).toBe(cost);
-    expect(out.price).toBe(store.priceFor(cost));
-    expect(out.price).toBeGreaterThan(cost);
-    expect(await books.walletBalance('c1')).toEqual({ balance: 500_000 - out.price, held: 0, available: 500_000 - out.price });
-    const vc = await books.db.selectFrom('accounts').selectAll().where('id', '=', OWNER.vendorCost).executeTakeFirstOrThrow();
-    expect(vc.debits_posted).toBe(cost);
-    const r = await balanced(books);
-    expect(r.spent).toBe(out.price);
-  });
+	test('success: the customer pays cost + markup, the vendor cost is what the vendor debited', async () => {
+		const { books, store } = await shop();
+		const before = await env.admin.balanceKobo('demo');
+		const out = await store.placeOrder('c1', 'o-ok', DATA);
+		expect(out.state).toBe('settled');
+		const cost = before - (await env.admin.balanceKobo('demo'));
+		expect(out.result!.amount.kobo).toBe(cost);
+		expect(out.price).toBe(store.priceFor(cost));
+		expect(out.price).toBeGreaterThan(cost);
+		expect(await books.walletBalance('c1')).toEqual({
+			balance: 500_000 - out.price,
+			held: 0,
+			available: 500_000 - out.price,
+		});
+		const vc = await books.db
+			.selectFrom('accounts')
+			.selectAll()
+			.where('id', '=', OWNER.vendorCost)
+			.executeTakeFirstOrThrow();
+		expect(vc.debits_posted).toBe(cost);
+		const r = await balanced(books);
+		expect(r.spent).toBe(out.price);
+	});
 
-  test('proven not charged (500 before the debit): the hold is released, nothing spent', async () => {
-    const { books, store } = await shop();
-    await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
-    const out = await store.placeOrder('c1', 'o-nc', DATA);
-    expect(out.state).toBe('released');
-    expect(out.error?.code).toBe('not_charged');
-    expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
-    await balanced(books);
-  });
+	test('proven not charged (500 before the debit): the hold is released, nothing spent', async () => {
+		const { books, store } = await shop();
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
+		const out = await store.placeOrder('c1', 'o-nc', DATA);
+		expect(out.state).toBe('released');
+		expect(out.error?.code).toBe('not_charged');
+		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
+		await balanced(books);
+	});
 
-  test('unknown outcome stays held; followed later it settles once', async () => {
-    const { books, store } = await shop();
-    // the purchase is made but its answer is lost, and the history cannot be read back: nothing is proven
-    await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
-    const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
-    const out = await store.placeOrder('c1', 'o-unk', DATA);
-    expect(out.state).toBe('unknown');
-    expect(out.error?.code).toBe('unknown_outcome');
-    expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: out.price, available: 500_000 - out.price });
-    expect((await store.follow('o-unk')).state).toBe('unknown'); // still unreadable: still held
-    await env.admin.removeFault(readFault.id);
-    const followed = await store.follow('o-unk');
-    expect(followed.state).toBe('settled');
-    expect((await store.follow('o-unk')).state).toBe('settled');
-    expect(await books.walletBalance('c1')).toEqual({ balance: 500_000 - out.price, held: 0, available: 500_000 - out.price });
-    await balanced(books);
-  });
+	test('unknown outcome stays held; followed later it settles once', async () => {
+		const { books, store } = await shop();
+		// the purchase is made but its answer is lost, and the history cannot be read back: nothing is proven
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+		const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
+		const out = await store.placeOrder('c1', 'o-unk', DATA);
+		expect(out.state).toBe('unknown');
+		expect(out.error?.code).toBe('unknown_outcome');
+		expect(await books.walletBalance('c1')).toEqual({
+			balance: 500_000,
+			held: out.price,
+			available: 500_000 - out.price,
+		});
+		expect((await store.follow('o-unk')).state).toBe('unknown'); // still unreadable: still held
+		await env.admin.removeFault(readFault.id);
+		const followed = await store.follow('o-unk');
+		expect(followed.state).toBe('settled');
+		expect((await store.follow('o-unk')).state).toBe('settled');
+		expect(await books.walletBalance('c1')).toEqual({
+			balance: 500_000 - out.price,
+			held: 0,
+			available: 500_000 - out.price,
+		});
+		await balanced(books);
+	});
 
-  test('a settled order that fails later is refunded exactly once', async () => {
-    const { books, store } = await shop();
-    const out = await store.placeOrder('c1', 'o-flip', DATA);
-    expect(out.state).toBe('settled');
-    await env.admin.setStatus('data', out.result!.id!, 'failed');
-    expect((await store.follow('o-flip')).state).toBe('refunded');
-    expect((await store.follow('o-flip')).state).toBe('refunded');
-    expect(await books.refund('o-flip')).toBe(false);
-    expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
-    const r = await balanced(books);
-    expect(r).toMatchObject({ spent: out.price, refunded: out.price });
-  });
+	test('a settled order that fails later is refunded exactly once', async () => {
+		const { books, store } = await shop();
+		const out = await store.placeOrder('c1', 'o-flip', DATA);
+		expect(out.state).toBe('settled');
+		await env.admin.setStatus('data', out.result!.id!, 'failed');
+		expect((await store.follow('o-flip')).state).toBe('refunded');
+		expect((await store.follow('o-flip')).state).toBe('refunded');
+		expect(await books.refund('o-flip')).toBe(false);
+		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
+		const r = await balanced(books);
+		expect(r).toMatchObject({ spent: out.price, refunded: out.price });
+	});
 
-  test('two phones at once: one customer can never overspend', async () => {
-    const { books, store } = await shop(0);
-    const cost = (await env.client.quote(DATA)).amount.kobo;
-    const price = store.priceFor(cost);
-    await books.recordPayment({ provider: 'monnify', reference: 'F', customerId: 'c1', amount: price * 2 + price / 2, fee: 0 });
-    const outs = await Promise.all(Array.from({ length: 6 }, (_, i) => store.placeOrder('c1', `o-par-${i}`, DATA).then((o) => o.state, (e) => e.code)));
-    expect(outs.filter((s) => s === 'settled')).toHaveLength(2);
-    expect(outs.filter((s) => s === 'insufficient_balance')).toHaveLength(4);
-    const w = await books.walletBalance('c1');
-    expect(w.available).toBeGreaterThanOrEqual(0);
-    await balanced(books);
-  });
+	test('two phones at once: one customer can never overspend', async () => {
+		const { books, store } = await shop(0);
+		const cost = (await env.client.quote(DATA)).amount.kobo;
+		const price = store.priceFor(cost);
+		await books.recordPayment({
+			provider: 'monnify',
+			reference: 'F',
+			customerId: 'c1',
+			amount: price * 2 + price / 2,
+			fee: 0,
+		});
+		const outs = await Promise.all(
+			Array.from({ length: 6 }, (_, i) =>
+				store.placeOrder('c1', `o-par-${i}`, DATA).then(
+					(o) => o.state,
+					(e) => e.code,
+				),
+			),
+		);
+		expect(outs.filter((s) => s === 'settled')).toHaveLength(2);
+		expect(outs.filter((s) => s === 'insufficient_balance')).toHaveLength(4);
+		const w = await books.walletBalance('c1');
+		expect(w.available).toBeGreaterThanOrEqual(0);
+		await balanced(books);
+	});
 
-  test('float guard: an order the vendor wallet cannot cover is refused before holding; one alert', async () => {
-    const alerts: string[] = [];
-    const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
-    const client = env.make({ token: poor.token });
-    const { books, store } = await shop(500_000, { client, alertOwner: (t) => alerts.push(t), lowFloatKobo: 100_000 });
-    for (const id of ['o-f1', 'o-f2']) {
-      await expect(store.placeOrder('c1', id, DATA)).rejects.toMatchObject({ code: 'insufficient_balance' });
-      expect(await books.orderState(id)).toBe('none');
-    }
-    expect(alerts).toHaveLength(1);
-    expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
-    await balanced(books);
-  });
+	test('float guard: an order the vendor wallet cannot cover is refused before holding; one alert', async () => {
+		const alerts: string[] = [];
+		const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
+		const client = env.make({ token: poor.token });
+		const { books, store } = await shop(500_000, { client, alertOwner: (t) => alerts.push(t), lowFloatKobo: 100_000 });
+		for (const id of ['o-f1', 'o-f2']) {
+			await expect(store.placeOrder('c1', id, DATA)).rejects.toMatchObject({ code: 'insufficient_balance' });
+			expect(await books.orderState(id)).toBe('none');
+		}
+		expect(alerts).toHaveLength(1);
+		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
+		await balanced(books);
+	});
 });
