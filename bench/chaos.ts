@@ -288,8 +288,10 @@ export function makeIntents(n: number, seed: number, lanes: number, faultRate: n
 		if (fault === 'twin') {
 			if (i + 1 >= n) fault = null;
 			else {
-				// another process of the same account buys the identical thing first; then this purchase's answer is
-				// lost: reconcile sees two matching records it cannot tell apart → unknown_outcome with both.
+				// another process of the same account buys the identical thing while this purchase's POST hangs
+				// (runLane); its answer is lost. Under `timeout` both records lie inside the purchase's window
+				// whatever the machine's load: reconcile cannot tell them apart → unknown_outcome with both.
+				// Under `html` the answer's arrival may close the window before the twin's record: adopted.
 				variant = rng.float() < 0.5 ? 'timeout' : 'html';
 				out.push({
 					i,
@@ -368,6 +370,32 @@ async function rawPurchase(reader: VtuClient, baseUrl: string, token: string, x:
 	const body = (await res.json()) as { id?: number };
 	if (res.status !== 201 || typeof body.id !== 'number') throw new Error(`twin purchase failed: HTTP ${res.status}`);
 	return reader.transactions.get(x.product, body.id);
+}
+
+/**
+ * The twin of a hanging purchase: waits (a condition, not a time) until the sandbox holds the main purchase's
+ * record, starts on a later millisecond (so the audit attributes each record to its own intent), buys.
+ * Returns when it ended.
+ */
+async function buyTwinOnceMainRecorded(
+	twin: Intent,
+	admin: SandboxAdmin,
+	recordsBefore: number,
+	mainEnded: () => boolean,
+	buy: () => Promise<PurchaseResult>,
+): Promise<number> {
+	// (or until the main purchase ended without one: then the twin simply comes after it)
+	while ((await admin.transactions({ username: 'chaos' })).length <= recordsBefore && !mainEnded()) await sleep(5);
+	const seen = Date.now();
+	while (Date.now() <= seen) await sleep(1);
+	twin.startedAt = Date.now();
+	try {
+		const r = await buy();
+		twin.outcome = { kind: 'result', first: r, final: r };
+	} catch (e) {
+		twin.outcome = { kind: 'error', code: 'twin_failed', candidates: [], message: String(e) };
+	}
+	return (twin.endedAt = Date.now());
 }
 
 interface LaneData {
@@ -480,20 +508,30 @@ async function runLane(
 
 		let prevEnd = 0;
 		const unknown: Unresolved[] = [];
-		for (const x of intents) {
+		for (let k = 0; k < intents.length; k++) {
+			const x = intents[k];
+			if (x.actor === 'other') continue; // a twin: bought while its main purchase hangs, below
+			const twin = x.fault === 'twin' ? intents[k - 1] : undefined;
 			await arm(x, admin, inj, o.timeoutMs, waitMs);
 			// create_date has millisecond precision: start each purchase on a later millisecond than the previous
 			// one ended, so "latest same-key intent started before the record" attributes exam pins exactly.
 			while (Date.now() <= prevEnd) await sleep(1);
+			const recordsBefore = twin ? (await admin.transactions({ username: 'chaos' })).length : 0;
 			x.startedAt = Date.now();
+			const twinBought =
+				twin &&
+				buyTwinOnceMainRecorded(
+					twin,
+					admin,
+					recordsBefore,
+					() => x.endedAt > 0,
+					() => rawPurchase(other, sb.baseUrl, token, twin),
+				);
 			try {
-				const r =
-					x.actor === 'other'
-						? await rawPurchase(other, sb.baseUrl, token, x)
-						: await client.buy(x.req, {
-								waitForFinal: { timeoutMs: TIMING.waitForFinalMs, intervalMs: 40 },
-								retryIfNotCharged: x.retryIfNotCharged,
-							});
+				const r = await client.buy(x.req, {
+					waitForFinal: { timeoutMs: TIMING.waitForFinalMs, intervalMs: 40 },
+					retryIfNotCharged: x.retryIfNotCharged,
+				});
 				x.outcome = { kind: 'result', first: r, final: r };
 			} catch (e) {
 				if (!(e instanceof VtuError)) throw e;
@@ -505,6 +543,7 @@ async function runLane(
 					unknown.push(unresolvedOf(e, { id: String(x.i), req: x.req }, client, x.startedAt, 3000));
 			}
 			x.endedAt = prevEnd = Date.now();
+			if (twinBought) prevEnd = Math.max(prevEnd, await twinBought);
 			// disarm
 			if (x.fault === 'processing') await admin.setConfig({ settle: { mode: 'immediate', finalStatus: 'successful' } });
 			if (x.fault) await admin.clearFaults();
@@ -591,8 +630,9 @@ function attribute(intents: Intent[], txns: AdminTxn[], a: LaneAudit): Map<Inten
 			continue;
 		}
 		const at = createdMs(t);
-		let owner = cands[0];
-		for (const c of cands) if (c.startedAt <= at && c.startedAt >= owner.startedAt) owner = c;
+		let owner: Intent | undefined;
+		for (const c of cands) if (c.startedAt <= at && (!owner || c.startedAt >= owner.startedAt)) owner = c;
+		owner ??= cands[0]; // none started before it: the audit flags what does not fit
 		const l = recs.get(owner) ?? [];
 		l.push(t);
 		recs.set(owner, l);
