@@ -258,7 +258,9 @@ export interface StorefrontConfig {
 
 /** The store's SQLite file by default: next to the journal (`vtu-bot.sqlite` → `vtu-bot.store.sqlite`). */
 export function storeDbPathOf(journalPath: string): string {
-	return /\.sqlite$/.test(journalPath) ? journalPath.replace(/\.sqlite$/, '.store.sqlite') : `${journalPath}.store.sqlite`;
+	return /\.sqlite$/.test(journalPath)
+		? journalPath.replace(/\.sqlite$/, '.store.sqlite')
+		: `${journalPath}.store.sqlite`;
 }
 
 export interface BotConfig {

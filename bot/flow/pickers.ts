@@ -89,7 +89,11 @@ export function pickers(s: Services) {
 		const net = (await s.client.catalog.networks()).find((n) => n.id === networkId);
 		return (net?.plans ?? [])
 			.filter((p) => p.available)
-			.map((p) => ({ id: p.id, label: labelOf(p), name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}` }));
+			.map((p) => ({
+				id: p.id,
+				label: labelOf(p),
+				name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}`,
+			}));
 	}
 
 	/**

@@ -43,7 +43,9 @@ export function pricingOf(cfg: Pick<StorefrontConfig, 'markupPercent' | 'markupK
 	};
 }
 
-export type Offer = { ok: true; orderId: string; cost: number; price: number; at: number } | { ok: false; text: string };
+export type Offer =
+	| { ok: true; orderId: string; cost: number; price: number; at: number }
+	| { ok: false; text: string };
 
 export class StoreSide {
 	readonly books: Books;

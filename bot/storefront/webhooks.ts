@@ -57,8 +57,11 @@ export async function startPaymentWebhooks(side: StoreSide, port: number, host =
 			const raw = Buffer.concat(chunks);
 			void (async () => {
 				const r = await handleWebhook(side.books, side.provider, raw, req.headers, (line) => log.warn(line));
+				// told before the answer, so the provider's delivery ends when the customer knows; a failure to
+				// tell is logged and the credit still stands (a redelivery tries again)
+				if (r.outcome === 'credited' || r.outcome === 'duplicate')
+					await tellPayment(side, raw).catch((e) => log.error('payment notice failed', { err: e }));
 				res.writeHead(r.status, { 'content-type': 'application/json' }).end(JSON.stringify({ outcome: r.outcome }));
-				if (r.outcome === 'credited' || r.outcome === 'duplicate') await tellPayment(side, raw);
 			})().catch((e) => {
 				log.error('payment webhook failed', { err: e });
 				if (!res.headersSent) res.writeHead(500).end();

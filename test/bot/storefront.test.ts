@@ -1,0 +1,196 @@
+/**
+ * Storefront mode end to end: the real bot (local Bot API), the real merchant sandbox and the real payment
+ * sandbox over HTTP, the store's ledger on SQLite and on a private Postgres cluster. A customer /starts
+ * and gets an account number, funds it by a (replayed) simulated transfer and is told once, buys data at
+ * the seller's price, is refunded once when the vendor fails the order later, and is refused before
+ * anything is held when the vendor wallet cannot cover the order (the owner alerted once).
+ */
+import { audit } from '../../store/ledger';
+import { paystack } from '../../store/payments';
+import { PaymentSandbox, type TransferRequest } from '../../store/sandbox/payments';
+import type { VtuClient } from '../../client';
+import type { VtuBot } from '../../bot/bot';
+import { createLogger } from '../../bot/logger';
+import { StoreSide } from '../../bot/storefront/service';
+import { startPaymentWebhooks } from '../../bot/storefront/webhooks';
+import { backendNames, startBackend, type Backend } from '../store/backends';
+import { dataToConfirm, useBotEnv } from './harness';
+import type { FakeUser } from './fake-telegram';
+import { pattern, text } from './texts';
+
+const SECRETS = {
+	paystackSecret: 'sk_test_storefront_bot_0123456789abcdef',
+	monnifyApiKey: 'MK_TEST_STOREFRONTBOT',
+	monnifySecret: 'monnify-secret-storefront-bot-0123',
+	adminKey: 'pay-admin-key-storefront',
+};
+const NAIRA = /₦[\d,]+\.\d\d/;
+
+describe.each(backendNames())('storefront mode on %s', (name) => {
+	const env = useBotEnv();
+	let backend: Backend;
+	beforeAll(async () => {
+		backend = await startBackend(name);
+	}, 120_000);
+	afterAll(async () => {
+		await backend?.stop();
+	});
+
+	/** A storefront bot on a fresh store database, its payment webhooks, and a payment sandbox firing at them. */
+	async function shop(opts: { client?: VtuClient; lowFloatKobo?: number } = {}) {
+		const opened = await (await backend.fresh()).open();
+		const pay = new PaymentSandbox({ ...SECRETS, webhookUrls: { paystack: [], monnify: [] } });
+		const base = await pay.start();
+		const logger = createLogger({ level: 'debug', secrets: [], write: (l) => env.logs.push(l) });
+		const side = new StoreSide({
+			opened,
+			client: opts.client ?? env.client,
+			provider: paystack({ secretKey: SECRETS.paystackSecret, baseUrl: `${base}/paystack` }),
+			pricing: { markupPercent: '10', markupKobo: 5_000 },
+			lowFloatKobo: opts.lowFloatKobo ?? 0,
+			ownerIds: [env.admin1.id],
+			logger,
+		});
+		await side.init();
+		const app = await env.makeBot({}, env.dbPath, opts.client ?? env.client, { storefront: side });
+		const hooks = await startPaymentWebhooks(side, 0, '127.0.0.1');
+		pay.opts.webhookUrls.paystack.push(`http://127.0.0.1:${hooks.port}/webhooks/paystack`);
+		env.cleanup(async () => {
+			await hooks.close();
+			await pay.stop();
+			await app.storeFollower?.stop();
+			await side.close();
+		});
+		const admin = async (path: 'transfer' | 'deliver', body: Partial<TransferRequest>) => {
+			const res = await fetch(`${base}/admin/${path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-admin-key': SECRETS.adminKey },
+				body: JSON.stringify(body),
+			});
+			expect(res.status).toBe(200);
+			return (await res.json()) as { reference: string; deliveries: { status: number; outcome?: string }[] };
+		};
+		return { side, app, admin };
+	}
+
+	/** /start → the account number the bot gave. */
+	async function start(app: VtuBot, u: FakeUser): Promise<string> {
+		await env.send(app, env.tg.textUpdate(u, '/start'));
+		const said = await env.tg.waitForText(u.id, /Your account: \d+/);
+		expect(said).toContain(text('sf-hello', { name: u.first_name }));
+		return /Your account: (\d+)/.exec(said)![1];
+	}
+
+	async function booksBalance(side: StoreSide) {
+		const r = await audit(side.books.db);
+		expect(r.problems).toEqual([]);
+		expect(r.wallets).toBe(r.paidIn - r.spent + r.refunded + r.manual);
+		return r;
+	}
+
+	const landed = (u: FakeUser) =>
+		env.tg.textsTo(u.id).filter((s) => pattern('sf-payment-landed', { amount: NAIRA, balance: NAIRA }).test(s));
+
+	async function fund(s: Awaited<ReturnType<typeof shop>>, u: FakeUser, amount: number) {
+		const account = await start(s.app, u);
+		return s.admin('transfer', { provider: 'paystack', accountNumber: account, amount, deliveries: 3 });
+	}
+
+	test('/start opens an account; a replayed transfer credits and tells once; /balance is the wallet', async () => {
+		const s = await shop();
+		const account = await start(s.app, env.alice);
+		expect(await start(s.app, env.alice)).toBe(account); // one account per customer
+		const sent = await s.admin('transfer', {
+			provider: 'paystack',
+			accountNumber: account,
+			amount: 750_050,
+			deliveries: 3,
+		});
+		expect(sent.deliveries.map((d) => d.outcome)).toEqual(['credited', 'duplicate', 'duplicate']);
+		await s.admin('deliver', { reference: sent.reference, deliveries: 2, concurrent: true });
+		expect(landed(env.alice)).toEqual([text('sf-payment-landed', { amount: '₦7,500.50', balance: '₦7,500.50' })]);
+		expect(await s.side.books.walletBalance(String(env.alice.id))).toEqual({
+			balance: 750_050,
+			held: 0,
+			available: 750_050,
+		});
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/balance'));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('sf-balance', { balance: '₦7,500.50' }));
+		// a stranger is a customer too: no allowlist in storefront mode, and their wallet is their own
+		await env.send(s.app, env.tg.textUpdate(env.stranger, '/balance'));
+		expect(env.tg.lastText(env.stranger.id)).toBe(text('sf-balance', { balance: '₦0.00' }));
+		const r = await booksBalance(s.side);
+		expect(r.paidIn).toBe(750_050);
+	});
+
+	test('buying data takes the seller price from the wallet, with a receipt; the books balance', async () => {
+		const s = await shop();
+		await fund(s, env.alice, 500_000);
+		const before = await env.admin.balanceKobo('demo');
+		await dataToConfirm(env, s.app, env.alice);
+		expect(env.tg.lastText(env.alice.id)).toMatch(pattern('confirm-question-for', { price: NAIRA, target: /.+/ }));
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
+		const receipt = env.tg.lastText(env.alice.id)!;
+		expect(receipt).toMatch(pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: /\S+/, balance: NAIRA }));
+		const cost = before - (await env.admin.balanceKobo('demo'));
+		const price = s.side.priceFor(cost);
+		expect(price).toBe(cost + Math.round(cost / 10) + 5_000);
+		expect(await s.side.books.walletBalance(String(env.alice.id))).toEqual({
+			balance: 500_000 - price,
+			held: 0,
+			available: 500_000 - price,
+		});
+		expect(await env.debits()).toBe(1);
+		const r = await booksBalance(s.side);
+		expect(r.spent).toBe(price);
+		// a tap replayed on the same Confirm buys nothing more
+		await env.send(
+			s.app,
+			env.tg.callbackUpdate(env.alice, env.tg.botMessages(env.alice.id).slice(-1)[0].message_id, 'pay:y'),
+		);
+		expect(await env.debits()).toBe(1);
+	});
+
+	test('the vendor fails the order later: refunded exactly once, the customer told once', async () => {
+		const s = await shop();
+		await fund(s, env.alice, 500_000);
+		await dataToConfirm(env, s.app, env.alice);
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
+		const order = await s.side.books.db.selectFrom('orders').selectAll().executeTakeFirstOrThrow();
+		expect(order.state).toBe('settled');
+		await env.admin.setStatus('data', order.vendor_id!, 'failed');
+		expect(await s.app.storeFollower!.tick()).toBe(1);
+		expect(await s.app.storeFollower!.tick()).toBe(0);
+		expect(await s.side.store.follow(order.id)).toMatchObject({ state: 'refunded' });
+		const refunds = await s.side.books.db.selectFrom('transfers').selectAll().where('reason', '=', 'refund').execute();
+		expect(refunds).toHaveLength(1);
+		expect(await s.side.books.walletBalance(String(env.alice.id))).toMatchObject({ available: 500_000 });
+		const told = env.tg
+			.textsTo(env.alice.id)
+			.filter((x) => pattern('sf-later-refunded', { price: NAIRA, balance: NAIRA }).test(x));
+		expect(told).toEqual([expect.stringMatching(pattern('sf-later-refunded', { price: NAIRA, balance: '₦5,000.00' }))]);
+		await booksBalance(s.side);
+	});
+
+	test('the vendor wallet cannot cover the order: refused before anything is held, the owner alerted once', async () => {
+		const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
+		const s = await shop({ client: env.clientFor(poor.token), lowFloatKobo: 100_000 });
+		await fund(s, env.alice, 500_000);
+		for (let i = 0; i < 2; i++) {
+			await env.send(s.app, env.tg.textUpdate(env.alice, '/data'));
+			await env.send(s.app, env.tg.buttonUpdate(env.alice, 'MTN'));
+			await env.send(s.app, env.tg.buttonUpdate(env.alice, /^1GB SME /));
+			await env.send(s.app, env.tg.textUpdate(env.alice, '0803 123 4567'));
+			expect(env.tg.lastText(env.alice.id)).toBe(text('sf-float-refused'));
+		}
+		const holds = await s.side.books.db.selectFrom('transfers').selectAll().where('reason', '=', 'hold').execute();
+		expect(holds).toEqual([]);
+		expect(await s.side.books.walletBalance(String(env.alice.id))).toMatchObject({ available: 500_000, held: 0 });
+		const alerts = env.tg
+			.textsTo(env.admin1.id)
+			.filter((x) => x.startsWith(text('sf-owner-low-float', { detail: '' })));
+		expect(alerts).toHaveLength(1);
+		expect(alerts[0]).toContain('₦10.00');
+		await booksBalance(s.side);
+	});
+});
