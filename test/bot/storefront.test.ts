@@ -172,6 +172,76 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await booksBalance(s.side);
 	});
 
+	test('airtime at the seller price: the vendor discounted cost plus the markup', async () => {
+		const s = await shop();
+		await fund(s, env.bob, 500_000);
+		await env.send(s.app, env.tg.textUpdate(env.bob, '/airtime'));
+		await env.send(s.app, env.tg.buttonUpdate(env.bob, 'AIRTEL'));
+		await env.send(s.app, env.tg.buttonUpdate(env.bob, '₦500'));
+		await env.send(s.app, env.tg.textUpdate(env.bob, '0802 123 4567'));
+		const quoted = await env.client.quote({
+			product: 'airtime',
+			network: 'AIRTEL',
+			amount: '500',
+			phone: '08021234567',
+			type: 'VTU',
+		});
+		const price = s.side.priceFor(quoted.amount.kobo);
+		const shown = `₦${(price / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+		expect(env.tg.lastText(env.bob.id)).toContain(text('sf-confirm-from-wallet', { price: shown }));
+		await env.send(s.app, env.tg.buttonUpdate(env.bob, /^pay:y$/));
+		expect(env.tg.lastText(env.bob.id)).toMatch(
+			pattern('sf-receipt', {
+				gets: text('airtime-gets', { amount: '₦500.00', network: 'AIRTEL', phone: '0802 123 4567' }),
+				price: shown,
+				ref: /\S+/,
+				balance: NAIRA,
+			}),
+		);
+		expect(await s.side.books.walletBalance(String(env.bob.id))).toMatchObject({ available: 500_000 - price });
+		await booksBalance(s.side);
+	});
+
+	test('an unknown outcome stays held, and the follower settles it later and tells the customer once', async () => {
+		const s = await shop();
+		await fund(s, env.alice, 500_000);
+		await dataToConfirm(env, s.app, env.alice);
+		// the purchase is made but its answer is lost, and the history cannot be read back: nothing is proven
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+		const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
+		expect(env.tg.lastText(env.alice.id)).toMatch(pattern('sf-unknown-now', { gets: /.+/, price: NAIRA }));
+		const order = await s.side.books.db.selectFrom('orders').selectAll().executeTakeFirstOrThrow();
+		expect(order.state).toBe('unknown');
+		expect(await s.side.books.walletBalance(String(env.alice.id))).toEqual({
+			balance: 500_000,
+			held: order.price,
+			available: 500_000 - order.price,
+		});
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/balance'));
+		expect(env.tg.lastText(env.alice.id)).toBe(
+			text('sf-balance-held', {
+				balance: `₦${((500_000 - order.price) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+				held: `₦${(order.price / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+			}),
+		);
+		expect(await s.app.storeFollower!.tick()).toBe(0); // still unreadable: still held, nothing told
+		await env.admin.removeFault(readFault.id);
+		expect(await s.app.storeFollower!.tick()).toBe(1);
+		expect(await s.app.storeFollower!.tick()).toBe(0);
+		const told = env.tg
+			.textsTo(env.alice.id)
+			.filter((x) => pattern('sf-later-settled', { price: NAIRA, balance: NAIRA }).test(x));
+		expect(told).toHaveLength(1);
+		expect(await s.side.books.walletBalance(String(env.alice.id))).toEqual({
+			balance: 500_000 - order.price,
+			held: 0,
+			available: 500_000 - order.price,
+		});
+		expect(await env.debits()).toBe(1);
+		await booksBalance(s.side);
+	});
+
 	test('the vendor wallet cannot cover the order: refused before anything is held, the owner alerted once', async () => {
 		const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
 		const s = await shop({ client: env.clientFor(poor.token), lowFloatKobo: 100_000 });
