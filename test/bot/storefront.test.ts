@@ -6,7 +6,8 @@
  * anything is held when the vendor wallet cannot cover the order (the owner alerted once).
  */
 import { audit } from '../../store/ledger';
-import { paystack } from '../../store/payments';
+import { join } from 'node:path';
+import { monnify, paystack } from '../../store/payments';
 import { PaymentSandbox, type TransferRequest } from '../../store/sandbox/payments';
 import type { VtuClient } from '../../client';
 import type { VtuBot } from '../../bot/bot';
@@ -36,41 +37,59 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await backend?.stop();
 	});
 
-	/** A storefront bot on a fresh store database, its payment webhooks, and a payment sandbox firing at them. */
-	async function shop(opts: { client?: VtuClient; lowFloatKobo?: number } = {}) {
-		const opened = await (await backend.fresh()).open();
+	type ShopOptions = {
+		client?: VtuClient;
+		lowFloatKobo?: number;
+		provider?: 'paystack' | 'monnify';
+		/** bot instances on the one store database, each with its own webhook server and journal */
+		instances?: number;
+	};
+
+	/** Storefront bot(s) on a fresh store database, their payment webhooks, and a payment sandbox firing at them. */
+	async function shop(opts: ShopOptions = {}) {
+		const db = await backend.fresh();
 		const pay = new PaymentSandbox({ ...SECRETS, webhookUrls: { paystack: [], monnify: [] } });
 		const base = await pay.start();
-		const logger = createLogger({ level: 'debug', secrets: [], write: (l) => env.logs.push(l) });
-		const side = new StoreSide({
-			opened,
-			client: opts.client ?? env.client,
-			provider: paystack({ secretKey: SECRETS.paystackSecret, baseUrl: `${base}/paystack` }),
-			pricing: { markupPercent: '10', markupKobo: 5_000 },
-			lowFloatKobo: opts.lowFloatKobo ?? 0,
-			ownerIds: [env.admin1.id],
-			logger,
-		});
-		await side.init();
-		const app = await env.makeBot({}, env.dbPath, opts.client ?? env.client, { storefront: side });
-		const hooks = await startPaymentWebhooks(side, 0, '127.0.0.1');
-		pay.opts.webhookUrls.paystack.push(`http://127.0.0.1:${hooks.port}/webhooks/paystack`);
-		env.cleanup(async () => {
-			await hooks.close();
-			await pay.stop();
-			await app.storeFollower?.stop();
-			await side.close();
-		});
+		env.cleanup(() => pay.stop());
+		const which = opts.provider ?? 'paystack';
+		const sides: StoreSide[] = [];
+		const apps: VtuBot[] = [];
+		for (let i = 0; i < (opts.instances ?? 1); i++) {
+			const side = new StoreSide({
+				opened: await db.open(),
+				client: opts.client ?? env.client,
+				provider:
+					which === 'paystack'
+						? paystack({ secretKey: SECRETS.paystackSecret, baseUrl: `${base}/paystack` })
+						: monnify({ apiKey: SECRETS.monnifyApiKey, secretKey: SECRETS.monnifySecret, baseUrl: `${base}/monnify` }),
+				pricing: { markupPercent: '10', markupKobo: 5_000 },
+				lowFloatKobo: opts.lowFloatKobo ?? 0,
+				ownerIds: [env.admin1.id],
+				logger: createLogger({ level: 'debug', secrets: [], write: (l) => env.logs.push(l) }),
+			});
+			await side.init();
+			const journal = i === 0 ? env.dbPath : join(env.dir, `bot${i}.sqlite`);
+			const app = await env.makeBot({}, journal, opts.client ?? env.client, { storefront: side });
+			const hooks = await startPaymentWebhooks(side, 0, '127.0.0.1');
+			pay.opts.webhookUrls[which].push(`http://127.0.0.1:${hooks.port}/webhooks/${which}`);
+			env.cleanup(async () => {
+				await hooks.close();
+				await app.storeFollower?.stop();
+				await side.close();
+			});
+			sides.push(side);
+			apps.push(app);
+		}
 		const admin = async (path: 'transfer' | 'deliver', body: Partial<TransferRequest>) => {
 			const res = await fetch(`${base}/admin/${path}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', 'x-admin-key': SECRETS.adminKey },
-				body: JSON.stringify(body),
+				body: JSON.stringify({ provider: which, ...body }),
 			});
 			expect(res.status).toBe(200);
 			return (await res.json()) as { reference: string; deliveries: { status: number; outcome?: string }[] };
 		};
-		return { side, app, admin };
+		return { side: sides[0], app: apps[0], sides, apps, admin };
 	}
 
 	/** /start → the account number the bot gave. */
@@ -93,7 +112,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 
 	async function fund(s: Awaited<ReturnType<typeof shop>>, u: FakeUser, amount: number) {
 		const account = await start(s.app, u);
-		return s.admin('transfer', { provider: 'paystack', accountNumber: account, amount, deliveries: 3 });
+		return s.admin('transfer', { accountNumber: account, amount, deliveries: 3 });
 	}
 
 	test('/start opens an account; a replayed transfer credits and tells once; /balance is the wallet', async () => {
@@ -101,7 +120,6 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const account = await start(s.app, env.alice);
 		expect(await start(s.app, env.alice)).toBe(account); // one account per customer
 		const sent = await s.admin('transfer', {
-			provider: 'paystack',
 			accountNumber: account,
 			amount: 750_050,
 			deliveries: 3,
@@ -121,6 +139,54 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		expect(env.tg.lastText(env.stranger.id)).toBe(text('sf-balance', { balance: '₦0.00' }));
 		const r = await booksBalance(s.side);
 		expect(r.paidIn).toBe(750_050);
+	});
+
+	test('Monnify: a reserved account, a replayed transfer in naira with a fee, credited in full and told once', async () => {
+		const s = await shop({ provider: 'monnify' });
+		const account = await start(s.app, env.bob);
+		const sent = await s.admin('transfer', { accountNumber: account, amount: 1_000_050, fee: 10_750, deliveries: 2 });
+		expect(sent.deliveries.map((d) => d.outcome)).toEqual(['credited', 'duplicate']);
+		expect(landed(env.bob)).toEqual([text('sf-payment-landed', { amount: '₦10,000.50', balance: '₦10,000.50' })]);
+		const r = await booksBalance(s.side);
+		expect(r.paidIn).toBe(1_000_050);
+	});
+
+	test('two bot instances on one store get the same payment at the same moment: one credit, one message', async () => {
+		const s = await shop({ instances: 2 });
+		const account = await start(s.apps[0], env.alice);
+		const sent = await s.admin('transfer', {
+			accountNumber: account,
+			amount: 300_000,
+			deliveries: 2,
+			concurrent: true,
+		});
+		expect(sent.deliveries.map((d) => d.outcome).sort()).toEqual(['credited', 'duplicate', 'duplicate', 'duplicate']);
+		expect(landed(env.alice)).toHaveLength(1);
+		for (const side of s.sides)
+			expect(await side.books.walletBalance(String(env.alice.id))).toMatchObject({ available: 300_000 });
+		await env.send(s.apps[1], env.tg.textUpdate(env.alice, '/balance'));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('sf-balance', { balance: '₦3,000.00' }));
+		await booksBalance(s.side);
+	});
+
+	test('the vendor answers failed: settled and refunded at once, exactly once, the customer told in the flow', async () => {
+		const s = await shop();
+		await fund(s, env.alice, 500_000);
+		await env.admin.setConfig({ settle: { mode: 'immediate', delayMs: 0, finalStatus: 'failed' } });
+		await dataToConfirm(env, s.app, env.alice);
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
+		expect(env.tg.lastText(env.alice.id)).toMatch(
+			pattern('sf-refunded-now', { gets: /.+/, price: NAIRA, balance: '₦5,000.00' }),
+		);
+		expect(await s.app.storeFollower!.tick()).toBe(0); // already final: nothing more, nobody told twice
+		const refunds = await s.side.books.db.selectFrom('transfers').selectAll().where('reason', '=', 'refund').execute();
+		expect(refunds).toHaveLength(1);
+		expect(
+			env.tg
+				.textsTo(env.alice.id)
+				.filter((x) => pattern('sf-later-refunded', { price: NAIRA, balance: NAIRA }).test(x)),
+		).toEqual([]);
+		await booksBalance(s.side);
 	});
 
 	test('buying data takes the seller price from the wallet, with a receipt; the books balance', async () => {
