@@ -308,6 +308,30 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await booksBalance(s.side);
 	});
 
+	test('a wallet short of the price is told so before Confirm; Cancel holds nothing; /fund shows the account', async () => {
+		const s = await shop();
+		await fund(s, env.alice, 10_000);
+		await dataToConfirm(env, s.app, env.alice);
+		expect(env.tg.lastText(env.alice.id)).toMatch(pattern('sf-wallet-short', { price: NAIRA, available: '₦100.00' }));
+		const sent = await s.admin('transfer', {
+			accountNumber: /Your account: (\d+)/.exec(env.tg.textsTo(env.alice.id).join('\n'))![1],
+			amount: 490_000,
+		});
+		expect(sent.deliveries.map((d) => d.outcome)).toEqual(['credited']);
+		await dataToConfirm(env, s.app, env.alice);
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, 'x'));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('flow-cancelled'));
+		expect(await s.side.books.db.selectFrom('transfers').selectAll().where('reason', '=', 'hold').execute()).toEqual(
+			[],
+		);
+		expect(await env.debits()).toBe(0);
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/fund'));
+		expect(env.tg.lastText(env.alice.id)).toMatch(
+			pattern('sf-account', { account: /\d+/, bank: 'Sandbox Bank', balance: '₦5,000.00' }),
+		);
+		await booksBalance(s.side);
+	});
+
 	test('the vendor wallet cannot cover the order: refused before anything is held, the owner alerted once', async () => {
 		const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
 		const s = await shop({ client: env.clientFor(poor.token), lowFloatKobo: 100_000 });
