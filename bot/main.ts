@@ -129,7 +129,8 @@ async function main(): Promise<void> {
 		app.storeFollower?.start();
 		payments = await startPaymentWebhooks(store, config.storefront.webhookPort, config.host);
 		logger.info(
-			`payment webhooks: POST /webhooks/${store.provider.name} on port ${payments.port} (point the provider's webhook URL here)`,
+			`payment webhooks: POST /webhooks/${store.provider.name} on port ${payments.port}` +
+				" (point the provider's webhook URL here)",
 		);
 	}
 

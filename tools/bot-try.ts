@@ -207,7 +207,8 @@ async function simulatePayment(pay: PaymentSandbox, tg: FakeTelegram, line: stri
 	const r = await pay.transfer({ provider: 'paystack', accountNumber: account, amount, deliveries });
 	const outcomes = r.deliveries.map((d: { outcome?: string; status: number }) => d.outcome ?? d.status).join(', ');
 	say(
-		`(payment sandbox: ${formatNaira(amount, { symbol: true, grouping: true })} sent to ${account}; webhook delivered ${deliveries}×: ${outcomes})`,
+		`(payment sandbox: ${formatNaira(amount, { symbol: true, grouping: true })} sent to ${account}; ` +
+			`webhook delivered ${deliveries}×: ${outcomes})`,
 	);
 }
 

@@ -123,7 +123,8 @@ async function journey(d: Demo, app: VtuBot, ada: FakeUser): Promise<void> {
 async function main(): Promise<void> {
 	const d = await start();
 	say(
-		`Storefront demo: vendor sandbox ${d.sb.baseUrl}, payment sandbox ${d.pay.url}, ledger on ${d.db ? 'Postgres' : 'SQLite'}.`,
+		`Storefront demo: vendor sandbox ${d.sb.baseUrl}, payment sandbox ${d.pay.url}, ` +
+			`ledger on ${d.db ? 'Postgres' : 'SQLite'}.`,
 	);
 	say('Seller markup 5%. No real money anywhere.');
 	const ada = makeUser(undefined, 'Ada');
@@ -133,7 +134,8 @@ async function main(): Promise<void> {
 		const r = await audit(d.side.books.db);
 		say('\nThe books:');
 		say(
-			`  wallets ${money(r.wallets)} = paid in ${money(r.paidIn)} − spent ${money(r.spent)} + refunded ${money(r.refunded)}`,
+			`  wallets ${money(r.wallets)} = paid in ${money(r.paidIn)} − spent ${money(r.spent)} + ` +
+				`refunded ${money(r.refunded)}`,
 		);
 		say(`  ${r.problems.length ? `PROBLEMS: ${r.problems.join('; ')}` : 'audit: no problems, books balance'}`);
 		if (r.problems.length) process.exitCode = 1;

@@ -316,7 +316,8 @@ sf-owner-low-float = ⚠️ { $detail }
 sf-wallet-short =
     Your wallet has { $available }; this costs { $price }. Nothing was taken.
     Fund it with /fund, then try again.
-sf-float-refused = The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.
+sf-float-refused =
+    The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.
 sf-quote-failed = Could not price this order
 sf-confirm-from-wallet = 💰 { $price } will be taken from your wallet.
 sf-sending =
@@ -336,7 +337,13 @@ sf-unknown-now =
     ⏳ Not sure yet whether this went through: { $gets }
     { $price } is held (not spent) until we know; we will message you. Do not buy it again meanwhile.
 sf-offer-expired = This confirm has expired: nothing was taken. Start again to see today's price.
-sf-order-error = Something went wrong with this order (ref { $ref }). If money was held we will message you when it is settled.
+sf-order-error =
+    Something went wrong with this order (ref { $ref }).
+    If money was held we will message you when it is settled.
 sf-later-settled = ✅ Your order went through: { $price } paid. 💰 Wallet: { $balance }
-sf-later-released = Your order was not bought: the held { $price } is spendable again. 💰 Wallet: { $balance }
-sf-later-refunded = ↩️ Your order failed at the vendor: { $price } was refunded to your wallet. 💰 Wallet: { $balance }
+sf-later-released =
+    Your order was not bought: the held { $price } is spendable again.
+    💰 Wallet: { $balance }
+sf-later-refunded =
+    ↩️ Your order failed at the vendor: { $price } was refunded to your wallet.
+    💰 Wallet: { $balance }

@@ -141,7 +141,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		expect(r.paidIn).toBe(750_050);
 	});
 
-	test('Monnify: a reserved account, a replayed transfer in naira with a fee, credited in full and told once', async () => {
+	test('Monnify: a replayed transfer in naira with a fee, credited in full and told once', async () => {
 		const s = await shop({ provider: 'monnify' });
 		const account = await start(s.app, env.bob);
 		const sent = await s.admin('transfer', { accountNumber: account, amount: 1_000_050, fee: 10_750, deliveries: 2 });
@@ -169,7 +169,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await booksBalance(s.side);
 	});
 
-	test('the vendor answers failed: settled and refunded at once, exactly once, the customer told in the flow', async () => {
+	test('the vendor answers failed: refunded at once, exactly once, told in the flow', async () => {
 		const s = await shop();
 		await fund(s, env.alice, 500_000);
 		await env.admin.setConfig({ settle: { mode: 'immediate', delayMs: 0, finalStatus: 'failed' } });
@@ -308,7 +308,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await booksBalance(s.side);
 	});
 
-	test('a wallet short of the price is told so before Confirm; Cancel holds nothing; /fund shows the account', async () => {
+	test('a short wallet is told before Confirm; Cancel holds nothing; /fund shows the account', async () => {
 		const s = await shop();
 		await fund(s, env.alice, 10_000);
 		await dataToConfirm(env, s.app, env.alice);

@@ -74,7 +74,7 @@ test('bot:try: /start, /balance, /data → MTN → plan → number → confirm �
 	}
 }, 120_000);
 
-test('bot:try --storefront: /start → account number, /pay x3 → told once, /data → receipt from the wallet', async () => {
+test('bot:try --storefront: /start → account, /pay x3 → told once, /data → receipt', async () => {
 	const child = spawn(process.execPath, ['--import', 'tsx', 'tools/bot-try.ts', '--storefront'], {
 		cwd: ROOT,
 		env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
