@@ -50,7 +50,13 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const db = await backend.fresh();
 		const pay = new PaymentSandbox({ ...SECRETS, webhookUrls: { paystack: [], monnify: [] } });
 		const base = await pay.start();
-		env.cleanup(() => pay.stop());
+		env.cleanup(async () => {
+			await pay.stop();
+			// no provider secret in any message or log line (the bot and sandbox tokens: the harness checks)
+			const seen = [...env.logs, ...env.tg.calls.map((c) => JSON.stringify(c.payload))].join('\n');
+			for (const secret of [SECRETS.paystackSecret, SECRETS.monnifySecret, SECRETS.monnifyApiKey])
+				expect(seen).not.toContain(secret);
+		});
 		const which = opts.provider ?? 'paystack';
 		const sides: StoreSide[] = [];
 		const apps: VtuBot[] = [];
@@ -117,6 +123,9 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 
 	test('/start opens an account; a replayed transfer credits and tells once; /balance is the wallet', async () => {
 		const s = await shop();
+		// the storefront's commands, from the registry: none of the till's staff commands
+		const commands = env.tg.callsOf('setMyCommands')[0].payload.commands as { command: string }[];
+		expect(commands.map((c) => c.command)).toEqual(['start', 'data', 'airtime', 'balance', 'fund', 'cancel', 'help']);
 		const account = await start(s.app, env.alice);
 		expect(await start(s.app, env.alice)).toBe(account); // one account per customer
 		const sent = await s.admin('transfer', {
