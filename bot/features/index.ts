@@ -14,6 +14,7 @@ import type { Feature } from './registry';
 import { repeat } from './repeat';
 import { sms } from './sms';
 import { storefrontBalance, storefrontFund, storefrontHelp, storefrontMenu } from './storefront';
+import { storefrontOwner } from './storefront-owner';
 import { unhandled } from './unhandled';
 
 /**
@@ -22,7 +23,17 @@ import { unhandled } from './unhandled';
  */
 export function features(): readonly Feature[] {
 	if (mode === 'storefront')
-		return [storefrontMenu, data, airtime, storefrontBalance, storefrontFund, cancel, storefrontHelp, unhandled];
+		return [
+			storefrontMenu,
+			data,
+			airtime,
+			storefrontBalance,
+			storefrontFund,
+			cancel,
+			storefrontHelp,
+			storefrontOwner,
+			unhandled,
+		];
 	return [menu, data, airtime, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
 }
 

@@ -347,3 +347,17 @@ sf-later-released =
 sf-later-refunded =
     ↩️ Your order failed at the vendor: { $price } was refunded to your wallet.
     💰 Wallet: { $balance }
+cmd-credit = Credit a customer's wallet: /credit <telegram id> <naira> <reason>
+cmd-debit = Debit a customer's wallet: /debit <telegram id> <naira> <reason>
+sf-credit-usage =
+    Type /credit, the customer's Telegram id, the amount in naira and the reason,
+    e.g. /credit 123456789 500 refund for a failed DSTV order
+sf-debit-usage =
+    Type /debit, the customer's Telegram id, the amount in naira and the reason,
+    e.g. /debit 123456789 500 transfer reversed by the bank
+sf-credited = ✅ Credited { $amount } to { $customer } ({ $reason }). Their wallet: { $balance }
+sf-debited = ✅ Debited { $amount } from { $customer } ({ $reason }). Their wallet: { $balance }
+sf-adjust-already = This command was already applied. { $customer }'s wallet: { $balance }
+sf-debit-too-much = { $customer }'s wallet has only { $available } to debit: nothing was taken.
+sf-credited-you = 💸 The shop credited { $amount } to your wallet ({ $reason }). Balance: { $balance }
+sf-debited-you = The shop debited { $amount } from your wallet ({ $reason }). Balance: { $balance }

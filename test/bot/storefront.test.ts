@@ -349,6 +349,33 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await booksBalance(s.side);
 	});
 
+	test('the owner credits and debits a wallet by hand, with a reason; once per command; the customer told', async () => {
+		const s = await shop();
+		await start(s.app, env.alice);
+		const a = String(env.alice.id);
+		await env.send(s.app, env.tg.textUpdate(env.alice, `/credit ${a} 250 goodwill`));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('admin-only'));
+		await env.send(s.app, env.tg.textUpdate(env.admin1, `/credit ${a} two hundred goodwill`));
+		expect(env.tg.lastText(env.admin1.id)).toBe(text('sf-credit-usage'));
+		const credit = env.tg.textUpdate(env.admin1, `/credit ${a} 250 goodwill for the outage`);
+		await env.send(s.app, credit);
+		const vars = { customer: a, amount: '₦250.00', reason: 'goodwill for the outage', balance: '₦250.00' };
+		expect(env.tg.lastText(env.admin1.id)).toBe(text('sf-credited', vars));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('sf-credited-you', vars));
+		// the same command delivered again under another update id: written once
+		await env.send(s.app, { ...credit, update_id: credit.update_id + 1_000_000 });
+		expect(env.tg.lastText(env.admin1.id)).toBe(text('sf-adjust-already', vars));
+		await env.send(s.app, env.tg.textUpdate(env.admin1, `/debit ${a} 300 bank reversal`));
+		expect(env.tg.lastText(env.admin1.id)).toBe(text('sf-debit-too-much', { customer: a, available: '₦250.00' }));
+		await env.send(s.app, env.tg.textUpdate(env.admin1, `/debit ${a} 100.50 bank reversal`));
+		expect(env.tg.lastText(env.admin1.id)).toBe(
+			text('sf-debited', { customer: a, amount: '₦100.50', reason: 'bank reversal', balance: '₦149.50' }),
+		);
+		expect(await s.side.books.walletBalance(a)).toEqual({ balance: 14_950, held: 0, available: 14_950 });
+		const r = await booksBalance(s.side);
+		expect(r.manual).toBe(14_950);
+	});
+
 	test('the vendor wallet cannot cover the order: refused before anything is held, the owner alerted once', async () => {
 		const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
 		const s = await shop({ client: env.clientFor(poor.token), lowFloatKobo: 100_000 });
