@@ -113,9 +113,15 @@ export class StoreSide {
 		});
 	}
 
+	/** The customer's wallet (an empty one for someone who never pressed /start). */
 	async wallet(userId: number) {
-		await this.books.createCustomer(String(userId));
-		return this.books.walletBalance(String(userId));
+		try {
+			return await this.books.walletBalance(String(userId));
+		} catch (e) {
+			if ((e as { code?: string }).code !== 'not_found') throw e;
+			await this.books.createCustomer(String(userId));
+			return this.books.walletBalance(String(userId));
+		}
 	}
 
 	/**
