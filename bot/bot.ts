@@ -47,7 +47,9 @@ import { gates, type RateLimitRedis, type UpdateDedupe } from './middlewares/gat
 import { flowCommands } from './middlewares/flow-commands';
 import { TYPING_AFTER_MS, confirmButtons } from './flow/confirm';
 import { LiveKeyboards } from './flow/live-keyboards';
-import { features } from './features';
+import { features, useFeatureMode } from './features';
+import type { StoreSide } from './storefront/service';
+import { StoreFollower } from './storefront/follower';
 import { commandsOf, type FeatureParts } from './features/registry';
 import { onCallback } from './callback-data';
 import { t } from './i18n';
@@ -97,6 +99,8 @@ export interface BotDeps {
 	autoRetry?: Partial<AutoRetryOptions> | false;
 	/** fetch used to download files users send (default: global fetch). */
 	fetchFile?: (url: string) => Promise<{ ok: boolean; status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
+	/** Storefront mode: the store side (bot/storefront/service.ts StoreSide.open); none = the till. */
+	storefront?: StoreSide;
 }
 
 export interface VtuBot {
@@ -108,6 +112,8 @@ export interface VtuBot {
 	pinGate: PinGate;
 	orders: OrderService;
 	follower: Follower;
+	/** Storefront mode: follows the store's open orders (main.ts starts it). */
+	storeFollower?: StoreFollower;
 	logger: Logger;
 	/** getMe, setMyCommands, reconcile orders left in `sent` by a crash. Call before taking updates. */
 	init(): Promise<void>;
@@ -236,6 +242,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 		api: bot.api,
 		keyboards: new LiveKeyboards(db),
 		conversationOptions: (id) => ({ id, maxMillisecondsToWait: cfg.conversationTimeoutMs }),
+		storefront: deps.storefront,
 		async downloadFile(fileId, maxBytes) {
 			const f = await bot.api.getFile(fileId);
 			if (!f.file_path) throw new Error('Telegram returned no file path');
@@ -347,7 +354,17 @@ function useFeatures(b: Composer<MyContext>, s: Services): void {
 }
 
 export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
+	// one mode per process: the registry (commands, menu, /help) is read for it
+	useFeatureMode(deps.storefront ? 'storefront' : 'till');
 	const core = createCore(config, deps);
+	deps.storefront?.attach(core.bot.api);
+	const storeFollower = deps.storefront
+		? new StoreFollower(deps.storefront, {
+				intervalMs: config.followIntervalMs ?? 15_000,
+				heldGraceMs: (config.maxProcessingMs ?? 300_000) + 60_000,
+				refundWatchMs: config.refundWatchMs ?? 24 * 3_600_000,
+			})
+		: undefined;
 	wire(core, config, deps);
 	const { bot, services: s, follower, logger, db } = core;
 
@@ -380,6 +397,7 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
 		pinGate: s.pinGate,
 		orders: s.orders,
 		follower,
+		storeFollower,
 		logger,
 		setCommands,
 		async init() {
@@ -389,6 +407,7 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
 		},
 		async close() {
 			await follower.stop();
+			await storeFollower?.stop();
 			if (core.ownDb) db.close();
 		},
 	};

@@ -7,7 +7,7 @@
 import type { Composer, Context, Filter } from 'grammy';
 
 /** Where a `go:` button leads (a feature of the registry, or the menu / help). */
-export const PLACES = ['menu', 'data', 'airtime', 'sms', 'balance', 'history', 'help', 'setpin'] as const;
+export const PLACES = ['menu', 'data', 'airtime', 'sms', 'balance', 'history', 'help', 'setpin', 'fund'] as const;
 export type Place = (typeof PLACES)[number];
 
 /** What each kind of button carries. */
@@ -19,6 +19,8 @@ interface Fields {
 	cancel: { orderId: string };
 	repeat: { yes: boolean };
 	ported: { yes: boolean };
+	/** storefront: pay from the wallet (the flow waits for it; Cancel is the flow's `x`) */
+	pay: { yes: boolean };
 	net: { n: number };
 	plan: { n: number };
 	amt: { n: number };
@@ -31,7 +33,7 @@ export type Of<K extends CallbackKind> = K extends CallbackKind ? { kind: K } & 
 export type Callback = Of<CallbackKind>;
 
 const ORDER_KINDS = new Set(['again', 'order', 'confirm', 'cancel']);
-const YES_NO_KINDS = new Set(['repeat', 'ported']);
+const YES_NO_KINDS = new Set(['repeat', 'ported', 'pay']);
 const NUMBER_KINDS = new Set(['net', 'plan', 'amt']);
 /** Journal ids are base64url (Journal.newId); anything else is not ours. */
 const ID_CHARS = new Set('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
@@ -47,6 +49,7 @@ export function encode(c: Callback): string {
 			return `go:${c.place}`;
 		case 'repeat':
 		case 'ported':
+		case 'pay':
 			return `${c.kind}:${c.yes ? 'y' : 'n'}`;
 		case 'net':
 		case 'plan':
@@ -90,6 +93,7 @@ export const cb = {
 	cancel: (orderId: string) => encode({ kind: 'cancel', orderId }),
 	repeat: (yes: boolean) => encode({ kind: 'repeat', yes }),
 	ported: (yes: boolean) => encode({ kind: 'ported', yes }),
+	pay: (yes: boolean) => encode({ kind: 'pay', yes }),
 	net: (id: number) => encode({ kind: 'net', n: id }),
 	plan: (id: number) => encode({ kind: 'plan', n: id }),
 	amt: (kobo: number) => encode({ kind: 'amt', n: kobo }),

@@ -5,7 +5,16 @@
 import { z } from 'zod';
 import { parseNaira } from '../client/money';
 
-const SECRET_VARS = new Set(['TELEGRAM_BOT_TOKEN', 'VTU_API_TOKEN', 'WEBHOOK_SECRET', 'REDIS_URL']);
+const SECRET_VARS = new Set([
+	'TELEGRAM_BOT_TOKEN',
+	'VTU_API_TOKEN',
+	'WEBHOOK_SECRET',
+	'REDIS_URL',
+	'DATABASE_URL',
+	'PAYSTACK_SECRET_KEY',
+	'MONNIFY_API_KEY',
+	'MONNIFY_SECRET_KEY',
+]);
 
 const idList = z
 	.string()
@@ -78,6 +87,57 @@ const url = (what: string) =>
 			}
 		}, 'must be an http(s) URL');
 
+const optional = z
+	.string()
+	.trim()
+	.optional()
+	.transform((s) => (s ? s : undefined));
+
+/** A percent like 5 or 2.5 (0-1000, at most 4 decimals): the seller's markup. */
+const percent = z
+	.string()
+	.trim()
+	.optional()
+	.transform((s) => (s ? s : '0'))
+	.refine((s) => /^\d{1,4}(\.\d{1,4})?$/.test(s) && Number(s) <= 1000, 'must be a percent, e.g. 5 or 2.5');
+
+/** The storefront mode's variables (bot/storefront/; docs/storefront.md "Running the storefront"). */
+const storefrontEnv = {
+	VTU_BOT_MODE: z
+		.string()
+		.trim()
+		.optional()
+		.transform((s) => (s ? s.toLowerCase() : 'till'))
+		.refine((s) => s === 'till' || s === 'storefront', 'must be "till" or "storefront"'),
+	STORE_PAYMENT_PROVIDER: z
+		.string()
+		.trim()
+		.optional()
+		.transform((s) => (s ? s.toLowerCase() : 'paystack'))
+		.refine((s) => s === 'paystack' || s === 'monnify', 'must be "paystack" or "monnify"'),
+	PAYSTACK_SECRET_KEY: optional,
+	PAYSTACK_BASE_URL: optional.refine((s) => s === undefined || /^https?:\/\/[^/]/.test(s), 'must be an http(s) URL'),
+	MONNIFY_API_KEY: optional,
+	MONNIFY_SECRET_KEY: optional,
+	MONNIFY_CONTRACT_CODE: optional,
+	MONNIFY_BASE_URL: optional.refine((s) => s === undefined || /^https?:\/\/[^/]/.test(s), 'must be an http(s) URL'),
+	STORE_MARKUP_PERCENT: percent,
+	STORE_MARKUP_NAIRA: naira(0),
+	STORE_LOW_FLOAT_NAIRA: naira(5_000),
+	DATABASE_URL: optional.refine(
+		(s) => s === undefined || /^postgres(ql)?:\/\//i.test(s),
+		'must be a postgres:// URL (leave it unset for the SQLite file next to BOT_DB_PATH)',
+	),
+	STORE_DB_PATH: optional,
+	STORE_WEBHOOK_PORT: int(8081, 0, 65535),
+	STORE_CUSTOMER_EMAIL_DOMAIN: z
+		.string()
+		.trim()
+		.optional()
+		.transform((s) => (s ? s.toLowerCase() : 'customers.invalid'))
+		.refine((s) => /^[a-z0-9.-]+\.[a-z]{2,}$/.test(s) || s === 'customers.invalid', 'must be a domain, e.g. shop.ng'),
+};
+
 const EnvSchema = z.object({
 	TELEGRAM_BOT_TOKEN: z
 		.string({ required_error: 'is required (the token from @BotFather)' })
@@ -132,6 +192,7 @@ const EnvSchema = z.object({
 	BOT_RATE_WINDOW_MS: int(10_000, 100, 3_600_000),
 	BOT_FOLLOW_INTERVAL_MS: int(15_000, 100, 3_600_000),
 	BOT_REFUND_WATCH_HOURS: int(24, 0, 24 * 30),
+	...storefrontEnv,
 	BOT_LOG_LEVEL: z
 		.string()
 		.optional()
@@ -153,13 +214,60 @@ function crossProblems(env: Record<string, string | undefined>): string[] {
 			out.push('WEBHOOK_SECRET is required in webhook mode: 16-256 characters of A-Z, a-z, 0-9, _ and -');
 		}
 	}
+	if ((env.VTU_BOT_MODE ?? '').trim().toLowerCase() === 'storefront') return [...out, ...storefrontProblems(env)];
 	if (!/\d/.test(env.BOT_ADMIN_IDS ?? '') && !/\d/.test(env.BOT_ALLOWED_IDS ?? '')) {
 		out.push('BOT_ADMIN_IDS or BOT_ALLOWED_IDS must be set: nobody would be allowed to use the bot');
 	}
 	return out;
 }
 
+/** Storefront mode: anyone may use the bot, so the owner (alerts) and the payment provider's keys are required. */
+function storefrontProblems(env: Record<string, string | undefined>): string[] {
+	const out: string[] = [];
+	if (!/\d/.test(env.BOT_ADMIN_IDS ?? '')) {
+		out.push('BOT_ADMIN_IDS is required in storefront mode: the owner, told when the vendor wallet runs low');
+	}
+	const provider = (env.STORE_PAYMENT_PROVIDER ?? '').trim().toLowerCase() || 'paystack';
+	if (provider === 'paystack' && !env.PAYSTACK_SECRET_KEY?.trim()) {
+		out.push('PAYSTACK_SECRET_KEY is required with STORE_PAYMENT_PROVIDER=paystack (your sk_live_… / sk_test_… key)');
+	}
+	if (provider === 'monnify' && (!env.MONNIFY_API_KEY?.trim() || !env.MONNIFY_SECRET_KEY?.trim())) {
+		out.push('MONNIFY_API_KEY and MONNIFY_SECRET_KEY are required with STORE_PAYMENT_PROVIDER=monnify');
+	}
+	return out;
+}
+
+/** The storefront mode's settings (bot/storefront/). */
+export interface StorefrontConfig {
+	provider: 'paystack' | 'monnify';
+	paystack?: { secretKey: string; baseUrl?: string };
+	monnify?: { apiKey: string; secretKey: string; contractCode?: string; baseUrl?: string };
+	/** The seller's markup on the vendor's price: a percent (a string, exact) plus a fixed kobo amount. */
+	markupPercent: string;
+	markupKobo: number;
+	/** Vendor wallet level (kobo) under which the owner is alerted, once until it recovers. */
+	lowFloatKobo: number;
+	/** postgres://… → Postgres; otherwise the SQLite file `dbPath`. */
+	databaseUrl?: string;
+	dbPath: string;
+	/** Port of the payment webhook server (POST /webhooks/paystack, /webhooks/monnify); 0 = any free port. */
+	webhookPort: number;
+	/** Paystack needs an email per customer: `tg<telegram id>@<this domain>`. */
+	emailDomain: string;
+}
+
+/** The store's SQLite file by default: next to the journal (`vtu-bot.sqlite` → `vtu-bot.store.sqlite`). */
+export function storeDbPathOf(journalPath: string): string {
+	return /\.sqlite$/.test(journalPath)
+		? journalPath.replace(/\.sqlite$/, '.store.sqlite')
+		: `${journalPath}.store.sqlite`;
+}
+
 export interface BotConfig {
+	/** `till` (default): the merchant's staff on the vendor wallet. `storefront`: customers on their own wallets. */
+	botMode: 'till' | 'storefront';
+	/** Set in storefront mode. */
+	storefront?: StorefrontConfig;
 	telegramToken: string;
 	vtuBaseUrl: string;
 	vtuToken: string;
@@ -225,6 +333,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
 	}
 	const e = parsed.data;
 	return {
+		botMode: e.VTU_BOT_MODE as BotConfig['botMode'],
+		storefront: e.VTU_BOT_MODE === 'storefront' ? storefrontOf(e) : undefined,
 		telegramToken: e.TELEGRAM_BOT_TOKEN,
 		vtuBaseUrl: e.VTU_BASE_URL,
 		vtuToken: e.VTU_API_TOKEN,
@@ -253,6 +363,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
 	};
 }
 
+function storefrontOf(e: z.infer<typeof EnvSchema>): StorefrontConfig {
+	return {
+		provider: e.STORE_PAYMENT_PROVIDER as StorefrontConfig['provider'],
+		paystack: e.PAYSTACK_SECRET_KEY ? { secretKey: e.PAYSTACK_SECRET_KEY, baseUrl: e.PAYSTACK_BASE_URL } : undefined,
+		monnify:
+			e.MONNIFY_API_KEY && e.MONNIFY_SECRET_KEY
+				? {
+						apiKey: e.MONNIFY_API_KEY,
+						secretKey: e.MONNIFY_SECRET_KEY,
+						contractCode: e.MONNIFY_CONTRACT_CODE,
+						baseUrl: e.MONNIFY_BASE_URL,
+					}
+				: undefined,
+		markupPercent: e.STORE_MARKUP_PERCENT,
+		markupKobo: e.STORE_MARKUP_NAIRA,
+		lowFloatKobo: e.STORE_LOW_FLOAT_NAIRA,
+		databaseUrl: e.DATABASE_URL,
+		dbPath: e.STORE_DB_PATH ?? storeDbPathOf(e.BOT_DB_PATH),
+		webhookPort: e.STORE_WEBHOOK_PORT,
+		emailDomain: e.STORE_CUSTOMER_EMAIL_DOMAIN,
+	};
+}
+
 /** The secrets of a config, for log/message redaction (a password inside any of its URLs included). */
 export function secretsOf(
 	config: Pick<BotConfig, 'telegramToken' | 'vtuToken' | 'webhookSecret'> & {
@@ -260,12 +393,21 @@ export function secretsOf(
 		apiRoot?: string;
 		vtuBaseUrl?: string;
 		webhookUrl?: string;
+		storefront?: StorefrontConfig;
 	},
 ): string[] {
-	const out = [config.telegramToken, config.vtuToken, config.webhookSecret, config.redisUrl].filter(
-		(s): s is string => !!s && s.length >= 6,
-	);
-	for (const url of [config.redisUrl, config.apiRoot, config.vtuBaseUrl, config.webhookUrl]) {
+	const sf = config.storefront;
+	const out = [
+		config.telegramToken,
+		config.vtuToken,
+		config.webhookSecret,
+		config.redisUrl,
+		sf?.paystack?.secretKey,
+		sf?.monnify?.apiKey,
+		sf?.monnify?.secretKey,
+		sf?.databaseUrl,
+	].filter((s): s is string => !!s && s.length >= 6);
+	for (const url of [config.redisUrl, config.apiRoot, config.vtuBaseUrl, config.webhookUrl, sf?.databaseUrl]) {
 		if (!url) continue;
 		try {
 			const pw = decodeURIComponent(new URL(url).password);

@@ -8,6 +8,7 @@ import type { Logger } from './logger';
 import type { OrderService } from './orders';
 import type { PinGate } from './pin-gate';
 import type { Money, VtuClientLike } from './vtu';
+import type { StoreSide } from './storefront/service';
 
 /** Context of the outside middleware tree (`ctx.chatAction`: @grammyjs/auto-chat-action). */
 export type MyContext = ConversationFlavor<Context & AutoChatActionFlavor>;
@@ -53,6 +54,8 @@ export interface Services {
 	/** createConversation options: an abandoned flow stops swallowing the chat's messages after a while;
 	 *  its unconfirmed order is refused at confirm (confirmTtlMs) and expired by the follower. */
 	conversationOptions(id: string): { id: string; maxMillisecondsToWait: number };
+	/** Storefront mode (VTU_BOT_MODE=storefront): the customers' wallets, payments and orders. */
+	storefront?: StoreSide;
 	/** Downloads a file the user sent (getFile + file route of the configured API root). */
 	downloadFile(fileId: string, maxBytes: number): Promise<Buffer>;
 }

@@ -16,6 +16,8 @@ import { createLogger, redactor, type Logger } from './logger';
 import { startPolling, type Poller } from './polling';
 import { connectRedis, type RedisShared } from './redis';
 import { startWebhookServer, type WebhookServer } from './server';
+import { StoreSide } from './storefront/service';
+import { startPaymentWebhooks, type PaymentWebhooks } from './storefront/webhooks';
 
 const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
 /** How long one getMe may take before start-up says it cannot reach the Bot API, and the most between tries. */
@@ -105,12 +107,32 @@ async function main(): Promise<void> {
 		logger.info('using Redis for conversations, update dedupe and rate limits', { namespace: redis.namespace });
 	}
 
+	// VTU_BOT_MODE=storefront: customers' wallets on the store's ledger (SQLite file or DATABASE_URL)
+	let store: StoreSide | undefined;
+	if (config.storefront) {
+		store = await StoreSide.open(config.storefront, client, config.adminIds, logger);
+		deps.storefront = store;
+		logger.info('storefront mode: customers buy from their own wallets', {
+			provider: config.storefront.provider,
+			db: config.storefront.databaseUrl ? 'postgres (DATABASE_URL)' : config.storefront.dbPath,
+		});
+	}
+
 	const app = createBot(config, deps);
 	const apiRoot = config.apiRoot;
 	logger.info(`connecting to the Telegram Bot API at ${shownUrl(apiRoot)}`);
 	app.bot.botInfo = await reachBotApi(config.telegramToken, apiRoot, logger);
 	await app.init();
 	app.follower.start();
+	let payments: PaymentWebhooks | undefined;
+	if (store && config.storefront) {
+		app.storeFollower?.start();
+		payments = await startPaymentWebhooks(store, config.storefront.webhookPort, config.host);
+		logger.info(
+			`payment webhooks: POST /webhooks/${store.provider.name} on port ${payments.port}` +
+				" (point the provider's webhook URL here)",
+		);
+	}
 
 	let webhook: WebhookServer | undefined;
 	let poller: Poller | undefined;
@@ -124,7 +146,9 @@ async function main(): Promise<void> {
 		try {
 			if (webhook) await webhook.close();
 			if (poller) await poller.stop();
+			await payments?.close();
 			await app.close();
+			await store?.close();
 			await redis?.close();
 		} catch (e) {
 			logger.error('shutdown error', { err: e });

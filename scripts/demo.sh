@@ -9,8 +9,12 @@
 #   DEMO_N8N_LISTEN=0.0.0.0                  listen beyond loopback
 #   DEMO_SKIP_BUILD=1                        skip `npm run build`
 #   VTU_SANDBOX_TOKEN / VTU_ADMIN_KEY        fix the sandbox's demo token / admin key
+#   --storefront                             the storefront walk-through (tools/storefront-demo.ts) instead
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# `npm run demo -- --storefront`: the storefront walk-through instead (a customer funds a wallet through the
+# payment sandbox and buys; no n8n, no real money): tools/storefront-demo.ts
+if [[ "${1:-}" == "--storefront" ]]; then exec npx --no-install tsx tools/storefront-demo.ts; fi
 ROOT="$PWD"
 SANDBOX_PORT="${SANDBOX_PORT:-8080}"
 export DEMO_N8N_PORT="${DEMO_N8N_PORT:-5678}"

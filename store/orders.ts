@@ -9,7 +9,7 @@ import { VtuError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../
 import { percentOf } from '../client/money';
 import type { VtuClient } from '../client/client';
 import type { PurchaseRequest, PurchaseResult } from '../client/types';
-import type { Books } from './ledger';
+import { isAlreadyWritten, type Books } from './ledger';
 
 export interface Pricing {
 	/** the seller's markup on the vendor's price, e.g. "5" or "2.5" (percent) */
@@ -37,6 +37,21 @@ export interface OrderOutcome {
 	/** for `unknown`: when a proven answer becomes possible */
 	resolvableAfter?: string;
 	error?: VtuError;
+}
+
+function orderRow(customerId: string, orderId: string, req: PurchaseRequest, price: number, cost: number, at: string) {
+	return {
+		id: orderId,
+		customer_id: customerId,
+		request: JSON.stringify(req),
+		price,
+		cost,
+		sent_at: at,
+		vendor_product: null,
+		vendor_id: null,
+		state: 'held',
+		created_at: at,
+	};
 }
 
 export class Storefront {
@@ -79,23 +94,23 @@ export class Storefront {
 		const cost = quote.amount.kobo;
 		const price = this.priceFor(cost);
 		await this.guardFloat(cost);
-		await books.hold(customerId, orderId, price); // insufficient_balance → nothing held, nothing sent
-		const sentAt = new Date().toISOString();
-		await books.db
-			.insertInto('orders')
-			.values({
-				id: orderId,
-				customer_id: customerId,
-				request: JSON.stringify(req),
-				price,
-				cost,
-				sent_at: sentAt,
-				vendor_product: null,
-				vendor_id: null,
-				state: 'held',
-				created_at: sentAt,
-			})
-			.execute();
+		let sentAt = '';
+		try {
+			// the hold and its order row together: a hold without its row would never be followed (stuck money)
+			await books.db.transaction().execute(async (tx) => {
+				await books.hold(customerId, orderId, price, tx); // insufficient_balance → nothing held, nothing sent
+				// stamped as late as possible: with no answer, the vendor's record is looked for from here on
+				sentAt = new Date().toISOString();
+				await tx
+					.insertInto('orders')
+					.values(orderRow(customerId, orderId, req, price, cost, sentAt))
+					.execute();
+			});
+		} catch (e) {
+			if (isAlreadyWritten(e))
+				throw new VtuInvalidInputError(`order id ${orderId} was already used`, { field: 'orderId' });
+			throw e;
+		}
 		let r: PurchaseResult;
 		try {
 			r = await client.buy(req);

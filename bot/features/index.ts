@@ -13,6 +13,8 @@ import { pin } from './pin';
 import type { Feature } from './registry';
 import { repeat } from './repeat';
 import { sms } from './sms';
+import { storefrontBalance, storefrontFund, storefrontHelp, storefrontMenu } from './storefront';
+import { storefrontOwner } from './storefront-owner';
 import { unhandled } from './unhandled';
 
 /**
@@ -20,5 +22,26 @@ import { unhandled } from './unhandled';
  * modules import keyboards that read this list, so it is built when asked, after every module loaded.
  */
 export function features(): readonly Feature[] {
+	if (mode === 'storefront')
+		return [
+			storefrontMenu,
+			data,
+			airtime,
+			storefrontBalance,
+			storefrontFund,
+			cancel,
+			storefrontHelp,
+			storefrontOwner,
+			unhandled,
+		];
 	return [menu, data, airtime, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
+}
+
+/**
+ * The bot's mode (VTU_BOT_MODE): the till's features (default) or the storefront's. One mode per process:
+ * createBot sets it before it reads the registry.
+ */
+let mode: 'till' | 'storefront' = 'till';
+export function useFeatureMode(m: 'till' | 'storefront'): void {
+	mode = m;
 }

@@ -26,6 +26,7 @@ import { menuButton, nextStepKeyboard, tryAgainKeyboard, type Place } from './ke
 import { pickers } from './pickers';
 import { EXPIRED, choose, safeEdit } from './ui';
 import { cb, onCallback } from '../callback-data';
+import { storefrontConfirm } from '../storefront/confirm';
 
 /** How long a purchase may take before "typing…" is shown (the "Sending…" edit is immediate). */
 export const TYPING_AFTER_MS = 1_000;
@@ -199,6 +200,7 @@ export function confirmSteps(s: Services) {
 		req: BotPurchaseRequest,
 		meta: ConfirmMeta,
 	): Promise<void> {
+		if (s.storefront) return storefrontConfirm(s, conversation, ctx, req, meta);
 		const userId = ctx.from!.id;
 		const chatId = ctx.chat!.id;
 		const p = await conversation.external(() => check(userId, req, meta));

@@ -6,8 +6,8 @@
  */
 import { InlineKeyboard } from 'grammy';
 import type { ConvContext, MyConversation, Services } from '../context';
-import { userError } from '../orders';
-import { classifyPhone, errorCode, formatPhone, mobileProblem } from '../vtu';
+import { naira, userError } from '../orders';
+import { classifyPhone, errorCode, formatPhone, mobileProblem, type DataPlan } from '../vtu';
 import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
 import { cb } from '../callback-data';
 import { t } from '../i18n';
@@ -79,11 +79,21 @@ export function pickers(s: Services) {
 		});
 	}
 
+	/** The plan's button: the seller's price in storefront mode, the vendor's in the till. */
+	const labelOf = (p: DataPlan): string =>
+		s.storefront
+			? `${p.size} ${p.kind} ${naira(s.storefront.priceFor(p.price.kobo))}${p.validity ? ` (${p.validity})` : ''}`
+			: p.label;
+
 	async function availablePlans(networkId: number): Promise<PlanView[]> {
 		const net = (await s.client.catalog.networks()).find((n) => n.id === networkId);
 		return (net?.plans ?? [])
 			.filter((p) => p.available)
-			.map((p) => ({ id: p.id, label: p.label, name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}` }));
+			.map((p) => ({
+				id: p.id,
+				label: labelOf(p),
+				name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}`,
+			}));
 	}
 
 	/**

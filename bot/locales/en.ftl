@@ -294,3 +294,70 @@ sms-where-row = row { $n }
 sms-column-named = "{ $name }" column
 sms-column-number = column { $n }
 sms-empty-cell = (empty)
+
+## Storefront mode (VTU_BOT_MODE=storefront): customers pay into their own account and buy from their wallet
+cmd-fund = Fund your wallet (your account number)
+help-fund = /fund – your account number: transfer to it to fund your wallet
+help-sf-balance = /balance – your wallet
+menu-fund = 🏦 Fund wallet
+sf-hello = Hello { $name }! Buy data and airtime from your own wallet here.
+sf-help-intro = Fund your wallet by bank transfer to your own account number, then buy from it.
+sf-account =
+    🏦 Your account: { $account } ({ $bank })
+    Transfer any amount to it: your wallet is credited as soon as the bank confirms.
+    💰 Wallet: { $balance }
+sf-account-failed = Could not open your account number right now
+sf-balance = 💰 Your wallet: { $balance }
+sf-balance-held =
+    💰 Your wallet: { $balance } to spend
+    ⏳ { $held } held for orders we are still checking
+sf-payment-landed = 💸 { $amount } landed in your wallet. Balance: { $balance }
+sf-owner-low-float = ⚠️ { $detail }
+sf-wallet-short =
+    Your wallet has { $available }; this costs { $price }. Nothing was taken.
+    Fund it with /fund, then try again.
+sf-float-refused =
+    The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.
+sf-quote-failed = Could not price this order
+sf-confirm-from-wallet = 💰 { $price } will be taken from your wallet.
+sf-sending =
+    ⏳ Buying… don't pay again.
+    { $gets }
+sf-receipt =
+    ✅ Done: { $gets }
+    Paid { $price } from your wallet. Ref: { $ref }
+    💰 Wallet: { $balance }
+sf-refunded-now =
+    ❌ The vendor could not deliver: { $gets }
+    { $price } is back in your wallet. 💰 Wallet: { $balance }
+sf-released-now =
+    Not bought: nothing was taken for { $gets }.
+    💰 Wallet: { $balance }
+sf-unknown-now =
+    ⏳ Not sure yet whether this went through: { $gets }
+    { $price } is held (not spent) until we know; we will message you. Do not buy it again meanwhile.
+sf-offer-expired = This confirm has expired: nothing was taken. Start again to see today's price.
+sf-order-error =
+    Something went wrong with this order (ref { $ref }).
+    If money was held we will message you when it is settled.
+sf-later-settled = ✅ Your order went through: { $price } paid. 💰 Wallet: { $balance }
+sf-later-released =
+    Your order was not bought: the held { $price } is spendable again.
+    💰 Wallet: { $balance }
+sf-later-refunded =
+    ↩️ Your order failed at the vendor: { $price } was refunded to your wallet.
+    💰 Wallet: { $balance }
+cmd-credit = Credit a customer's wallet: /credit <telegram id> <naira> <reason>
+cmd-debit = Debit a customer's wallet: /debit <telegram id> <naira> <reason>
+sf-credit-usage =
+    Type /credit, the customer's Telegram id, the amount in naira and the reason,
+    e.g. /credit 123456789 500 refund for a failed DSTV order
+sf-debit-usage =
+    Type /debit, the customer's Telegram id, the amount in naira and the reason,
+    e.g. /debit 123456789 500 transfer reversed by the bank
+sf-credited = ✅ Credited { $amount } to { $customer } ({ $reason }). Their wallet: { $balance }
+sf-debited = ✅ Debited { $amount } from { $customer } ({ $reason }). Their wallet: { $balance }
+sf-adjust-already = This command was already applied. { $customer }'s wallet: { $balance }
+sf-debit-too-much = { $customer }'s wallet has only { $available } to debit: nothing was taken.
+sf-credited-you = 💸 The shop credited { $amount } to your wallet ({ $reason }). Balance: { $balance }
+sf-debited-you = The shop debited { $amount } from your wallet ({ $reason }). Balance: { $balance }

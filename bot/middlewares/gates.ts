@@ -63,7 +63,8 @@ export function gates(s: Services, o: GateOptions): Composer<MyContext> {
 		const uid = ctx.from?.id;
 		if (uid === undefined) return;
 		access.remember(ctx.from!);
-		if (access.isAllowed(uid)) return next();
+		// A storefront serves anyone who opens it; the till only its staff.
+		if (s.storefront || access.isAllowed(uid)) return next();
 		logger.info('stranger refused', { user: uid });
 		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('gate-not-allowed') });
 		else if (ctx.chat?.type === 'private' && ctx.message) {

@@ -116,6 +116,36 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		await balanced(books);
 	});
 
+	test('the hold and its order row are written together: no hold is left without an order to follow', async () => {
+		const { books, store } = await shop();
+		// a row already under this id (as a crash-recovered or foreign one would be): the order cannot be written
+		await books.db
+			.insertInto('orders')
+			.values({
+				id: 'o-row',
+				customer_id: 'c1',
+				request: '{}',
+				price: 1,
+				cost: 1,
+				sent_at: null,
+				vendor_product: null,
+				vendor_id: null,
+				state: 'released',
+				created_at: new Date().toISOString(),
+			})
+			.execute();
+		const debits = (await env.admin.ledger('demo')).filter((e) => e.kind === 'debit').length;
+		await expect(store.placeOrder('c1', 'o-row', DATA)).rejects.toThrow();
+		expect(await books.transfer('hold:o-row')).toBeUndefined();
+		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
+		// an order id used twice: refused as input, nothing more held or bought
+		const other = { ...DATA, phone: '08161230001' }; // not identical to other tests' purchases
+		expect((await store.placeOrder('c1', 'o-twice', other)).state).toBe('settled');
+		await expect(store.placeOrder('c1', 'o-twice', other)).rejects.toMatchObject({ code: 'invalid_input' });
+		expect((await env.admin.ledger('demo')).filter((e) => e.kind === 'debit').length).toBe(debits + 1);
+		await balanced(books);
+	});
+
 	test('a settled order that fails later is refunded exactly once', async () => {
 		const { books, store } = await shop();
 		const out = await store.placeOrder('c1', 'o-flip', DATA);

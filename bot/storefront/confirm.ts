@@ -1,0 +1,94 @@
+/**
+ * Storefront mode's confirm step, used by the data and airtime flows in place of the till's: the seller's
+ * price, the float guard and the wallet are checked before the Confirm button; the flow itself waits for
+ * the tap (`pay:y`, or the flow's Cancel) and then places the order on the customer's wallet. The order id
+ * is made once inside `conversation.external`, so a replayed flow can never place a second order.
+ */
+import { InlineKeyboard } from 'grammy';
+import { VtuError } from '../../client/errors';
+import type { OrderOutcome } from '../../store/orders';
+import { cb } from '../callback-data';
+import type { ConvContext, MyConversation, Services } from '../context';
+import type { ConfirmMeta } from '../flow/confirm';
+import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
+import { failText, pickers } from '../flow/pickers';
+import { choose, safeEdit, type Loaded } from '../flow/ui';
+import { t } from '../i18n';
+import { naira } from '../orders';
+import type { BotPurchaseRequest } from '../vtu';
+import type { Offer, StoreSide } from './service';
+
+type Ready = Extract<Offer, { ok: true }>;
+
+async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPurchaseRequest): Promise<Loaded<Ready>> {
+	try {
+		const o = await side.offer(userId, req);
+		return o.ok ? { ok: true, value: o } : o;
+	} catch (e) {
+		if (e instanceof VtuError && e.code === 'insufficient_balance') return { ok: false, text: t('sf-float-refused') };
+		if (e instanceof VtuError && e.code === 'invalid_input') return { ok: false, text: e.message };
+		return { ok: false, text: failText(s, t('sf-quote-failed'), e) };
+	}
+}
+
+/** The message an order's outcome becomes, in the flow. */
+async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, out: OrderOutcome): Promise<string> {
+	const w = await side.wallet(userId);
+	const vars = { gets: meta.gets, price: naira(out.price), balance: naira(w.available) };
+	if (out.state === 'settled') return t('sf-receipt', { ...vars, ref: out.result?.ident ?? out.orderId });
+	if (out.state === 'refunded') return t('sf-refunded-now', vars);
+	if (out.state === 'released') return t('sf-released-now', vars);
+	return t('sf-unknown-now', vars);
+}
+
+/** Places the order; every refusal is a text (nothing was held then). */
+async function placeAndTell(
+	s: Services,
+	side: StoreSide,
+	userId: number,
+	offer: Ready,
+	req: BotPurchaseRequest,
+	meta: ConfirmMeta,
+): Promise<string> {
+	if (Date.now() - offer.at > s.cfg.confirmTtlMs) return t('sf-offer-expired');
+	try {
+		const out = await side.place(userId, offer.orderId, req);
+		await side.claim(`order:${out.orderId}:${out.state}`); // told here: the follower does not tell it again
+		return await outcomeText(side, userId, meta, out);
+	} catch (e) {
+		if (e instanceof VtuError && e.code === 'insufficient_balance') {
+			const w = await side.wallet(userId);
+			return w.available < offer.price
+				? t('sf-wallet-short', { price: naira(offer.price), available: naira(w.available) })
+				: t('sf-float-refused');
+		}
+		if (e instanceof VtuError && e.code === 'invalid_input') return e.message;
+		s.logger.error('storefront order failed', { user: userId, order: offer.orderId, err: e });
+		return t('sf-order-error', { ref: offer.orderId });
+	}
+}
+
+export async function storefrontConfirm(
+	s: Services,
+	conversation: MyConversation,
+	ctx: ConvContext,
+	req: BotPurchaseRequest,
+	meta: ConfirmMeta,
+): Promise<void> {
+	const side = s.storefront!;
+	const userId = ctx.from!.id;
+	const offer = await conversation.external(() => offerOf(s, side, userId, req));
+	if (!offer.ok) return void (await ctx.reply(offer.text, { reply_markup: tryAgainKeyboard(meta.place) }));
+	const price = naira(offer.value.price);
+	const kb = new InlineKeyboard().text(t('btn-confirm-pay', { price }), cb.pay(true)).text(t('btn-cancel'), cb.x());
+	const question = [
+		meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
+		t('confirm-gets', { gets: meta.gets }),
+		t('sf-confirm-from-wallet', { price }),
+	].join('\n');
+	const m = await pickers(s).withButtons(conversation, ctx, question, kb);
+	const { c } = await choose(conversation, m.message_id, ['pay'], t('flow-use-buttons'));
+	await safeEdit(conversation, c, t('sf-sending', { gets: meta.gets }));
+	const text = await conversation.external(() => placeAndTell(s, side, userId, offer.value, req, meta));
+	await safeEdit(conversation, c, text, menuButton());
+}

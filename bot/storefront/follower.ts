@@ -1,0 +1,85 @@
+/**
+ * Follows the storefront's open orders to their end (store/orders.ts Storefront.follow): an unknown one
+ * is reconciled (settled, released, or still held), a held one left by a crash likewise once the vendor's
+ * processing bound has passed, and a settled one whose vendor record later turns `failed` is refunded once.
+ * Each customer is told the end of an order once (StoreSide.tellOnce), whichever instance saw it.
+ */
+import type { OrderState } from '../../store/orders';
+import { t } from '../i18n';
+import { naira } from '../orders';
+import type { StoreSide } from './service';
+
+export interface StoreFollowerOptions {
+	intervalMs: number;
+	/** a `held` order younger than this may still be in flight at some instance: not touched */
+	heldGraceMs: number;
+	/** how long a settled order is watched for a late failure */
+	refundWatchMs: number;
+}
+
+/** What the customer is told when an order ends away from its flow. */
+export function laterText(state: OrderState, price: number, available: number): string | null {
+	const vars = { price: naira(price), balance: naira(available) };
+	if (state === 'settled') return t('sf-later-settled', vars);
+	if (state === 'released') return t('sf-later-released', vars);
+	if (state === 'refunded') return t('sf-later-refunded', vars);
+	return null;
+}
+
+export class StoreFollower {
+	private timer?: NodeJS.Timeout;
+	private running?: Promise<number>;
+
+	constructor(
+		private readonly side: StoreSide,
+		private readonly o: StoreFollowerOptions,
+	) {}
+
+	/** One pass over the open orders; returns how many changed state. */
+	tick(): Promise<number> {
+		return (this.running ??= this.pass().finally(() => (this.running = undefined)));
+	}
+
+	private async pass(): Promise<number> {
+		const now = Date.now();
+		const heldBefore = new Date(now - this.o.heldGraceMs).toISOString();
+		const watchSince = new Date(now - this.o.refundWatchMs).toISOString();
+		const open = await this.side.books.db
+			.selectFrom('orders')
+			.select(['id', 'customer_id', 'state', 'price'])
+			.where((eb) =>
+				eb.or([
+					eb('state', '=', 'unknown'),
+					eb.and([eb('state', '=', 'held'), eb('created_at', '<', heldBefore)]),
+					eb.and([eb('state', '=', 'settled'), eb('created_at', '>', watchSince)]),
+				]),
+			)
+			.execute();
+		let changed = 0;
+		for (const o of open) {
+			try {
+				const out = await this.side.store.follow(o.id);
+				if (out.state === o.state) continue;
+				changed++;
+				const w = await this.side.books.walletBalance(o.customer_id);
+				const text = laterText(out.state, o.price, w.available);
+				if (text) await this.side.tellOnce(`order:${o.id}:${out.state}`, o.customer_id, text);
+			} catch (e) {
+				this.side.o.logger.warn('storefront order not followed yet', { order: o.id, err: e });
+			}
+		}
+		return changed;
+	}
+
+	start(): void {
+		if (this.timer) return;
+		this.timer = setInterval(() => void this.tick(), this.o.intervalMs);
+		this.timer.unref();
+	}
+
+	async stop(): Promise<void> {
+		if (this.timer) clearInterval(this.timer);
+		this.timer = undefined;
+		await this.running;
+	}
+}

@@ -1,0 +1,181 @@
+/**
+ * The storefront side of the bot: the store's books (store/), the Storefront that buys from a customer's
+ * wallet, the payment provider that opens each customer's receiving account, and "tell once" messages.
+ * One instance per bot process; the database (SQLite file or Postgres) is what several instances share.
+ */
+import crypto from 'node:crypto';
+import type { Api } from 'grammy';
+import { sql } from 'kysely';
+import type { VtuClient } from '../../client/client';
+import { Books } from '../../store/ledger';
+import { openStoreDb, type OpenedDb } from '../../store/db';
+import { Storefront, type OrderOutcome, type Pricing } from '../../store/orders';
+import { monnify, openCustomerAccount, paystack, type OpenedAccount, type PaymentProvider } from '../../store/payments';
+import type { StorefrontConfig } from '../config';
+import type { Logger } from '../logger';
+import type { BotPurchaseRequest } from '../vtu';
+import { t } from '../i18n';
+import { naira } from '../orders';
+
+export interface StoreSideOptions {
+	opened: OpenedDb;
+	client: VtuClient;
+	provider: PaymentProvider;
+	pricing: Pricing;
+	lowFloatKobo: number;
+	/** Telegram ids told when the vendor wallet runs low (BOT_ADMIN_IDS). */
+	ownerIds: number[];
+	emailDomain?: string;
+	logger: Logger;
+}
+
+/** The provider of a storefront configuration (Paystack or Monnify, live or the local payment sandbox). */
+export function providerOf(cfg: StorefrontConfig): PaymentProvider {
+	if (cfg.provider === 'monnify') return monnify(cfg.monnify!);
+	return paystack(cfg.paystack!);
+}
+
+/** The seller's pricing from the configuration: a zero percent is no percent. */
+export function pricingOf(cfg: Pick<StorefrontConfig, 'markupPercent' | 'markupKobo'>): Pricing {
+	return {
+		markupPercent: /^0*(\.0*)?$/.test(cfg.markupPercent) ? undefined : cfg.markupPercent,
+		markupKobo: cfg.markupKobo || undefined,
+	};
+}
+
+export type Offer =
+	| { ok: true; orderId: string; cost: number; price: number; at: number }
+	| { ok: false; text: string };
+
+export class StoreSide {
+	readonly books: Books;
+	readonly store: Storefront;
+	private api?: Api;
+
+	constructor(readonly o: StoreSideOptions) {
+		this.books = new Books(o.opened.db);
+		this.store = new Storefront({
+			books: this.books,
+			client: o.client,
+			pricing: o.pricing,
+			lowFloatKobo: o.lowFloatKobo,
+			alertOwner: (text) => void this.alertOwner(text),
+		});
+	}
+
+	/** Opens the store database named by the configuration (SQLite file or Postgres) and its books. */
+	static async open(cfg: StorefrontConfig, client: VtuClient, ownerIds: number[], logger: Logger): Promise<StoreSide> {
+		const opened = await openStoreDb(cfg.databaseUrl ? { databaseUrl: cfg.databaseUrl } : { sqlitePath: cfg.dbPath });
+		const side = new StoreSide({
+			opened,
+			client,
+			provider: providerOf(cfg),
+			pricing: pricingOf(cfg),
+			lowFloatKobo: cfg.lowFloatKobo,
+			ownerIds,
+			emailDomain: cfg.emailDomain,
+			logger,
+		});
+		await side.init();
+		return side;
+	}
+
+	/** The owner's accounts and the table of messages told once (idempotent; safe with several instances). */
+	async init(): Promise<void> {
+		await this.books.init();
+		await sql`create table if not exists bot_notices (key text primary key, created_at text not null)`.execute(
+			this.books.db,
+		);
+	}
+
+	/** The Bot API the messages go out through (the bot's own, with auto-retry). */
+	attach(api: Api): void {
+		this.api = api;
+	}
+
+	get provider(): PaymentProvider {
+		return this.o.provider;
+	}
+
+	priceFor(cost: number): number {
+		return this.store.priceFor(cost);
+	}
+
+	/** Registers a Telegram user as a customer and opens (once) their receiving account at the provider. */
+	async register(user: { id: number; first_name: string; last_name?: string }): Promise<OpenedAccount> {
+		const id = String(user.id);
+		const name = [user.first_name, user.last_name].filter(Boolean).join(' ').slice(0, 60) || `Customer ${id}`;
+		await this.books.createCustomer(id, name);
+		return openCustomerAccount(this.books, this.o.provider, {
+			customerId: id,
+			name,
+			email: `tg${id}@${this.o.emailDomain ?? 'customers.invalid'}`,
+		});
+	}
+
+	/** The customer's wallet (an empty one for someone who never pressed /start). */
+	async wallet(userId: number) {
+		try {
+			return await this.books.walletBalance(String(userId));
+		} catch (e) {
+			if ((e as { code?: string }).code !== 'not_found') throw e;
+			await this.books.createCustomer(String(userId));
+			return this.books.walletBalance(String(userId));
+		}
+	}
+
+	/**
+	 * Sends `text` to a customer the first time `key` is seen by any instance (the database's primary key
+	 * decides), so a replayed payment or a re-followed order is told once. At most once: a send that
+	 * fails after the key is taken is logged, not retried.
+	 */
+	async tellOnce(key: string, userId: string, text: string): Promise<boolean> {
+		if (!(await this.claim(key))) return false;
+		if (!/^\d{1,15}$/.test(userId)) return true;
+		await this.send(Number(userId), text);
+		return true;
+	}
+
+	/** True the first time `key` is claimed (by any instance): what was told in the chat is claimed too. */
+	async claim(key: string): Promise<boolean> {
+		const r = await sql`insert into bot_notices (key, created_at) values (${key}, ${new Date().toISOString()})
+      on conflict (key) do nothing`.execute(this.books.db);
+		return Number(r.numAffectedRows ?? 0) > 0;
+	}
+
+	async send(chatId: number, text: string): Promise<void> {
+		try {
+			await this.api?.sendMessage(chatId, text);
+		} catch (e) {
+			this.o.logger.warn('storefront message not delivered', { user: chatId, err: e });
+		}
+	}
+
+	private async alertOwner(text: string): Promise<void> {
+		this.o.logger.warn('vendor wallet low: owner alerted', { owners: this.o.ownerIds.length });
+		for (const id of this.o.ownerIds) await this.send(id, t('sf-owner-low-float', { detail: text }));
+	}
+
+	/** Everything checked before the Confirm button: the customer exists, the price, the float, the wallet. */
+	async offer(userId: number, req: BotPurchaseRequest): Promise<Offer> {
+		const customer = String(userId);
+		await this.books.createCustomer(customer);
+		const cost = (await this.o.client.quote(req)).amount.kobo;
+		const price = this.store.priceFor(cost);
+		await this.store.guardFloat(cost); // insufficient_balance: the shop cannot fill it; nothing held
+		const w = await this.books.walletBalance(customer);
+		if (w.available < price)
+			return { ok: false, text: t('sf-wallet-short', { price: naira(price), available: naira(w.available) }) };
+		const orderId = `tg${userId}-${crypto.randomBytes(6).toString('hex')}`;
+		return { ok: true, orderId, cost, price, at: Date.now() };
+	}
+
+	/** Places the order (hold → buy → settle / release / refund, or held while unknown). */
+	place(userId: number, orderId: string, req: BotPurchaseRequest): Promise<OrderOutcome> {
+		return this.store.placeOrder(String(userId), orderId, req);
+	}
+
+	async close(): Promise<void> {
+		await this.o.opened.close();
+	}
+}
