@@ -237,7 +237,10 @@ function benchPackage() {
 	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 	fs.symlinkSync(path.join(REPO_ROOT, 'dist'), path.join(dir, 'dist'), 'dir');
 	fs.mkdirSync(path.join(dir, 'floor'));
-	fs.copyFileSync(path.join(__dirname, 'floor', 'FloorRequest.node.js'), path.join(dir, 'floor', 'FloorRequest.node.js'));
+	fs.copyFileSync(
+		path.join(__dirname, 'floor', 'FloorRequest.node.js'),
+		path.join(dir, 'floor', 'FloorRequest.node.js'),
+	);
 	const n8nSection = {
 		...pkg.n8n,
 		strict: false,
@@ -386,13 +389,19 @@ async function main() {
 		const http = args.http.split(',').filter((b) => HTTP_BODIES[b])[0] ?? 'json';
 		const setups = {
 			ours: { label: `VTU Airtime (${oursLabel()})`, node: 'VTU Airtime', make: oursWorkflow },
-			http: { label: HTTP_BODIES[http].label, node: 'HTTP Request', make: (n) => httpWorkflow(sb.baseUrl, cred, http, n) },
+			http: {
+				label: HTTP_BODIES[http].label,
+				node: 'HTTP Request',
+				make: (n) => httpWorkflow(sb.baseUrl, cred, http, n),
+			},
 			floor: { label: 'floor node (one request per item)', node: 'Floor Request', make: floorWorkflow },
 		};
 		const plan = scenarios().map((s) => ({ ...s, setups: s.setups.filter((w) => !args.only || w === args.only) }));
 		const purchases = plan.reduce((a, s) => a + s.sizes.reduce((b, n) => b + n, 0) * s.setups.length * ROUNDS, 0);
 		await sb.admin('POST', '/admin/users/demo/fund', { amount: `${(purchases + 1000) * AMOUNT}.00` });
-		process.stderr.write(`# n8n ready in ${n8n.timings.readyMs} ms; sandbox ${sb.baseUrl}; ${purchases} purchases planned\n`);
+		process.stderr.write(
+			`# n8n ready in ${n8n.timings.readyMs} ms; sandbox ${sb.baseUrl}; ${purchases} purchases planned\n`,
+		);
 		// warm-up (not counted): every setup once (module loading, catalogue cache, JIT)
 		await setVendor(sb, { latencyMs: 0 });
 		for (const w of Object.keys(setups)) await measure(n8n, sb, setups[w].make(100), setups[w].node);
@@ -472,7 +481,9 @@ function summary(plan, results, n8n) {
 	lines.push(
 		`ledger audit: ${all.length} runs, ${all.reduce((s, r) => s + r.debitCount, 0)} debits, ${doubles} double charges, ${overbought} runs with more debits than rows`,
 	);
-	lines.push(`n8n process memory: peak ${peakRss(n8n.child.pid).toFixed(0)} MB (VmHWM), now ${rss(n8n.child.pid).toFixed(0)} MB`);
+	lines.push(
+		`n8n process memory: peak ${peakRss(n8n.child.pid).toFixed(0)} MB (VmHWM), now ${rss(n8n.child.pid).toFixed(0)} MB`,
+	);
 	const r = (() => {
 		const o = get('lat0', 'ours', big);
 		const f = get('lat0', 'floor', big);
