@@ -24,7 +24,10 @@ import { resolveUnclear, unclearFacts } from './unclear';
 export interface PurchaseRunOptions {
 	waitForFinal: boolean;
 	waitTimeoutSeconds: number;
+	/** The most purchases in flight (the Concurrency option, else DEFAULT_CONCURRENCY). */
 	concurrency: number;
+	/** In flight at the start: the Concurrency the builder set (they know the site), else START_CONCURRENCY. */
+	startConcurrency: number;
 	dryRun: boolean;
 	/** Dry run: one item per row after the summary. */
 	dryRunDetail: boolean;
@@ -108,6 +111,7 @@ export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions 
 		waitForFinal: o.waitForFinal === true,
 		waitTimeoutSeconds: Math.max(1, Number(o.waitTimeout ?? 120) || 120),
 		concurrency,
+		startConcurrency: o.concurrency === undefined ? Math.min(concurrency, START_CONCURRENCY) : concurrency,
 		dryRun: o.dryRun === true,
 		dryRunDetail: o.dryRunDetail === true,
 		spendCapKobo,
@@ -322,7 +326,7 @@ export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHoo
 	const execute = hooks.execute ?? (defaultExecute as NonNullable<PurchaseHooks<R>['execute']>);
 	const started = new Set<number>();
 	let stopError: { i: number; error: unknown } | undefined;
-	const pace = new AdaptiveLimit(opts.concurrency);
+	const pace = new AdaptiveLimit(opts.concurrency, opts.startConcurrency);
 	await runAdaptive(
 		pending,
 		pace,

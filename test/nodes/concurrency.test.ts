@@ -4,6 +4,7 @@
  * and a capacity (config max_in_flight) that queues, refuses with 429 or sheds with 503.
  */
 import { AdaptiveLimit, START_CONCURRENCY } from '../../nodes/shared/concurrency';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/runner';
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
 import type { ConfigPatch } from '../../sandbox/admin-client';
 import { runNode } from './engine';
@@ -82,25 +83,25 @@ describe('AdaptiveLimit', () => {
 });
 
 describe('adaptive pace against the sandbox', () => {
-	test('grows past the starting pace while a slow vendor keeps up', async () => {
+	test('Concurrency not set: grows past the starting pace while a slow vendor keeps up', async () => {
 		await vendor(400);
-		const r = await runNode(airtime, { parameters: buy({ concurrency: 40 }), input: rows(90), creds: env.creds() });
+		const r = await runNode(airtime, { parameters: buy({}), input: rows(90), creds: env.creds() });
 		expect(r.error).toBeUndefined();
 		expect(r.items.filter((o) => o.json.status === 'successful')).toHaveLength(90);
 		const cap = await env.admin.capacity();
 		expect(cap.peakInFlight).toBeGreaterThan(START_CONCURRENCY);
-		expect(cap.peakInFlight).toBeLessThanOrEqual(40);
+		expect(cap.peakInFlight).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
 		expect([...(await debitsByPhone()).values()].every((n) => n === 1)).toBe(true);
 		expect((await debitsByPhone()).size).toBe(90);
 	});
 
 	test('a vendor that queues beyond 4 in flight: the pace backs off instead of piling up', async () => {
 		await vendor(300, { max_in_flight: 4 });
-		const r = await runNode(airtime, { parameters: buy({ concurrency: 60 }), input: rows(60), creds: env.creds() });
+		const r = await runNode(airtime, { parameters: buy({}), input: rows(60), creds: env.creds() });
 		expect(r.error).toBeUndefined();
 		expect(r.items.filter((o) => o.json.status === 'successful')).toHaveLength(60);
 		const cap = await env.admin.capacity();
-		// sent all at once, 56 would wait; the pace halves as soon as answers take twice the fastest
+		// grown to the ceiling, 56 would wait; the pace halves as soon as answers take twice the fastest
 		expect(cap.peakQueued).toBeLessThan(30);
 		const debits = await debitsByPhone();
 		expect(debits.size).toBe(60);
