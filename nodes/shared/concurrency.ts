@@ -1,7 +1,7 @@
 /**
  * Adaptive concurrency for the purchase runner (AIMD, as TCP does with its window): start with a few
  * purchases in flight, double per round trip while the site answers cleanly and about as fast as its
- * fastest answer, then grow by one per round trip; halve on a refusal (429), a 5xx or an unclear
+ * fastest answer, then grow by one per round trip; cut to 0.7 on a refusal (429), a 5xx or an unclear
  * outcome, or when answers take much longer than the fastest one (the site is queueing us). Never above
  * the ceiling the workflow's builder set. A refused purchase (429: the site did nothing) waits and goes
  * back in the queue; everything else is the caller's to settle (an unclear purchase is reconciled by the
@@ -17,6 +17,11 @@ export const START_CONCURRENCY = 10;
  */
 export const LATENCY_FACTOR = 2;
 export const LATENCY_SLACK_MS = 250;
+/**
+ * What the limit is multiplied by on strain (CUBIC's 0.7 rather than Reno's 0.5: against a site that refuses
+ * beyond its capacity, halving leaves a quarter of it unused on average; 0.7 about half as much).
+ */
+export const DECREASE = 0.7;
 /** How often one item refused with 429 goes back in the queue before its row fails with rate_limited. */
 export const MAX_REQUEUES = 8;
 
@@ -53,12 +58,12 @@ export class AdaptiveLimit {
 		this.peak = Math.max(this.peak, this.current);
 	}
 
-	/** A sign of strain from a purchase sent at `sentAt`: halve, at most once per round trip. */
+	/** A sign of strain from a purchase sent at `sentAt`: cut to DECREASE, at most once per round trip. */
 	strained(sentAt: number, now = Date.now()): void {
 		this.slowStart = false;
 		if (sentAt < this.cutAt) return; // sent before the last cut: the cut already answered it
 		this.cutAt = now;
-		this.limit = Math.max(1, this.limit / 2);
+		this.limit = Math.max(1, this.limit * DECREASE);
 		this.cuts++;
 	}
 }
@@ -79,6 +84,7 @@ export async function runAdaptive(
 ): Promise<void> {
 	const queue = indices.map((i) => ({ i, attempt: 0 }));
 	let active = 0;
+	let waiting = 0;
 	let settle: () => void = () => {};
 	const done = new Promise<void>((r) => (settle = r));
 	let failure: { error: unknown } | undefined;
@@ -94,11 +100,15 @@ export async function runAdaptive(
 		}
 		if (out.kind === 'clean') limit.answered(sentAt, Date.now() - sentAt);
 		else limit.strained(sentAt);
+		active--;
 		if (out.kind === 'refused') {
+			// the pause holds no slot: the site is told "later", others may use the room meanwhile
+			waiting++;
+			pump();
 			await sleep(out.retryAfterMs);
+			waiting--;
 			queue.unshift({ i: job.i, attempt: job.attempt + 1 });
 		}
-		active--;
 		pump();
 	};
 	const pump = (): void => {
@@ -106,7 +116,7 @@ export async function runAdaptive(
 			active++;
 			void one(queue.shift()!);
 		}
-		if (active === 0) settle();
+		if (active === 0 && waiting === 0) settle();
 	};
 	pump();
 	await done;

@@ -49,18 +49,18 @@ describe('AdaptiveLimit', () => {
 		expect(l.peak).toBe(50);
 	});
 
-	test('halves once per round trip on strain, then grows by one per round trip', () => {
+	test('cuts to 0.7 once per round trip on strain, then grows by one per round trip', () => {
 		const l = new AdaptiveLimit(100, 40);
 		l.strained(1000, 2000);
-		expect(l.current).toBe(20);
+		expect(l.current).toBe(28);
 		// answers to purchases sent before the cut say nothing new
 		l.strained(1500, 2100);
-		expect(l.current).toBe(20);
+		expect(l.current).toBe(28);
 		l.strained(2050, 2200);
-		expect(l.current).toBe(10);
+		expect(l.current).toBe(19); // 19.6
 		// one per answer over the limit: about one more per round trip
-		for (let k = 0; k < 11; k++) l.answered(3000, 100);
-		expect(l.current).toBe(11);
+		for (let k = 0; k < 20; k++) l.answered(3000, 100);
+		expect(l.current).toBe(20);
 		expect(l.cuts).toBe(2);
 	});
 
@@ -71,7 +71,7 @@ describe('AdaptiveLimit', () => {
 		expect(l.cuts).toBe(0);
 		l.answered(0, 2300);
 		expect(l.cuts).toBe(1);
-		expect(l.current).toBe(11);
+		expect(l.current).toBe(15); // 22 after two clean answers, × 0.7
 	});
 
 	test('never below one, never above the ceiling', () => {
@@ -101,7 +101,7 @@ describe('adaptive pace against the sandbox', () => {
 		expect(r.error).toBeUndefined();
 		expect(r.items.filter((o) => o.json.status === 'successful')).toHaveLength(60);
 		const cap = await env.admin.capacity();
-		// grown to the ceiling, 56 would wait; the pace halves as soon as answers take twice the fastest
+		// grown to the ceiling, 56 would wait; the pace slows down as soon as answers take twice the fastest
 		expect(cap.peakQueued).toBeLessThan(30);
 		const debits = await debitsByPhone();
 		expect(debits.size).toBe(60);
