@@ -28,7 +28,8 @@
  *
  *   node bench/n8n.js [--items 200,2000] [--latencies 0,1000,3000] [--capacity 50 (0: no capacity runs)]
  *                     [--capacity-items 2000] [--rounds 1] [--concurrency N (ours: the ceiling)]
- *                     [--only ours|http|floor] [--http json|fields]
+ *                     [--also-concurrency C (ours again with Concurrency C set)] [--only ours|http|floor]
+ *                     [--http json|fields]
  *   npm run bench:n8n
  *
  * --queue: throughput of one n8n process (regular mode, SQLite) vs queue mode (main + 2 workers, Postgres,
@@ -60,6 +61,8 @@ const { values: args } = parseArgs({
 		latencies: { type: 'string', default: '0,1000,3000' },
 		// the capacity-limited vendor: at most N purchases in flight (0: no such runs), and its run size at 1 s
 		capacity: { type: 'string', default: '50' },
+		// ours a second time in every scenario with this Concurrency set (a builder who knows the site)
+		'also-concurrency': { type: 'string' },
 		'capacity-items': { type: 'string', default: '2000' },
 		// the vendor's answer time for every purchase (a sandbox `latency` fault); real sites take
 		// 1–5 s, the default 0 measures n8n's own cost per call
@@ -110,8 +113,8 @@ const chain = (last) => ({
 	Customers: { main: [[{ node: last, type: 'main', index: 0 }]] },
 });
 
-function oursWorkflow(items) {
-	const options = args.concurrency ? { concurrency: Number(args.concurrency) } : {};
+function oursWorkflow(items, concurrency = args.concurrency) {
+	const options = concurrency ? { concurrency: Number(concurrency) } : {};
 	return {
 		name: `bench: VTU Airtime × ${items}`,
 		nodes: [
@@ -397,7 +400,19 @@ async function main() {
 			},
 			floor: { label: 'floor node (one request per item)', node: 'Floor Request', make: floorWorkflow },
 		};
-		const plan = scenarios().map((s) => ({ ...s, setups: s.setups.filter((w) => !args.only || w === args.only) }));
+		const also = args['also-concurrency'];
+		if (also)
+			setups.oursSet = {
+				label: `VTU Airtime (Concurrency set: ${also})`,
+				node: 'VTU Airtime',
+				make: (n) => oursWorkflow(n, also),
+			};
+		const plan = scenarios().map((s) => ({
+			...s,
+			setups: s.setups
+				.flatMap((w) => (w === 'ours' && also ? ['ours', 'oursSet'] : [w]))
+				.filter((w) => !args.only || w === args.only),
+		}));
 		const purchases = plan.reduce((a, s) => a + s.sizes.reduce((b, n) => b + n, 0) * s.setups.length * ROUNDS, 0);
 		await sb.admin('POST', '/admin/users/demo/fund', { amount: `${(purchases + 1000) * AMOUNT}.00` });
 		process.stderr.write(
@@ -462,6 +477,12 @@ function summary(plan, results, n8n) {
 					`ours at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / o.nodeMs)} HTTP Request's speed (goal ≥ 1×)${f ? `, ${x(f.nodeMs / o.nodeMs)} the floor's` : ''}`,
 				);
 			}
+			const c = get(`lat${lat}`, 'oursSet', n);
+			if (c && h) {
+				lines.push(
+					`ours (Concurrency ${args['also-concurrency']}) at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / c.nodeMs)} HTTP Request's speed${f ? `, ${x(f.nodeMs / c.nodeMs)} the floor's` : ''}`,
+				);
+			}
 		}
 	}
 	for (const sc of plan.filter((s) => s.capacity)) {
@@ -471,7 +492,7 @@ function summary(plan, results, n8n) {
 				const r = get(sc.key, w, n);
 				if (r)
 					lines.push(
-						`${w === 'ours' ? 'ours' : 'HTTP Request'} at ${n} items, ${sc.label}: ${x(r.nodeMs / limitMs)} the vendor-bound limit of ${fmt(limitMs)} (goal ≤ 1.2×), ${r.failed} failed rows`,
+						`${{ ours: 'ours', oursSet: `ours (Concurrency ${args['also-concurrency']})`, http: 'HTTP Request' }[w]} at ${n} items, ${sc.label}: ${x(r.nodeMs / limitMs)} the vendor-bound limit of ${fmt(limitMs)} (goal ≤ 1.2×), ${r.failed} failed rows`,
 					);
 			}
 		}
