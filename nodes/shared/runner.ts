@@ -343,7 +343,11 @@ export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHoo
 				return { kind: 'clean' };
 			} catch (error) {
 				const refused = refusedFor(error, attempt);
-				if (refused) return refused; // the site did nothing: the item waits and goes again
+				if (refused) {
+					// the site did nothing: the item waits and goes again (a stop meanwhile leaves it unsent)
+					started.delete(i);
+					return refused;
+				}
 				const code = (error as { code?: string }).code;
 				const notCharged = code !== undefined && NOT_CHARGED_CODES.has(code);
 				if (ledger && notCharged) ledger.add(-reserved);
