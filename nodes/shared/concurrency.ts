@@ -49,10 +49,15 @@ export class AdaptiveLimit {
 		return Math.max(1, Math.floor(this.limit));
 	}
 
-	/** A clean answer after `ms`, to a purchase sent at `sentAt` (ms timestamps). */
-	answered(sentAt: number, ms: number): void {
-		if (ms > this.fastestMs * LATENCY_FACTOR + LATENCY_SLACK_MS) return this.strained(sentAt);
-		this.fastestMs = Math.min(this.fastestMs, ms);
+	/**
+	 * A clean answer after `ms`, to a purchase sent at `sentAt` (ms timestamps); `ms` undefined: its time
+	 * says nothing about the site (it includes waiting for the final status), so only the answer counts.
+	 */
+	answered(sentAt: number, ms?: number): void {
+		if (ms !== undefined) {
+			if (ms > this.fastestMs * LATENCY_FACTOR + LATENCY_SLACK_MS) return this.strained(sentAt);
+			this.fastestMs = Math.min(this.fastestMs, ms);
+		}
 		// one more per answer doubles the limit per round trip; 1/limit per answer adds one per round trip
 		this.limit = Math.min(this.ceiling, this.limit + (this.slowStart ? 1 : 1 / this.limit));
 		this.peak = Math.max(this.peak, this.current);
@@ -69,7 +74,10 @@ export class AdaptiveLimit {
 }
 
 /** How one purchase went, as far as the pace is concerned. */
-export type Outcome = { kind: 'clean' } | { kind: 'strained' } | { kind: 'refused'; retryAfterMs: number };
+export type Outcome =
+	| { kind: 'clean'; untimed?: boolean }
+	| { kind: 'strained' }
+	| { kind: 'refused'; retryAfterMs: number };
 
 /**
  * Run `fn` over `indices` with `limit.current` in flight, re-read after every answer. A `refused` item
@@ -98,7 +106,7 @@ export async function runAdaptive(
 			failure ??= { error };
 			out = { kind: 'strained' };
 		}
-		if (out.kind === 'clean') limit.answered(sentAt, Date.now() - sentAt);
+		if (out.kind === 'clean') limit.answered(sentAt, out.untimed ? undefined : Date.now() - sentAt);
 		else limit.strained(sentAt);
 		active--;
 		if (out.kind === 'refused') {

@@ -340,7 +340,8 @@ export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHoo
 				if (ledger && chargedKobo !== null) ledger.add(chargedKobo - reserved);
 				outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
 				memory.set(i, requests[i], { kind: 'bought', items: out, chargedKobo, reservedKobo: chargedKobo ?? reserved });
-				return { kind: 'clean' };
+				// waiting for the final status makes the time the vendor's settling, not how busy the site is
+				return { kind: 'clean', untimed: opts.waitForFinal };
 			} catch (error) {
 				const refused = refusedFor(error, attempt);
 				if (refused) {

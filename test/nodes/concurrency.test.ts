@@ -74,6 +74,13 @@ describe('AdaptiveLimit', () => {
 		expect(l.current).toBe(15); // 22 after two clean answers, × 0.7
 	});
 
+	test('an untimed answer (waited for the final status) only grows the pace', () => {
+		const l = new AdaptiveLimit(100, 10);
+		l.answered(0, 100);
+		l.answered(0); // however long it took
+		expect([l.current, l.cuts]).toEqual([12, 0]);
+	});
+
 	test('never below one, never above the ceiling', () => {
 		const l = new AdaptiveLimit(3);
 		expect(l.current).toBe(3);
