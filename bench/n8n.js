@@ -1,28 +1,36 @@
 'use strict';
 /**
- * bench/n8n: 200 and 2,000 airtime purchases in ONE real n8n (test/n8n harness; N8N_E2E_VERSION picks the version) against ONE
- * sandbox, two ways, in one run:
- *   A. Code (2,000 items) → VTU Airtime (default settings)
- *   B. Code (2,000 items) → n8n's HTTP Request node doing the same POST /api/topup/ calls with the
- *      same vtuApi credential (predefined credential type → Authorization: Token …), once with the
- *      node's default body ("Using Fields Below") and once with a JSON body from one expression
- * Prints for each workflow: its wall time as the caller sees it (import, start, run, result fetched),
- * n8n's own execution time (startedAt → stoppedAt), the node's execution time, the CPU time the n8n
- * process spent on the run (Linux /proc; steadier than wall time on a shared machine) and per
- * purchase; the ratios; and the ledger debits of each run (count and kobo; they must be equal).
- * Every run also pays a fixed part outside the node (workflow import and start, Start and Code
- * nodes, result saved and fetched: wall − node, printed per run), the same for both setups.
+ * bench/n8n: airtime purchases in ONE real n8n (test/n8n harness; N8N_E2E_VERSION picks the version) against ONE
+ * sandbox, three setups in the same run:
+ *   ours:  Code (N items) → VTU Airtime (default settings: the adaptive pace from 10 up to 100; with
+ *          --concurrency C it starts at C and C is the ceiling)
+ *   http:  Code → n8n's HTTP Request node doing the same POST /api/topup/ with the same vtuApi credential, as a
+ *          builder would set it up (JSON body from one expression, every other setting at its default: every
+ *          item at once)
+ *   floor: Code → a bench-only node (bench/floor) that does nothing but one request per item through n8n's
+ *          request helpers, every item at once: the least a verified node can do
+ * against these vendors (sandbox `latency` fault on every purchase; config max_in_flight / over_capacity):
+ *   answering at once, after 1 s and after 3 s, with no capacity limit: 200 and 2,000 items, all three setups
+ *   after 1 s with capacity N (more queue), 2,000 items: ours and HTTP Request; the same with 429 beyond N: ours
+ *   after 3 s with capacity N (more queue), 200 items: ours and HTTP Request
+ * Prints per run the workflow, node and n8n CPU time, rows bought/failed, debits, double charges (a phone of
+ * the run debited more than once, net of refunds, from the sandbox's own ledger) and n8n's RSS; then the
+ * ratios, the ledger audit, n8n's peak memory and the last line:
+ *   n8n: ours <r>× the floor at 2,000 items; at 1 s vendor <h>× HTTP Request's speed, <l>× the vendor-bound
+ *   limit at capacity N; 0 double charges
+ * r = floor node time / ours (throughput ratio, vendor at once); h = HTTP Request node time / ours (1 s, no
+ * limit); l = ours node time / (items × 1 s ÷ N), N = --capacity.
  *
  * Where VTU Airtime's time goes (n8n 2.41.1, --cpu-prof, 2,000 items, Nov 2026): about two thirds of
  * n8n's busy time in the node is n8n's own outbound HTTP per request (new agents and TCP connection
  * every time, proxy lookup, axios), about a tenth the package's code (parameters, client, output),
- * the rest the harness's polling, GC and n8n's bookkeeping. The HTTP Request node pays the same HTTP
- * cost plus, per item, a credential read and decryption and its expressions in the isolate.
- * Before the node starts, n8n spends 0.15–0.3 s loading and starting the execution.
+ * the rest the harness's polling, GC and n8n's bookkeeping.
  *
- *   node bench/n8n.js [--items 200,2000 (one or more run sizes)] [--rounds 1] [--concurrency N (VTU Airtime option; default: node default)]
- *                     [--latency-ms 0 (the site's answer time per purchase)] [--only ours|fields|json] [--http fields,json]
- *   npm run bench:n8n [-- --rounds 3]
+ *   node bench/n8n.js [--items 200,2000] [--latencies 0,1000,3000] [--capacity 50 (0: no capacity runs)]
+ *                     [--capacity-items 2000] [--rounds 1] [--concurrency N (ours: the ceiling)]
+ *                     [--also-concurrency C (ours again with Concurrency C set)] [--only ours|http|floor]
+ *                     [--http json|fields]
+ *   npm run bench:n8n
  *
  * --queue: throughput of one n8n process (regular mode, SQLite) vs queue mode (main + 2 workers, Postgres,
  * Redis: test/n8n/queue.js), the same load on each: --workflows (default 6) VTU Airtime workflows of --items
@@ -33,6 +41,7 @@
  * Needs the cached n8n (bash test/n8n/install.sh) and a built package (npm run build).
  */
 const fs = require('node:fs');
+const path = require('node:path');
 const os = require('node:os');
 const { parseArgs } = require('node:util');
 const { startN8n, REPO_ROOT } = require('../test/n8n/harness');
@@ -44,10 +53,17 @@ const { values: args } = parseArgs({
 		rounds: { type: 'string', default: '1' },
 		concurrency: { type: 'string' },
 		amount: { type: 'string', default: '100' },
-		// which HTTP Request setups to compare with (see HTTP_BODIES)
-		http: { type: 'string', default: 'fields,json' },
-		// 'ours', 'fields' or 'json': run one workflow only (e.g. to profile n8n: N8N_E2E_NODE_ARGS=--cpu-prof)
+		// the HTTP Request setup to compare with (see HTTP_BODIES)
+		http: { type: 'string', default: 'json' },
+		// 'ours', 'http' or 'floor': run one setup only (e.g. to profile n8n: N8N_E2E_NODE_ARGS=--cpu-prof)
 		only: { type: 'string' },
+		// vendor answer times of the runs without a capacity limit (ms)
+		latencies: { type: 'string', default: '0,1000,3000' },
+		// the capacity-limited vendor: at most N purchases in flight (0: no such runs), and its run size at 1 s
+		capacity: { type: 'string', default: '50' },
+		// ours a second time in every scenario with this Concurrency set (a builder who knows the site)
+		'also-concurrency': { type: 'string' },
+		'capacity-items': { type: 'string', default: '2000' },
 		// the vendor's answer time for every purchase (a sandbox `latency` fault); real sites take
 		// 1–5 s, the default 0 measures n8n's own cost per call
 		'latency-ms': { type: 'string', default: '0' },
@@ -60,6 +76,13 @@ const ITEMS = Number(args.items ?? 300); // --queue: items per workflow
 const ROUNDS = Number(args.rounds);
 const AMOUNT = Number(args.amount);
 const LATENCY_MS = Number(args['latency-ms']);
+const LATENCIES = args.latencies.split(',').map(Number);
+const CAPACITY = Number(args.capacity);
+const CAPACITY_ITEMS = Number(args['capacity-items']);
+const BENCH_PKG = 'n8n-nodes-vtu-bench';
+// the package VTU Airtime is loaded from: the repo's (--queue), or the bench package with the floor node
+let oursPackage = 'n8n-nodes-vtu';
+const oursLabel = () => (args.concurrency ? `ceiling ${args.concurrency}` : 'default settings');
 
 const PREFIXES = ['0803', '0806', '0703', '0706', '0813', '0816', '0810', '0814', '0903', '0906', '0913', '0916'];
 const genCode = (items) => `const out = [];
@@ -90,8 +113,8 @@ const chain = (last) => ({
 	Customers: { main: [[{ node: last, type: 'main', index: 0 }]] },
 });
 
-function oursWorkflow(items) {
-	const options = args.concurrency ? { concurrency: Number(args.concurrency) } : {};
+function oursWorkflow(items, concurrency = args.concurrency) {
+	const options = concurrency ? { concurrency: Number(concurrency) } : {};
 	return {
 		name: `bench: VTU Airtime × ${items}`,
 		nodes: [
@@ -100,7 +123,7 @@ function oursWorkflow(items) {
 			{
 				id: 'v',
 				name: 'VTU Airtime',
-				type: 'n8n-nodes-vtu.vtuAirtime',
+				type: `${oursPackage}.vtuAirtime`,
 				typeVersion: 1,
 				position: [400, 0],
 				parameters: {
@@ -138,7 +161,7 @@ const HTTP_BODIES = {
 		},
 	},
 	json: {
-		label: 'HTTP Request (JSON body)',
+		label: 'HTTP Request (JSON body, defaults)',
 		parameters: {
 			specifyBody: 'json',
 			jsonBody:
@@ -197,8 +220,83 @@ function groupCpuMs(pgid) {
 	return sum;
 }
 
+const peakRss = (pid) => procStatus(pid, 'VmHWM');
+const rss = (pid) => procStatus(pid, 'VmRSS');
+/** A field of /proc/<pid>/status in MB (Linux), NaN when gone. */
+function procStatus(pid, field) {
+	try {
+		const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+		return m ? Number(m[1]) / 1024 : NaN;
+	} catch {
+		return NaN;
+	}
+}
+
+/**
+ * A throwaway community package for the bench: the repo's built nodes and credential (dist, symlinked) plus
+ * the floor node (bench/floor), so all three setups run in one n8n. Node types: `n8n-nodes-vtu-bench.<name>`.
+ */
+function benchPackage() {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-vtu-bench-'));
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	fs.symlinkSync(path.join(REPO_ROOT, 'dist'), path.join(dir, 'dist'), 'dir');
+	fs.mkdirSync(path.join(dir, 'floor'));
+	fs.copyFileSync(
+		path.join(__dirname, 'floor', 'FloorRequest.node.js'),
+		path.join(dir, 'floor', 'FloorRequest.node.js'),
+	);
+	const n8nSection = {
+		...pkg.n8n,
+		strict: false,
+		nodes: [...pkg.n8n.nodes, 'floor/FloorRequest.node.js'],
+	};
+	const manifest = {
+		name: BENCH_PKG,
+		version: '0.0.0',
+		private: true,
+		keywords: ['n8n-community-node-package'],
+		n8n: n8nSection,
+	};
+	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+	return dir;
+}
+
+function floorWorkflow(items) {
+	return {
+		name: `bench: floor × ${items}`,
+		nodes: [
+			start,
+			gen(items),
+			{
+				id: 'f',
+				name: 'Floor Request',
+				type: `${BENCH_PKG}.floorRequest`,
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: {},
+			},
+		],
+		connections: chain('Floor Request'),
+	};
+}
+
+/** The vendor of one scenario: answer time on every purchase, capacity and what lies beyond it. */
+async function setVendor(sb, v) {
+	await sb.admin('DELETE', '/admin/faults');
+	await sb.setConfig({ max_in_flight: v.capacity ?? null, over_capacity: v.over ?? 'queue' });
+	if (v.latencyMs > 0) {
+		await sb.admin('POST', '/admin/faults', {
+			endpoint: 'POST /api/topup/',
+			kind: 'latency',
+			latencyMs: v.latencyMs,
+			probability: 1,
+		});
+	}
+}
+
 async function measure(n8n, sb, wf, nodeName) {
 	const seq = await sb.lastSeq();
+	const refused0 = (await sb.admin('GET', '/admin/capacity')).refusedTotal;
 	const s0 = groupCpuMs(sb.child.pid);
 	const c0 = cpuMs(n8n.child.pid);
 	const t0 = process.hrtime.bigint();
@@ -215,6 +313,14 @@ async function measure(n8n, sb, wf, nodeName) {
 	const rows = (await sb.since('demo', seq)).filter((l) => l.product === 'airtime');
 	const debits = rows.filter((l) => l.kind === 'debit');
 	const refunds = rows.filter((l) => l.kind === 'refund');
+	// double charges: a phone of this run debited more than once (net of refunds), from the sandbox's own records
+	const txns = await sb.transactions({ username: 'demo', product: 'airtime' });
+	const phoneOf = new Map(txns.map((t) => [t.id, t.recipient]));
+	const net = new Map();
+	for (const l of rows) {
+		const phone = phoneOf.get(l.txnId);
+		net.set(phone, (net.get(phone) ?? 0) + (l.kind === 'debit' ? 1 : l.kind === 'refund' ? -1 : 0));
+	}
 	const ok = out.filter((o) => (o.status || o.Status) === 'successful').length;
 	return {
 		wallMs,
@@ -222,120 +328,203 @@ async function measure(n8n, sb, wf, nodeName) {
 		nodeMs,
 		cpuMs: cpu,
 		sandboxCpuMs: sandboxCpu,
+		rssMb: rss(n8n.child.pid),
 		items: out.length,
 		successful: ok,
+		failed: out.filter((o) => o.error !== undefined).length,
+		refused: (await sb.admin('GET', '/admin/capacity')).refusedTotal - refused0,
 		debitCount: debits.length,
 		debitKobo: debits.reduce((s, l) => s + l.amountKobo, 0),
 		refundKobo: refunds.reduce((s, l) => s + l.amountKobo, 0),
-		recipients: debits.map((l) => l.txnId),
+		doubleCharges: [...net.values()].filter((n) => n > 1).length,
 	};
 }
 
 const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const x = (n) => `${n.toFixed(2)}×`;
+
+/** The scenarios of one run: a vendor and which setups and sizes meet it. */
+function scenarios() {
+	const all = [];
+	for (const latencyMs of LATENCIES) {
+		all.push({
+			key: `lat${latencyMs}`,
+			label: latencyMs ? `vendor answering after ${latencyMs / 1000} s, no capacity limit` : 'vendor answering at once',
+			latencyMs,
+			capacity: null,
+			sizes: SIZES,
+			setups: ['ours', 'http', 'floor'],
+		});
+	}
+	if (CAPACITY > 0) {
+		const cap = (latencyMs, over, sizes, setups) => ({
+			key: `cap${latencyMs}${over}`,
+			label: `vendor answering after ${latencyMs / 1000} s, capacity ${CAPACITY} (${over === 'queue' ? 'more queue' : '429 beyond'})`,
+			latencyMs,
+			capacity: CAPACITY,
+			over,
+			sizes,
+			setups,
+		});
+		all.push(cap(1000, 'queue', [CAPACITY_ITEMS], ['ours', 'http']));
+		all.push(cap(1000, 'refuse_429', [CAPACITY_ITEMS], ['ours']));
+		all.push(cap(3000, 'queue', [Math.min(200, CAPACITY_ITEMS)], ['ours', 'http']));
+	}
+	return all;
+}
+
+function describe(setup, r) {
+	return (
+		`workflow ${fmt(r.wallMs)}, node ${fmt(r.nodeMs)}, n8n CPU ${fmt(r.cpuMs)} (${(r.cpuMs / r.items).toFixed(2)} ms/item), ` +
+		`${r.successful}/${r.items} bought, ${r.failed} failed rows, ${r.debitCount} debits, ${r.doubleCharges} double charges` +
+		`${r.refused ? `, ${r.refused} refused by the vendor` : ''}, n8n RSS ${r.rssMb.toFixed(0)} MB`
+	);
+}
 
 async function main() {
 	const sb = await startSandboxProcess();
 	let n8n;
+	const pkgDir = benchPackage();
+	oursPackage = BENCH_PKG;
 	try {
 		// start-up alone can take minutes on a saturated shared machine
-		n8n = await startN8n({ packageDir: REPO_ROOT, timeoutMs: 10 * 60 * 1000 });
+		n8n = await startN8n({ packageDir: pkgDir, timeoutMs: 10 * 60 * 1000 });
 		const cred = await n8n.createCredential({ name: 'VTU sandbox', data: { baseUrl: sb.baseUrl, apiToken: sb.token } });
-		const workflows = {
-			ours: {
-				label: `VTU Airtime (${args.concurrency ? `concurrency ${args.concurrency}` : 'default settings'})`,
-				node: 'VTU Airtime',
-				make: oursWorkflow,
-			},
-		};
-		for (const b of args.http.split(',').filter((x) => HTTP_BODIES[x]))
-			workflows[b] = {
-				label: HTTP_BODIES[b].label,
+		const http = args.http.split(',').filter((b) => HTTP_BODIES[b])[0] ?? 'json';
+		const setups = {
+			ours: { label: `VTU Airtime (${oursLabel()})`, node: 'VTU Airtime', make: oursWorkflow },
+			http: {
+				label: HTTP_BODIES[http].label,
 				node: 'HTTP Request',
-				make: (items) => httpWorkflow(sb.baseUrl, cred, b, items),
+				make: (n) => httpWorkflow(sb.baseUrl, cred, http, n),
+			},
+			floor: { label: 'floor node (one request per item)', node: 'Floor Request', make: floorWorkflow },
+		};
+		const also = args['also-concurrency'];
+		if (also)
+			setups.oursSet = {
+				label: `VTU Airtime (Concurrency set: ${also})`,
+				node: 'VTU Airtime',
+				make: (n) => oursWorkflow(n, also),
 			};
-		const names = Object.keys(workflows).filter((w) => !args.only || w === args.only);
-		// enough money for every round of every workflow
-		const total = SIZES.reduce((a, b) => a + b, 0) + 200;
-		await sb.admin('POST', '/admin/users/demo/fund', {
-			amount: `${total * AMOUNT * names.length * ROUNDS + 10000}.00`,
-		});
+		const plan = scenarios().map((s) => ({
+			...s,
+			setups: s.setups
+				.flatMap((w) => (w === 'ours' && also ? ['ours', 'oursSet'] : [w]))
+				.filter((w) => !args.only || w === args.only),
+		}));
+		const purchases = plan.reduce((a, s) => a + s.sizes.reduce((b, n) => b + n, 0) * s.setups.length * ROUNDS, 0);
+		await sb.admin('POST', '/admin/users/demo/fund', { amount: `${(purchases + 1000) * AMOUNT}.00` });
 		process.stderr.write(
-			`# n8n ready in ${n8n.timings.readyMs} ms; sandbox ${sb.baseUrl}; ${SIZES.join(' and ')} items × ${ROUNDS} round(s)\n`,
+			`# n8n ready in ${n8n.timings.readyMs} ms; sandbox ${sb.baseUrl}; ${purchases} purchases planned\n`,
 		);
+		// warm-up (not counted): every setup once (module loading, catalogue cache, JIT)
+		await setVendor(sb, { latencyMs: 0 });
+		for (const w of Object.keys(setups)) await measure(n8n, sb, setups[w].make(100), setups[w].node);
 
-		// warm-up (not counted): every workflow once with 200 items (module loading, catalogue cache, JIT)
-		for (const w of names) await measure(n8n, sb, workflows[w].make(200), workflows[w].node);
-
-		if (LATENCY_MS > 0) {
-			await sb.admin('POST', '/admin/faults', {
-				endpoint: 'POST /api/topup/',
-				kind: 'latency',
-				latencyMs: LATENCY_MS,
-				probability: 1,
-			});
-		}
-		const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-		const TARGET = { 200: 5, 2000: 8 };
+		const results = {};
 		const lines = [''];
-		let equal = true;
-		for (const ITEMS of SIZES) {
-			const results = Object.fromEntries(names.map((w) => [w, []]));
-			for (let r = 0; r < ROUNDS; r++) {
-				// rotate the order per round (the sandbox's state grows)
-				const order = names.map((_, k) => names[(k + r) % names.length]);
-				for (const w of order) {
-					const res = await measure(n8n, sb, workflows[w].make(ITEMS), workflows[w].node);
-					results[w].push(res);
-					process.stderr.write(
-						`# ${ITEMS} items, round ${r + 1} ${w}: wall ${fmt(res.wallMs)}, execution ${fmt(res.execMs)}, node ${fmt(res.nodeMs)}, outside the node ${fmt(res.wallMs - res.nodeMs)}, ` +
-							`n8n CPU ${fmt(res.cpuMs)}, sandbox CPU ${fmt(res.sandboxCpuMs)}, ` +
-							`${res.debitCount} debits (load ${os.loadavg()[0].toFixed(1)})\n`,
-					);
+		const head = `bench/n8n: airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ${require('../test/n8n/harness').N8N_VERSION}, one sandbox, ${ROUNDS} round(s), medians`;
+		lines.push(head);
+		for (const sc of plan) {
+			await setVendor(sb, sc);
+			lines.push(`${sc.label}:`);
+			for (const items of sc.sizes) {
+				for (const w of sc.setups) {
+					const runs = [];
+					for (let r = 0; r < ROUNDS; r++) runs.push(await measure(n8n, sb, setups[w].make(items), setups[w].node));
+					const med = medianRun(runs);
+					(results[sc.key] ??= {})[`${w}${items}`] = { ...med, runs };
+					const line = `  ${String(items).padStart(5)} items  ${setups[w].label.padEnd(44)} ${describe(w, med)}`;
+					process.stderr.write(`#${line} (load ${os.loadavg()[0].toFixed(1)})\n`);
+					lines.push(`${line}; load ${os.loadavg()[0].toFixed(1)}`);
 				}
-			}
-			const med = (w, key) => median(results[w].map((x) => x[key]));
-			lines.push(
-				`bench/n8n: ${ITEMS} airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ${require('../test/n8n/harness').N8N_VERSION}, one sandbox${LATENCY_MS ? ` answering each purchase after ${LATENCY_MS} ms` : ''}, ${ROUNDS} round(s), medians; ${os.cpus().length} CPUs, load ${os
-					.loadavg()
-					.map((x) => x.toFixed(1))
-					.join(' ')}`,
-			);
-			for (const w of names) {
-				lines.push(
-					`  ${workflows[w].label.padEnd(38)} workflow ${fmt(med(w, 'wallMs'))}, execution ${fmt(med(w, 'execMs'))}, node ${fmt(med(w, 'nodeMs'))}, ` +
-						`n8n CPU ${fmt(med(w, 'cpuMs'))} (${(med(w, 'cpuMs') / ITEMS).toFixed(2)} ms per purchase)`,
-				);
-			}
-			if (names.includes('ours')) {
-				for (const w of names.filter((x) => x !== 'ours')) {
-					const ratio = (key) => `${(med(w, key) / med('ours', key)).toFixed(2)}×`;
-					const target = TARGET[ITEMS] ? ` (target: ours ≥ ${TARGET[ITEMS]}× faster)` : '';
-					lines.push(
-						`  ratio ${workflows[w].label} / ours: workflow ${ratio('wallMs')}, execution ${ratio('execMs')}, node ${ratio('nodeMs')}, n8n CPU ${ratio('cpuMs')}${target}`,
-					);
-				}
-			}
-			for (let r = 0; r < ROUNDS; r++) {
-				const ledger = names.map((w) => {
-					const x = results[w][r];
-					equal =
-						equal &&
-						x.debitCount === ITEMS &&
-						x.successful === ITEMS &&
-						x.debitKobo === results[names[0]][r].debitKobo &&
-						x.refundKobo === results[names[0]][r].refundKobo;
-					return `${w} ${x.debitCount} debits = ${x.debitKobo} kobo (refunds ${x.refundKobo}, ${x.successful}/${x.items} successful)`;
-				});
-				lines.push(`  round ${r + 1} ledger: ${ledger.join('; ')}`);
 			}
 		}
-		lines.push(equal ? '  debits: EQUAL in every round' : '  DEBITS DIFFER (or not every purchase went through)');
+		lines.push(...summary(plan, results, n8n));
 		process.stdout.write(lines.join('\n') + '\n');
-		if (!equal) process.exitCode = 1;
 	} finally {
 		if (n8n) await n8n.stop();
 		await sb.stop();
+		fs.rmSync(pkgDir, { recursive: true, force: true });
 	}
+}
+
+/** The run with the median node time (its other figures with it). */
+function medianRun(runs) {
+	return [...runs].sort((a, b) => a.nodeMs - b.nodeMs)[Math.floor(runs.length / 2)];
+}
+
+/** Ratios against the floor, HTTP Request and the vendor-bound limit; the ledger audit; the last line. */
+function summary(plan, results, n8n) {
+	const lines = [''];
+	const get = (key, w, n) => results[key]?.[`${w}${n}`];
+	const big = Math.max(...SIZES);
+	for (const n of SIZES) {
+		const ours = get('lat0', 'ours', n);
+		const floor = get('lat0', 'floor', n);
+		if (ours && floor) {
+			lines.push(
+				`ours / floor at ${n} items, vendor at once: throughput ${x(floor.nodeMs / ours.nodeMs)} (goal ≥ 0.9×), n8n CPU per item ${x(ours.cpuMs / floor.cpuMs)} the floor's`,
+			);
+		}
+		for (const lat of LATENCIES.filter((l) => l > 0)) {
+			const o = get(`lat${lat}`, 'ours', n);
+			const h = get(`lat${lat}`, 'http', n);
+			const f = get(`lat${lat}`, 'floor', n);
+			if (o && h) {
+				lines.push(
+					`ours at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / o.nodeMs)} HTTP Request's speed (goal ≥ 1×)${f ? `, ${x(f.nodeMs / o.nodeMs)} the floor's` : ''}`,
+				);
+			}
+			const c = get(`lat${lat}`, 'oursSet', n);
+			if (c && h) {
+				lines.push(
+					`ours (Concurrency ${args['also-concurrency']}) at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / c.nodeMs)} HTTP Request's speed${f ? `, ${x(f.nodeMs / c.nodeMs)} the floor's` : ''}`,
+				);
+			}
+		}
+	}
+	for (const sc of plan.filter((s) => s.capacity)) {
+		for (const n of sc.sizes) {
+			const limitMs = (n * sc.latencyMs) / sc.capacity;
+			for (const w of sc.setups) {
+				const r = get(sc.key, w, n);
+				if (r)
+					lines.push(
+						`${{ ours: 'ours', oursSet: `ours (Concurrency ${args['also-concurrency']})`, http: 'HTTP Request' }[w]} at ${n} items, ${sc.label}: ${x(r.nodeMs / limitMs)} the vendor-bound limit of ${fmt(limitMs)} (goal ≤ 1.2×), ${r.failed} failed rows`,
+					);
+			}
+		}
+	}
+	const all = Object.values(results).flatMap((byRun) => Object.values(byRun).flatMap((r) => r.runs));
+	const doubles = all.reduce((s, r) => s + r.doubleCharges, 0);
+	const overbought = all.filter((r) => r.debitCount - r.refundKobo / (AMOUNT * 100) > r.items).length;
+	lines.push(
+		`ledger audit: ${all.length} runs, ${all.reduce((s, r) => s + r.debitCount, 0)} debits, ${doubles} double charges, ${overbought} runs with more debits than rows`,
+	);
+	lines.push(
+		`n8n process memory: peak ${peakRss(n8n.child.pid).toFixed(0)} MB (VmHWM), now ${rss(n8n.child.pid).toFixed(0)} MB`,
+	);
+	const r = (() => {
+		const o = get('lat0', 'ours', big);
+		const f = get('lat0', 'floor', big);
+		return o && f ? (f.nodeMs / o.nodeMs).toFixed(2) : '?';
+	})();
+	const h = (() => {
+		const o = get('lat1000', 'ours', big);
+		const hh = get('lat1000', 'http', big);
+		return o && hh ? (hh.nodeMs / o.nodeMs).toFixed(2) : '?';
+	})();
+	const l = (() => {
+		const o = get('cap1000queue', 'ours', CAPACITY_ITEMS);
+		return o ? (o.nodeMs / ((CAPACITY_ITEMS * 1000) / CAPACITY)).toFixed(2) : '?';
+	})();
+	if (doubles > 0 || overbought > 0) process.exitCode = 1;
+	lines.push(
+		`n8n: ours ${r}× the floor at ${big.toLocaleString('en')} items; at 1 s vendor ${h}× HTTP Request's speed, ${l}× the vendor-bound limit at capacity ${CAPACITY}; ${doubles} double charges`,
+	);
+	return lines;
 }
 
 /** Starts `WORKFLOWS` airtime workflows at once on `n8n`; returns wall time and purchases (ledger debits). */

@@ -69,6 +69,8 @@ export interface SandboxConfig {
 	slow_vendor: { share: number; minMs: number; maxMs: number };
 	/** At most this many purchases in flight, the others queue (null = unlimited, the default). */
 	max_in_flight: number | null;
+	/** Beyond max_in_flight: queue (default), or refuse at once with a 429 (Retry-After: 1) or a 503 page. */
+	over_capacity: 'queue' | 'refuse_429' | 'refuse_503';
 }
 
 export interface CapacityStatus {
@@ -79,6 +81,10 @@ export interface CapacityStatus {
 	peakInFlight: number;
 	/** Purchases that waited for a slot since start / reset. */
 	queuedTotal: number;
+	/** Purchases refused beyond max_in_flight (over_capacity refuse_429 / refuse_503) since start / reset. */
+	refusedTotal: number;
+	/** Most purchases waiting for a slot at once since start / reset. */
+	peakQueued: number;
 }
 
 export type ConfigPatch = Partial<Omit<SandboxConfig, 'settle' | 'slow_vendor'>> & {

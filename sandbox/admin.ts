@@ -58,6 +58,7 @@ const PatchConfig = z.object({
 		})
 		.optional(),
 	max_in_flight: z.number().int().min(1).max(100_000).nullable().optional(),
+	over_capacity: z.enum(['queue', 'refuse_429', 'refuse_503']).optional(),
 });
 const Busy = z.object({
 	rate: z.number().positive().max(1000),
@@ -211,6 +212,7 @@ export function adminRoutes(app: FastifyInstance, state: SandboxState, adminKey:
 				c.slow_vendor = sv;
 			}
 			if (b.max_in_flight !== undefined) c.max_in_flight = b.max_in_flight;
+			if (b.over_capacity) c.over_capacity = b.over_capacity;
 			return c;
 		});
 
@@ -274,6 +276,8 @@ export function adminRoutes(app: FastifyInstance, state: SandboxState, adminKey:
 			queued: capacity.queued,
 			peakInFlight: capacity.peak,
 			queuedTotal: capacity.queuedTotal,
+			refusedTotal: capacity.refusedTotal,
+			peakQueued: capacity.peakQueued,
 		}));
 
 		admin.post('/admin/reset', async () => {

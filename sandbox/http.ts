@@ -56,6 +56,10 @@ export class Capacity {
 	peak = 0;
 	/** Purchases that had to wait for a slot, since start / reset. */
 	queuedTotal = 0;
+	/** Most purchases waiting for a slot at once, since start / reset. */
+	peakQueued = 0;
+	/** Purchases refused for want of a slot (config over_capacity), since start / reset. */
+	refusedTotal = 0;
 	private waiting: Array<() => void> = [];
 
 	get queued(): number {
@@ -69,6 +73,7 @@ export class Capacity {
 			return;
 		}
 		this.queuedTotal++;
+		this.peakQueued = Math.max(this.peakQueued, this.waiting.length + 1);
 		// the releasing request hands its slot over: inFlight stays the same
 		await new Promise<void>((r) => this.waiting.push(r));
 	}
@@ -82,6 +87,8 @@ export class Capacity {
 	resetStats(): void {
 		this.peak = this.inFlight;
 		this.queuedTotal = 0;
+		this.refusedTotal = 0;
+		this.peakQueued = this.waiting.length;
 	}
 }
 
@@ -189,7 +196,18 @@ async function handle(
 ) {
 	if (req.method !== 'POST') return serve(rt, req, reply, handler, optional);
 	// every POST of the merchant API is a purchase: it holds a vendor slot until it is answered
-	await rt.capacity.acquire(rt.state.config.max_in_flight);
+	const { max_in_flight: max, over_capacity: over } = rt.state.config;
+	if (max !== null && over !== 'queue' && rt.capacity.inFlight >= max) {
+		// refused before the site does anything with it: no debit, no record
+		rt.capacity.refusedTotal++;
+		return send(
+			reply,
+			over === 'refuse_429'
+				? detail(429, 'Request was throttled. Expected available in 1 seconds.', { 'retry-after': '1' })
+				: errorPage(503),
+		);
+	}
+	await rt.capacity.acquire(max);
 	try {
 		return await serve(rt, req, reply, handler, optional);
 	} finally {

@@ -133,7 +133,15 @@ export interface Config {
 	slow_vendor: SlowVendor;
 	/** At most this many purchases in flight; the others queue for a slot. null (default) = unlimited. */
 	max_in_flight: number | null;
+	/**
+	 * What a purchase beyond max_in_flight gets: a place in the queue (default, a site that slows down),
+	 * or at once a 429 with Retry-After: 1 (a throttling site) or nginx's 503 page (a proxy shedding load),
+	 * both before the site does anything with it.
+	 */
+	over_capacity: OverCapacity;
 }
+
+export type OverCapacity = 'queue' | 'refuse_429' | 'refuse_503';
 
 export interface SlowVendor {
 	share: number;
@@ -212,6 +220,7 @@ export class SandboxState {
 			request_faults: false,
 			slow_vendor: { share: 0, minMs: 40_000, maxMs: 120_000 },
 			max_in_flight: null,
+			over_capacity: 'queue',
 		};
 		this.createUser({
 			username: this.demo.username,

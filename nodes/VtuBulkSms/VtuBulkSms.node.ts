@@ -13,6 +13,7 @@ import { unclearFacts } from '../shared/unclear';
 import { naira } from '../shared/format';
 import { booleanParam, itemParam, stringParam } from '../shared/params';
 import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { START_CONCURRENCY } from '../shared/concurrency';
 import { readPurchaseOptions, runEachItem, runPool, runPurchases } from '../shared/runner';
 import {
 	batchNumbers,
@@ -403,7 +404,8 @@ async function sendCampaign(
 	let lastId = -Infinity;
 	await runPool(
 		c.batches.map((_, i) => i),
-		concurrency,
+		// the option is the purchase runner's ceiling; campaign batches keep the fixed starting pace
+		Math.min(concurrency, START_CONCURRENCY),
 		async (i) => {
 			const b = c.batches[i];
 			if (pace) await pace(b.recipients.length);

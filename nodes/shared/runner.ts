@@ -16,6 +16,7 @@ import type { ClientOptions } from './client';
 import { getClient, getVtuCredentials } from './client';
 import { LOCKED_OPTIONS } from './descriptions';
 import { errorJson, refuse, toNodeError } from './errors';
+import { AdaptiveLimit, MAX_REQUEUES, runAdaptive, START_CONCURRENCY, type Outcome } from './concurrency';
 import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
 import { resolveUnclear, unclearFacts } from './unclear';
@@ -23,7 +24,10 @@ import { resolveUnclear, unclearFacts } from './unclear';
 export interface PurchaseRunOptions {
 	waitForFinal: boolean;
 	waitTimeoutSeconds: number;
+	/** The most purchases in flight (the Concurrency option, else DEFAULT_CONCURRENCY). */
 	concurrency: number;
+	/** In flight at the start: the Concurrency the builder set (they know the site), else START_CONCURRENCY. */
+	startConcurrency: number;
 	dryRun: boolean;
 	/** Dry run: one item per row after the summary. */
 	dryRunDetail: boolean;
@@ -41,12 +45,14 @@ export interface PurchaseRunOptions {
 export const RETRY_LOOKBACK_MINUTES = 24 * 60;
 
 /**
- * 10: measured in real n8n 1.123 (bench/n8n.js, 2,000 airtime purchases), 5 → 10 cut the node's
- * time by ~12% (n8n's CPU no longer waits on the site between requests); 20 gained nothing more.
- * Still bounded (n8n's HTTP Request node sends every item at once); 429s are retried by the client.
+ * The Concurrency option is a ceiling: the runner starts with START_CONCURRENCY purchases in flight and
+ * grows only while the site answers cleanly and fast (nodes/shared/concurrency.ts). 100: against a site
+ * answering in 1 s that can take the load, 100 at a time comes close to n8n's HTTP Request node sending
+ * every item at once (bench/n8n.js); a site that cannot take it slows down or refuses first, and the pace
+ * halves then, so the ceiling is not what such a site sees.
  */
-export const DEFAULT_CONCURRENCY = 10;
-export const MAX_CONCURRENCY = 20;
+export const DEFAULT_CONCURRENCY = 100;
+export const MAX_CONCURRENCY = 1000;
 
 /**
  * Refuse a limit an AI agent could fill: the fields take no expression in the editor, but a workflow's JSON
@@ -105,6 +111,7 @@ export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions 
 		waitForFinal: o.waitForFinal === true,
 		waitTimeoutSeconds: Math.max(1, Number(o.waitTimeout ?? 120) || 120),
 		concurrency,
+		startConcurrency: o.concurrency === undefined ? Math.min(concurrency, START_CONCURRENCY) : concurrency,
 		dryRun: o.dryRun === true,
 		dryRunDetail: o.dryRunDetail === true,
 		spendCapKobo,
@@ -241,7 +248,7 @@ export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHoo
 	{
 		const quote = hooks.quote ?? (defaultQuote as NonNullable<PurchaseHooks<R>['quote']>);
 		let firstError: { i: number; error: unknown } | undefined;
-		await runPool(pending, opts.concurrency, async (i) => {
+		await runPool(pending, Math.min(opts.concurrency, START_CONCURRENCY), async (i) => {
 			try {
 				prices.set(i, await quote(client, requests[i] as R, i));
 			} catch (error) {
@@ -264,7 +271,7 @@ export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHoo
 		const checkable = new Map<number, PurchaseRequest>();
 		for (const i of pending) if (canCheckExisting(requests[i])) checkable.set(i, requests[i] as PurchaseRequest);
 		const { found, unchecked } = await findExisting(client, checkable, since, (n, read) =>
-			runPool([...Array(n).keys()], opts.concurrency, read),
+			runPool([...Array(n).keys()], Math.min(opts.concurrency, START_CONCURRENCY), read),
 		);
 		for (const [i, r] of found) existing.set(i, r);
 		for (const i of [...unchecked.keys()].sort((a, b) => a - b)) fail(i, unchecked.get(i));
@@ -319,10 +326,11 @@ export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHoo
 	const execute = hooks.execute ?? (defaultExecute as NonNullable<PurchaseHooks<R>['execute']>);
 	const started = new Set<number>();
 	let stopError: { i: number; error: unknown } | undefined;
-	await runPool(
+	const pace = new AdaptiveLimit(opts.concurrency, opts.startConcurrency);
+	await runAdaptive(
 		pending,
-		opts.concurrency,
-		async (i) => {
+		pace,
+		async (i, attempt) => {
 			started.add(i);
 			const reserved = prices.get(i)?.kobo ?? 0;
 			// a lower bound of when it left (what reconciliation needs to look back far enough)
@@ -332,18 +340,27 @@ export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHoo
 				if (ledger && chargedKobo !== null) ledger.add(chargedKobo - reserved);
 				outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
 				memory.set(i, requests[i], { kind: 'bought', items: out, chargedKobo, reservedKobo: chargedKobo ?? reserved });
+				// waiting for the final status makes the time the vendor's settling, not how busy the site is
+				return { kind: 'clean', untimed: opts.waitForFinal };
 			} catch (error) {
+				const refused = refusedFor(error, attempt);
+				if (refused) {
+					// the site did nothing: the item waits and goes again (a stop meanwhile leaves it unsent)
+					started.delete(i);
+					return refused;
+				}
 				const code = (error as { code?: string }).code;
 				const notCharged = code !== undefined && NOT_CHARGED_CODES.has(code);
 				if (ledger && notCharged) ledger.add(-reserved);
 				if (!notCharged) memory.set(i, requests[i], { kind: 'unclear', error, sentAt, reservedKobo: reserved });
 				if (!continueOnFail) {
 					if (!stopError || i < stopError.i) stopError = { i, error };
-					return;
+				} else {
+					const json = errorJson(error, i);
+					if (!notCharged) Object.assign(json, unclearFacts(error, { request: requests[i], sentAt, processingMs }));
+					outputs[i] = [failedItem(node, json, paired(i))];
 				}
-				const json = errorJson(error, i);
-				if (!notCharged) Object.assign(json, unclearFacts(error, { request: requests[i], sentAt, processingMs }));
-				outputs[i] = [failedItem(node, json, paired(i))];
+				return { kind: code !== undefined && STRAIN_CODES.has(code) ? 'strained' : 'clean' };
 			}
 		},
 		() => stopError !== undefined,
@@ -356,6 +373,36 @@ export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHoo
 	if (result[0]?.json.error === undefined) memory.forget();
 	hintFailedRows(ctx, result, count);
 	return result;
+}
+
+/**
+ * Errors that say the site is under strain (the pace halves): a refusal, a 5xx, an unreadable answer, a
+ * broken connection, an outcome that needed reconciling. Business answers (no balance, bad number) do not.
+ */
+const STRAIN_CODES: ReadonlySet<string> = new Set([
+	'rate_limited',
+	'server',
+	'bad_response',
+	'network',
+	'unknown_outcome',
+	'not_charged',
+]);
+
+/** The longest pause the runner takes before sending a refused (429) item again. */
+const MAX_REFUSED_WAIT_MS = 30_000;
+
+/**
+ * A 429 the client gave up on (it already retried it, honouring Retry-After): the site refused before doing
+ * anything (the client proves nothing was bought: `rate_limited` is a not-charged code), so the item may go
+ * again after a pause, up to MAX_REQUEUES times. Anything else is not re-sent here.
+ */
+function refusedFor(error: unknown, attempt: number): Outcome | undefined {
+	const e = error as { code?: string; retryAfterMs?: number };
+	if (e.code !== 'rate_limited' || attempt >= MAX_REQUEUES) return undefined;
+	// a site asking for a longer pause than this is not coming back within the run: the row fails as refused
+	if ((e.retryAfterMs ?? 0) > MAX_REFUSED_WAIT_MS) return undefined;
+	const backoff = Math.min(MAX_REFUSED_WAIT_MS, 1000 * 2 ** attempt);
+	return { kind: 'refused', retryAfterMs: Math.max(e.retryAfterMs ?? 0, backoff) };
 }
 
 /**
