@@ -1,5 +1,5 @@
 /**
- * Bot benchmark: `npx tsx bench/bot.ts [--users 500] [--mode polling|sequential|webhook] [--vendor-ms 0]
+ * Bot benchmark: `npx tsx bench/bot.ts [--sizes 200,500] [--mode polling|sequential|webhook] [--vendor-ms 0]
  *   [--floor | --no-floor] [--bot-node-flags="--max-semi-space-size=16"]`.
  *
  * N simulated Telegram users buy data AT ONCE through the whole bot. Three processes, so the
@@ -52,7 +52,8 @@ import { t } from '../bot/i18n';
 const { values } = parseArgs({
 	options: {
 		child: { type: 'string' },
-		users: { type: 'string', default: '500' },
+		/** Buyers at once, per size (each size runs the floor and the real bot). */
+		sizes: { type: 'string', default: '200,500' },
 		mode: { type: 'string', default: 'polling' },
 		'vendor-ms': { type: 'string', default: '0' },
 		floor: { type: 'boolean', default: false },
@@ -77,8 +78,12 @@ type BotSetup = {
 	vendorMs: number;
 };
 /** A process's CPU time and how busy its event loop (main thread) has been, so far. */
-type Usage = { cpu: NodeJS.CpuUsage; elu: EventLoopUtilization };
-const usage = (): Usage => ({ cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() });
+type Usage = { cpu: NodeJS.CpuUsage; elu: EventLoopUtilization; rss: number };
+const usage = (): Usage => ({
+	cpu: process.cpuUsage(),
+	elu: performance.eventLoopUtilization(),
+	rss: process.memoryUsage.rss(),
+});
 type ToBot = { setup: BotSetup } | { update: unknown } | { usage: true } | { stop: true };
 type FromBot =
 	| { ready: true }
@@ -110,6 +115,7 @@ function stats(xs: number[]) {
 }
 
 const f = (ms: number) => `${ms.toFixed(1)} ms`;
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -279,13 +285,17 @@ async function startBotChild(setup: BotSetup, nodeFlags: string[]) {
 	};
 }
 
+/** N buyers; each size its own ids (so its phone numbers, phoneOf(id), are no other size's repeats). */
+const usersOf = (N: number, size: number): User[] =>
+	Array.from({ length: N }, (_, i) => ({ id: 900_001 + size * 100_000 + i, first_name: `U${i}` }));
+
 /** What every run shares: the sandbox child (funded), the N users, a client for the baseline. */
 async function setup(N: number, vendorMs: number) {
 	const sandbox = await startSandboxChild();
 	const { SandboxAdmin } = await import('../sandbox/admin-client');
 	const admin = new SandboxAdmin(sandbox.info.baseUrl, sandbox.info.adminKey);
-	await admin.fund(sandbox.info.username, 1_000_000);
-	const users: User[] = Array.from({ length: N }, (_, i) => ({ id: 900_001 + i, first_name: `U${i}` }));
+	await admin.fund(sandbox.info.username, 10_000_000);
+	const users: User[] = usersOf(N, 0);
 	const client = await benchClient(sandbox.info, vendorMs);
 	return { admin, sandbox, sbInfo: sandbox.info, client, users, close: () => void sandbox.proc.stdin!.end() };
 }
@@ -432,6 +442,7 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
 			idle: { all: stats(warm.lat.all), confirm: stats(warm.lat.confirm) },
 			cpu: { bot: per(cpuMs(bot0, bot1)), driver: per(cpuMs(me0, me1)), sandbox: per(cpuMs(sb0, sb1)) },
 			loop: { bot: loopBusy(bot0, bot1), driver: loopBusy(me0, me1), sandbox: loopBusy(sb0, sb1) },
+			rss: { bot: bot1.rss, sandbox: sb1.rss },
 			calls: { perUpdate: calls.length / updates, mix: callMix(calls) },
 			sql: measured.sql,
 			errors,
@@ -509,6 +520,7 @@ function printSideBySide(results: Result[]): void {
 		],
 		['2-core budget: 2000 / all three, updates/s', (r) => (2000 / total(r)).toFixed(0)],
 		['Bot API calls per update', (r) => r.calls.perUpdate.toFixed(2)],
+		['RSS after the run: bot child / sandbox, MB', (r) => `${mb(r.rss.bot)} / ${mb(r.rss.sandbox)}`],
 	];
 	const fl = results.find((r) => r.kind === 'floor');
 	const b = results.find((r) => r.kind === 'bot');
@@ -521,33 +533,51 @@ function printSideBySide(results: Result[]): void {
 		line(label, [...results.map(cell), ...(fl && b ? [ratio ? ratio(fl, b) : ''] : [])]);
 }
 
+/** Floor and real bot at one size (printed), each measured in the same run. */
+async function atSize(
+	sh: Shared,
+	N: number,
+	size: number,
+	kinds: Kind[],
+	how: string,
+	flags: string,
+	vendorMs: number,
+) {
+	const mode = values.mode as Mode;
+	const nodeFlags = values['bot-node-flags'].split(/\s+/).filter(Boolean);
+	sh.users = usersOf(N, size);
+	const results: Result[] = [];
+	for (const kind of kinds) results.push(await measure(sh, kind, mode, vendorMs, nodeFlags));
+	console.log(
+		`\nbot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase${flags})`,
+	);
+	for (const r of results) printRun(r);
+	printSideBySide(results);
+	return results;
+}
+
 async function main(): Promise<void> {
-	const N = Number(values.users);
+	const sizes = values.sizes.split(',').map(Number);
 	const mode = values.mode as Mode;
 	if (!['polling', 'sequential', 'webhook'].includes(mode))
 		throw new Error('--mode must be polling, sequential or webhook');
 	if (values.floor && values['no-floor'])
 		throw new Error('--floor runs the floor only, --no-floor the real bot only: pick one');
 	const vendorMs = Number(values['vendor-ms']);
-	const nodeFlags = values['bot-node-flags'].split(/\s+/).filter(Boolean);
 	const kinds: Kind[] = values.floor ? ['floor'] : values['no-floor'] ? ['bot'] : ['floor', 'bot'];
-	const sh = await setup(N, vendorMs);
-	const results: Result[] = [];
-	for (const kind of kinds) results.push(await measure(sh, kind, mode, vendorMs, nodeFlags));
-	const base = await baseline(sh);
-	sh.close();
-
 	const how = {
 		polling: 'long polling via @grammyjs/runner (bot/polling.ts)',
 		sequential: "long polling via grammY's sequential bot.start()",
 		webhook: 'webhook-style bot.handleUpdate',
 	}[mode];
-	const flags = nodeFlags.length ? `; bot child node flags: ${nodeFlags.join(' ')}` : '';
-	console.log(
-		`bot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase${flags})`,
-	);
-	for (const r of results) printRun(r);
-	printSideBySide(results);
+	const flags = values['bot-node-flags'] ? `; bot child node flags: ${values['bot-node-flags']}` : '';
+	const sh = await setup(sizes[0], vendorMs);
+	const all: Result[][] = [];
+	for (let i = 0; i < sizes.length; i++) all.push(await atSize(sh, sizes[i], i, kinds, how, flags, vendorMs));
+	const results = all[all.length - 1];
+	const N = sizes[sizes.length - 1];
+	const base = await baseline(sh);
+	sh.close();
 	console.log(
 		`  baseline client.buy x${N} concurrent: wall ${f(base.wall)}  p50 ${f(base.stats.p50)}  p99 ${f(base.stats.p99)}`,
 	);
@@ -558,8 +588,21 @@ async function main(): Promise<void> {
 				`p50 ${(r.confirm.p50 / base.stats.p50).toFixed(2)}x  p99 ${(r.confirm.p99 / base.stats.p99).toFixed(2)}x; wall ${(r.wall / base.wall).toFixed(2)}x for 5x the updates`,
 		);
 	}
-	const pass = results.every((r) => r.pass);
+	console.log('\n  by size (growth: CPU per update should stay flat)');
+	for (const rs of all)
+		for (const r of rs)
+			console.log(
+				`  ${String(r.N).padStart(5)} users ${r.kind.padEnd(6)} ${r.rate.toFixed(0).padStart(5)} updates/s  ` +
+					`p99 ${r.all.p99.toFixed(0).padStart(5)} ms  bot CPU ${r.cpu.bot.toFixed(2)} ms/update  RSS ${mb(r.rss.bot)} MB`,
+			);
+	const pass = all.every((rs) => rs.every((r) => r.pass));
 	console.log(pass ? 'PASS' : 'FAIL');
+	const fl = results.find((r) => r.kind === 'floor');
+	const bot = results.find((r) => r.kind === 'bot');
+	if (bot)
+		console.log(
+			`bot: ${bot.rate.toFixed(0)} updates/s = ${fl ? (bot.rate / fl.rate).toFixed(2) : '?'}× the floor, p99 ${bot.all.p99.toFixed(0)} ms`,
+		);
 	process.exit(pass ? 0 : 1);
 }
 

@@ -1,11 +1,15 @@
 /**
- * Client overhead benchmark: `npx tsx bench/client.ts [--n 2000] [--concurrency 8] [--rounds 9] [--warmup 300] [--no-gc] [--dialect seed|family] [--only a,b]`.
+ * Client overhead benchmark: `npx tsx bench/client.ts [--sizes 500,2000] [--concurrency 8] [--rounds 5] [--warmup 300]
+ *   [--no-gc] [--dialect seed|family] [--only a,b]`.
  *
  * The sandbox runs as a CHILD PROCESS (this same file with --child): a real vendor is a separate
  * machine, and sharing one event loop would bill the sandbox's CPU to whichever side is running,
  * blurring the comparison. The same N profile reads and N data purchases then go through
  *   (a) raw node:http with a keep-alive agent (+ JSON.stringify of the body, JSON.parse of the answer), the baseline, and
- *   (b) VtuClient with its default node:http transport, and with the optional axios transport,
+ *   (b) what a developer would write without the client: a plain `fetch` (Node's own, undici) and a plain `axios`
+ *       call, the same requests with JSON in and out and a status check, nothing more,
+ *   (c) VtuClient with its default node:http transport (every check on: input parsing, zod-validated answers,
+ *       the safe-purchase bookkeeping), and with the optional axios transport,
  *   and between them the layers the default one is built from, each adding one to the one before:
  *   layer/transport (createNodeTransport() + JSON.parse) and layer/http (HttpCore.send + parse),
  * in rounds in one run. A "by layer" line says how much CPU each layer adds per operation. Every round
@@ -24,6 +28,11 @@
  * the baseline and the client are shown to do the same work: one request per operation on kept-alive
  * sockets, plus the client's catalogue refresh (8 GETs per catalogTtlMs) when its cache expires.
  *
+ * All of it at each of `--sizes` operations per phase (the per-operation cost should stay flat), then a table of
+ * CPU per purchase by size, the RSS of this process, and the last line
+ * `client: <c>× fetch CPU per purchase, <w>× raw node:http` (client/node's CPU per purchase over fetch's and raw's,
+ * median of the per-round ratios at the largest size).
+ *
  * Then what a lost answer costs on a busy account (`--reconciles 12 --busy 20`): a family-dialect sandbox
  * (`?search=` ignored) in another child, 300 records of history, other buyers creating `--busy` records a
  * second on the same account; each purchase's answer is lost (its 500 page after the debit, or before it,
@@ -41,10 +50,11 @@ import { runInNewContext } from 'node:vm';
 const { values } = parseArgs({
 	options: {
 		child: { type: 'boolean', default: false },
-		n: { type: 'string', default: '2000' },
+		/** Operations per phase; each size is measured in full (the per-operation cost should stay flat). */
+		sizes: { type: 'string', default: '500,2000' },
 		concurrency: { type: 'string', default: '8' },
 		dialect: { type: 'string', default: 'seed' },
-		rounds: { type: 'string', default: '9' },
+		rounds: { type: 'string', default: '5' },
 		warmup: { type: 'string', default: '300' },
 		'no-gc': { type: 'boolean', default: false },
 		/** Reconciliations measured on a busy account (0: skip that part). */
@@ -129,7 +139,7 @@ async function main(): Promise<void> {
 	const { VtuClient, createAxiosTransport, createNodeTransport, timerSleep } = await import('../client');
 	const { HttpCore } = await import('../client/http');
 	const { SandboxAdmin } = await import('../sandbox/admin-client');
-	const N = Number(values.n);
+	const SIZES = values.sizes.split(',').map(Number);
 	const C = Number(values.concurrency);
 	const ROUNDS = Number(values.rounds);
 	const WARM = Number(values.warmup);
@@ -205,6 +215,23 @@ async function main(): Promise<void> {
 	});
 	const viaCore = async (method: 'GET' | 'POST', path: string, json?: string) =>
 		core.parse(method, path, await core.send(method, path, { json }));
+	const byFetch = async (method: 'GET' | 'POST', path: string, body?: string) => {
+		const headers: Record<string, string> = { Authorization: `Token ${token}`, Accept: 'application/json' };
+		if (body) headers['Content-Type'] = 'application/json';
+		const res = await fetch(baseUrl + path, { method, headers, body });
+		const j = (await res.json()) as unknown;
+		if (!res.ok) throw new Error(`HTTP ${res.status}`);
+		return j;
+	};
+	const { default: axios } = await import('axios');
+	const byAxios = async (method: 'GET' | 'POST', path: string, body?: string) => {
+		const headers = { Authorization: `Token ${token}`, Accept: 'application/json' };
+		const res =
+			method === 'GET'
+				? await axios.get(baseUrl + path, { headers })
+				: await axios.post(baseUrl + path, body, { headers: { ...headers, 'Content-Type': 'application/json' } });
+		return res.data as unknown;
+	};
 	const allVariants = {
 		raw: {
 			profile: () => raw('GET', '/api/user/'),
@@ -215,6 +242,15 @@ async function main(): Promise<void> {
 			buy: () => viaTransport('POST', '/api/data/', buyBody()),
 		},
 		'layer/http': { profile: () => viaCore('GET', '/api/user/'), buy: () => viaCore('POST', '/api/data/', buyBody()) },
+		// what a developer would write without the client: fetch (Node's own), then axios, no checks beyond the status
+		fetch: {
+			profile: () => byFetch('GET', '/api/user/'),
+			buy: () => byFetch('POST', '/api/data/', buyBody()),
+		},
+		axios: {
+			profile: () => byAxios('GET', '/api/user/'),
+			buy: () => byAxios('POST', '/api/data/', buyBody()),
+		},
 		'client/axios': (() => {
 			const c = new VtuClient({ baseUrl, token, transport: createAxiosTransport() });
 			return { profile: () => c.user.get(), buy: () => c.data.buy({ network: 'MTN', plan: 1, phone: '08031234567' }) };
@@ -238,7 +274,8 @@ async function main(): Promise<void> {
 		Object.entries(allVariants).filter(([k]) => !only || k === 'raw' || only.includes(k)),
 	) as Partial<typeof allVariants> & Pick<typeof allVariants, 'raw'>;
 	// enough money for every purchase of every round, warm-up included, and variant
-	await admin.fund('demo', String((N * ROUNDS + WARM) * Object.keys(variants).length * 130 + 1000));
+	const all = SIZES.reduce((a, b) => a + b, 0);
+	await admin.fund('demo', String((all * ROUNDS + WARM) * Object.keys(variants).length * 130 + 1000));
 	type Op = 'profile' | 'buy';
 	const names = Object.keys(variants) as Name[];
 	const collect = values['no-gc'] ? noop : gcFunction();
@@ -248,126 +285,150 @@ async function main(): Promise<void> {
 		await pool(WARM, C, () => v.buy());
 	}
 	await wire(); // the warm-up's requests are not counted
-	const ms: Record<string, Record<Op, Phase[]>> = {};
-	const onWire: Record<string, Record<Op, { requests: Map<string, number>; connections: number }>> = {};
-	for (const name of names) {
-		ms[name] = { profile: [], buy: [] };
-		onWire[name] = { profile: { requests: new Map(), connections: 0 }, buy: { requests: new Map(), connections: 0 } };
-	}
-	for (let round = 0; round < ROUNDS; round++) {
-		for (const name of names.map((_, i) => names[(i + round) % names.length])) {
-			const v = variants[name]!;
-			for (const op of ['profile', 'buy'] as const) {
-				collect();
-				ms[name][op].push(await pool(N, C, () => v[op]()));
-				const w = await wire();
-				const acc = onWire[name][op];
-				for (const [k, n] of Object.entries(w.requests)) acc.requests.set(k, (acc.requests.get(k) ?? 0) + n);
-				acc.connections += w.connections;
+	/** Every variant in rotated rounds at one size, the tables; CPU µs per purchase of each variant. */
+	const measureAt = async (N: number) => {
+		const ms: Record<string, Record<Op, Phase[]>> = {};
+		const onWire: Record<string, Record<Op, { requests: Map<string, number>; connections: number }>> = {};
+		for (const name of names) {
+			ms[name] = { profile: [], buy: [] };
+			onWire[name] = { profile: { requests: new Map(), connections: 0 }, buy: { requests: new Map(), connections: 0 } };
+		}
+		for (let round = 0; round < ROUNDS; round++) {
+			for (const name of names.map((_, i) => names[(i + round) % names.length])) {
+				const v = variants[name]!;
+				for (const op of ['profile', 'buy'] as const) {
+					collect();
+					ms[name][op].push(await pool(N, C, () => v[op]()));
+					const w = await wire();
+					const acc = onWire[name][op];
+					for (const [k, n] of Object.entries(w.requests)) acc.requests.set(k, (acc.requests.get(k) ?? 0) + n);
+					acc.connections += w.connections;
+				}
 			}
 		}
-	}
-	const base = ms.raw;
-	type Metric = 'wallMs' | 'cpuUs' | 'eluMs';
-	/** Per-round ratios of a variant against raw in the same round, for one measure. */
-	const ratios = (name: string, k: Metric) => ({
-		profile: ms[name].profile.map((p, i) => p[k] / base.profile[i][k]),
-		buy: ms[name].buy.map((p, i) => p[k] / base.buy[i][k]),
-		total: ms[name].profile.map((p, i) => (p[k] + ms[name].buy[i][k]) / (base.profile[i][k] + base.buy[i][k])),
-	});
-	const rate = (ps: Phase[]) => Math.round(N / (median(ps.map((p) => p.wallMs)) / 1000));
-	const perOp = (ps: Phase[]) => Math.round(median(ps.map((p) => p.cpuUs)) / N);
-	const x = (r: number) => `${r.toFixed(3)}×`;
-	const m = (name: string, k: Metric, part: 'profile' | 'buy' | 'total') => median(ratios(name, k)[part]);
-	console.log(
-		`\nbench/client: N=${N} × ${ROUNDS} rounds, concurrency ${C}, dialect ${values.dialect}, sandbox in a child process, order rotated per round${collect === noop ? '' : ', GC before each phase'}\n`,
-	);
-	/** One table row: two per-operation figures, then the median ratios of `k` over the rounds and a spread. */
-	const row = (name: string, k: Metric, profile: number, buy: number, spread: 'buy' | 'total', extra = '') => {
-		const r = ratios(name, k);
+		const base = ms.raw;
+		type Metric = 'wallMs' | 'cpuUs' | 'eluMs';
+		/** Per-round ratios of a variant against raw in the same round, for one measure. */
+		const ratios = (name: string, k: Metric) => ({
+			profile: ms[name].profile.map((p, i) => p[k] / base.profile[i][k]),
+			buy: ms[name].buy.map((p, i) => p[k] / base.buy[i][k]),
+			total: ms[name].profile.map((p, i) => (p[k] + ms[name].buy[i][k]) / (base.profile[i][k] + base.buy[i][k])),
+		});
+		const rate = (ps: Phase[]) => Math.round(N / (median(ps.map((p) => p.wallMs)) / 1000));
+		const perOp = (ps: Phase[]) => Math.round(median(ps.map((p) => p.cpuUs)) / N);
+		const x = (r: number) => `${r.toFixed(3)}×`;
+		const m = (name: string, k: Metric, part: 'profile' | 'buy' | 'total') => median(ratios(name, k)[part]);
 		console.log(
-			`${name.padEnd(16)} ${String(profile).padStart(13)} ${String(buy).padStart(11)}` +
-				`${x(median(r.profile)).padStart(23)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   (${x(Math.min(...r[spread]))}–${x(Math.max(...r[spread]))})${extra}`,
+			`\nbench/client: N=${N} × ${ROUNDS} rounds, concurrency ${C}, dialect ${values.dialect}, sandbox in a child process, order rotated per round${collect === noop ? '' : ', GC before each phase'}\n`,
 		);
+		/** One table row: two per-operation figures, then the median ratios of `k` over the rounds and a spread. */
+		const row = (name: string, k: Metric, profile: number, buy: number, spread: 'buy' | 'total', extra = '') => {
+			const r = ratios(name, k);
+			console.log(
+				`${name.padEnd(16)} ${String(profile).padStart(13)} ${String(buy).padStart(11)}` +
+					`${x(median(r.profile)).padStart(23)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   (${x(Math.min(...r[spread]))}–${x(Math.max(...r[spread]))})${extra}`,
+			);
+		};
+		console.log("WALL TIME (throughput; moves with the machine's load)");
+		console.log(
+			'variant          profile req/s   buy req/s   median ratio: profile        buy      total   (total min–max over rounds)',
+		);
+		for (const name of names) row(name, 'wallMs', rate(ms[name].profile), rate(ms[name].buy), 'total');
+		console.log(
+			'\nCPU TIME of the calling process (user + system, per operation; robust to load: the sandbox runs in its own process)',
+		);
+		console.log(
+			'variant          profile µs/op   buy µs/op   median ratio: profile        buy      total   (buy min–max)     main-thread busy ratio: buy   total',
+		);
+		for (const name of names) {
+			row(
+				name,
+				'cpuUs',
+				perOp(ms[name].profile),
+				perOp(ms[name].buy),
+				'buy',
+				`${x(m(name, 'eluMs', 'buy')).padStart(29)} ${x(m(name, 'eluMs', 'total')).padStart(7)}`,
+			);
+		}
+		console.log(
+			`\nON THE WIRE (counted by the sandbox over the ${ROUNDS} measured rounds): requests per operation, new connections`,
+		);
+		for (const name of names) {
+			const parts = (['profile', 'buy'] as const).map((op) => {
+				const w = onWire[name][op];
+				const reqs = [...w.requests]
+					.sort((a, b) => b[1] - a[1])
+					.map(([k, n]) => `${(n / (N * ROUNDS)).toFixed(n % (N * ROUNDS) ? 4 : 0)} ${k}`);
+				return `${op}: ${reqs.join(' + ')}; ${w.connections} new connection(s)`;
+			});
+			console.log(`${name.padEnd(16)} ${parts.join(' | ')}`);
+		}
+		const has = (name: string) => name in variants;
+		const rawTotal = median(base.profile.map((p, i) => p.wallMs + base.buy[i].wallMs));
+		console.log(
+			`\nsandbox throughput (raw phase): ${Math.round((2 * N) / (rawTotal / 1000))} req/s overall; profile ${rate(base.profile)} req/s, purchases ${rate(base.buy)} req/s`,
+		);
+		// Where the client's CPU goes: each layer's median per-round CPU per operation, and what it adds to the layer below.
+		const layers = ['raw', 'layer/transport', 'layer/http', 'client/node'].filter(has);
+		for (const op of ['profile', 'buy'] as const) {
+			const steps = layers.map((name, i) => {
+				const own = `${name} ${perOp(ms[name][op])} µs`;
+				if (i === 0) return own;
+				const below = ms[layers[i - 1]][op];
+				const added = median(ms[name][op].map((p, r) => (p.cpuUs - below[r].cpuUs) / N));
+				return `${own} (${added >= 0 ? '+' : ''}${added.toFixed(0)}, ${x(m(name, 'cpuUs', op))})`;
+			});
+			console.log(
+				`${op} CPU per operation by layer (median; added to the layer before, ratio to raw): ${steps.join(' → ')}`,
+			);
+		}
+		if (has('client/node')) {
+			const perRound = ratios('client/node', 'wallMs')
+				.total.map((r) => r.toFixed(3))
+				.join(' ');
+			console.log(`client/node wall total ratio per round (run order): ${perRound}`);
+			console.log(
+				`client overhead (median of ${ROUNDS} rounds), default transport (node:http): wall ${x(m('client/node', 'wallMs', 'total'))}, CPU ${x(m('client/node', 'cpuUs', 'total'))} (target ≤ 1.15×)` +
+					(has('client/axios')
+						? `; axios transport: wall ${x(m('client/axios', 'wallMs', 'total'))}, CPU ${x(m('client/axios', 'cpuUs', 'total'))}`
+						: ''),
+			);
+			const perBuy = (name: string) =>
+				[...onWire[name].buy.requests.values()].reduce((a, b) => a + b, 0) / (N * ROUNDS);
+			const ref = has('client/node+ref');
+			console.log(
+				`purchase overhead (median of ${ROUNDS} rounds), default transport: wall ${x(m('client/node', 'wallMs', 'buy'))}, CPU ${x(m('client/node', 'cpuUs', 'buy'))} (target ≤ 1.15×)` +
+					(ref
+						? `; with customerRef: wall ${x(m('client/node+ref', 'wallMs', 'buy'))}, CPU ${x(m('client/node+ref', 'cpuUs', 'buy'))}`
+						: '') +
+					`. Requests per purchase: raw ${perBuy('raw').toFixed(4)}, client ${perBuy('client/node').toFixed(4)}${ref ? `, with customerRef ${perBuy('client/node+ref').toFixed(4)}` : ''}.`,
+			);
+		}
+		const buyUs = Object.fromEntries(names.map((name) => [name, median(ms[name].buy.map((p) => p.cpuUs)) / N]));
+		const ratioTo = (base: string) =>
+			has(base) && has('client/node')
+				? median(ms['client/node'].buy.map((p, i) => p.cpuUs / ms[base].buy[i].cpuUs))
+				: NaN;
+		return { N, buyUs, vsFetch: ratioTo('fetch'), vsRaw: ratioTo('raw') };
 	};
-	console.log("WALL TIME (throughput; moves with the machine's load)");
-	console.log(
-		'variant          profile req/s   buy req/s   median ratio: profile        buy      total   (total min–max over rounds)',
-	);
-	for (const name of names) row(name, 'wallMs', rate(ms[name].profile), rate(ms[name].buy), 'total');
-	console.log(
-		'\nCPU TIME of the calling process (user + system, per operation; robust to load: the sandbox runs in its own process)',
-	);
-	console.log(
-		'variant          profile µs/op   buy µs/op   median ratio: profile        buy      total   (buy min–max)     main-thread busy ratio: buy   total',
-	);
-	for (const name of names) {
-		row(
-			name,
-			'cpuUs',
-			perOp(ms[name].profile),
-			perOp(ms[name].buy),
-			'buy',
-			`${x(m(name, 'eluMs', 'buy')).padStart(29)} ${x(m(name, 'eluMs', 'total')).padStart(7)}`,
-		);
-	}
-	console.log(
-		`\nON THE WIRE (counted by the sandbox over the ${ROUNDS} measured rounds): requests per operation, new connections`,
-	);
-	for (const name of names) {
-		const parts = (['profile', 'buy'] as const).map((op) => {
-			const w = onWire[name][op];
-			const reqs = [...w.requests]
-				.sort((a, b) => b[1] - a[1])
-				.map(([k, n]) => `${(n / (N * ROUNDS)).toFixed(n % (N * ROUNDS) ? 4 : 0)} ${k}`);
-			return `${op}: ${reqs.join(' + ')}; ${w.connections} new connection(s)`;
-		});
-		console.log(`${name.padEnd(16)} ${parts.join(' | ')}`);
-	}
-	const has = (name: string) => name in variants;
-	const rawTotal = median(base.profile.map((p, i) => p.wallMs + base.buy[i].wallMs));
-	console.log(
-		`\nsandbox throughput (raw phase): ${Math.round((2 * N) / (rawTotal / 1000))} req/s overall; profile ${rate(base.profile)} req/s, purchases ${rate(base.buy)} req/s`,
-	);
-	// Where the client's CPU goes: each layer's median per-round CPU per operation, and what it adds to the layer below.
-	const layers = ['raw', 'layer/transport', 'layer/http', 'client/node'].filter(has);
-	for (const op of ['profile', 'buy'] as const) {
-		const steps = layers.map((name, i) => {
-			const own = `${name} ${perOp(ms[name][op])} µs`;
-			if (i === 0) return own;
-			const below = ms[layers[i - 1]][op];
-			const added = median(ms[name][op].map((p, r) => (p.cpuUs - below[r].cpuUs) / N));
-			return `${own} (${added >= 0 ? '+' : ''}${added.toFixed(0)}, ${x(m(name, 'cpuUs', op))})`;
-		});
-		console.log(
-			`${op} CPU per operation by layer (median; added to the layer before, ratio to raw): ${steps.join(' → ')}`,
-		);
-	}
-	if (has('client/node')) {
-		const perRound = ratios('client/node', 'wallMs')
-			.total.map((r) => r.toFixed(3))
-			.join(' ');
-		console.log(`client/node wall total ratio per round (run order): ${perRound}`);
-		console.log(
-			`client overhead (median of ${ROUNDS} rounds), default transport (node:http): wall ${x(m('client/node', 'wallMs', 'total'))}, CPU ${x(m('client/node', 'cpuUs', 'total'))} (target ≤ 1.15×)` +
-				(has('client/axios')
-					? `; axios transport: wall ${x(m('client/axios', 'wallMs', 'total'))}, CPU ${x(m('client/axios', 'cpuUs', 'total'))}`
-					: ''),
-		);
-		const perBuy = (name: string) => [...onWire[name].buy.requests.values()].reduce((a, b) => a + b, 0) / (N * ROUNDS);
-		const ref = has('client/node+ref');
-		console.log(
-			`purchase overhead (median of ${ROUNDS} rounds), default transport: wall ${x(m('client/node', 'wallMs', 'buy'))}, CPU ${x(m('client/node', 'cpuUs', 'buy'))} (target ≤ 1.15×)` +
-				(ref
-					? `; with customerRef: wall ${x(m('client/node+ref', 'wallMs', 'buy'))}, CPU ${x(m('client/node+ref', 'cpuUs', 'buy'))}`
-					: '') +
-				`. Requests per purchase: raw ${perBuy('raw').toFixed(4)}, client ${perBuy('client/node').toFixed(4)}${ref ? `, with customerRef ${perBuy('client/node+ref').toFixed(4)}` : ''}.`,
-		);
-	}
+	const sized = [];
+	for (const N of SIZES) sized.push(await measureAt(N));
+	const rss = process.memoryUsage.rss();
 	agent.destroy();
 	proc.stdin!.end();
 	await exited.catch(() => undefined);
 	if (Number(values.reconciles) > 0) await reconcileCost(Number(values.reconciles), Number(values.busy));
+	console.log('\nCPU per PURCHASE of the calling process by size (median over rounds, µs; the cost should stay flat)');
+	const cols = Object.keys(sized[0].buyUs);
+	console.log(`${'size'.padEnd(7)}${cols.map((c) => c.padStart(17)).join('')}   client/fetch  client/raw`);
+	for (const r of sized)
+		console.log(
+			`${String(r.N).padEnd(7)}${cols.map((c) => r.buyUs[c].toFixed(0).padStart(17)).join('')}` +
+				`${(r.vsFetch.toFixed(2) + '×').padStart(15)}${(r.vsRaw.toFixed(2) + '×').padStart(12)}`,
+		);
+	console.log(`RSS of this (the calling) process after the largest size: ${(rss / 2 ** 20).toFixed(0)} MB`);
+	const last = sized[sized.length - 1];
+	console.log(`client: ${last.vsFetch.toFixed(2)}× fetch CPU per purchase, ${last.vsRaw.toFixed(2)}× raw node:http`);
 }
 
 /** A sandbox child of the given dialect: its base URL, admin key and demo token; `close()` ends it. */

@@ -196,16 +196,13 @@ export function applyBuild(app: FastifyInstance, rt: Runtime, build: Build | und
 	if (state.dialect !== 'family') return;
 	registerOlderRoutes(app, rt, build?.olderRoutes ?? ALL_OLDER);
 	if (build) strictHooks(app, build);
-	app.addHook('onSend', async (req, reply, payload) => {
-		const path = pathOf(req.url);
-		if (build && req.method === 'POST' && reply.statusCode === 201 && PURCHASES.has(path))
-			reply.code(build.purchaseStatus);
-		// Python's float: a whole-number balance is sent as 986839.0, never as an integer
-		if (req.method === 'GET' && path === '/api/user/' && typeof payload === 'string') {
-			return payload.replace(/"Account_Balance":(-?\d+)(?=[,}])/, '"Account_Balance":$1.0');
-		}
-		return payload;
-	});
+	// (Python's float in /api/user/, 986839.0 for a whole-number balance, is rendered by render.ts userPayload.)
+	if (build)
+		app.addHook('onSend', async (req, reply, payload) => {
+			if (req.method === 'POST' && reply.statusCode === 201 && PURCHASES.has(pathOf(req.url)))
+				reply.code(build.purchaseStatus);
+			return payload;
+		});
 }
 
 /** The build's strictness around the shared routes (the plain family dialect has none of these hooks). */

@@ -9,11 +9,13 @@ import type { Body, Form } from './form';
 import type { Fault, FaultLogEntry } from './faults';
 import type { Dialect, SandboxState, Status, Txn, User } from './state';
 
-/** What a handler answers. Exactly one of body / json (pre-serialised) / html / empty is used. */
+/** What a handler answers. Exactly one of body / json (pre-serialised) / raw / html / empty is used. */
 export interface Out {
 	status: number;
 	body?: unknown;
 	json?: string;
+	/** JSON already encoded as UTF-8 (cached answers: no per-request length count or encoding). */
+	raw?: Buffer;
 	html?: string;
 	empty?: boolean;
 	headers?: Record<string, string>;
@@ -66,12 +68,16 @@ export class Capacity {
 		return this.waiting.length;
 	}
 
+	/** Take a slot if one is free (synchronously); false when the purchase must queue. */
+	tryAcquire(max: number | null): boolean {
+		if (max !== null && this.inFlight >= max) return false;
+		this.inFlight++;
+		this.peak = Math.max(this.peak, this.inFlight);
+		return true;
+	}
+
 	async acquire(max: number | null): Promise<void> {
-		if (max === null || this.inFlight < max) {
-			this.inFlight++;
-			this.peak = Math.max(this.peak, this.inFlight);
-			return;
-		}
+		if (this.tryAcquire(max)) return;
 		this.queuedTotal++;
 		this.peakQueued = Math.max(this.peakQueued, this.waiting.length + 1);
 		// the releasing request hands its slot over: inFlight stays the same
@@ -175,29 +181,37 @@ const pathOf = (url: string): string => {
 	return q === -1 ? url : url.slice(0, q);
 };
 
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
 function send(reply: FastifyReply, out: Out, entry?: FaultLogEntry): FastifyReply {
 	if (entry) entry.httpStatus = out.status;
 	reply.code(out.status);
 	if (out.headers) reply.headers(out.headers);
 	if (out.html !== undefined) return reply.type('text/html; charset=utf-8').send(out.html);
 	if (out.empty) return reply.send();
+	if (out.raw !== undefined) return reply.type(JSON_UTF8).send(out.raw);
 	if (out.json !== undefined) return reply.type('application/json').send(out.json);
 	return reply.send(out.body);
 }
 
 export type Handler<U extends User | null = User> = (ctx: Ctx<U>) => Out;
 
-async function handle(
+/** What a route answers: synchronously when nothing waits (the common case), else a promise. */
+type Answered = FastifyReply | undefined | Promise<FastifyReply | undefined>;
+const isPromise = (x: Answered): x is Promise<FastifyReply | undefined> => x instanceof Promise;
+
+function handle(
 	rt: Runtime,
 	req: FastifyRequest,
 	reply: FastifyReply,
 	handler: Handler<User | null>,
 	optional: boolean,
-) {
+): Answered {
 	if (req.method !== 'POST') return serve(rt, req, reply, handler, optional);
 	// every POST of the merchant API is a purchase: it holds a vendor slot until it is answered
 	const { max_in_flight: max, over_capacity: over } = rt.state.config;
-	if (max !== null && over !== 'queue' && rt.capacity.inFlight >= max) {
+	if (!rt.capacity.tryAcquire(max)) {
+		if (over === 'queue') return queued(rt, req, reply, handler, optional);
 		// refused before the site does anything with it: no debit, no record
 		rt.capacity.refusedTotal++;
 		return send(
@@ -207,7 +221,29 @@ async function handle(
 				: errorPage(503),
 		);
 	}
-	await rt.capacity.acquire(max);
+	let out: Answered;
+	try {
+		out = serve(rt, req, reply, handler, optional);
+	} catch (e) {
+		rt.capacity.release();
+		throw e;
+	}
+	if (!isPromise(out)) {
+		rt.capacity.release();
+		return out;
+	}
+	return out.finally(() => rt.capacity.release());
+}
+
+/** A purchase beyond the vendor's capacity: it waits for a slot (first come, first served). */
+async function queued(
+	rt: Runtime,
+	req: FastifyRequest,
+	reply: FastifyReply,
+	handler: Handler<User | null>,
+	optional: boolean,
+) {
+	await rt.capacity.acquire(rt.state.config.max_in_flight);
 	try {
 		return await serve(rt, req, reply, handler, optional);
 	} finally {
@@ -223,62 +259,82 @@ function slowMsOf(state: SandboxState, method: string, fault: Fault | undefined)
 	return Math.round(sv.minMs + state.rng.float() * (sv.maxMs - sv.minMs));
 }
 
-async function serve(
+type Hit = { fault: Fault; entry: FaultLogEntry } | null;
+
+/** The fault rules first (a header-chosen fault, or the configured rules' roll), then the route. */
+function serve(
 	rt: Runtime,
 	req: FastifyRequest,
 	reply: FastifyReply,
 	handler: Handler<User | null>,
 	optional: boolean,
-) {
+): Answered {
 	const state = rt.state;
 	const asked = state.config.request_faults ? req.headers['x-sandbox-fault'] : undefined;
-	const hit =
+	const hit: Hit =
 		typeof asked === 'string'
 			? state.faults.fromHeader(asked, req.method, pathOf(req.url))
 			: state.faults.rules.length > 0
 				? state.faults.pick(req.method, pathOf(req.url), state.rng)
 				: null;
-	const fault: Fault | undefined = hit?.fault;
-	if (fault) {
-		if (fault.kind === 'latency') await sleep(fault.latencyMs);
-		else if (fault.kind === 'rate_limit') {
-			const s = fault.retryAfterSeconds;
-			return send(
-				reply,
-				detail(429, `Request was throttled. Expected available in ${s} seconds.`, { 'retry-after': String(s) }),
-				hit!.entry,
-			);
-		} else if (fault.kind === 'error_before') return send(reply, errorPage(fault.httpStatus), hit!.entry);
+	const fault = hit?.fault;
+	if (fault?.kind === 'latency')
+		return sleep(fault.latencyMs).then(() => answer(rt, req, reply, handler, optional, hit));
+	if (fault?.kind === 'rate_limit') {
+		const s = fault.retryAfterSeconds;
+		return send(
+			reply,
+			detail(429, `Request was throttled. Expected available in ${s} seconds.`, { 'retry-after': String(s) }),
+			hit!.entry,
+		);
 	}
+	if (fault?.kind === 'error_before') return send(reply, errorPage(fault.httpStatus), hit!.entry);
+	return answer(rt, req, reply, handler, optional, hit);
+}
 
+/** Authentication, the handler (and a slow vendor's wait), then the answer with any after-the-handler fault. */
+function answer(
+	rt: Runtime,
+	req: FastifyRequest,
+	reply: FastifyReply,
+	handler: Handler<User | null>,
+	optional: boolean,
+	hit: Hit,
+): Answered {
+	const state = rt.state;
+	const fault = hit?.fault;
 	const auth = authenticate(state, req, optional);
-	let out: Out;
-	if (auth !== null && 'status' in auth) out = auth;
-	else {
-		const body = req.body && typeof req.body === 'object' ? (req.body as Body) : {};
-		const ctx: Ctx<User | null> = {
-			req,
-			user: auth,
-			state,
-			dialect: state.dialect,
-			body,
-			query: req.query as Ctx['query'],
-			forceStatus: fault?.kind === 'flip_later' ? 'successful' : undefined,
-			slowMs: slowMsOf(state, req.method, fault),
-		};
-		out = handler(ctx);
-		// slow vendor: the answer (and the debit and record) come only when the vendor finishes, even if the
-		// client gave up meanwhile; a reset or close before then drops the purchase
-		if (out.deferred) {
-			const { ms, commit } = out.deferred;
-			await new Promise<void>((r) => state.later(ms, r));
-			out = commit();
-		}
-	}
-	if (!hit) return send(reply, out);
+	if (auth !== null && 'status' in auth) return finish(rt, req, reply, hit, auth, auth);
+	const body = req.body && typeof req.body === 'object' ? (req.body as Body) : {};
+	const ctx: Ctx<User | null> = {
+		req,
+		user: auth,
+		state,
+		dialect: state.dialect,
+		body,
+		query: req.query as Ctx['query'],
+		forceStatus: fault?.kind === 'flip_later' ? 'successful' : undefined,
+		slowMs: slowMsOf(state, req.method, fault),
+	};
+	const out = handler(ctx);
+	if (!out.deferred) return finish(rt, req, reply, hit, auth, out);
+	// slow vendor: the answer (and the debit and record) come only when the vendor finishes, even if the
+	// client gave up meanwhile; a reset or close before then drops the purchase
+	const { ms, commit } = out.deferred;
+	return new Promise<void>((r) => state.later(ms, r)).then(() => finish(rt, req, reply, hit, auth, commit()));
+}
 
+function finish(
+	rt: Runtime,
+	req: FastifyRequest,
+	reply: FastifyReply,
+	hit: Hit,
+	auth: User | null | Out,
+	out: Out,
+): FastifyReply | undefined {
+	if (!hit) return send(reply, out);
 	// After-the-handler faults: the purchase (if any) is already debited and recorded.
-	const entry = hit.entry;
+	const { fault, entry } = hit;
 	entry.username = auth !== null && !('status' in auth) ? auth.username : null;
 	if (out.txn)
 		Object.assign(entry, {
@@ -287,7 +343,7 @@ async function serve(
 			ident: out.txn.ident,
 			debitedKobo: out.txn.amountKobo,
 		});
-	switch (fault!.kind) {
+	switch (fault.kind) {
 		case 'timeout_after': {
 			// Never answer: keep the socket until the client gives up (or close() destroys it).
 			reply.hijack();
@@ -304,13 +360,20 @@ async function serve(
 			return send(reply, html500(), entry);
 		case 'flip_later': {
 			const txn = out.txn;
-			if (txn) state.later(fault!.latencyMs, () => state.setStatus(txn, 'failed'));
+			if (txn) rt.state.later(fault.latencyMs, () => rt.state.setStatus(txn, 'failed'));
 			return send(reply, out, entry);
 		}
 		default:
 			return send(reply, out, entry);
 	}
 }
+
+/** Fastify's route handler: a promise when the answer waits, else undefined (the reply is already sent). */
+const route =
+	(rt: Runtime, handler: Handler<User | null>, optional: boolean) => (req: FastifyRequest, reply: FastifyReply) => {
+		const out = handle(rt, req, reply, handler, optional);
+		return isPromise(out) ? out : undefined;
+	};
 
 /** Register an /api route that needs a token. */
 export function apiRoute(
@@ -320,7 +383,7 @@ export function apiRoute(
 	url: string,
 	handler: Handler,
 ): void {
-	app.route({ method, url, handler: (req, reply) => handle(rt, req, reply, handler as Handler<User | null>, false) });
+	app.route({ method, url, handler: route(rt, handler as Handler<User | null>, false) });
 }
 
 /** A GET that anonymous callers may use too (the family's validation views have no permission class). */
@@ -330,5 +393,5 @@ export function apiRouteOptionalAuth(
 	url: string,
 	handler: Handler<User | null>,
 ): void {
-	app.route({ method: 'GET', url, handler: (req, reply) => handle(rt, req, reply, handler, true) });
+	app.route({ method: 'GET', url, handler: route(rt, handler, true) });
 }

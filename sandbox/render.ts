@@ -195,11 +195,10 @@ export function legacyCatalogue(dialect: Dialect, tier: Tier) {
 	};
 }
 
-/** GET /api/user/: the per-user part is serialised per request, the catalogue tail comes from the cache. */
-export function userPayload(dialect: Dialect, u: User): string {
-	const tail = cached(`usertail|${dialect}|${u.tier}`, () => legacyCatalogue(dialect, u.tier));
+/** The per-user part of GET /api/user/, as JSON (small: built per request). */
+function userHead(dialect: Dialect, u: User): string {
 	if (dialect === 'seed') {
-		const flat = JSON.stringify({
+		return JSON.stringify({
 			username: u.username,
 			FullName: u.fullName,
 			Account_Balance: naira2(u.balanceKobo),
@@ -207,7 +206,6 @@ export function userPayload(dialect: Dialect, u: User): string {
 			Phone: u.phone,
 			email: u.email,
 		});
-		return `${flat.slice(0, -1)},${tail.slice(1)}`;
 	}
 	const user = JSON.stringify({
 		id: u.id,
@@ -228,7 +226,27 @@ export function userPayload(dialect: Dialect, u: User): string {
 		reservedbankName: '',
 		bank_accounts: { accounts: [] },
 	});
-	return `{"user":${user},${tail.slice(1)}`;
+	// Python's float: a whole-number balance is sent as 986839.0, never as an integer
+	return user.replace(/"Account_Balance":(-?\d+)(?=[,}])/, '"Account_Balance":$1.0');
+}
+
+/** Each user's last answer, reused while its per-user part is unchanged (most reads come between purchases). */
+const lastUserPayload = new WeakMap<User, { key: string; payload: Buffer }>();
+
+/**
+ * GET /api/user/, encoded: the per-user part is serialised per request and the ~13 KB catalogue tail comes
+ * from the cache; the whole answer is encoded once per change of the per-user part, not per request.
+ */
+export function userPayload(dialect: Dialect, u: User): Buffer {
+	const head = userHead(dialect, u);
+	const key = `${dialect}|${u.tier}|${head}`;
+	const last = lastUserPayload.get(u);
+	if (last?.key === key) return last.payload;
+	const tail = cached(`usertail|${dialect}|${u.tier}`, () => legacyCatalogue(dialect, u.tier));
+	const body = dialect === 'seed' ? `${head.slice(0, -1)},${tail.slice(1)}` : `{"user":${head},${tail.slice(1)}`;
+	const payload = Buffer.from(body, 'utf8');
+	lastUserPayload.set(u, { key, payload });
+	return payload;
 }
 
 // ---------------------------------------------------------------- records

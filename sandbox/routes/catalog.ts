@@ -1,4 +1,7 @@
-/** Profile and catalogue reads. Payloads are cached strings (see render.ts); only the profile part is built per request. */
+/**
+ * Profile and catalogue reads. Payloads are cached and encoded once (see render.ts); only the profile part is
+ * built per request.
+ */
 import type { FastifyInstance } from 'fastify';
 import { apiRoute, type Out, type Runtime } from '../http';
 import {
@@ -12,10 +15,16 @@ import {
 	userPayload,
 } from '../render';
 
-const json = (s: string): Out => ({ status: 200, json: s });
+/** The cached payload strings, encoded once (a bounded set: one per dialect, tier and payload). */
+const encoded = new Map<string, Buffer>();
+const json = (s: string): Out => {
+	let raw = encoded.get(s);
+	if (raw === undefined) encoded.set(s, (raw = Buffer.from(s, 'utf8')));
+	return { status: 200, raw };
+};
 
 export function catalogRoutes(app: FastifyInstance, rt: Runtime): void {
-	apiRoute(app, rt, 'GET', '/api/user/', (c) => json(userPayload(c.dialect, c.user)));
+	apiRoute(app, rt, 'GET', '/api/user/', (c) => ({ status: 200, raw: userPayload(c.dialect, c.user) }));
 	apiRoute(app, rt, 'GET', '/api/get/network/', (c) => json(networkPayload(c.dialect, c.user.tier)));
 	apiRoute(app, rt, 'GET', '/api/get/cable/', (c) => json(cablePayload(c.user.tier)));
 	apiRoute(app, rt, 'GET', '/api/get/disco/', () => json(discoPayload()));
