@@ -8,9 +8,9 @@ import type { ClientSettings, PreparedPurchase, ProductModule } from './products
 import { invalid, recordId, resolveNetwork } from './products/common';
 import { validateIdentity, validateIuc, validateMeter } from './products/validate';
 import { parseUserPayload } from './products/user';
-import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
-import { prepareSmsBatch } from './products/sms-module';
-import { learnMeterType, meterTypeFor, otherEncoding, refusedMeterType } from './products/meter-type';
+import { parseSmsBatch, parseSmsSend, planSms } from './products/sms/plan';
+import { prepareSmsBatch } from './products/sms/module';
+import { learnMeterType, meterTypeFor, otherEncoding, refusedMeterType } from './products/electricity/meter-type';
 import {
 	effectiveSmsRates,
 	learnSmsRate,
@@ -20,7 +20,7 @@ import {
 	parseSmsRateOption,
 	repriced,
 	type SmsRateOption,
-} from './products/sms-rate';
+} from './products/sms/rate';
 import {
 	AccountRegistry,
 	DEFAULT_RECONCILE,

@@ -22,7 +22,7 @@ import {
 	safeUrlText,
 	shown,
 } from './errors';
-import { FIELD_BY_WIRE } from './products/table';
+import { FIELD_BY_WIRE } from './products/registry';
 import { TransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
 import type { Clock, Sleep } from './runtime';
 import { isRecord, snippet, type Logger } from './util';

@@ -10,9 +10,9 @@ import type { HttpCore } from '../http';
 import { forgetSites, learnSiteFact, siteFact, viaKnownRoute } from '../site';
 import type { IdentityResult, ValidationResult } from '../types';
 import { isRecord } from '../util';
-import { checkIuc, resolveProvider } from './cable';
+import { checkIuc, resolveProvider } from './cable/module';
 import { invalid, requireDigits, scrubRaw, text } from './common';
-import { checkMeter, meterTypeOf, resolveDisco } from './electricity';
+import { checkMeter, meterTypeOf, resolveDisco } from './electricity/module';
 
 type Check = 'iuc' | 'meter';
 const ROUTES: Record<Check, [api: string, ajax: string]> = {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { DataPurchase, PurchaseRequest } from '../../client/core';
-import { PRODUCT_TABLE } from '../../client/products/table';
+import { PRODUCT_TABLE } from '../../client/products/registry';
 import { catalogueField, networkField, phoneField, portedField, purchaseOptions } from '../shared/descriptions';
 import { quoteJson } from '../shared/format';
 import { planJson } from '../shared/loadOptions';

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { PRODUCT_SPECS } from '../../client/products/table';
+import { PRODUCT_SPECS } from '../../client/products/registry';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './runner';
 
 type Show = Record<string, Array<string | number | boolean>>;

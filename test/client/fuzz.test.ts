@@ -26,7 +26,7 @@ import {
 import { HttpCore, type RawResponse } from '../../client/http';
 import { PRODUCTS } from '../../client/products';
 import type { ProductModule } from '../../client/products/common';
-import { parseSmsSend } from '../../client/products/sms';
+import { parseSmsSend } from '../../client/products/sms/plan';
 import { Rng } from '../../sandbox/rng';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 

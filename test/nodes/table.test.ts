@@ -6,7 +6,7 @@
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
 import { NOT_CHARGED_CODES } from '../../client/errors';
-import { FIELD_BY_WIRE, PRODUCT_SPECS, PRODUCT_TABLE } from '../../client/products/table';
+import { FIELD_BY_WIRE, PRODUCT_SPECS, PRODUCT_TABLE } from '../../client/products/registry';
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
 import { VtuBulkSms } from '../../nodes/VtuBulkSms/VtuBulkSms.node';
 import { VtuCableTv } from '../../nodes/VtuCableTv/VtuCableTv.node';

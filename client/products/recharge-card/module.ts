@@ -1,6 +1,5 @@
-import type { RechargeCardPurchase } from '../types';
-import { money } from '../money';
-import { canonicalNetwork } from '../schemas/catalog';
+import { money } from '../../money';
+import { canonicalNetwork } from '../../schemas/catalog';
 import {
 	charged,
 	firstMoney,
@@ -14,10 +13,19 @@ import {
 	result,
 	text,
 	type ProductModule,
-} from './common';
-import { PRODUCT_TABLE } from './table';
+} from '../common';
+import { RECHARGE_CARD_SPEC } from './spec';
 
-const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.recharge_card;
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface RechargeCardPurchase {
+	product: 'recharge_card';
+	network: string | number;
+	denomination: number;
+	quantity: number;
+	nameOnCard?: string;
+}
+
+const { fields: F, limits: L, path: PATH } = RECHARGE_CARD_SPEC;
 
 export interface RechargeCard {
 	pin: string;

@@ -1,5 +1,4 @@
-import type { ExamPinPurchase } from '../types';
-import { money } from '../money';
+import { money } from '../../money';
 import {
 	charged,
 	firstMoney,
@@ -9,10 +8,17 @@ import {
 	result,
 	text,
 	type ProductModule,
-} from './common';
-import { PRODUCT_TABLE } from './table';
+} from '../common';
+import { EXAM_PIN_SPEC } from './spec';
 
-const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.exam_pin;
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface ExamPinPurchase {
+	product: 'exam_pin';
+	exam: 'WAEC' | 'NECO' | 'NABTEB' | string;
+	quantity: number;
+}
+
+const { fields: F, limits: L, path: PATH } = EXAM_PIN_SPEC;
 
 /** pins: list of strings | list of {pin, serial} | one string separated by commas/newlines. */
 export function parsePins(v: unknown): string[] {

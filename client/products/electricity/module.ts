@@ -1,7 +1,8 @@
-import type { ElectricityPurchase, Disco } from '../types';
-import type { CatalogIndex } from '../catalog';
-import { formatNaira, nairaText, parsePlainNaira } from '../money';
-import { parseMobile } from '../input';
+import type { AmountInput } from '../../types';
+import type { Disco } from '../../types';
+import type { CatalogIndex } from '../../catalog';
+import { formatNaira, nairaText, parsePlainNaira } from '../../money';
+import { parseMobile } from '../../input';
 import {
 	charged,
 	firstMoney,
@@ -12,11 +13,21 @@ import {
 	result,
 	text,
 	type ProductModule,
-} from './common';
-import { shown } from '../errors';
-import { PRODUCT_TABLE } from './table';
+} from '../common';
+import { shown } from '../../errors';
+import { ELECTRICITY_SPEC } from './spec';
 
-const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.electricity;
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface ElectricityPurchase {
+	product: 'electricity';
+	disco: string | number;
+	meter: string;
+	meterType: 'prepaid' | 'postpaid';
+	amount: AmountInput;
+	phone?: string;
+}
+
+const { fields: F, limits: L, path: PATH } = ELECTRICITY_SPEC;
 
 /** By id, exact name or alias ("Ikeja", "IKEDC" → Ikeja Electric). A city a disco serves ("Abakaliki") is not an alias: refused with the list. */
 export function resolveDisco(idx: CatalogIndex, disco: unknown): Disco {

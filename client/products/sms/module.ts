@@ -1,14 +1,23 @@
 /** SMS as a ProductModule: list rows are history entries; purchases are prepared per batch by the client. */
-import { VtuBadResponseError } from '../errors';
-import type { PurchaseResult, SmsPlan, SmsPurchase } from '../types';
-import { money } from '../money';
-import type { PreparedPurchase, ProductModule } from './common';
-import { batchToResult, parseSmsBatch, smsBody } from './sms';
-import { PRODUCT_TABLE } from './table';
+import { VtuBadResponseError } from '../../errors';
+import type { PurchaseResult, SmsPlan } from '../../types';
+import { money } from '../../money';
+import type { PreparedPurchase, ProductModule } from '../common';
+import { batchToResult, parseSmsBatch, smsBody } from './plan';
+import { SMS_SPEC } from './spec';
+
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface SmsPurchase {
+	product: 'sms';
+	sender: string;
+	message: string;
+	recipients: string | string[];
+	dnd?: boolean;
+}
 
 export const smsProduct: ProductModule<SmsPurchase> = {
 	product: 'sms',
-	path: PRODUCT_TABLE.sms.path,
+	path: SMS_SPEC.path,
 	hasDetail: false,
 	prepare() {
 		throw new Error('SMS purchases are prepared per batch: use prepareSmsBatch');
@@ -32,7 +41,7 @@ export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo 
 	const cost = money(batch.length * plan.pages * ratePerPageKobo);
 	return {
 		product: 'sms',
-		path: PRODUCT_TABLE.sms.path,
+		path: SMS_SPEC.path,
 		body,
 		quote: {
 			product: 'sms',
