@@ -43,6 +43,8 @@ export interface ProductSpec {
 	operations: ProductOperation[];
 	spend: string;
 	fields: Record<string, ProductField>;
+	/** A purchase is a batch of POSTs, each leaving its own record (bulk SMS): no "already bought?" check. */
+	batch?: true;
 	/** The product's own limits (amounts in kobo, lengths, quantities). */
 	limits?: unknown;
 }

@@ -25,6 +25,7 @@ export const SMS_SPEC = {
 		},
 	],
 	spend: 'send',
+	batch: true,
 	fields: {
 		sender: { label: 'Sender ID', wire: 'sender' },
 		message: { label: 'Message', wire: 'message' },
