@@ -21,6 +21,8 @@ export interface ProductField {
 
 export interface ProductSpec {
 	product: string;
+	/** Its area of the client: `client.examPins.buy(…)` (test/nodes/registry.test.ts checks the client has it). */
+	namespace: string;
 	/** "Exam Pin": the product's name in lists and the node name ("VTU Exam Pin"). */
 	title: string;
 	/** "exam pin": how a node subtitle names it. */
@@ -31,6 +33,8 @@ export interface ProductSpec {
 	summary: string;
 	/** Purchase endpoint (collection path with trailing slash). */
 	path: string;
+	/** The same product's route on other builds, tried in order when the site lacks `path` (404/405). */
+	routes?: readonly string[];
 	/** What `client.catalog` section lists what can be bought, with prices. */
 	catalogue: keyof Catalog;
 	/**

@@ -11,6 +11,7 @@ const AIRTIME_LIMITS = {
 
 export const AIRTIME_SPEC = {
 	product: 'airtime' as const,
+	namespace: 'airtime',
 	title: 'Airtime',
 	noun: 'airtime',
 	node: 'vtuAirtime',

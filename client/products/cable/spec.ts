@@ -3,6 +3,7 @@ import { getTransaction, type ProductSpec } from '../table';
 
 export const CABLE_SPEC = {
 	product: 'cable' as const,
+	namespace: 'cable',
 	title: 'Cable TV',
 	noun: 'cable TV',
 	node: 'vtuCableTv',

@@ -3,6 +3,7 @@ import { getTransaction, NETWORK, PHONE, PORTED, type ProductSpec } from '../tab
 
 export const DATA_SPEC = {
 	product: 'data' as const,
+	namespace: 'data',
 	title: 'Data',
 	noun: 'data',
 	node: 'vtuData',

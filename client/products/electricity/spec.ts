@@ -3,6 +3,7 @@ import { getTransaction, type ProductSpec } from '../table';
 
 export const ELECTRICITY_SPEC = {
 	product: 'electricity' as const,
+	namespace: 'electricity',
 	title: 'Electricity',
 	noun: 'electricity',
 	node: 'vtuElectricity',

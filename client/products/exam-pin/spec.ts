@@ -3,6 +3,7 @@ import type { ProductSpec } from '../table';
 
 export const EXAM_PIN_SPEC = {
 	product: 'exam_pin' as const,
+	namespace: 'examPins',
 	title: 'Exam Pin',
 	noun: 'exam pin',
 	node: 'vtuExamPin',

@@ -3,6 +3,7 @@ import { NETWORK, type ProductSpec } from '../table';
 
 export const RECHARGE_CARD_SPEC = {
 	product: 'recharge_card' as const,
+	namespace: 'rechargeCards',
 	title: 'Recharge Card',
 	noun: 'recharge cards',
 	node: 'vtuRechargeCard',

@@ -3,6 +3,7 @@ import type { ProductSpec } from '../table';
 
 export const SMS_SPEC = {
 	product: 'sms' as const,
+	namespace: 'sms',
 	title: 'Bulk SMS',
 	noun: 'bulk SMS',
 	node: 'vtuBulkSms',
