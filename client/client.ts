@@ -5,7 +5,7 @@ import { HttpCore, type RetryOptions } from './http';
 import { money, tryParseKobo } from './money';
 import { PRODUCTS, productModule } from './products';
 import type { ClientSettings, PreparedPurchase, ProductModule, PurchaseEnv } from './products/common';
-import { invalid, recordId, resolveNetwork } from './products/common';
+import { atSite, invalid, recordId, resolveNetwork } from './products/common';
 import { validateIdentity, validateIuc, validateMeter } from './products/validate';
 import { parseUserPayload } from './products/user';
 import { planSms } from './products/sms/plan';
@@ -32,6 +32,7 @@ import type {
 	BuyOptions,
 	CablePurchase,
 	Catalog,
+	DataCouponPurchase,
 	DataPlan,
 	DataPurchase,
 	ElectricityPurchase,
@@ -150,6 +151,10 @@ export class VtuClient {
 		buy(r: WithoutProduct<RechargeCardPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
 		quote(r: WithoutProduct<RechargeCardPurchase>): Promise<PurchaseQuote>;
 	};
+	readonly dataCoupons: {
+		buy(r: WithoutProduct<DataCouponPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+		quote(r: WithoutProduct<DataCouponPurchase>): Promise<PurchaseQuote>;
+	};
 	readonly sms: {
 		plan(r: WithoutProduct<SmsPurchase>): Promise<SmsPlan>;
 		send(r: WithoutProduct<SmsPurchase>, o?: BuyOptions): Promise<PurchaseResult[]>;
@@ -238,6 +243,7 @@ export class VtuClient {
 			get: async (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, recordId(id)),
 		};
 		this.rechargeCards = sugar<RechargeCardPurchase>('recharge_card');
+		this.dataCoupons = sugar<DataCouponPurchase>('data_coupon');
 		this.sms = {
 			plan: async (r) => planSms(r, this.settings.smsRates(await idx()), this.settings.smsBatchSize),
 			send: (r, o) => this.send({ ...r, product: 'sms' }, o ?? {}, this.settings.smsBatchSize),
@@ -276,8 +282,9 @@ export class VtuClient {
 		return { baseUrl: this.http.baseUrl };
 	}
 
+	/** The product's module, reading records at the route this site serves it (where builds differ). */
 	private module(product: Product): ProductModule {
-		return productModule(product);
+		return atSite(productModule(product), this.http.baseUrl);
 	}
 
 	private async prepare(

@@ -228,6 +228,7 @@ export type {
 	ExamPinPurchase,
 	RechargeCardPurchase,
 	SmsPurchase,
+	DataCouponPurchase,
 } from './products/registry';
 
 /** Distributive Omit so per-product sugar (`client.data.buy({...})`) needs no `product` field. */

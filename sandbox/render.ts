@@ -362,6 +362,30 @@ function renderRecord(t: Txn, dialect: Dialect): Record<string, unknown> {
 				})),
 			};
 		}
+		case 'data_coupon': {
+			const p = planById.get(d.planId!)!;
+			const net = networkById.get(p.networkId)!.name;
+			return {
+				id: t.id,
+				ident: t.ident,
+				network: net,
+				data_plan: d.planId,
+				plan_name: planName(p),
+				name_on_card: d.nameOnCard,
+				quantity: d.quantity,
+				amount: m(t.amountKobo),
+				previous_balance: before,
+				after_balance: after,
+				Status: t.status,
+				create_date: t.createDate,
+				network_name: net,
+				data_pin: (d.cards ?? []).map((c) => ({
+					model: 'vtuapp.datapin',
+					pk: c.pk,
+					fields: { pin: c.pin, serial: c.serial, amount: planName(p), load_code: '', network: net, available: false },
+				})),
+			};
+		}
 		case 'sms':
 			return {
 				id: t.id,

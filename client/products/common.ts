@@ -18,6 +18,7 @@ import type {
 	SmsRates,
 	TransactionStatus,
 } from '../types';
+import { siteFact } from '../site';
 import { isRecord } from '../util';
 
 export interface ClientSettings {
@@ -81,6 +82,15 @@ export interface ProductModule<Req = unknown> {
 	 * proves nothing was made). Absent: the client sends `prepare`'s body once (client/purchase/execute.ts).
 	 */
 	send?(env: PurchaseEnv, req: Req, opts: BuyOptions, batchSize: number): Promise<PurchaseResult[]>;
+}
+
+/** The site fact naming the route a product's records live at on a site, where builds differ (client/site.ts). */
+export const routeFact = (product: string): string => `route.${product}`;
+
+/** The module with the path this site serves the product at, when one was learned (data coupons). */
+export function atSite<M extends ProductModule<any>>(module: M, baseUrl: string): M {
+	const path = siteFact<string>(baseUrl, routeFact(module.product));
+	return path && path !== module.path ? { ...module, path } : module;
 }
 
 export function invalid(field: string, message: string): VtuInvalidInputError {

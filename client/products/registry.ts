@@ -11,12 +11,13 @@ import type { ProductField } from './table';
 import { airtime } from './airtime';
 import { cable } from './cable';
 import { data } from './data';
+import { dataCoupon } from './data-coupon';
 import { electricity } from './electricity';
 import { examPin } from './exam-pin';
 import { rechargeCard } from './recharge-card';
 import { sms } from './sms';
 
-export const PRODUCT_LIST = [data, airtime, cable, electricity, examPin, rechargeCard, sms] as const;
+export const PRODUCT_LIST = [data, airtime, cable, electricity, examPin, rechargeCard, sms, dataCoupon] as const;
 
 type Definition = (typeof PRODUCT_LIST)[number];
 /** A product's name ("data", "exam_pin", …), as its folder's table row spells it. */
@@ -32,6 +33,7 @@ export type { ElectricityPurchase } from './electricity/module';
 export type { ExamPinPurchase } from './exam-pin/module';
 export type { RechargeCardPurchase } from './recharge-card/module';
 export type { SmsPurchase } from './sms/module';
+export type { DataCouponPurchase } from './data-coupon/module';
 
 /** The product table: each product's row by name (typed per product, limits included). */
 export const PRODUCT_TABLE = Object.fromEntries(PRODUCT_LIST.map((d) => [d.spec.product, d.spec])) as {
