@@ -19,7 +19,7 @@ const folderOf = (node: string) => node[0].toUpperCase() + node.slice(1);
 function packageNodes(): INodeTypeDescription[] {
 	return (pkg.n8n.nodes as string[]).map((dist) => {
 		const src = join(root, dist.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
-		const Node = (require(src) as Record<string, new () => INodeType>)[dist.split('/').at(-1)!.split('.')[0]];
+		const Node = jest.requireActual<Record<string, new () => INodeType>>(src)[dist.split('/').at(-1)!.split('.')[0]];
 		return new Node().description;
 	});
 }
