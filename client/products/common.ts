@@ -93,6 +93,20 @@ export function atSite<M extends ProductModule<any>>(module: M, baseUrl: string)
 	return path && path !== module.path ? { ...module, path } : module;
 }
 
+/**
+ * What an order of pins (exam pins, recharge cards, data coupons) charged: these serializers name the
+ * balances previous_balance / after_balance (newer builds balance_before / balance_after).
+ */
+export function pinOrderMoney(o: Record<string, unknown>): {
+	amount: Money;
+	before: Money | null;
+	after: Money | null;
+} {
+	const before = firstMoney(o.previous_balance, o.balance_before);
+	const after = firstMoney(o.after_balance, o.balance_after);
+	return { amount: charged(firstMoney(o.amount, o.paid_amount), before, after), before, after };
+}
+
 export function invalid(field: string, message: string): VtuInvalidInputError {
 	return new VtuInvalidInputError(message, { field });
 }

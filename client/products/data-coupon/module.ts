@@ -10,8 +10,6 @@ import { executePurchase } from '../../purchase';
 import { isMissingRoute, learnSiteFact, siteFact } from '../../site';
 import type { BuyOptions, PurchaseResult } from '../../types';
 import {
-	charged,
-	firstMoney,
 	invalid,
 	optionalText,
 	parseBase,
@@ -23,6 +21,7 @@ import {
 	type ProductModule,
 	type PurchaseEnv,
 	routeFact,
+	pinOrderMoney,
 } from '../common';
 import { parseCards } from '../recharge-card/module';
 import { DATA_COUPON_SPEC } from './spec';
@@ -88,12 +87,8 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'data_coupon');
 		const o = b.o;
-		const before = firstMoney(o.previous_balance, o.balance_before);
-		const after = firstMoney(o.after_balance, o.balance_after);
 		return result('data_coupon', b, path, {
-			amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
-			before,
-			after,
+			...pinOrderMoney(o),
 			recipient: text(o.name_on_card) || null,
 			details: {
 				cards: parseCards(o.data_pin),

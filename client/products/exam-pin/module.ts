@@ -1,14 +1,5 @@
 import { money } from '../../money';
-import {
-	charged,
-	firstMoney,
-	parseBase,
-	requireQuantity,
-	resolveChoice,
-	result,
-	text,
-	type ProductModule,
-} from '../common';
+import { parseBase, requireQuantity, resolveChoice, result, text, type ProductModule, pinOrderMoney } from '../common';
 import { EXAM_PIN_SPEC } from './spec';
 
 /** What a caller passes to buy or quote this product (`product` names it). */
@@ -81,13 +72,9 @@ export const examProduct: ProductModule<ExamPinPurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'exam_pin');
 		const o = b.o;
-		const before = firstMoney(o.previous_balance, o.balance_before);
-		const after = firstMoney(o.after_balance, o.balance_after);
 		const pins = parsePins(o.pins ?? o.pin);
 		return result('exam_pin', b, path, {
-			amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
-			before,
-			after,
+			...pinOrderMoney(o),
 			recipient: text(o.exam_name).toUpperCase() || null,
 			details: {
 				exam: text(o.exam_name).toUpperCase(),

@@ -1,7 +1,6 @@
 import { money } from '../../money';
 import { canonicalNetwork } from '../../schemas/catalog';
 import {
-	charged,
 	firstMoney,
 	invalid,
 	isRec,
@@ -13,6 +12,7 @@ import {
 	result,
 	text,
 	type ProductModule,
+	pinOrderMoney,
 } from '../common';
 import { RECHARGE_CARD_SPEC } from './spec';
 
@@ -112,12 +112,8 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'recharge_card');
 		const o = b.o;
-		const before = firstMoney(o.previous_balance, o.balance_before);
-		const after = firstMoney(o.after_balance, o.balance_after);
 		return result('recharge_card', b, path, {
-			amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
-			before,
-			after,
+			...pinOrderMoney(o),
 			recipient: text(o.name_on_card) || text(o.network_name) || null,
 			details: {
 				cards: parseCards(o.data_pin),
