@@ -1,7 +1,8 @@
 /**
- * The product table: each product's operations, fields (with their wire names), limits, catalogue source and
- * whether an AI agent may call it, defined once. The request builders (the product modules), the n8n node
- * descriptions (nodes/shared/product.ts), the bot's flows and the error messages all read it from here.
+ * The shape of a product's row (each folder's spec.ts): its operations, fields (with their wire names),
+ * limits, catalogue source and whether an AI agent may call it, defined once. The product modules, the n8n
+ * node descriptions (nodes/shared/product.ts), the bot's flows and the error messages read the rows through
+ * client/products/registry.ts (PRODUCT_TABLE).
  */
 import type { Catalog } from '../types';
 

@@ -67,7 +67,7 @@ export function vtuSubtitle(spec: NodeSpec): string {
 	return spec.subtitle ?? `={{$parameter["operation"] + ": ${spec.noun}"}}`;
 }
 
-/** Whether an AI agent may call the node as a tool, from the product table (client/products/table.ts, aiTool). */
+/** Whether an AI agent may call the node as a tool, from the product's row (client/products/<product>/spec.ts, aiTool). */
 export function usableAsTool(spec: NodeSpec): true {
 	return spec.aiTool;
 }
