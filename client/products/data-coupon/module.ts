@@ -7,7 +7,8 @@
 import { money } from '../../money';
 import { canonicalNetwork } from '../../schemas/catalog';
 import { executePurchase } from '../../purchase';
-import { isMissingRoute, learnSiteFact, siteFact } from '../../site';
+import { learnSiteFact, siteFact } from '../../site';
+import { VtuNotFoundError, type VtuError } from '../../errors';
 import type { BuyOptions, PurchaseResult } from '../../types';
 import {
 	invalid,
@@ -103,6 +104,15 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 	send: (env, req, opts) => sendCoupons(env, req, opts),
 };
 
+/**
+ * A build without the route: Django's own 404 page, or an empty 404 (the URL matched no view, so nothing was
+ * made). A JSON 404 comes from a view that ran (DRF's {"detail": "Not found."}): no reason to try another.
+ */
+function noSuchRoute(e: unknown): boolean {
+	const answer = (e as VtuError).details?.answer;
+	return e instanceof VtuNotFoundError && (answer === 'html' || answer === 'empty');
+}
+
 /** The site's route first (learned, else /api/data_pin/), then the other builds' on a missing route. */
 async function sendCoupons(env: PurchaseEnv, req: DataCouponPurchase, opts: BuyOptions): Promise<PurchaseResult[]> {
 	const { ctx } = env;
@@ -125,7 +135,7 @@ async function sendCoupons(env: PurchaseEnv, req: DataCouponPurchase, opts: BuyO
 			learnSiteFact(ctx.settings.baseUrl, ROUTE_FACT, path);
 			return [r];
 		} catch (e) {
-			if (!isMissingRoute(e) || i === routes.length - 1) throw e;
+			if (!noSuchRoute(e) || i === routes.length - 1) throw e;
 			ctx.logger?.info?.(`data_coupon: the site has no ${path}; trying ${routes[i + 1]}`);
 		}
 	}
