@@ -44,10 +44,10 @@ export function errorCode(e: unknown): string | undefined {
 }
 
 export { NOT_CHARGED_CODES } from '../client/errors';
-export { PRODUCT_TABLE } from '../client/products/table';
+export { PRODUCT_TABLE } from '../client/products/registry';
 export { formatPhone, detectNetwork, normalizePhone, tryNormalizePhone } from '../client/phone';
 export { formatNaira, money, parseNaira, tryParseKobo } from '../client/money';
-export { checkSender, splitRecipients } from '../client/products/sms';
+export { checkSender, splitRecipients } from '../client/products/sms/plan';
 // The client's parser of what people type (client/input.ts): the bot reads numbers and amounts with it.
 export { classifyPhone } from '../client/phone';
 export { MOBILE_EXAMPLE, mobileProblem, parseAmount, parseMobile, phoneProblemText } from '../client/input';

@@ -29,7 +29,7 @@ import {
 	parseRecharge,
 	parseSmsRates,
 } from './schemas/catalog';
-import { ASSUMED_SMS_RATES } from './products/sms-rate';
+import { ASSUMED_SMS_RATES } from './products/sms/rate';
 import { parseUserPayload } from './products/user';
 import { isMissingRoute, learnSiteFact, siteFact, viaKnownRoute } from './site';
 import type { Logger } from './util';

@@ -4,23 +4,15 @@ import { VtuError, VtuInvalidInputError, VtuNotFoundError, inspectCustom, redact
 import { HttpCore, type RetryOptions } from './http';
 import { money, tryParseKobo } from './money';
 import { PRODUCTS, productModule } from './products';
-import type { ClientSettings, PreparedPurchase, ProductModule } from './products/common';
-import { invalid, recordId, resolveNetwork } from './products/common';
-import { validateIdentity, validateIuc, validateMeter } from './products/validate';
+import type { ClientSettings, PreparedPurchase, ProductModule, PurchaseEnv } from './products/common';
+import { atSite, invalid, recordId, resolveNetwork } from './products/common';
+import { validateIuc } from './products/cable/validate';
+import { validateMeter } from './products/electricity/validate';
+import { validateIdentity } from './products/validate';
 import { parseUserPayload } from './products/user';
-import { parseSmsBatch, parseSmsSend, planSms } from './products/sms';
-import { prepareSmsBatch } from './products/sms-module';
-import { learnMeterType, meterTypeFor, otherEncoding, refusedMeterType } from './products/meter-type';
-import {
-	effectiveSmsRates,
-	learnSmsRate,
-	type LearningWindow,
-	needsLearning,
-	openLearningWindow,
-	parseSmsRateOption,
-	repriced,
-	type SmsRateOption,
-} from './products/sms-rate';
+import { planSms } from './products/sms/plan';
+import { smsHistory } from './products/sms/send';
+import { effectiveSmsRates, parseSmsRateOption, type SmsRateOption } from './products/sms/rate';
 import {
 	AccountRegistry,
 	DEFAULT_RECONCILE,
@@ -30,7 +22,6 @@ import {
 	listPage,
 	matchingRecords,
 	reconcilePurchase,
-	attributeSend,
 	processAccounts,
 	waitForFinal,
 	type PurchaseContext,
@@ -43,6 +34,7 @@ import type {
 	BuyOptions,
 	CablePurchase,
 	Catalog,
+	DataCouponPurchase,
 	DataPlan,
 	DataPurchase,
 	ElectricityPurchase,
@@ -59,13 +51,12 @@ import type {
 	SmsBatch,
 	SmsPlan,
 	SmsPurchase,
-	SmsRates,
 	UserProfile,
 	ValidationResult,
 	WaitOptions,
 	WithoutProduct,
 } from './types';
-import { isRecord, type Logger } from './util';
+import type { Logger } from './util';
 
 export interface VtuClientOptions {
 	/** Site root, with or without trailing "/" or "/api". */
@@ -116,7 +107,7 @@ export class VtuClient {
 	private readonly cache: CatalogCache;
 	private readonly ctx: PurchaseContext;
 	private readonly settings: ClientSettings;
-	private readonly smsRateOption: ReturnType<typeof parseSmsRateOption>;
+	private readonly env: PurchaseEnv;
 
 	readonly user: { get(): Promise<UserProfile>; balance(): Promise<Money> };
 	readonly catalog: {
@@ -162,6 +153,10 @@ export class VtuClient {
 		buy(r: WithoutProduct<RechargeCardPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
 		quote(r: WithoutProduct<RechargeCardPurchase>): Promise<PurchaseQuote>;
 	};
+	readonly dataCoupons: {
+		buy(r: WithoutProduct<DataCouponPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
+		quote(r: WithoutProduct<DataCouponPurchase>): Promise<PurchaseQuote>;
+	};
 	readonly sms: {
 		plan(r: WithoutProduct<SmsPurchase>): Promise<SmsPlan>;
 		send(r: WithoutProduct<SmsPurchase>, o?: BuyOptions): Promise<PurchaseResult[]>;
@@ -194,8 +189,13 @@ export class VtuClient {
 			logger,
 			retry: opts.retry,
 		});
-		this.settings = { meterType: opts.meterType ?? 'name', smsBatchSize: opts.smsBatchSize ?? 500 };
-		this.smsRateOption = parseSmsRateOption(opts.smsRates);
+		const smsRateOption = parseSmsRateOption(opts.smsRates);
+		this.settings = {
+			meterType: opts.meterType ?? 'name',
+			smsBatchSize: opts.smsBatchSize ?? 500,
+			baseUrl: this.http.baseUrl,
+			smsRates: (i) => effectiveSmsRates(i.catalog.sms, this.http.baseUrl, smsRateOption),
+		};
 		const account = cacheKey(this.http.baseUrl, opts.token.trim());
 		this.cache = new CatalogCache(this.http, account, opts.catalogTtlMs ?? 60_000, logger);
 		this.ctx = {
@@ -207,6 +207,7 @@ export class VtuClient {
 			account: (opts.accounts ?? processAccounts()).account(this.http.baseUrl, account),
 			customerRef: opts.customerRef === true,
 		};
+		this.env = { ctx: this.ctx, index: () => this.cache.get(), walletKobo: () => this.walletKobo() };
 
 		const idx = () => this.cache.get();
 		this.user = {
@@ -216,7 +217,7 @@ export class VtuClient {
 		this.catalog = {
 			get: async (o) => {
 				const i = await this.cache.get({ fresh: o?.fresh });
-				return { ...i.catalog, sms: this.smsRates(i) };
+				return { ...i.catalog, sms: this.settings.smsRates(i) };
 			},
 			dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
 			networks: async () => (await idx()).catalog.networks,
@@ -224,7 +225,7 @@ export class VtuClient {
 			discos: async () => (await idx()).catalog.discos,
 			exams: async () => (await idx()).catalog.exams,
 			airtime: async () => (await idx()).catalog.airtime,
-			sms: async () => this.smsRates(await idx()),
+			sms: async () => this.settings.smsRates(await idx()),
 			recharge: async () => (await idx()).catalog.recharge,
 			invalidate: () => this.cache.invalidate(),
 		};
@@ -244,10 +245,11 @@ export class VtuClient {
 			get: async (id) => fetchRecord(this.ctx, PRODUCTS.exam_pin, recordId(id)),
 		};
 		this.rechargeCards = sugar<RechargeCardPurchase>('recharge_card');
+		this.dataCoupons = sugar<DataCouponPurchase>('data_coupon');
 		this.sms = {
-			plan: async (r) => planSms(r, this.smsRates(await idx()), this.settings.smsBatchSize),
-			send: (r, o) => this.sendSms(r, o),
-			history: (o) => this.smsHistory(o?.page),
+			plan: async (r) => planSms(r, this.settings.smsRates(await idx()), this.settings.smsBatchSize),
+			send: (r, o) => this.send({ ...r, product: 'sms' }, o ?? {}, this.settings.smsBatchSize),
+			history: (o) => smsHistory(this.http, o?.page),
 		};
 		this.identity = {
 			validateBvn: (n) => validateIdentity(this.http, 'bvn', n),
@@ -282,8 +284,9 @@ export class VtuClient {
 		return { baseUrl: this.http.baseUrl };
 	}
 
+	/** The product's module, reading records at the route this site serves it (where builds differ). */
 	private module(product: Product): ProductModule {
-		return productModule(product);
+		return atSite(productModule(product), this.http.baseUrl);
 	}
 
 	private async prepare(
@@ -299,15 +302,9 @@ export class VtuClient {
 	private prepareWith(
 		req: PurchaseRequest,
 		idx: CatalogIndex,
-		meterType = meterTypeFor(this.http.baseUrl, this.settings.meterType),
 	): { module: ProductModule; prep: PreparedPurchase; idx: CatalogIndex } {
 		const module = this.module(req.product);
-		if (req.product === 'sms') {
-			const plan = planSms(req, this.smsRates(idx), Number.MAX_SAFE_INTEGER);
-			return { module, prep: prepareSmsBatch(plan, plan.recipients), idx };
-		}
-		const settings = meterType === this.settings.meterType ? this.settings : { ...this.settings, meterType };
-		return { module, prep: module.prepare(req, idx, settings), idx };
+		return { module, prep: module.prepare(req, idx, this.settings), idx };
 	}
 
 	/** Validate and price locally (catalogue); sends nothing. */
@@ -315,48 +312,27 @@ export class VtuClient {
 		return (await this.prepare(req)).prep.quote;
 	}
 
-	/** The safe purchase. */
+	/** The safe purchase: one request, one POST (bulk SMS: one POST for all its recipients). */
 	async buy(req: PurchaseRequest, opts: BuyOptions = {}): Promise<PurchaseResult> {
-		if (req?.product === 'sms') {
-			const results = await this.sendSms(req, opts);
-			if (results.length === 1) return results[0];
-			// unreachable: sendSms with a single-batch request
-			return results[0];
-		}
+		const sender = req && typeof req === 'object' ? this.module(req.product) : undefined;
+		if (sender?.send) return (await this.send(req, opts, Number.MAX_SAFE_INTEGER))[0];
 		// a fresh catalogue is used without awaiting it: two microtask hops fewer per purchase (bench:client)
 		const idx = req && typeof req === 'object' ? this.cache.ready() : undefined;
 		const { module, prep } = idx ? this.prepareWith(req, idx) : await this.prepare(req);
-		let r: PurchaseResult;
-		try {
-			r = await executePurchase(this.ctx, module, prep, {
-				request: req,
-				signal: opts.signal,
-				retryIfNotCharged: opts.retryIfNotCharged,
-			});
-		} catch (e) {
-			if (req.product !== 'electricity' || !refusedMeterType(e)) throw e;
-			r = await this.buyInOtherMeterType(req, opts);
-		}
-		return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
-	}
-
-	/**
-	 * The site refused the MeterType encoding with a 400 field error (no record, nothing debited): send the
-	 * purchase once more in the other encoding, and remember for the site the one it accepts (meter-type.ts).
-	 */
-	private async buyInOtherMeterType(req: PurchaseRequest, opts: BuyOptions): Promise<PurchaseResult> {
-		const other = otherEncoding(meterTypeFor(this.http.baseUrl, this.settings.meterType));
-		const { module, prep } = this.prepareWith(req, await this.cache.get(), other);
-		this.ctx.logger?.info?.(
-			`electricity: the site refused MeterType as ${other === 'name' ? '1/2' : 'Prepaid/Postpaid'}; sending it as ${other === 'name' ? 'Prepaid/Postpaid' : '1/2'}`,
-		);
 		const r = await executePurchase(this.ctx, module, prep, {
 			request: req,
 			signal: opts.signal,
 			retryIfNotCharged: opts.retryIfNotCharged,
 		});
-		learnMeterType(this.http.baseUrl, other);
-		return r;
+		return opts.waitForFinal ? this.maybeWait(module, r, opts) : r;
+	}
+
+	/** A product that sends its purchase its own way (ProductModule.send): a batch, or a re-send in another encoding. */
+	private async send(req: PurchaseRequest, opts: BuyOptions, batchSize: number): Promise<PurchaseResult[]> {
+		const module = this.module(req.product);
+		if (!module.send) throw invalid('product', `${req.product} is bought with client.buy.`);
+		const results = await module.send(this.env, req, opts, batchSize);
+		return opts.waitForFinal ? Promise.all(results.map((r) => this.maybeWait(module, r, opts))) : results;
 	}
 
 	private async maybeWait(module: ProductModule, r: PurchaseResult, opts: BuyOptions): Promise<PurchaseResult> {
@@ -430,54 +406,7 @@ export class VtuClient {
 		});
 	}
 
-	/* ------------------------------------------------------------ SMS ------------------ */
-
-	private async sendSms(
-		req: WithoutProduct<SmsPurchase> | SmsPurchase,
-		opts: BuyOptions = {},
-	): Promise<PurchaseResult[]> {
-		const idx = await this.cache.get();
-		let plan = planSms(
-			req,
-			this.smsRates(idx),
-			'product' in req ? Number.MAX_SAFE_INTEGER : this.settings.smsBatchSize,
-		);
-		const module = PRODUCTS.sms;
-		const out: PurchaseResult[] = [];
-		// no better rate than the assumption: the first batch's wallet change teaches the site's (sms-rate.ts)
-		let window = needsLearning(this.smsRates(idx), plan.dnd) ? openLearningWindow(this.http.baseUrl) : null;
-		try {
-			const before = window ? await this.walletKobo() : null;
-			for (const batch of plan.batches) {
-				const prep = prepareSmsBatch(plan, batch);
-				const r = await executePurchase(this.ctx, module, prep, {
-					request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
-					signal: opts.signal,
-					retryIfNotCharged: opts.retryIfNotCharged,
-					parse: async (json, path, at) => {
-						const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
-						// the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
-						return needsEnrichment ? attributeSend(this.ctx, module, prep, result, at, opts.signal) : result;
-					},
-				});
-				out.push(r);
-				if (window) {
-					const learned = await this.learnSmsRate(plan, batch, before, r, window);
-					window.close();
-					window = null;
-					if (learned) plan = repriced(plan, this.smsRates(idx));
-				}
-			}
-		} finally {
-			window?.close();
-		}
-		return out;
-	}
-
-	/** The SMS rates in force: the catalogue's, the credential's, the learned or the assumed (sms-rate.ts). */
-	private smsRates(idx: CatalogIndex): SmsRates {
-		return effectiveSmsRates(idx.catalog.sms, this.http.baseUrl, this.smsRateOption);
-	}
+	/* ------------------------------------------------------------ wallet -------------- */
 
 	private async walletKobo(): Promise<number | null> {
 		try {
@@ -486,49 +415,6 @@ export class VtuClient {
 			if (!(e instanceof VtuError)) throw e;
 			return null; // no balance, no learning: the assumed rate stays (the safe side)
 		}
-	}
-
-	/** Learn the route's rate from the batch's own balances, else from the wallet read before and after it. */
-	private async learnSmsRate(
-		plan: SmsPlan,
-		batch: string[],
-		before: number | null,
-		r: PurchaseResult,
-		window: LearningWindow,
-	): Promise<boolean> {
-		const units = batch.length * plan.pages;
-		const own = r.balanceBefore && r.balanceAfter ? [r.balanceBefore.kobo, r.balanceAfter.kobo] : null;
-		const after = own ? own[1] : before === null ? null : await this.walletKobo();
-		const from = own ? own[0] : before;
-		// the batch's own balances are its alone; wallet reads are only when no other send of this process overlapped
-		if (from === null || after === null || (!own && window.overlapped)) return false;
-		const rate = learnSmsRate(this.http.baseUrl, plan.dnd, units, from, after);
-		if (rate === null)
-			this.ctx.logger?.info?.(
-				"sms: the first batch's wallet change shows no clear per-page rate; quotes keep the assumed rate",
-			);
-		return rate !== null;
-	}
-
-	private async smsHistory(page?: number): Promise<Page<SmsBatch>> {
-		const query: Record<string, string> = {};
-		if (page && page > 1) query.page = String(page);
-		let body: unknown;
-		try {
-			body = await this.http.get('/api/sendsms/', { query });
-		} catch (e) {
-			if (!(e instanceof VtuError) || !(e.code === 'not_found' || e.httpStatus === 405)) throw e;
-			body = await this.http.get('/api/sms/', { query });
-		}
-		const rows = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.results) ? body.results : null;
-		if (!rows) throw new VtuInvalidInputError('unreachable');
-		const items = rows.map(parseSmsBatch).filter((x): x is SmsBatch => x !== null);
-		const next = isRecord(body) && body.next ? Number(/[?&]page=(\d+)/.exec(String(body.next))?.[1] ?? NaN) : NaN;
-		return {
-			count: isRecord(body) && typeof body.count === 'number' ? body.count : null,
-			next: Number.isFinite(next) ? next : null,
-			items,
-		};
 	}
 
 	/* ------------------------------------------------------------ transactions --------- */

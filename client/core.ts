@@ -24,7 +24,7 @@ export {
 	phoneProblemText,
 	MOBILE_EXAMPLE,
 } from './input';
-export { planSms, smsPages, unicodeChars, SMS_MAX_CHARS } from './products/sms';
+export { planSms, smsPages, unicodeChars, SMS_MAX_CHARS } from './products/sms/plan';
 export {
 	TransportError,
 	type Transport,

@@ -11,14 +11,15 @@
  */
 import type { VtuClient } from './client';
 import { VtuError, VtuUnknownOutcomeError } from './errors';
+import { PRODUCT_SPECS } from './products/registry';
 import { recordKey } from './purchase';
 import type { Product, PurchaseRequest, PurchaseResult } from './types';
 
-/** Products answered by one record per request. Bulk SMS (one request → many batches) is not checked. */
-const CHECKED = new Set<Product>(['data', 'airtime', 'cable', 'electricity', 'exam_pin', 'recharge_card']);
+/** Products answered by one record per request. A batch product (bulk SMS: one request → many batches) is not checked. */
+const CHECKED = new Set<string>(PRODUCT_SPECS.filter((s) => !('batch' in s)).map((s) => s.product));
 
 export function canCheckExisting(req: unknown): req is PurchaseRequest {
-	return typeof req === 'object' && req !== null && CHECKED.has((req as { product?: Product }).product as Product);
+	return typeof req === 'object' && req !== null && CHECKED.has((req as { product?: unknown }).product as string);
 }
 
 export interface ExistingLookup {

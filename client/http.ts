@@ -22,7 +22,7 @@ import {
 	safeUrlText,
 	shown,
 } from './errors';
-import { FIELD_BY_WIRE } from './products/table';
+import { FIELD_BY_WIRE } from './products/registry';
 import { TransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
 import type { Clock, Sleep } from './runtime';
 import { isRecord, snippet, type Logger } from './util';
@@ -223,7 +223,12 @@ export function classifyResponse(
 	if (status === 404) {
 		return new VtuNotFoundError(
 			`Not found (HTTP 404) for ${method} ${path}${quoted}. The record does not exist or belongs to another account, or the site does not offer this endpoint.`,
-			{ ...base, serverMessage: srv.message },
+			// Django's own page (html) or nothing (empty): no view matched the URL; json: a view answered
+			{
+				...base,
+				serverMessage: srv.message,
+				details: { answer: html ? 'html' : parsed.ok ? 'json' : body.trim() ? 'text' : 'empty' },
+			},
 		);
 	}
 	if (status >= 500 || html) {

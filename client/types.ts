@@ -5,7 +5,8 @@
 
 export type NetworkName = 'MTN' | 'GLO' | 'AIRTEL' | '9MOBILE' | 'SMILE';
 
-export type Product = 'data' | 'airtime' | 'cable' | 'electricity' | 'exam_pin' | 'recharge_card' | 'sms';
+/** The products the client sells: the names registered in client/products/registry.ts, declared nowhere else. */
+export type Product = import('./products/registry').Product;
 
 /** The three statuses the family's servers use (field `Status`). */
 export type TransactionStatus = 'successful' | 'processing' | 'failed';
@@ -217,64 +218,18 @@ export interface SmsBatch {
 
 export type AmountInput = number | string;
 
-export interface DataPurchase {
-	product: 'data';
-	network: string | number;
-	plan: number;
-	phone: string;
-	ported?: boolean;
-}
-export interface AirtimePurchase {
-	product: 'airtime';
-	network: string | number;
-	amount: AmountInput;
-	phone: string;
-	type?: 'VTU' | 'Share and Sell';
-	ported?: boolean;
-}
-export interface CablePurchase {
-	product: 'cable';
-	provider: string | number;
-	package: number;
-	iuc: string;
-	phone?: string;
-}
-export interface ElectricityPurchase {
-	product: 'electricity';
-	disco: string | number;
-	meter: string;
-	meterType: 'prepaid' | 'postpaid';
-	amount: AmountInput;
-	phone?: string;
-}
-export interface ExamPinPurchase {
-	product: 'exam_pin';
-	exam: 'WAEC' | 'NECO' | 'NABTEB' | string;
-	quantity: number;
-}
-export interface RechargeCardPurchase {
-	product: 'recharge_card';
-	network: string | number;
-	denomination: number;
-	quantity: number;
-	nameOnCard?: string;
-}
-export interface SmsPurchase {
-	product: 'sms';
-	sender: string;
-	message: string;
-	recipients: string | string[];
-	dnd?: boolean;
-}
-
-export type PurchaseRequest =
-	| DataPurchase
-	| AirtimePurchase
-	| CablePurchase
-	| ElectricityPurchase
-	| ExamPinPurchase
-	| RechargeCardPurchase
-	| SmsPurchase;
+/** Any product's purchase request, as its folder declares it (client/products/registry.ts). */
+export type PurchaseRequest = import('./products/registry').PurchaseRequest;
+export type {
+	AirtimePurchase,
+	CablePurchase,
+	DataPurchase,
+	ElectricityPurchase,
+	ExamPinPurchase,
+	RechargeCardPurchase,
+	SmsPurchase,
+	DataCouponPurchase,
+} from './products/registry';
 
 /** Distributive Omit so per-product sugar (`client.data.buy({...})`) needs no `product` field. */
 export type WithoutProduct<T> = T extends unknown ? Omit<T, 'product'> : never;

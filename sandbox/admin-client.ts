@@ -16,7 +16,9 @@ import type { LedgerEntry } from './state';
 export type { BusySpec, BusyStatus, Fault, FaultInput, FaultLogEntry, LedgerEntry };
 
 export type UserType = 'Smart Earner' | 'Affilliate' | 'TopUser' | 'API';
-export type Product = 'data' | 'airtime' | 'cable' | 'electricity' | 'exam_pin' | 'recharge_card' | 'sms';
+import type { Product } from './state';
+
+export type { Product };
 export type TxnStatus = 'successful' | 'processing' | 'failed';
 export type { FaultKind };
 

@@ -35,7 +35,12 @@ export interface Build {
 	purchaseStatus: 200 | 201;
 	/** The sender column's length: longer is refused with DRF's max_length error. */
 	senderMax: number;
+	/** Where data coupons are sold (and listed): `/api/data_pin/`, or `/api/datarechargepin/` on husmodata. */
+	couponPath: CouponPath;
 }
+
+export const COUPON_PATHS = ['/api/data_pin/', '/api/datarechargepin/'] as const;
+type CouponPath = (typeof COUPON_PATHS)[number];
 
 export const BUILDS: Record<BuildName, Build> = {
 	legitdata: {
@@ -48,10 +53,12 @@ export const BUILDS: Record<BuildName, Build> = {
 		smsHistory: 'paginated',
 		purchaseStatus: 201,
 		senderMax: 12,
+		couponPath: '/api/data_pin/',
 	},
 	husmodata: {
 		name: 'husmodata',
-		summary: 'the older Husmodata build: MeterType 1/2, validation by id, 200 on purchases, SMS history as a bare list',
+		summary:
+			'the older Husmodata build: MeterType 1/2, validation by id, 200 on purchases, SMS history as a bare list, data coupons at /api/datarechargepin/',
 		getRoutes: true,
 		olderRoutes: ALL_OLDER,
 		meterType: 'number',
@@ -59,6 +66,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		smsHistory: 'list',
 		purchaseStatus: 200,
 		senderMax: 12,
+		couponPath: '/api/datarechargepin/',
 	},
 	muhallidata: {
 		name: 'muhallidata',
@@ -70,6 +78,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		smsHistory: 'paginated',
 		purchaseStatus: 201,
 		senderMax: 12,
+		couponPath: '/api/data_pin/',
 	},
 	legacy: {
 		name: 'legacy',
@@ -82,6 +91,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		smsHistory: 'paginated',
 		purchaseStatus: 201,
 		senderMax: 12,
+		couponPath: '/api/data_pin/',
 	},
 };
 
@@ -92,6 +102,11 @@ const builds = new WeakMap<SandboxState, Build>();
 /** The build profile a sandbox runs, or undefined for the plain dialect. */
 export function buildOf(state: SandboxState): Build | undefined {
 	return builds.get(state);
+}
+
+/** Where this sandbox sells data coupons: the build's route, else /api/data_pin/ (the other answers 404). */
+export function couponPath(state: SandboxState): CouponPath {
+	return buildOf(state)?.couponPath ?? COUPON_PATHS[0];
 }
 
 /** The sender column's length: the build's, else the plain dialect's 11. */
@@ -146,6 +161,7 @@ const PURCHASES = new Set([
 	'/api/billpayment/',
 	'/api/epin/',
 	'/api/rechargepin/',
+	...COUPON_PATHS,
 ]);
 
 /** Validation parameters the build does not take crash its view (int() of a name, a name lookup of an id). */

@@ -45,6 +45,7 @@ export function deliver(txn: Txn, state: SandboxState): void {
 				d.raw = rows.map((r) => `Serial No:${r.serial}, pin: ${r.pin}`).join('<=>');
 			}
 			break;
+		case 'data_coupon':
 		case 'recharge_card':
 			if (!d.cards) {
 				const len = networkById.get(d.networkId!)!.name === 'MTN' ? 17 : 16;

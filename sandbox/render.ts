@@ -25,7 +25,7 @@ import {
 	type Tier,
 } from './catalog';
 import { bpToPercent, naira2, nairaNumber, nairaShort, pyFloat } from './money';
-import type { Dialect, Txn, User } from './state';
+import type { Dialect, Txn, TxnDetail, User } from './state';
 
 type Money = (kobo: number) => string;
 export const moneyOf = (dialect: Dialect): Money => (dialect === 'seed' ? naira2 : pyFloat);
@@ -251,6 +251,15 @@ export function userPayload(dialect: Dialect, u: User): Buffer {
 
 // ---------------------------------------------------------------- records
 
+/** The pins of an order as the family serialises them: Django rows {model, pk, fields}. */
+function pinRows(d: TxnDetail, model: string, network: string, amount: string, loadCode: (pin: string) => string) {
+	return (d.cards ?? []).map((c) => ({
+		model,
+		pk: c.pk,
+		fields: { pin: c.pin, serial: c.serial, amount, load_code: loadCode(c.pin), network, available: false },
+	}));
+}
+
 export function renderTxn(t: Txn, dialect: Dialect): Record<string, unknown> {
 	const out = renderRecord(t, dialect);
 	if (t.d.customerRef !== undefined) out.customer_ref = t.d.customerRef;
@@ -366,18 +375,30 @@ function renderRecord(t: Txn, dialect: Dialect): Record<string, unknown> {
 				Status: t.status,
 				create_date: t.createDate,
 				network_name: net,
-				data_pin: (d.cards ?? []).map((c) => ({
-					model: 'vtuapp.rechargepin',
-					pk: c.pk,
-					fields: {
-						pin: c.pin,
-						serial: c.serial,
-						amount: nairaShort(denom.faceKobo),
-						load_code: LOAD_CODES.get(net)!.replace('PIN', c.pin),
-						network: net,
-						available: false,
-					},
-				})),
+				data_pin: pinRows(d, 'vtuapp.rechargepin', net, nairaShort(denom.faceKobo), (pin) =>
+					LOAD_CODES.get(net)!.replace('PIN', pin),
+				),
+			};
+		}
+		case 'data_coupon': {
+			const p = planById.get(d.planId!)!;
+			const net = networkById.get(p.networkId)!.name;
+			return {
+				id: t.id,
+				ident: t.ident,
+				network: net,
+				data_plan: d.planId,
+				plan_name: planName(p),
+				name_on_card: d.nameOnCard,
+				quantity: d.quantity,
+				amount: m(t.amountKobo),
+				previous_balance: before,
+				after_balance: after,
+				Status: t.status,
+				create_date: t.createDate,
+				network_name: net,
+				// a data coupon is loaded by the plan's own code, not a dial string: load_code stays empty
+				data_pin: pinRows(d, 'vtuapp.datapin', net, planName(p), () => ''),
 			};
 		}
 		case 'sms':

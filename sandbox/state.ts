@@ -10,8 +10,18 @@ import { FaultBook } from './faults';
 import { Rng } from './rng';
 
 export type Dialect = 'seed' | 'family';
-export type Product = 'data' | 'airtime' | 'cable' | 'electricity' | 'exam_pin' | 'recharge_card' | 'sms';
-export const PRODUCTS: Product[] = ['data', 'airtime', 'cable', 'electricity', 'exam_pin', 'recharge_card', 'sms'];
+/** The products the sandbox sells (its own list: the sandbox is the vendor, it does not read the client's). */
+export const PRODUCTS = [
+	'data',
+	'airtime',
+	'cable',
+	'electricity',
+	'exam_pin',
+	'recharge_card',
+	'sms',
+	'data_coupon',
+] as const;
+export type Product = (typeof PRODUCTS)[number];
 export type Status = 'successful' | 'processing' | 'failed';
 export type IdentityProvider = 'premblyish' | 'dojahish';
 
@@ -159,6 +169,7 @@ const IDENT_PREFIX: Record<Product, string> = {
 	exam_pin: 'Exam',
 	recharge_card: 'Recharge',
 	sms: 'Sms',
+	data_coupon: 'DataPin',
 };
 
 export const djangoNow = (): string => `${new Date().toISOString().slice(0, 23)}000`;
@@ -385,5 +396,5 @@ export class SandboxState {
 }
 
 function emptyTxns(): Record<Product, Txn[]> {
-	return { data: [], airtime: [], cable: [], electricity: [], exam_pin: [], recharge_card: [], sms: [] };
+	return Object.fromEntries(PRODUCTS.map((p) => [p, []])) as unknown as Record<Product, Txn[]>;
 }

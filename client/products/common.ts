@@ -6,20 +6,43 @@ import { parseBoolean, parseId } from '../input';
 import { money, tryParseKobo } from '../money';
 import { nameKey } from '../schemas/aliases';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
+import type { PurchaseContext } from '../purchase';
 import type {
+	BuyOptions,
 	Money,
 	NetworkInfo,
 	Product,
 	PurchaseQuote,
 	PurchaseResult,
 	ResultPath,
+	SmsRates,
 	TransactionStatus,
 } from '../types';
+import { siteFact } from '../site';
 import { isRecord } from '../util';
 
 export interface ClientSettings {
+	/** The configured MeterType encoding (a site's learned one wins: electricity/meter-type.ts). */
 	meterType: 'name' | 'number';
+	/** Send MeterType in exactly this encoding (the one re-send after a site refused the other). */
+	meterTypeNow?: 'name' | 'number';
 	smsBatchSize: number;
+	/** The site, for what the client learned about it (MeterType encoding, SMS rate). */
+	baseUrl: string;
+	/**
+	 * The SMS rates in force for a catalogue: the catalogue's, the credential's, the learned or the assumed
+	 * (sms/rate.ts). The one place the client selects an SMS rate.
+	 */
+	smsRates(idx: CatalogIndex): SmsRates;
+}
+
+/** What a product that sends more than one POST, or re-sends in another encoding, gets from the client. */
+export interface PurchaseEnv {
+	ctx: PurchaseContext;
+	/** The catalogue (cached). */
+	index(): Promise<CatalogIndex>;
+	/** The wallet balance in kobo, or null when it cannot be read. */
+	walletKobo(): Promise<number | null>;
 }
 
 /** How reconciliation recognises the record of a purchase. */
@@ -53,6 +76,35 @@ export interface ProductModule<Req = unknown> {
 	hasDetail: boolean;
 	prepare(req: Req, idx: CatalogIndex, settings: ClientSettings): PreparedPurchase;
 	parse(raw: unknown, path: ResultPath): PurchaseResult;
+	/**
+	 * How a purchase is sent when it is not one POST of `prepare`'s body: bulk SMS (a batch of POSTs of at
+	 * most `batchSize` recipients), electricity (one re-send in the other MeterType after a refusal that
+	 * proves nothing was made). Absent: the client sends `prepare`'s body once (client/purchase/execute.ts).
+	 */
+	send?(env: PurchaseEnv, req: Req, opts: BuyOptions, batchSize: number): Promise<PurchaseResult[]>;
+}
+
+/** The site fact naming the route a product's records live at on a site, where builds differ (client/site.ts). */
+export const routeFact = (product: string): string => `route.${product}`;
+
+/** The module with the path this site serves the product at, when one was learned (data coupons). */
+export function atSite<M extends ProductModule<any>>(module: M, baseUrl: string): M {
+	const path = siteFact<string>(baseUrl, routeFact(module.product));
+	return path && path !== module.path ? { ...module, path } : module;
+}
+
+/**
+ * What an order of pins (exam pins, recharge cards, data coupons) charged: these serializers name the
+ * balances previous_balance / after_balance (newer builds balance_before / balance_after).
+ */
+export function pinOrderMoney(o: Record<string, unknown>): {
+	amount: Money;
+	before: Money | null;
+	after: Money | null;
+} {
+	const before = firstMoney(o.previous_balance, o.balance_before);
+	const after = firstMoney(o.after_balance, o.balance_after);
+	return { amount: charged(firstMoney(o.amount, o.paid_amount), before, after), before, after };
 }
 
 export function invalid(field: string, message: string): VtuInvalidInputError {

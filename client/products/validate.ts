@@ -1,24 +1,16 @@
 /**
- * IUC / meter validation (free reads: retried like every GET) and BVN / NIN lookups (paid: never repeated).
+ * The customer checks' mechanism (the products' own checks: cable/validate.ts, electricity/validate.ts; free
+ * reads, retried like every GET) and BVN / NIN lookups (paid: never repeated).
  * Sites serve IUC/meter validation under `/api/…` or only under the website's `/ajax/…` views, and take
  * the cable/disco by name or by id (docs/real-sites.md §8): a 404 tries the other route, a 500 the
  * other parameter form, and the route that answered is remembered per base URL (client/site.ts).
  */
-import type { CatalogIndex } from '../catalog';
 import { VtuBadResponseError, VtuServerError } from '../errors';
 import type { HttpCore } from '../http';
 import { forgetSites, learnSiteFact, siteFact, viaKnownRoute } from '../site';
 import type { IdentityResult, ValidationResult } from '../types';
 import { isRecord } from '../util';
-import { checkIuc, resolveProvider } from './cable';
-import { invalid, requireDigits, scrubRaw, text } from './common';
-import { checkMeter, meterTypeOf, resolveDisco } from './electricity';
-
-type Check = 'iuc' | 'meter';
-const ROUTES: Record<Check, [api: string, ajax: string]> = {
-	iuc: ['/api/validateiuc/', '/ajax/validate_iuc/'],
-	meter: ['/api/validatemeter/', '/ajax/validate_meter_number/'],
-};
+import { requireDigits, scrubRaw, text } from './common';
 
 /** Drop the remembered validation routes (tests): everything learned about sites is forgotten. */
 export function forgetValidationRoutes(): void {
@@ -44,45 +36,18 @@ async function getEitherForm(http: HttpCore, path: string, forms: Array<Record<s
 	}
 }
 
-function validationGet(http: HttpCore, check: Check, forms: Array<Record<string, string>>): Promise<unknown> {
-	return viaKnownRoute(http, `validate.${check}`, ROUTES[check], (route) => getEitherForm(http, route, forms));
-}
-
-export async function validateIuc(
+/**
+ * A product's customer check (cable/validate.ts, electricity/validate.ts): the first of `routes` the site
+ * serves ([api, ajax]), in the first parameter form it understands, read into a ValidationResult.
+ */
+export async function validationGet(
 	http: HttpCore,
-	idx: CatalogIndex,
-	r: { provider: unknown; iuc: unknown },
+	check: string,
+	routes: readonly string[],
+	forms: Array<Record<string, string>>,
 ): Promise<ValidationResult> {
-	if (!isRecord(r))
-		throw invalid('iuc', 'cable.validate needs { provider, iuc }, e.g. { provider: "GOTV", iuc: "7012345678" }.');
-	const prov = resolveProvider(idx, r.provider);
-	const iuc = checkIuc(r.iuc);
 	return toValidation(
-		await validationGet(http, 'iuc', [
-			{ smart_card_number: iuc, cablename: String(prov.name) },
-			{ smart_card_number: iuc, cablename: String(prov.id) },
-		]),
-	);
-}
-
-export async function validateMeter(
-	http: HttpCore,
-	idx: CatalogIndex,
-	r: { disco: unknown; meter: unknown; meterType: unknown },
-): Promise<ValidationResult> {
-	if (!isRecord(r))
-		throw invalid(
-			'meter',
-			'electricity.validate needs { disco, meter, meterType }, e.g. { disco: "Ikeja Electric", meter: "45012345678", meterType: "prepaid" }.',
-		);
-	const disco = resolveDisco(idx, r.disco);
-	const meter = checkMeter(r.meter);
-	const mtype = meterTypeOf(r.meterType) === 'prepaid' ? 'Prepaid' : 'Postpaid';
-	return toValidation(
-		await validationGet(http, 'meter', [
-			{ meternumber: meter, disconame: disco.name, mtype },
-			{ meternumber: meter, disconame: String(disco.id), mtype },
-		]),
+		await viaKnownRoute(http, `validate.${check}`, routes, (route) => getEitherForm(http, route, forms)),
 	);
 }
 

@@ -18,7 +18,7 @@ import type {
 } from '../types';
 import { isRecord } from '../util';
 import { zId } from './common';
-import { ASSUMED_SMS_RATES } from '../products/sms-rate';
+import { ASSUMED_SMS_RATES } from '../products/sms/rate';
 
 export class CatalogShapeError extends Error {}
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { PurchaseRequest } from '../../client/core';
-import { PRODUCT_TABLE } from '../../client/products/table';
+import { PRODUCT_TABLE } from '../../client/products/registry';
 import { networkField, phoneField, portedField, purchaseOptions } from '../shared/descriptions';
 import { amountParam, booleanParam, idParam, stringParam } from '../shared/params';
 import {

@@ -3,8 +3,8 @@ import { sleep } from 'n8n-workflow';
 
 import { formatNaira, type VtuClient } from '../../client/core';
 import type { BuyOptions } from '../../client/types';
-import { checkSender } from '../../client/products/sms';
-import { PRODUCT_TABLE } from '../../client/products/table';
+import { checkSender } from '../../client/products/sms/plan';
+import { PRODUCT_TABLE } from '../../client/products/registry';
 import { limitField, purchaseOptions } from '../shared/descriptions';
 import { NOT_CHARGED_CODES } from '../../client/errors';
 import { getVtuCredentials } from '../shared/client';

@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { classifyPhone, formatNaira, smsPages, unicodeChars } from '../../client/core';
-import { checkMessage } from '../../client/products/sms';
+import { checkMessage } from '../../client/products/sms/plan';
 import { splitRecipients as clientSplitRecipients } from '../../client/input';
 import type { SmsBatch } from '../../client/types';
 import { parseCreateDate } from '../../client/purchase';

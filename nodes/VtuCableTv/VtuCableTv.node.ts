@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { PRODUCT_TABLE } from '../../client/products/table';
+import { PRODUCT_TABLE } from '../../client/products/registry';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { catalogueIdParam, idParam, stringParam } from '../shared/params';

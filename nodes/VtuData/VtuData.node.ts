@@ -1,13 +1,21 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { DataPurchase, PurchaseRequest } from '../../client/core';
-import { PRODUCT_TABLE } from '../../client/products/table';
-import { catalogueField, networkField, phoneField, portedField, purchaseOptions } from '../shared/descriptions';
+import { PRODUCT_TABLE } from '../../client/products/registry';
+import {
+	catalogueField,
+	networkField,
+	phoneField,
+	portedField,
+	purchaseOptions,
+	quantityField,
+} from '../shared/descriptions';
 import { quoteJson } from '../shared/format';
-import { planJson } from '../shared/loadOptions';
-import { booleanParam, catalogueIdParam, idParam, stringParam } from '../shared/params';
+import { planJson } from '../../client/products/data';
+import { booleanParam, catalogueIdParam, idParam, positiveIntParam, stringParam } from '../shared/params';
 import {
 	getTransactionOutput,
+	productNodeSpec,
 	spending,
 	usableAsTool,
 	vtuMethods,
@@ -18,26 +26,45 @@ import {
 import { runEachItem, runPurchases } from '../shared/runner';
 
 const P = PRODUCT_TABLE.data;
+/** Data coupons: printed pins for the same networks and plans, an operation of this node (Buy Coupon). */
+const C = PRODUCT_TABLE.data_coupon;
+const NODE = productNodeSpec(P.node);
+const BUYS = { operation: [P.spend, C.spend] };
 
 export class VtuData implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...vtuNodeBase(NODE),
 		icon: { light: 'file:vtuData.svg', dark: 'file:vtuData.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
-			networkField({ operation: ['buy', 'listPlans'] }),
+		subtitle: vtuSubtitle(NODE),
+		usableAsTool: usableAsTool(NODE),
+		properties: vtuProperties(NODE, [
+			networkField({ operation: [P.spend, 'listPlans', C.spend] }),
 			catalogueField(
 				'plan',
 				P.fields.plan.label,
 				'Data plan of the chosen network (size, kind, your price, validity)',
-				spending(P),
+				BUYS,
 				'getDataPlans',
 				['network'],
 			),
 			phoneField(spending(P)),
 			portedField(spending(P)),
-			purchaseOptions(spending(P)),
+			quantityField(
+				C.fields.quantity.label,
+				C.limits.quantity,
+				`Number of coupons in this order (up to ${C.limits.quantity.max})`,
+				spending(C),
+			),
+			{
+				displayName: C.fields.nameOnCard.label,
+				name: 'nameOnCard',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Ade Stores',
+				description: 'Business name printed on the coupons (empty: the account name)',
+				displayOptions: { show: spending(C) },
+			},
+			purchaseOptions(BUYS),
 		]),
 	};
 
@@ -52,6 +79,7 @@ export class VtuData implements INodeType {
 				),
 			];
 		}
+		if (operation === C.spend) return [await runPurchases<PurchaseRequest>(this, { build: (i) => coupon(this, i) })];
 		if (operation !== P.spend) return await getTransactionOutput(this, P.product);
 		return [
 			await runPurchases<PurchaseRequest>(this, {
@@ -76,4 +104,16 @@ export class VtuData implements INodeType {
 			}),
 		];
 	}
+}
+
+/** A Buy Coupon item's request: the pins come back in the output's details.cards. */
+function coupon(ctx: IExecuteFunctions, i: number): PurchaseRequest {
+	const nameOnCard = stringParam(ctx, 'nameOnCard', i, C.fields.nameOnCard.label, false);
+	return {
+		product: C.product,
+		network: idParam(ctx, 'network', i, C.fields.network.label),
+		plan: catalogueIdParam(ctx, 'plan', i, C.fields.plan.label, 'the plan ID from the list'),
+		quantity: positiveIntParam(ctx, 'quantity', i, C.fields.quantity.label),
+		...(nameOnCard ? { nameOnCard } : {}),
+	};
 }

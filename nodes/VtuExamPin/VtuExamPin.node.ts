@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { PurchaseRequest } from '../../client/core';
-import { PRODUCT_TABLE } from '../../client/products/table';
+import { PRODUCT_TABLE } from '../../client/products/registry';
 import { catalogueField, purchaseOptions, quantityField } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { resultJson } from '../shared/format';

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { PurchaseRequest } from '../../client/core';
-import { PRODUCT_TABLE } from '../../client/products/table';
+import { PRODUCT_TABLE } from '../../client/products/registry';
 import type { PurchaseResult } from '../../client/types';
 import { catalogueField, networkField, purchaseOptions, quantityField } from '../shared/descriptions';
 import { resultJson } from '../shared/format';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { Product } from '../../client/types';
-import { PRODUCT_OPTIONS, productField, transactionLookupFields } from '../shared/descriptions';
+import { RECORD_PRODUCT_OPTIONS, productField, transactionLookupFields } from '../shared/descriptions';
 import { resultJson } from '../shared/format';
 import { getTransaction } from '../shared/operations';
 import { ACCOUNT_NODES } from '../shared/accountNodes';
@@ -19,11 +19,7 @@ export class VtuTransaction implements INodeType {
 		subtitle: vtuSubtitle(P),
 		usableAsTool: usableAsTool(P),
 		properties: vtuProperties(P, [
-			productField(
-				PRODUCT_OPTIONS.filter((p) => p.value !== 'sms'),
-				'Which kind of purchase to look up',
-				{ operation: ['get', 'getMany'] },
-			),
+			productField(RECORD_PRODUCT_OPTIONS, 'Which kind of purchase to look up', { operation: ['get', 'getMany'] }),
 			...transactionLookupFields({ operation: ['get'] }),
 			...getManyFields,
 			{

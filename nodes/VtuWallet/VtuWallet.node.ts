@@ -1,75 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import type { VtuClient } from '../../client/core';
+import { PRODUCT_LIST } from '../../client/products/registry';
 import { PRODUCT_OPTIONS, productField } from '../shared/descriptions';
-import { planJson } from '../shared/loadOptions';
 import { ACCOUNT_NODES } from '../shared/accountNodes';
 import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
+/** One item per price of the chosen product (or of every product), as its folder lists them (client/products). */
 async function prices(client: VtuClient, product: string): Promise<IDataObject[]> {
-	const out: IDataObject[] = [];
-	const want = (p: string) => product === 'all' || product === p;
-	if (want('data')) {
-		for (const n of await client.catalog.networks()) {
-			for (const p of n.plans) {
-				out.push({ product: 'data', ...planJson(p), network: n.name, networkId: n.id, name: `${p.size} ${p.kind}` });
-			}
-		}
-	}
-	if (want('airtime')) {
-		for (const a of await client.catalog.airtime()) {
-			out.push({
-				product: 'airtime',
-				network: a.network,
-				name: `${a.network} airtime`,
-				vtuPercent: a.vtuPercent,
-				shareAndSellPercent: a.shareAndSellPercent,
-			});
-		}
-	}
-	if (want('cable')) {
-		for (const c of await client.catalog.cable()) {
-			for (const k of c.packages) {
-				out.push({
-					product: 'cable',
-					provider: c.name,
-					providerId: c.id,
-					id: k.id,
-					name: k.name,
-					price: k.price.naira,
-				});
-			}
-		}
-	}
-	if (want('electricity')) {
-		for (const d of await client.catalog.discos()) {
-			out.push({ product: 'electricity', id: d.id, name: d.name });
-		}
-	}
-	if (want('exam_pin')) {
-		for (const e of await client.catalog.exams()) {
-			out.push({ product: 'exam_pin', name: e.exam, price: e.price.naira });
-		}
-	}
-	if (want('sms')) {
-		const s = await client.catalog.sms();
-		out.push({ product: 'sms', name: 'Bulk SMS', perPage: s.perPage.naira, dndPerPage: s.dndPerPage.naira });
-	}
-	if (want('recharge_card')) {
-		for (const r of await client.catalog.recharge()) {
-			out.push({
-				product: 'recharge_card',
-				network: r.network,
-				networkId: r.networkId,
-				id: r.id,
-				name: r.label,
-				faceValue: r.faceValue.naira,
-				price: r.price.naira,
-			});
-		}
-	}
-	return out;
+	const catalog = await client.catalog.get();
+	return PRODUCT_LIST.filter((d) => product === 'all' || d.spec.product === product).flatMap((d) => d.prices(catalog));
 }
 
 const P = ACCOUNT_NODES.wallet;

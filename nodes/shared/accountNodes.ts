@@ -1,7 +1,8 @@
 /**
- * The VTU nodes that are not products (the product table, client/products/table.ts, has the others): the
+ * The VTU nodes that are not products (the product registry, client/products/registry.ts, has the others): the
  * account's wallet, identity lookups and transactions.
  */
+import { PRODUCT_SPECS } from '../../client/products/registry';
 import type { NodeSpec } from './product';
 
 /** Operation → the number it checks: its short name and its words. */
@@ -29,7 +30,7 @@ export const ACCOUNT_NODES = {
 			{
 				name: 'Get Prices',
 				value: 'getPrices',
-				description: 'List your prices for data, airtime, cable, electricity, exam pins, bulk SMS or recharge cards',
+				description: `List your prices for ${PRODUCT_SPECS.map((p) => p.noun).join(', ')}`,
 				action: 'Get wallet prices',
 			},
 			{

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { PRODUCT_SPECS } from '../../client/products/table';
+import { PRODUCT_SPECS } from '../../client/products/registry';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './runner';
 
 type Show = Record<string, Array<string | number | boolean>>;
@@ -259,3 +259,8 @@ export const PRODUCT_OPTIONS: INodePropertyOptions[] = PRODUCT_SPECS.map((p) => 
 	name: p.title,
 	value: p.product,
 })).sort((a, b) => a.name.localeCompare(b.name));
+
+/** Products whose purchases are records to look up one by one (a batch product's are history rows). */
+export const RECORD_PRODUCT_OPTIONS: INodePropertyOptions[] = PRODUCT_OPTIONS.filter((o) =>
+	PRODUCT_SPECS.some((s) => s.product === o.value && !('batch' in s)),
+);

@@ -1,34 +1,10 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { nairaText } from '../../client/core';
-import type { DataPlan } from '../../client/types';
+import { planLabel } from '../../client/products/data';
 import { getClient } from './client';
 import { CREDENTIAL_NAME } from './transport';
 import { toNodeError } from './errors';
-
-/** "1GB SME · ₦250.00 · 30 days" — size, kind, price, validity. */
-export function planLabel(p: DataPlan): string {
-	const parts = [`${p.size} ${p.kind}`.trim(), nairaText(p.price.kobo)];
-	if (p.validity) parts.push(p.validity);
-	let label = parts.join(' · ');
-	if (!p.available) label += ' (not available)';
-	return label;
-}
-
-/** A data plan as an output item (List Plans, Get Prices). */
-export function planJson(p: DataPlan): IDataObject {
-	return {
-		id: p.id,
-		network: p.network,
-		networkId: p.networkId,
-		size: p.size,
-		kind: p.kind,
-		price: p.price.naira,
-		validity: p.validity,
-		available: p.available,
-		label: planLabel(p),
-	};
-}
 
 function currentParam(ctx: ILoadOptionsFunctions, name: string): string | number | undefined {
 	const v = ctx.getCurrentNodeParameter(name) as string | number | undefined;

@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nairaText, type PurchaseRequest, type ValidationResult, type VtuClient } from '../../client/core';
+import { PRODUCT_SPECS } from '../../client/products/registry';
 import type { ProductOperation, ProductSpec } from '../../client/products/table';
 import type { Product } from '../../client/types';
 import { getClient } from './client';
@@ -25,6 +26,17 @@ export type NodeSpec = Pick<ProductSpec, 'node' | 'title' | 'noun' | 'summary' |
 	/** The canvas subtitle when not "operation: noun". */
 	subtitle?: string;
 };
+
+/**
+ * A product node's spec: the first registered product of the node names and describes it; products that
+ * are operations of the same node (data coupons on VTU Data) add their operations, listed by name.
+ */
+export function productNodeSpec(node: string): NodeSpec {
+	const specs = PRODUCT_SPECS.filter((s) => s.node === node);
+	if (!specs.length) throw new Error(`no product of the registry has the node ${node}`);
+	const operations = specs.flatMap((s) => s.operations as ProductOperation[]);
+	return { ...specs[0], operations: operations.sort((a, b) => a.name.localeCompare(b.name)) };
+}
 
 /** What every VTU action node shares: one main input and output, and the VTU API credential with its test. */
 const ACTION_NODE: Pick<INodeTypeDescription, 'group' | 'version' | 'inputs' | 'outputs' | 'credentials'> = {
@@ -55,7 +67,7 @@ export function vtuSubtitle(spec: NodeSpec): string {
 	return spec.subtitle ?? `={{$parameter["operation"] + ": ${spec.noun}"}}`;
 }
 
-/** Whether an AI agent may call the node as a tool, from the product table (client/products/table.ts, aiTool). */
+/** Whether an AI agent may call the node as a tool, from the product's row (client/products/<product>/spec.ts, aiTool). */
 export function usableAsTool(spec: NodeSpec): true {
 	return spec.aiTool;
 }

@@ -3,8 +3,8 @@
  * `?search=` filters in the seed dialect and is ignored by the family (LegitData build).
  */
 import type { FastifyInstance } from 'fastify';
-import { buildOf } from '../builds';
-import { apiRoute, type Ctx, html500, notFoundEmpty, type Out, type Runtime } from '../http';
+import { buildOf, COUPON_PATHS, couponPath } from '../builds';
+import { apiRoute, type Ctx, html500, notFoundEmpty, notFoundPage, type Out, type Runtime } from '../http';
 import { renderSmsHistory, renderTxn } from '../render';
 import type { Dialect, Product, Txn } from '../state';
 
@@ -78,6 +78,10 @@ export function historyRoutes(app: FastifyInstance, rt: Runtime): void {
 		for (const url of [`/api/${seg}/:id(^\\d+$)`, `/api/${seg}/:id(^\\d+$)/`])
 			apiRoute(app, rt, 'GET', url, (c) => detail(c, product));
 	}
+	for (const path of COUPON_PATHS)
+		apiRoute(app, rt, 'GET', path, (c) =>
+			path === couponPath(c.state) ? list(c, 'data_coupon', renderTxn, path) : notFoundPage(),
+		);
 	apiRoute(app, rt, 'GET', '/api/sendsms/', (c) =>
 		buildOf(c.state)?.smsHistory === 'list'
 			? bareList(c, 'sms', renderSmsHistory)

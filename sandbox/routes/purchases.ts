@@ -1,9 +1,9 @@
 /**
- * The seven purchase POSTs. Each: DRF-style field checks → the family's business rules
+ * The eight purchase POSTs (data coupons at the build's route). Each: DRF-style field checks → the family's business rules
  * (same texts) → wallet check → state.purchase() (debit + record + ledger) → 201 record.
  */
 import type { FastifyInstance } from 'fastify';
-import { senderMax } from '../builds';
+import { COUPON_PATHS, couponPath, senderMax } from '../builds';
 import {
 	AIRTIME_TYPES,
 	airtimePercentBp,
@@ -21,6 +21,7 @@ import {
 	minAirtimeKobo,
 	type Network,
 	networkById,
+	NETWORKS,
 	planAvailable,
 	planById,
 	SMS_MAX_CHARS,
@@ -28,7 +29,17 @@ import {
 	smsPages,
 } from '../catalog';
 import { Form } from '../form';
-import { apiRoute, type Ctx, fieldErrors, html500, type Out, type Runtime, ruleError, viewError } from '../http';
+import {
+	apiRoute,
+	type Ctx,
+	fieldErrors,
+	html500,
+	notFoundPage,
+	type Out,
+	type Runtime,
+	ruleError,
+	viewError,
+} from '../http';
 import { applyPercent, nairaShort } from '../money';
 import { moneyOf, renderTxn } from '../render';
 import type { Product, TxnDetail } from '../state';
@@ -215,6 +226,33 @@ function rechargepin(c: Ctx): Out {
 	);
 }
 
+/**
+ * Data coupons: the network by name (not id, unlike /api/data/), a data plan id, a quantity and the name
+ * printed on the cards; priced as the plan per coupon. Served at the build's route only (builds.ts).
+ */
+function datapin(c: Ctx, path: string): Out {
+	if (path !== couponPath(c.state)) return notFoundPage();
+	const f = new Form(c.body);
+	const name = f.str('network');
+	const plan = f.pk('data_plan', planById);
+	const qty = f.int('quantity', { min: 1 });
+	const card = f.str('name_on_card', { max: 50 });
+	if (!f.ok) return fieldErrors(f);
+	const network = NETWORKS.find((n) => n.name === name);
+	if (!network) return { status: 400, body: { network: [`Object with name=${name} does not exist.`] } };
+	if (qty! > MAX_RECHARGE_QTY) return ruleError(` MAXIMUM of ${MAX_RECHARGE_QTY} quantity per transaction`);
+	if (plan!.networkId !== network.id) return ruleError(`invalid data_plan id ${plan!.id} for ${network.name}`);
+	if (!planAvailable(plan!)) return ruleError('Data not available on this network currently');
+	const price = plan!.price[c.user.tier] * qty!;
+	const err = walletError(
+		c,
+		price,
+		(b) => `You can't purchase this due to insufficient balance N${b} Kindly Fund your Wallet`,
+	);
+	const d = { networkId: network.id, planId: plan!.id, quantity: qty, nameOnCard: card };
+	return err ?? buy(c, 'data_coupon', price, card!, d);
+}
+
 /** Valid: 11 digits starting 0 (rewritten to 234…) or 13 digits starting 234. No trimming, like the family. */
 function splitRecipients(list: string): { valid: string[]; invalid: number } {
 	const valid: string[] = [];
@@ -268,4 +306,5 @@ export function purchaseRoutes(app: FastifyInstance, rt: Runtime): void {
 	apiRoute(app, rt, 'POST', '/api/epin/', epin);
 	apiRoute(app, rt, 'POST', '/api/rechargepin/', rechargepin);
 	apiRoute(app, rt, 'POST', '/api/sendsms/', sendsms);
+	for (const path of COUPON_PATHS) apiRoute(app, rt, 'POST', path, (c) => datapin(c, path));
 }

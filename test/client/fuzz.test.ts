@@ -24,15 +24,17 @@ import {
 	type TransportResponse,
 } from '../../client';
 import { HttpCore, type RawResponse } from '../../client/http';
-import { PRODUCTS } from '../../client/products';
+import { PRODUCTS, PRODUCT_SPECS } from '../../client/products';
+import type { Product } from '../../client/types';
 import type { ProductModule } from '../../client/products/common';
-import { parseSmsSend } from '../../client/products/sms';
+import { parseSmsSend } from '../../client/products/sms/plan';
 import { Rng } from '../../sandbox/rng';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 
 const SEED = 20_261_107;
-const PRODUCT_NAMES = ['data', 'airtime', 'cable', 'electricity', 'exam_pin', 'recharge_card', 'sms'] as const;
-type P = (typeof PRODUCT_NAMES)[number];
+/** Every registered product (a new folder without its cases below fails to compile). */
+const PRODUCT_NAMES: Product[] = PRODUCT_SPECS.map((s) => s.product);
+type P = Product;
 
 /* ------------------------------------------------------------------ oracle -------------- */
 
@@ -252,6 +254,17 @@ function template(p: P, g: Gen): Record<string, unknown> {
 						fields: { pin: '1234', serial: 'S1', amount: '100', load_code: '*555*1234#' },
 					},
 				],
+			};
+		case 'data_coupon':
+			return {
+				...base,
+				network: 'MTN',
+				data_plan: 2,
+				name_on_card: 'Chaos',
+				quantity: 1,
+				amount: m(25000),
+				network_name: 'MTN',
+				data_pin: [{ model: 'vtuapp.datapin', pk: 1, fields: { pin: '5678', serial: 'S2', amount: '1GB' } }],
 			};
 		case 'sms':
 			return g.f() < 0.5
@@ -590,6 +603,7 @@ describe('fuzz: client.buy over a fake transport (every product)', () => {
 		exam_pin: { product: 'exam_pin', exam: 'WAEC', quantity: 1 },
 		recharge_card: { product: 'recharge_card', network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Chaos' },
 		sms: { product: 'sms', sender: 'Chaos', message: 'hi', recipients: ['08031234567'] },
+		data_coupon: { product: 'data_coupon', network: 'MTN', plan: 2, quantity: 1, nameOnCard: 'Chaos' },
 	};
 	const N = 400;
 
@@ -599,9 +613,14 @@ describe('fuzz: client.buy over a fake transport (every product)', () => {
 		let current: Case = makeCase(p, g, false);
 		let posts = 0;
 		let listKind = 0;
+		const routes = new Set(
+			PRODUCT_SPECS.filter((s) => s.product === p).flatMap((s) => [s.path, ...('routes' in s ? s.routes : [])]),
+		);
+		const posted: string[] = [];
 		const transport: Transport = async (req) => {
 			if (req.method === 'POST') {
 				posts++;
+				posted.push(new URL(req.url).pathname);
 				return { status: current.status, headers: current.headers, body: current.text };
 			}
 			if (new URL(req.url).pathname === module.path) {
@@ -631,6 +650,11 @@ describe('fuzz: client.buy over a fake transport (every product)', () => {
 			current = makeCase(p, g, i % 100 === 0);
 			listKind = i;
 			posts = 0;
+			posted.length = 0;
+			// a product sold at other routes on other builds (data coupons) tries the next only after a page
+			// saying the route does not exist (Django's 404 page, empty): one POST per route, never two to one
+			const noRoute = current.status === 404 && (current.kind === 'html' || current.text.trim() === '');
+			const allowed = noRoute ? routes.size : 1;
 			let r: PurchaseResult;
 			try {
 				r = await client.buy(REQS[p]);
@@ -649,7 +673,9 @@ describe('fuzz: client.buy over a fake transport (every product)', () => {
 						expect.stringMatching(/^(not_charged|unknown_outcome)$/),
 					]);
 				}
-				expect(posts).toBe(1); // exactly one purchase POST, whatever came back
+				// exactly one purchase POST, whatever came back (one per route where the route is missing)
+				expect([p, i, posts]).toEqual([p, i, allowed]);
+				expect(new Set(posted).size).toBe(posted.length);
 				continue;
 			}
 			stats[`${r.status}/${r.path}`] = (stats[`${r.status}/${r.path}`] ?? 0) + 1;
@@ -778,6 +804,7 @@ describe('fuzz: caller input through quote (every product)', () => {
 		exam_pin: ['exam', 'quantity'],
 		recharge_card: ['network', 'denomination', 'quantity', 'nameOnCard'],
 		sms: ['sender', 'message', 'recipients', 'dnd'],
+		data_coupon: ['network', 'plan', 'quantity', 'nameOnCard'],
 	};
 	const REQS: Record<P, Record<string, unknown>> = {
 		data: { product: 'data', network: 'MTN', plan: 2, phone: '08031234567' },
@@ -787,6 +814,7 @@ describe('fuzz: caller input through quote (every product)', () => {
 		exam_pin: { product: 'exam_pin', exam: 'WAEC', quantity: 1 },
 		recharge_card: { product: 'recharge_card', network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Chaos' },
 		sms: { product: 'sms', sender: 'Chaos', message: 'hi', recipients: ['08031234567'] },
+		data_coupon: { product: 'data_coupon', network: 'MTN', plan: 2, quantity: 1, nameOnCard: 'Chaos' },
 	};
 	const ID_FIELDS = new Set(['plan', 'package', 'denomination', 'quantity']);
 	const BOOL_FIELDS = new Set(['ported', 'dnd']);

@@ -30,8 +30,8 @@ import { PRODUCTS, productModule } from '../../client/products';
 import { buildIndex } from '../../client/catalog';
 import { parsePlainNaira } from '../../client/money';
 import { resolveNetwork } from '../../client/products/common';
-import { resolveDisco } from '../../client/products/electricity';
-import { parseSmsSend } from '../../client/products/sms';
+import { resolveDisco } from '../../client/products/electricity/module';
+import { parseSmsSend } from '../../client/products/sms/plan';
 import { parseCreateDate } from '../../client/purchase';
 import { inTight, precisionMs } from '../../client/purchase/clock';
 

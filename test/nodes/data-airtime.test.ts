@@ -216,6 +216,30 @@ describe('VTU Data', () => {
 		expect(await env.admin.transactions({ username: 'demo', product: 'data' })).toHaveLength(12);
 	});
 
+	test('Buy Coupon: data coupons for a plan, pins in the output, the wallet debited once; bad quantity buys nothing', async () => {
+		const before = await env.balance();
+		const r = await runNode(data, {
+			parameters: { operation: 'buyCoupon', network: 'MTN', plan: '2', quantity: 2, nameOnCard: 'Ade Stores' },
+			creds: env.creds(),
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json).toMatchObject({
+			product: 'data_coupon',
+			status: 'successful',
+			path: 'direct',
+			amount: '500.00',
+			nameOnCard: 'Ade Stores',
+		});
+		expect(r.items[0].json.cards).toHaveLength(2);
+		expect(before - (await env.balance())).toBe(50_000);
+		const bad = await runNode(data, {
+			parameters: { operation: 'buyCoupon', network: 'MTN', plan: '2', quantity: 40 },
+			creds: env.creds(),
+		});
+		expect(bad.error?.message ?? '').toMatch(/quantity/i);
+		expect(before - (await env.balance())).toBe(50_000);
+	});
+
 	test('every ID can be set by expression (network by name)', async () => {
 		const r = await runNode(data, {
 			parameters: { operation: 'buy', network: '={{$json.net}}', plan: '={{$json.planId}}', phone: '={{$json.phone}}' },

@@ -1,12 +1,12 @@
 /**
- * The product table (client/products/table.ts) is what the nodes show and what the client enforces: type
+ * The product table (each folder's spec.ts under client/products/, listed in registry.ts) is what the nodes show and what the client enforces: type
  * names, operations, AI-tool flags and limits in the node descriptions come from it, and a value the table
  * refuses is refused by the node with nothing bought.
  */
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
 import { NOT_CHARGED_CODES } from '../../client/errors';
-import { FIELD_BY_WIRE, PRODUCT_SPECS, PRODUCT_TABLE } from '../../client/products/table';
+import { FIELD_BY_WIRE, PRODUCT_SPECS, PRODUCT_TABLE } from '../../client/products/registry';
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
 import { VtuBulkSms } from '../../nodes/VtuBulkSms/VtuBulkSms.node';
 import { VtuCableTv } from '../../nodes/VtuCableTv/VtuCableTv.node';
@@ -43,12 +43,19 @@ describe('node descriptions come from the tables', () => {
 			const node = byName.get(spec.node);
 			expect(node).toBeDefined();
 			const d = node!.description;
-			expect(d.displayName).toBe(`VTU ${spec.title}`);
+			// a node is named by the first product registered with it; the others add their operations
+			const own = PRODUCT_SPECS.find((p) => p.node === spec.node) ?? spec;
+			expect(d.displayName).toBe(`VTU ${own.title}`);
 			expect(d.icon).toEqual({ light: `file:${spec.node}.svg`, dark: `file:${spec.node}.dark.svg` });
-			expect(field(node!, 'operation')).toMatchObject({ options: spec.operations, default: spec.spend });
+			const shared = PRODUCT_SPECS.filter((p) => p.node === spec.node).flatMap((p) => p.operations);
+			const operations = (shared.length ? shared : spec.operations).map((o) => o.value);
+			expect(field(node!, 'operation')).toMatchObject({ default: own.spend });
+			const shown = (field(node!, 'operation').options as Array<{ value: string }>).map((o) => o.value);
+			expect(shown.sort()).toEqual([...operations].sort());
+			for (const o of spec.operations) expect(field(node!, 'operation').options).toContainEqual(o);
 			expect(d.usableAsTool).toBe(spec.aiTool);
 			expect(d.credentials).toEqual([{ name: 'vtuApi', required: true, testedBy: 'vtuApiTest' }]);
-			const hasLookup = spec.operations.some((o) => o.value === 'getTransaction');
+			const hasLookup = operations.includes('getTransaction');
 			expect(
 				d.properties.some(
 					(p) => p.name === 'lookupBy' && p.displayOptions?.show?.operation?.includes('getTransaction'),

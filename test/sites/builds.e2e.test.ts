@@ -29,7 +29,7 @@ describe.each(BUILD_NAMES)('the client against the %s build', (build: BuildName)
 			timeoutMs: 5_000,
 			transport: async (req) => {
 				const res = await counting.transport(req);
-				if (req.method === 'POST' && !req.url.endsWith('/api/sendsms/') && res.status !== 400)
+				if (req.method === 'POST' && !req.url.endsWith('/api/sendsms/') && res.status !== 400 && res.status !== 404)
 					purchaseStatuses.add(res.status);
 				return res;
 			},
@@ -97,6 +97,18 @@ describe.each(BUILD_NAMES)('the client against the %s build', (build: BuildName)
 		const exam = await charged(() => client.examPins.buy({ exam: 'WAEC', quantity: 1 }));
 		expect(exam.details.pins).toHaveLength(1);
 		await charged(() => client.rechargeCards.buy({ network: 'MTN', denomination: 1, quantity: 1, nameOnCard: 'Shop' }));
+		// data coupons: /api/data_pin/, or on a build without it (404: no view ran) the build's route, remembered
+		const couponPosts = () =>
+			counting.requests.filter((r) => r.method === 'POST' && /pin\/$/.test(r.url)).map((r) => new URL(r.url).pathname);
+		const route = BUILDS[build].couponPath;
+		counting.reset();
+		const coupon = await charged(() => client.dataCoupons.buy({ network: 'MTN', plan: 2, quantity: 2 }));
+		expect(coupon.details.cards).toHaveLength(2);
+		expect(couponPosts()).toEqual([...new Set(['/api/data_pin/', route])]);
+		counting.reset();
+		await charged(() => client.dataCoupons.buy({ network: 'MTN', plan: 3, quantity: 1, nameOnCard: 'Shop' }));
+		expect(couponPosts()).toEqual([route]);
+		expect((await client.transactions.list('data_coupon')).items.map((r) => r.id)).toContain(coupon.id);
 		const [sms] = await client.sms.send({ sender: 'Shop', message: 'Hello', recipients: ['08031234567'] });
 		expect(sms.status).toBe('successful');
 		expect([...purchaseStatuses]).toEqual([BUILDS[build].purchaseStatus]);

@@ -1,6 +1,6 @@
 /** Only a refusal of exactly the MeterType choice makes the client send a purchase again in the other encoding. */
 import { VtuInvalidInputError, VtuUnknownOutcomeError } from '../../client';
-import { refusedMeterType } from '../../client/products/meter-type';
+import { refusedMeterType } from '../../client/products/electricity/meter-type';
 
 const refusal = (serverMessage: string, httpStatus = 400) =>
 	new VtuInvalidInputError('refused', { serverMessage, httpStatus });

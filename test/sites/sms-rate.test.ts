@@ -5,7 +5,7 @@
  */
 import { VtuClient, clearCatalogCache } from '../../client';
 import { forgetSites } from '../../client/site';
-import { learnSmsRate } from '../../client/products/sms-rate';
+import { learnSmsRate } from '../../client/products/sms/rate';
 import { SandboxAdmin } from '../../sandbox/admin-client';
 import { type Sandbox, startSandbox } from '../../sandbox/server';
 import { countingTransport } from '../client/helpers';

@@ -1,6 +1,5 @@
-import type { DataPurchase } from '../types';
-import { tryNormalizePhone } from '../phone';
-import { parseMobile } from '../input';
+import { tryNormalizePhone } from '../../phone';
+import { parseMobile } from '../../input';
 import {
 	charged,
 	firstMoney,
@@ -12,13 +11,22 @@ import {
 	result,
 	text,
 	type ProductModule,
-} from './common';
-import { canonicalNetwork } from '../schemas/catalog';
-import type { CatalogIndex } from '../catalog';
-import type { NetworkInfo } from '../types';
-import { PRODUCT_TABLE } from './table';
+} from '../common';
+import { canonicalNetwork } from '../../schemas/catalog';
+import type { CatalogIndex } from '../../catalog';
+import type { NetworkInfo } from '../../types';
+import { DATA_SPEC } from './spec';
 
-const { fields: F, path: PATH } = PRODUCT_TABLE.data;
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface DataPurchase {
+	product: 'data';
+	network: string | number;
+	plan: number;
+	phone: string;
+	ported?: boolean;
+}
+
+const { fields: F, path: PATH } = DATA_SPEC;
 
 /**
  * Phone ↔ network check shared by data and airtime. The number must be a Nigerian mobile number (a known

@@ -1,7 +1,6 @@
-import type { CablePurchase } from '../types';
-import type { CatalogIndex } from '../catalog';
-import { parseMobile } from '../input';
-import type { CableProvider } from '../types';
+import type { CatalogIndex } from '../../catalog';
+import { parseMobile } from '../../input';
+import type { CableProvider } from '../../types';
 import {
 	charged,
 	firstMoney,
@@ -13,10 +12,19 @@ import {
 	result,
 	text,
 	type ProductModule,
-} from './common';
-import { PRODUCT_TABLE } from './table';
+} from '../common';
+import { CABLE_SPEC } from './spec';
 
-const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.cable;
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface CablePurchase {
+	product: 'cable';
+	provider: string | number;
+	package: number;
+	iuc: string;
+	phone?: string;
+}
+
+const { fields: F, limits: L, path: PATH } = CABLE_SPEC;
 
 export function resolveProvider(idx: CatalogIndex, provider: unknown): CableProvider {
 	return resolveChoice(idx.cables, provider, 'provider', 'a cable TV provider');

@@ -1,7 +1,7 @@
-import type { ElectricityPurchase, Disco } from '../types';
-import type { CatalogIndex } from '../catalog';
-import { formatNaira, nairaText, parsePlainNaira } from '../money';
-import { parseMobile } from '../input';
+import type { AmountInput, BuyOptions, Disco, PurchaseResult } from '../../types';
+import type { CatalogIndex } from '../../catalog';
+import { formatNaira, nairaText, parsePlainNaira } from '../../money';
+import { parseMobile } from '../../input';
 import {
 	charged,
 	firstMoney,
@@ -11,12 +11,26 @@ import {
 	resolveChoice,
 	result,
 	text,
+	type ClientSettings,
 	type ProductModule,
-} from './common';
-import { shown } from '../errors';
-import { PRODUCT_TABLE } from './table';
+	type PurchaseEnv,
+} from '../common';
+import { shown } from '../../errors';
+import { executePurchase } from '../../purchase';
+import { learnMeterType, meterTypeFor, otherEncoding, refusedMeterType } from './meter-type';
+import { ELECTRICITY_SPEC } from './spec';
 
-const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.electricity;
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface ElectricityPurchase {
+	product: 'electricity';
+	disco: string | number;
+	meter: string;
+	meterType: 'prepaid' | 'postpaid';
+	amount: AmountInput;
+	phone?: string;
+}
+
+const { fields: F, limits: L, path: PATH } = ELECTRICITY_SPEC;
 
 /** By id, exact name or alias ("Ikeja", "IKEDC" → Ikeja Electric). A city a disco serves ("Abakaliki") is not an alias: refused with the list. */
 export function resolveDisco(idx: CatalogIndex, disco: unknown): Disco {
@@ -59,12 +73,13 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 			);
 		}
 		const phone = req.phone !== undefined && req.phone !== '' ? parseMobile(req.phone, 'phone').phone : undefined;
+		const encoding = settings.meterTypeNow ?? meterTypeFor(settings.baseUrl, settings.meterType);
 		const body: Record<string, unknown> = {
 			[F.disco.wire]: disco.id,
 			[F.amount.wire]: Number(formatNaira(kobo)),
 			[F.meter.wire]: meter,
 			[F.meterType.wire]:
-				settings.meterType === 'number' ? (mt === 'prepaid' ? 1 : 2) : mt === 'prepaid' ? 'Prepaid' : 'Postpaid',
+				encoding === 'number' ? (mt === 'prepaid' ? 1 : 2) : mt === 'prepaid' ? 'Prepaid' : 'Postpaid',
 		};
 		if (phone) body[F.phone.wire] = phone;
 		return {
@@ -111,4 +126,37 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 			details,
 		});
 	},
+	send: (env, req, opts) => sendElectricity(env, req, opts),
 };
+
+/**
+ * One POST; when the site refuses the MeterType encoding with a 400 field error (no record, nothing debited),
+ * once more in the other encoding, and the accepted one is remembered for the site (meter-type.ts).
+ */
+async function sendElectricity(
+	env: PurchaseEnv,
+	req: ElectricityPurchase,
+	opts: BuyOptions,
+): Promise<PurchaseResult[]> {
+	const { ctx } = env;
+	const send = async (settings: ClientSettings) => {
+		const prep = electricityProduct.prepare(req, await env.index(), settings);
+		const r = await executePurchase(ctx, electricityProduct, prep, {
+			request: req,
+			signal: opts.signal,
+			retryIfNotCharged: opts.retryIfNotCharged,
+		});
+		return [r];
+	};
+	try {
+		return await send(ctx.settings);
+	} catch (e) {
+		if (!refusedMeterType(e)) throw e;
+	}
+	const other = otherEncoding(meterTypeFor(ctx.settings.baseUrl, ctx.settings.meterType));
+	const [from, to] = other === 'name' ? ['1/2', 'Prepaid/Postpaid'] : ['Prepaid/Postpaid', '1/2'];
+	ctx.logger?.info?.(`electricity: the site refused MeterType as ${from}; sending it as ${to}`);
+	const out = await send({ ...ctx.settings, meterTypeNow: other });
+	learnMeterType(ctx.settings.baseUrl, other);
+	return out;
+}

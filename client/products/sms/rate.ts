@@ -5,10 +5,10 @@
  * else what the first batch's wallet change showed (remembered per site, client/site.ts), else an assumption
  * on the safe side: the highest tariff seen in the family, so a Spend Cap is never passed by a low guess.
  */
-import { VtuInvalidInputError } from '../errors';
-import { money, tryParseKobo } from '../money';
-import { learnSiteFact, siteFact } from '../site';
-import type { Money, RateSource, SmsPlan, SmsRates } from '../types';
+import { VtuInvalidInputError } from '../../errors';
+import { money, tryParseKobo } from '../../money';
+import { learnSiteFact, siteFact } from '../../site';
+import type { Money, RateSource, SmsPlan, SmsRates } from '../../types';
 
 /** The highest per-page tariffs seen in the family (amsubnig: ₦2.50 standard, ₦3.50 DND). */
 export const ASSUMED_SMS_RATES: SmsRates = {

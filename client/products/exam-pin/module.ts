@@ -1,18 +1,15 @@
-import type { ExamPinPurchase } from '../types';
-import { money } from '../money';
-import {
-	charged,
-	firstMoney,
-	parseBase,
-	requireQuantity,
-	resolveChoice,
-	result,
-	text,
-	type ProductModule,
-} from './common';
-import { PRODUCT_TABLE } from './table';
+import { money } from '../../money';
+import { parseBase, requireQuantity, resolveChoice, result, text, type ProductModule, pinOrderMoney } from '../common';
+import { EXAM_PIN_SPEC } from './spec';
 
-const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.exam_pin;
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface ExamPinPurchase {
+	product: 'exam_pin';
+	exam: 'WAEC' | 'NECO' | 'NABTEB' | string;
+	quantity: number;
+}
+
+const { fields: F, limits: L, path: PATH } = EXAM_PIN_SPEC;
 
 /** pins: list of strings | list of {pin, serial} | one string separated by commas/newlines. */
 export function parsePins(v: unknown): string[] {
@@ -75,13 +72,9 @@ export const examProduct: ProductModule<ExamPinPurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'exam_pin');
 		const o = b.o;
-		const before = firstMoney(o.previous_balance, o.balance_before);
-		const after = firstMoney(o.after_balance, o.balance_after);
 		const pins = parsePins(o.pins ?? o.pin);
 		return result('exam_pin', b, path, {
-			amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
-			before,
-			after,
+			...pinOrderMoney(o),
 			recipient: text(o.exam_name).toUpperCase() || null,
 			details: {
 				exam: text(o.exam_name).toUpperCase(),

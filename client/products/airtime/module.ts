@@ -1,7 +1,7 @@
-import type { AirtimePurchase } from '../types';
-import { formatNaira, money, nairaText, parsePlainNaira, percentOf } from '../money';
-import { tryNormalizePhone } from '../phone';
-import { canonicalNetwork } from '../schemas/catalog';
+import type { AmountInput } from '../../types';
+import { formatNaira, money, nairaText, parsePlainNaira, percentOf } from '../../money';
+import { tryNormalizePhone } from '../../phone';
+import { canonicalNetwork } from '../../schemas/catalog';
 import {
 	charged,
 	firstMoney,
@@ -12,12 +12,22 @@ import {
 	result,
 	text,
 	type ProductModule,
-} from './common';
-import { shown } from '../errors';
-import { checkPhoneNetwork } from './data';
-import { PRODUCT_TABLE } from './table';
+} from '../common';
+import { shown } from '../../errors';
+import { checkPhoneNetwork } from '../data/module';
+import { AIRTIME_SPEC } from './spec';
 
-const { fields: F, limits: L } = PRODUCT_TABLE.airtime;
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface AirtimePurchase {
+	product: 'airtime';
+	network: string | number;
+	amount: AmountInput;
+	phone: string;
+	type?: 'VTU' | 'Share and Sell';
+	ported?: boolean;
+}
+
+const { fields: F, limits: L } = AIRTIME_SPEC;
 
 function airtimeType(t: unknown): 'VTU' | 'Share and Sell' {
 	if (t === undefined || t === null || t === '') return 'VTU';
@@ -35,7 +45,7 @@ function airtimeType(t: unknown): 'VTU' | 'Share and Sell' {
 
 export const airtimeProduct: ProductModule<AirtimePurchase> = {
 	product: 'airtime',
-	path: PRODUCT_TABLE.airtime.path,
+	path: AIRTIME_SPEC.path,
 	hasDetail: true,
 	prepare(req, idx) {
 		const net = resolveNetwork(idx, req.network);
@@ -63,7 +73,7 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
 		};
 		return {
 			product: 'airtime',
-			path: PRODUCT_TABLE.airtime.path,
+			path: AIRTIME_SPEC.path,
 			body,
 			quote: {
 				product: 'airtime',

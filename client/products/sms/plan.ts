@@ -2,17 +2,24 @@
  * Bulk SMS: planning (normalise, dedupe, pages, cost, batches), the send body (`recetipient`, sic),
  * the legacy 200 {"error":"Message succesfully sent "} success, and history entries.
  */
-import type { Money, PurchaseResult, ResultPath, SmsBatch, SmsPlan, SmsPurchase, SmsRates } from '../types';
-import { money } from '../money';
-import { classifyPhone, tryNormalizePhone, type PhoneProblem } from '../phone';
-import { normalizeStatus, zId } from '../schemas/common';
-import { VtuBadResponseError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../errors';
-import { firstMoney, invalid, isRec, scrubRaw, text } from './common';
-import { MOBILE_EXAMPLE, parseBoolean, parseMessage, parseSender, phoneProblemText, splitRecipients } from '../input';
-import { rateNote } from './sms-rate';
-import { PRODUCT_TABLE } from './table';
+import type { Money, PurchaseResult, ResultPath, SmsBatch, SmsPlan, SmsPurchase, SmsRates } from '../../types';
+import { money } from '../../money';
+import { classifyPhone, tryNormalizePhone, type PhoneProblem } from '../../phone';
+import { normalizeStatus, zId } from '../../schemas/common';
+import { VtuBadResponseError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../../errors';
+import { firstMoney, invalid, isRec, scrubRaw, text } from '../common';
+import {
+	MOBILE_EXAMPLE,
+	parseBoolean,
+	parseMessage,
+	parseSender,
+	phoneProblemText,
+	splitRecipients,
+} from '../../input';
+import { rateNote } from './rate';
+import { SMS_SPEC } from './spec';
 
-const { fields: F, limits: L } = PRODUCT_TABLE.sms;
+const { fields: F, limits: L } = SMS_SPEC;
 export const SMS_MAX_CHARS = L.messageChars;
 const PAGE_LIMITS = [160, 304, 454, 605, 755, 905];
 

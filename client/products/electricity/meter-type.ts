@@ -4,8 +4,8 @@
  * runs: no record, nothing debited. So a purchase refused for exactly that is sent once more in the other
  * encoding, and the encoding that was accepted is remembered for the site (client/site.ts).
  */
-import { VtuInvalidInputError } from '../errors';
-import { learnSiteFact, siteFact } from '../site';
+import { VtuInvalidInputError } from '../../errors';
+import { learnSiteFact, siteFact } from '../../site';
 
 export type MeterEncoding = 'name' | 'number';
 const FACT = 'electricity.meterType';

@@ -1,18 +1,34 @@
-/** SMS as a ProductModule: list rows are history entries; purchases are prepared per batch by the client. */
-import { VtuBadResponseError } from '../errors';
-import type { PurchaseResult, SmsPlan, SmsPurchase } from '../types';
-import { money } from '../money';
-import type { PreparedPurchase, ProductModule } from './common';
-import { batchToResult, parseSmsBatch, smsBody } from './sms';
-import { PRODUCT_TABLE } from './table';
+/**
+ * Bulk SMS as a product: a purchase is a batch of POSTs (send.ts), each of at most the client's batch size;
+ * `prepare` prices and builds one POST for every recipient (a quote, a reconcile, client.buy). List rows are
+ * history entries.
+ */
+import { VtuBadResponseError } from '../../errors';
+import type { PurchaseResult, SmsPlan } from '../../types';
+import { money } from '../../money';
+import type { PreparedPurchase, ProductModule } from '../common';
+import { batchToResult, parseSmsBatch, planSms, smsBody } from './plan';
+import { sendSms } from './send';
+import { SMS_SPEC } from './spec';
+
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface SmsPurchase {
+	product: 'sms';
+	sender: string;
+	message: string;
+	recipients: string | string[];
+	dnd?: boolean;
+}
 
 export const smsProduct: ProductModule<SmsPurchase> = {
 	product: 'sms',
-	path: PRODUCT_TABLE.sms.path,
+	path: SMS_SPEC.path,
 	hasDetail: false,
-	prepare() {
-		throw new Error('SMS purchases are prepared per batch: use prepareSmsBatch');
+	prepare(req, idx, settings) {
+		const plan = planSms(req, settings.smsRates(idx), Number.MAX_SAFE_INTEGER);
+		return prepareSmsBatch(plan, plan.recipients);
 	},
+	send: (env, req, opts, batchSize) => sendSms(env, req, opts, batchSize),
 	parse(raw, path): PurchaseResult {
 		const b = parseSmsBatch(raw);
 		if (!b) throw new VtuBadResponseError('An SMS history row has an unexpected shape.');
@@ -32,7 +48,7 @@ export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo 
 	const cost = money(batch.length * plan.pages * ratePerPageKobo);
 	return {
 		product: 'sms',
-		path: PRODUCT_TABLE.sms.path,
+		path: SMS_SPEC.path,
 		body,
 		quote: {
 			product: 'sms',

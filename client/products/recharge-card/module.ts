@@ -1,8 +1,6 @@
-import type { RechargeCardPurchase } from '../types';
-import { money } from '../money';
-import { canonicalNetwork } from '../schemas/catalog';
+import { money } from '../../money';
+import { canonicalNetwork } from '../../schemas/catalog';
 import {
-	charged,
 	firstMoney,
 	invalid,
 	isRec,
@@ -14,10 +12,20 @@ import {
 	result,
 	text,
 	type ProductModule,
-} from './common';
-import { PRODUCT_TABLE } from './table';
+	pinOrderMoney,
+} from '../common';
+import { RECHARGE_CARD_SPEC } from './spec';
 
-const { fields: F, limits: L, path: PATH } = PRODUCT_TABLE.recharge_card;
+/** What a caller passes to buy or quote this product (`product` names it). */
+export interface RechargeCardPurchase {
+	product: 'recharge_card';
+	network: string | number;
+	denomination: number;
+	quantity: number;
+	nameOnCard?: string;
+}
+
+const { fields: F, limits: L, path: PATH } = RECHARGE_CARD_SPEC;
 
 export interface RechargeCard {
 	pin: string;
@@ -104,12 +112,8 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'recharge_card');
 		const o = b.o;
-		const before = firstMoney(o.previous_balance, o.balance_before);
-		const after = firstMoney(o.after_balance, o.balance_after);
 		return result('recharge_card', b, path, {
-			amount: charged(firstMoney(o.amount, o.paid_amount), before, after),
-			before,
-			after,
+			...pinOrderMoney(o),
 			recipient: text(o.name_on_card) || text(o.network_name) || null,
 			details: {
 				cards: parseCards(o.data_pin),

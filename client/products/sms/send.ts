@@ -1,0 +1,100 @@
+/**
+ * Sending a bulk SMS purchase: one POST per batch of recipients, each with the purchase's safety (one POST,
+ * reconciled on an unclear outcome, never twice). Where the site publishes no rate, the first batch's wallet
+ * change teaches the route's rate (rate.ts) and the rest are priced at it.
+ */
+import { VtuError, VtuInvalidInputError } from '../../errors';
+import type { HttpCore } from '../../http';
+import { attributeSend, executePurchase } from '../../purchase';
+import type { BuyOptions, Page, PurchaseResult, SmsBatch, SmsPlan } from '../../types';
+import { isRecord } from '../../util';
+import type { PurchaseEnv } from '../common';
+import { prepareSmsBatch, smsProduct, type SmsPurchase } from './module';
+import { parseSmsBatch, parseSmsSend, planSms } from './plan';
+import { learnSmsRate, type LearningWindow, needsLearning, openLearningWindow, repriced } from './rate';
+
+export async function sendSms(
+	env: PurchaseEnv,
+	req: SmsPurchase,
+	opts: BuyOptions,
+	batchSize: number,
+): Promise<PurchaseResult[]> {
+	const { ctx } = env;
+	const idx = await env.index();
+	const rates = () => ctx.settings.smsRates(idx);
+	let plan = planSms(req, rates(), batchSize);
+	const out: PurchaseResult[] = [];
+	// no better rate than the assumption: the first batch's wallet change teaches the site's (rate.ts)
+	let window = needsLearning(rates(), plan.dnd) ? openLearningWindow(ctx.settings.baseUrl) : null;
+	try {
+		const before = window ? await env.walletKobo() : null;
+		for (const batch of plan.batches) {
+			const prep = prepareSmsBatch(plan, batch);
+			const r = await executePurchase(ctx, smsProduct, prep, {
+				request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
+				signal: opts.signal,
+				retryIfNotCharged: opts.retryIfNotCharged,
+				parse: async (json, path, at) => {
+					const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
+					// the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
+					return needsEnrichment ? attributeSend(ctx, smsProduct, prep, result, at, opts.signal) : result;
+				},
+			});
+			out.push(r);
+			if (window) {
+				const learned = await learnFromBatch(env, plan, batch, before, r, window);
+				window.close();
+				window = null;
+				if (learned) plan = repriced(plan, rates());
+			}
+		}
+	} finally {
+		window?.close();
+	}
+	return out;
+}
+
+/** Learn the route's rate from the batch's own balances, else from the wallet read before and after it. */
+async function learnFromBatch(
+	env: PurchaseEnv,
+	plan: SmsPlan,
+	batch: string[],
+	before: number | null,
+	r: PurchaseResult,
+	window: LearningWindow,
+): Promise<boolean> {
+	const units = batch.length * plan.pages;
+	const own = r.balanceBefore && r.balanceAfter ? [r.balanceBefore.kobo, r.balanceAfter.kobo] : null;
+	const after = own ? own[1] : before === null ? null : await env.walletKobo();
+	const from = own ? own[0] : before;
+	// the batch's own balances are its alone; wallet reads are only when no other send of this process overlapped
+	if (from === null || after === null || (!own && window.overlapped)) return false;
+	const rate = learnSmsRate(env.ctx.settings.baseUrl, plan.dnd, units, from, after);
+	if (rate === null)
+		env.ctx.logger?.info?.(
+			"sms: the first batch's wallet change shows no clear per-page rate; quotes keep the assumed rate",
+		);
+	return rate !== null;
+}
+
+/** The account's SMS history, newest first: /api/sendsms/, else the legacy /api/sms/. */
+export async function smsHistory(http: HttpCore, page?: number): Promise<Page<SmsBatch>> {
+	const query: Record<string, string> = {};
+	if (page && page > 1) query.page = String(page);
+	let body: unknown;
+	try {
+		body = await http.get('/api/sendsms/', { query });
+	} catch (e) {
+		if (!(e instanceof VtuError) || !(e.code === 'not_found' || e.httpStatus === 405)) throw e;
+		body = await http.get('/api/sms/', { query });
+	}
+	const rows = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.results) ? body.results : null;
+	if (!rows) throw new VtuInvalidInputError('unreachable');
+	const items = rows.map(parseSmsBatch).filter((x): x is SmsBatch => x !== null);
+	const next = isRecord(body) && body.next ? Number(/[?&]page=(\d+)/.exec(String(body.next))?.[1] ?? NaN) : NaN;
+	return {
+		count: isRecord(body) && typeof body.count === 'number' ? body.count : null,
+		next: Number.isFinite(next) ? next : null,
+		items,
+	};
+}
