@@ -35,6 +35,11 @@ export interface Build {
 	purchaseStatus: 200 | 201;
 	/** The sender column's length: longer is refused with DRF's max_length error. */
 	senderMax: number;
+	/**
+	 * `GET /api/Wallet_summary/`: DRF pages honouring `?search=` (what MSORG's own app reads), every row in
+	 * one bare list ignoring `?search=` (the LegitData view), or no such route (no evidence either way).
+	 */
+	walletSummary: 'paginated' | 'list' | 'none';
 }
 
 export const BUILDS: Record<BuildName, Build> = {
@@ -48,6 +53,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		smsHistory: 'paginated',
 		purchaseStatus: 201,
 		senderMax: 12,
+		walletSummary: 'list',
 	},
 	husmodata: {
 		name: 'husmodata',
@@ -59,6 +65,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		smsHistory: 'list',
 		purchaseStatus: 200,
 		senderMax: 12,
+		walletSummary: 'none',
 	},
 	muhallidata: {
 		name: 'muhallidata',
@@ -70,6 +77,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		smsHistory: 'paginated',
 		purchaseStatus: 201,
 		senderMax: 12,
+		walletSummary: 'paginated',
 	},
 	legacy: {
 		name: 'legacy',
@@ -82,6 +90,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		smsHistory: 'paginated',
 		purchaseStatus: 201,
 		senderMax: 12,
+		walletSummary: 'none',
 	},
 };
 

@@ -171,6 +171,8 @@ export class SandboxState {
 	byToken = new Map<string, User>();
 	txns: Record<Product, Txn[]> = emptyTxns();
 	ledger: LedgerEntry[] = [];
+	/** The ledger per username (the wallet history route reads one account's rows). */
+	private ledgerByUser = new Map<string, LedgerEntry[]>();
 	faults = new FaultBook();
 	/** Other buyers on one account (admin /admin/busy): stopped by reset and close. */
 	readonly busy = new BusyAccount(this);
@@ -198,6 +200,7 @@ export class SandboxState {
 		this.byToken.clear();
 		this.txns = emptyTxns();
 		this.ledger = [];
+		this.ledgerByUser.clear();
 		this.faults.reset();
 		this.nextUserId = 1;
 		this.nextPinPk = 1;
@@ -331,6 +334,11 @@ export class SandboxState {
 		return { ok: true };
 	}
 
+	/** One account's ledger entries, oldest first. */
+	ledgerOf(username: string): readonly LedgerEntry[] {
+		return this.ledgerByUser.get(username) ?? [];
+	}
+
 	find(product: Product, id: number): Txn | undefined {
 		return this.txns[product][id - 1];
 	}
@@ -361,7 +369,7 @@ export class SandboxState {
 		ref: { product: string; id: number | null; ident: string } | null,
 	): void {
 		user.balanceKobo += kind === 'debit' ? -kobo : kobo;
-		this.ledger.push({
+		const entry: LedgerEntry = {
 			seq: this.ledger.length + 1,
 			username: user.username,
 			kind,
@@ -371,7 +379,11 @@ export class SandboxState {
 			txnId: ref?.id ?? null,
 			ident: ref?.ident ?? null,
 			at: new Date().toISOString(),
-		});
+		};
+		this.ledger.push(entry);
+		let mine = this.ledgerByUser.get(user.username);
+		if (!mine) this.ledgerByUser.set(user.username, (mine = []));
+		mine.push(entry);
 	}
 }
 

@@ -27,6 +27,8 @@ export interface AccountState {
 	inflight: Map<string, number>;
 	/** `?search=` support per product: true filters, false ignored, undefined unknown. */
 	searchSupport: Map<Product, boolean>;
+	/** Does the site serve `/api/Wallet_summary/`? false after a 404; undefined until asked. */
+	walletHistory?: boolean;
 	/** Does the site store and echo `customer_ref`? Learned from direct answers and records. */
 	refEcho?: boolean;
 	/** The site's clock (the same object for every account of the base URL). */
