@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { VtuInvalidInputError, type VtuClient } from '../../client/core';
+import { parseQuantity, type VtuClient } from '../../client/core';
 import { PRODUCT_OPTIONS, productField } from '../shared/descriptions';
 import { planJson } from '../shared/loadOptions';
 import { ACCOUNT_NODES } from '../shared/accountNodes';
@@ -140,11 +140,7 @@ export class VtuWallet implements INodeType {
 					return await prices(client, this.getNodeParameter('product', i, 'data') as string);
 				}
 				if (operation === 'getHistory') {
-					const max = this.getNodeParameter('maxRows', i, 50) as number;
-					if (!Number.isInteger(max) || max < 1 || max > 1000)
-						throw new VtuInvalidInputError('Max Rows must be a whole number from 1 to 1000 (e.g. 50).', {
-							field: 'maxRows',
-						});
+					const max = parseQuantity(this.getNodeParameter('maxRows', i, 50), 'Max Rows', 1, 1000);
 					return await history(client, this.getNodeParameter('search', i, '') as string, max);
 				}
 				if (operation === 'getBalance') {
