@@ -94,8 +94,11 @@ interface Evidence {
 	stopAtId: number | null;
 	reads: number;
 	pages: number;
-	/** Matching wallet debits beyond the matching records seen (read when the records alone prove absence). */
-	walletDebits?: WalletEntry[];
+	/**
+	 * Matching wallet debits beyond the matching records seen (read when the records alone prove absence);
+	 * null: the site has no wallet history, or it could not be read.
+	 */
+	walletDebits?: WalletEntry[] | null;
 }
 
 /** Could this record be the purchase's: recipient, plan/amount, created inside the window. */
@@ -222,7 +225,7 @@ function notCharged(
 				sentAt: new Date(run.sentAt).toISOString(),
 				reads: ev.reads,
 				pagesRead: ev.pages,
-				...(ev.walletDebits ? { walletChecked: true } : {}),
+				...(ev.walletDebits ? { walletChecked: true } : {}), // [] : read, nothing unlisted
 			},
 		},
 	);
@@ -239,7 +242,7 @@ function rowAnswers(e: WalletEntry, prep: PreparedPurchase): boolean {
 /**
  * Matching debits of the wallet history in the purchase's window, when they outnumber the matching
  * records seen (each purchase writes one debit row and one record, others' included): the surplus is a
- * charge whose record is not listed yet. [] where the site has no history or it cannot be read (the
+ * charge whose record is not listed yet. null where the site has no history or it cannot be read (the
  * record list's proof stands alone then, as on every site without one).
  */
 async function walletDebits(
@@ -247,17 +250,17 @@ async function walletDebits(
 	prep: PreparedPurchase,
 	run: ReconcileRun,
 	ev: Evidence,
-): Promise<WalletEntry[]> {
+): Promise<WalletEntry[] | null> {
 	let read;
 	try {
 		read = await walletSince(ctx, run.sentAt, run.signal);
 	} catch (e) {
 		ctx.logger?.warn?.(
-			`reconcile ${prep.product}: the wallet history could not be read (${(e as VtuError).code ?? e})`,
+			`reconcile ${prep.product}: the wallet history could not be read (${e instanceof VtuError ? e.code : 'error'})`,
 		);
-		return [];
+		return null;
 	}
-	if (!read) return [];
+	if (!read) return null;
 	const hi = run.sentAt + ctx.reconcile.maxProcessingMs;
 	const rows = read.entries.filter((e) => rowAnswers(e, prep) && inWindow(ctx, e.createdAt, run.sentAt, hi));
 	return rows.length > ev.seen.size ? rows : [];
@@ -332,7 +335,7 @@ export async function reconcilePurchase(
 		// late or missing from the list): then not_charged waits, and the deadline answers unknown_outcome
 		if (provenAbsent(ctx, run, ev, candidates)) {
 			ev.walletDebits = await walletDebits(ctx, prep, run, ev);
-			if (ev.walletDebits.length === 0) throw notCharged(module, prep, run, ev);
+			if (!ev.walletDebits?.length) throw notCharged(module, prep, run, ev);
 		}
 		const now = ctx.http.now();
 		if (now >= deadline) {

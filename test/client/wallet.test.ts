@@ -167,4 +167,27 @@ describe('reconciliation evidence', () => {
 		expect(e.code).toBe('not_charged');
 		expect(e.details.walletChecked).toBe(true);
 	});
+
+	test('control, a build without the history: the record list alone cannot see the unlisted charge', async () => {
+		// why the first test's answer came from the wallet: the same hidden record, no history to read. The
+		// processing bound (300 ms here, far below what such a build needs) is then the only guard.
+		const sb = await startSandbox({ port: 0, build: 'husmodata' });
+		try {
+			await new SandboxAdmin(sb.baseUrl, sb.adminKey).setConfig({ request_faults: true });
+			const req = dataReq();
+			const c = new VtuClient({
+				baseUrl: sb.baseUrl,
+				token: sb.demo.token,
+				transport: hidingRecord((req as { phone: string }).phone, 'reset_after'),
+				timeoutMs: 1_500,
+				accounts: new AccountRegistry(),
+				reconcile: { waitMs: 1_500, pollMs: 100, maxProcessingMs: 300, sharedAccount: false },
+			});
+			const e = await c.buy(req).catch((x) => x);
+			expect(e.code).toBe('not_charged');
+			expect(e.details.walletChecked).toBeUndefined();
+		} finally {
+			await sb.close();
+		}
+	});
 });
