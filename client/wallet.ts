@@ -131,22 +131,31 @@ export interface WalletRead {
 
 /**
  * The rows since `sinceMs` (our clock), newest first: pages until one reaches older rows or the list
- * ends, at most `reconcile.readBackPages`. Null where the site has no wallet history (learned per account).
+ * ends, at most `reconcile.readBackPages`. With `search` (a recipient), `?search=` first where the site
+ * filters by it (a page whose rows do not all name it shows it ignored the filter: remembered per account,
+ * and that page is the unfiltered page 1). Null where the site has no wallet history (learned per account).
  */
 export async function walletSince(
 	ctx: PurchaseContext,
 	sinceMs: number,
 	signal?: AbortSignal,
+	search?: string,
 ): Promise<WalletRead | null> {
 	if (ctx.account.walletHistory === false) return null;
-	const entries: WalletEntry[] = [];
+	const filter = search && ctx.account.walletSearch !== false ? search : undefined;
 	let page: Awaited<ReturnType<typeof walletPage>>;
 	try {
-		page = await walletPage(ctx, { signal });
+		page = await walletPage(ctx, { signal, search: filter });
 	} catch (e) {
 		if (e instanceof VtuNotFoundError) return null;
 		throw e;
 	}
+	let used = filter;
+	if (filter && page.items.some((r) => !r.text.includes(filter))) {
+		ctx.account.walletSearch = false;
+		used = undefined;
+	} else if (filter && page.items.length) ctx.account.walletSearch = true;
+	const entries: WalletEntry[] = [];
 	for (let n = 1; ; n++) {
 		entries.push(...page.items);
 		// rows skipped as unreadable could be the very debit looked for: the read proves nothing complete
@@ -154,6 +163,6 @@ export async function walletSince(
 		if (!page.next || page.items.some((r) => dateBefore(ctx, r.createdAt, sinceMs)))
 			return { entries, complete: true, pages: n };
 		if (n >= ctx.reconcile.readBackPages) return { entries, complete: false, pages: n };
-		page = await walletPage(ctx, { page: page.next, signal });
+		page = await walletPage(ctx, { page: page.next, search: used, signal });
 	}
 }

@@ -29,6 +29,8 @@ export interface AccountState {
 	searchSupport: Map<Product, boolean>;
 	/** Does the site serve `/api/Wallet_summary/`? false after a 404; undefined until asked. */
 	walletHistory?: boolean;
+	/** Does its `?search=` filter the wallet history? false once a filtered page showed other rows. */
+	walletSearch?: boolean;
 	/** Does the site store and echo `customer_ref`? Learned from direct answers and records. */
 	refEcho?: boolean;
 	/** The site's clock (the same object for every account of the base URL). */

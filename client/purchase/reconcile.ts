@@ -253,7 +253,7 @@ async function walletDebits(
 ): Promise<WalletEntry[] | null> {
 	let read;
 	try {
-		read = await walletSince(ctx, run.sentAt, run.signal);
+		read = await walletSince(ctx, run.sentAt, run.signal, prep.match.search ?? undefined);
 	} catch (e) {
 		ctx.logger?.warn?.(
 			`reconcile ${prep.product}: the wallet history could not be read (${e instanceof VtuError ? e.code : 'error'})`,

@@ -120,9 +120,10 @@ describe('builds', () => {
  * the vendor works, the record list does not show the purchase. Modelled by hiding this one record from list
  * reads; the wallet history is the sandbox's own.
  */
-function hidingRecord(phone: string, fault: string): Transport {
+function hidingRecord(phone: string, fault: string, urls: string[] = []): Transport {
 	const inner = createNodeTransport();
 	return async (req) => {
+		urls.push(`${req.url}?${new URLSearchParams(req.query ?? {})}`);
 		if (req.method === 'POST') return inner({ ...req, headers: { ...req.headers, 'x-sandbox-fault': fault } });
 		const res = await inner(req);
 		if (!new URL(req.url).pathname.startsWith('/api/data/')) return res;
@@ -148,9 +149,12 @@ describe('reconciliation evidence', () => {
 
 	test('a matching debit whose record is not listed: unknown_outcome naming it, never not_charged', async () => {
 		const req = dataReq();
-		const e = await buyer(hidingRecord((req as { phone: string }).phone, 'reset_after'))
+		const urls: string[] = [];
+		const e = await buyer(hidingRecord((req as { phone: string }).phone, 'reset_after', urls))
 			.buy(req)
 			.catch((x) => x);
+		// the history is read filtered by the recipient where the site filters (this build does)
+		expect(urls.some((u) => u.includes(`/api/Wallet_summary/?search=${(req as { phone: string }).phone}`))).toBe(true);
 		expect(e.code).toBe('unknown_outcome');
 		expect(e.details.walletDebits).toHaveLength(1);
 		expect(e.details.walletDebits[0].text).toContain((req as { phone: string }).phone);
@@ -166,6 +170,30 @@ describe('reconciliation evidence', () => {
 			.catch((x) => x);
 		expect(e.code).toBe('not_charged');
 		expect(e.details.walletChecked).toBe(true);
+	});
+
+	test('legitdata (one bare list, ?search= ignored): the unlisted charge is found all the same', async () => {
+		const sb = await startSandbox({ port: 0, build: 'legitdata' });
+		try {
+			await new SandboxAdmin(sb.baseUrl, sb.adminKey).setConfig({ request_faults: true });
+			const req = dataReq();
+			const c = new VtuClient({
+				baseUrl: sb.baseUrl,
+				token: sb.demo.token,
+				transport: hidingRecord((req as { phone: string }).phone, 'reset_after'),
+				timeoutMs: 1_500,
+				accounts: new AccountRegistry(),
+				reconcile: { waitMs: 1_500, pollMs: 100, maxProcessingMs: 300, sharedAccount: false },
+			});
+			for (let i = 0; i < 3; i++) await c.buy(dataReq()); // other rows: the ignored filter shows itself
+			const e = await c.buy(req).catch((x) => x);
+			expect(e.code).toBe('unknown_outcome');
+			expect(e.details.walletDebits.map((w: { text: string }) => w.text)).toEqual([
+				expect.stringContaining((req as { phone: string }).phone),
+			]);
+		} finally {
+			await sb.close();
+		}
 	});
 
 	test('control, a build without the history: the record list alone cannot see the unlisted charge', async () => {
