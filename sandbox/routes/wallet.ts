@@ -64,21 +64,24 @@ function row(state: SandboxState, e: LedgerEntry): Record<string, unknown> {
 	};
 }
 
-/** Newest first; `?search=` matches the text or the row's ident (case-insensitive), unpaginated like DRF search pages. */
-function walletRows(c: Ctx, search: string | undefined): Record<string, unknown>[] {
+/** Newest first; `?search=` matches the text or the row's ident (case-insensitive). Entries, not rows: a page renders only its own. */
+function walletEntries(c: Ctx, search: string | undefined): readonly LedgerEntry[] {
 	const entries = c.state.ledgerOf(c.user.username);
+	if (!search) return entries;
+	const s = search.toLowerCase();
+	return entries.filter((e) => textOf(c.state, e).toLowerCase().includes(s) || row(c.state, e).ident === search);
+}
+
+/** Entries oldest first → rows newest first, from `from` (0 = the newest) for `n` rows. */
+function rowsOf(c: Ctx, entries: readonly LedgerEntry[], from: number, n: number): Record<string, unknown>[] {
 	const out: Record<string, unknown>[] = [];
-	const s = search?.toLowerCase();
-	for (let i = entries.length - 1; i >= 0; i--) {
-		const r = row(c.state, entries[i]);
-		if (!s || String(r.product).toLowerCase().includes(s) || r.ident === search) out.push(r);
-	}
+	for (let i = entries.length - 1 - from; i >= 0 && out.length < n; i--) out.push(row(c.state, entries[i]));
 	return out;
 }
 
 function paginated(c: Ctx): Out {
 	const search = c.query.search || undefined;
-	const all = walletRows(c, search);
+	const all = walletEntries(c, search);
 	const page = c.query.page === undefined ? 1 : /^\d+$/.test(c.query.page) ? Number(c.query.page) : 0;
 	const pages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
 	if (page < 1 || page > pages) return { status: 404, body: { detail: 'Invalid page.' } };
@@ -90,7 +93,7 @@ function paginated(c: Ctx): Out {
 			count: all.length,
 			next: page < pages ? `${base}?${q}page=${page + 1}` : null,
 			previous: page > 1 ? `${base}?${q}page=${page - 1}` : null,
-			results: all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+			results: rowsOf(c, all, (page - 1) * PAGE_SIZE, PAGE_SIZE),
 		},
 	};
 }
@@ -101,6 +104,8 @@ export function walletRoutes(app: FastifyInstance, rt: Runtime): void {
 		const shape = buildOf(c.state)?.walletSummary ?? 'paginated';
 		if (shape === 'none') return notFoundPage();
 		// the LegitData view: every row in one bare list, ?search= ignored
-		return shape === 'list' ? { status: 200, body: walletRows(c, undefined) } : paginated(c);
+		if (shape === 'paginated') return paginated(c);
+		const all = walletEntries(c, undefined);
+		return { status: 200, body: rowsOf(c, all, 0, all.length) };
 	});
 }
