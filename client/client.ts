@@ -1,4 +1,5 @@
 /** VtuClient: one area per product over one HttpCore, one catalogue cache and one purchase mechanism. */
+import { walletPage, type WalletEntry } from './wallet';
 import { CatalogCache, cacheKey, type CatalogIndex } from './catalog';
 import { VtuError, VtuInvalidInputError, VtuNotFoundError, inspectCustom, redactingLogger } from './errors';
 import { HttpCore, type RetryOptions } from './http';
@@ -110,6 +111,11 @@ export class VtuClient {
 	private readonly env: PurchaseEnv;
 
 	readonly user: { get(): Promise<UserProfile>; balance(): Promise<Money> };
+	/**
+	 * The wallet history (`/api/Wallet_summary/`, newest first) where the site has one: a 404 means it has
+	 * none (not_found). A bare-list build answers every row at once (`next` null) and ignores `search`.
+	 */
+	readonly wallet: { history(o?: { page?: number; search?: string }): Promise<Page<WalletEntry>> };
 	readonly catalog: {
 		get(opts?: { fresh?: boolean }): Promise<Catalog>;
 		dataPlans(network: string | number): Promise<DataPlan[]>;
@@ -213,6 +219,13 @@ export class VtuClient {
 		this.user = {
 			get: async () => parseUserPayload(await this.http.get('/api/user/')).profile,
 			balance: async () => (await this.user.get()).balance,
+		};
+		this.wallet = {
+			history: async (o) => {
+				const { page, search } = walletQuery(o);
+				const p = await walletPage(this.ctx, { page, search });
+				return { count: p.count, next: p.next, items: p.items };
+			},
 		};
 		this.catalog = {
 			get: async (o) => {
@@ -456,3 +469,18 @@ export class VtuClient {
 }
 
 export { money, tryParseKobo };
+
+/** `wallet.history` options, strictly: a whole page number from 1, a search text of at most 100 characters. */
+function walletQuery(o: unknown): { page?: number; search?: string } {
+	if (o === undefined || o === null) return {};
+	if (typeof o !== 'object') throw invalid('options', 'wallet.history takes { page?, search? }.');
+	const { page, search } = o as { page?: unknown; search?: unknown };
+	if (page !== undefined && (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 1))
+		throw invalid('page', 'page must be a whole number from 1 (e.g. 2).');
+	if (search !== undefined && (typeof search !== 'string' || search.trim().length > 100))
+		throw invalid('search', 'search must be a text of at most 100 characters (e.g. a phone number 08031234567).');
+	return {
+		page: page as number | undefined,
+		search: typeof search === 'string' ? search.trim() || undefined : undefined,
+	};
+}

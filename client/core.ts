@@ -35,6 +35,7 @@ export {
 } from './transport';
 export type { Clock, Sleep } from './runtime';
 export { clearCatalogCache } from './catalog';
+export type { WalletEntry } from './wallet';
 export { AccountRegistry, DEFAULT_RECONCILE, type ReconcileSettings } from './purchase';
 export type { RetryOptions } from './http';
 export type { Logger } from './util';

@@ -37,6 +37,11 @@ export interface Build {
 	senderMax: number;
 	/** Where data coupons are sold (and listed): `/api/data_pin/`, or `/api/datarechargepin/` on husmodata. */
 	couponPath: CouponPath;
+	/**
+	 * `GET /api/Wallet_summary/`: DRF pages honouring `?search=` (what MSORG's own app reads), every row in
+	 * one bare list ignoring `?search=` (the LegitData view), or no such route (no evidence either way).
+	 */
+	walletSummary: 'paginated' | 'list' | 'none';
 }
 
 export const COUPON_PATHS = ['/api/data_pin/', '/api/datarechargepin/'] as const;
@@ -54,6 +59,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		purchaseStatus: 201,
 		senderMax: 12,
 		couponPath: '/api/data_pin/',
+		walletSummary: 'list',
 	},
 	husmodata: {
 		name: 'husmodata',
@@ -67,6 +73,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		purchaseStatus: 200,
 		senderMax: 12,
 		couponPath: '/api/datarechargepin/',
+		walletSummary: 'none',
 	},
 	muhallidata: {
 		name: 'muhallidata',
@@ -79,6 +86,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		purchaseStatus: 201,
 		senderMax: 12,
 		couponPath: '/api/data_pin/',
+		walletSummary: 'paginated',
 	},
 	legacy: {
 		name: 'legacy',
@@ -92,6 +100,7 @@ export const BUILDS: Record<BuildName, Build> = {
 		purchaseStatus: 201,
 		senderMax: 12,
 		couponPath: '/api/data_pin/',
+		walletSummary: 'none',
 	},
 };
 

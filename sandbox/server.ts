@@ -12,6 +12,7 @@ import type { BusySpec } from './busy';
 import { Capacity, NOT_FOUND_HTML, type Runtime, SERVER_ERROR_HTML } from './http';
 import { catalogRoutes } from './routes/catalog';
 import { historyRoutes } from './routes/history';
+import { walletRoutes } from './routes/wallet';
 import { purchaseRoutes } from './routes/purchases';
 import { validateRoutes } from './routes/validate';
 import { type Dialect, SandboxState } from './state';
@@ -72,6 +73,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 	catalogRoutes(app, rt);
 	purchaseRoutes(app, rt);
 	historyRoutes(app, rt);
+	walletRoutes(app, rt);
 	validateRoutes(app, rt);
 	adminRoutes(app, state, adminKey, rt.capacity);
 

@@ -190,6 +190,8 @@ export class SandboxState {
 	byToken = new Map<string, User>();
 	txns: Record<Product, Txn[]> = emptyTxns();
 	ledger: LedgerEntry[] = [];
+	/** The ledger per username (the wallet history route reads one account's rows). */
+	private ledgerByUser = new Map<string, LedgerEntry[]>();
 	faults = new FaultBook();
 	/** Other buyers on one account (admin /admin/busy): stopped by reset and close. */
 	readonly busy = new BusyAccount(this);
@@ -217,6 +219,7 @@ export class SandboxState {
 		this.byToken.clear();
 		this.txns = emptyTxns();
 		this.ledger = [];
+		this.ledgerByUser.clear();
 		this.faults.reset();
 		this.nextUserId = 1;
 		this.nextPinPk = 1;
@@ -351,6 +354,11 @@ export class SandboxState {
 		return { ok: true };
 	}
 
+	/** One account's ledger entries, oldest first. */
+	ledgerOf(username: string): readonly LedgerEntry[] {
+		return this.ledgerByUser.get(username) ?? [];
+	}
+
 	find(product: Product, id: number): Txn | undefined {
 		return this.txns[product][id - 1];
 	}
@@ -381,7 +389,7 @@ export class SandboxState {
 		ref: { product: string; id: number | null; ident: string } | null,
 	): void {
 		user.balanceKobo += kind === 'debit' ? -kobo : kobo;
-		this.ledger.push({
+		const entry: LedgerEntry = {
 			seq: this.ledger.length + 1,
 			username: user.username,
 			kind,
@@ -391,7 +399,11 @@ export class SandboxState {
 			txnId: ref?.id ?? null,
 			ident: ref?.ident ?? null,
 			at: new Date().toISOString(),
-		});
+		};
+		this.ledger.push(entry);
+		let mine = this.ledgerByUser.get(user.username);
+		if (!mine) this.ledgerByUser.set(user.username, (mine = []));
+		mine.push(entry);
 	}
 }
 

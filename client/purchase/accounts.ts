@@ -27,6 +27,10 @@ export interface AccountState {
 	inflight: Map<string, number>;
 	/** `?search=` support per product: true filters, false ignored, undefined unknown. */
 	searchSupport: Map<Product, boolean>;
+	/** Does the site serve `/api/Wallet_summary/`? false after a 404; undefined until asked. */
+	walletHistory?: boolean;
+	/** Does its `?search=` filter the wallet history? false once a filtered page showed other rows. */
+	walletSearch?: boolean;
 	/** Does the site store and echo `customer_ref`? Learned from direct answers and records. */
 	refEcho?: boolean;
 	/** The site's clock (the same object for every account of the base URL). */

@@ -170,6 +170,11 @@ export function inWindow(ctx: PurchaseContext, createdAt: string | null, sentAt:
 
 /** Created before `sinceMs`, as far as its create_date tells (no date: not provably). */
 export function before(ctx: PurchaseContext, r: PurchaseResult, sinceMs: number): boolean {
-	const p = parseCreateDate(r.createdAt);
+	return dateBefore(ctx, r.createdAt, sinceMs);
+}
+
+/** `before` for any dated row (wallet history rows too). */
+export function dateBefore(ctx: PurchaseContext, createdAt: string | null, sinceMs: number): boolean {
+	const p = parseCreateDate(createdAt);
 	return p !== null && p.ms < windowStart(ctx, sinceMs, p.absolute);
 }

@@ -10,6 +10,7 @@ import { inTight, inWindow, knownOffset, learnZone, tightWindow } from './clock'
 import { claim, isClaimed, matchKey, recordKey, refOf } from './claims';
 import type { PurchaseContext } from './context';
 import { readRecent, sameRecipient } from './records';
+import { walletSince, type WalletEntry } from '../wallet';
 
 /** A record another order owns (a journal row, a previous output): never adopted. */
 export interface ClaimedRecord {
@@ -93,6 +94,11 @@ interface Evidence {
 	stopAtId: number | null;
 	reads: number;
 	pages: number;
+	/**
+	 * Matching wallet debits beyond the matching records seen (read when the records alone prove absence);
+	 * null: the site has no wallet history, or it could not be read.
+	 */
+	walletDebits?: WalletEntry[] | null;
 }
 
 /** Could this record be the purchase's: recipient, plan/amount, created inside the window. */
@@ -189,9 +195,75 @@ function unknownOutcome(
 
 /** Why there is no answer yet, when no candidate is in sight. */
 function notYetProven(ctx: PurchaseContext, run: ReconcileRun, ev: Evidence): string {
+	if (ev.walletDebits?.length)
+		return `no matching record is listed, but the wallet history shows ${ev.walletDebits.length} matching debit${ev.walletDebits.length > 1 ? 's' : ''} more than the matching records (${ev.walletDebits.map((e) => `${formatNaira(e.amount.kobo)} at ${e.createdAt ?? 'no date'}`).join('; ')}): a charge whose record is late or missing`;
 	if (ev.coveredAt === null)
 		return `the records since the purchase was sent could not all be read (${ev.pages} pages, reconcile.readBackPages)`;
 	return `no matching record yet, but the vendor may still create it until ${new Date(run.sentAt + ctx.reconcile.maxProcessingMs).toISOString()} (reconcile.maxProcessingMs)`;
+}
+
+function walletDetails(ev: Evidence): Record<string, unknown> {
+	if (!ev.walletDebits?.length) return {};
+	return {
+		walletDebits: ev.walletDebits.map((e) => ({ text: e.text, amount: e.amount.naira, createdAt: e.createdAt })),
+	};
+}
+
+function notCharged(
+	module: ProductModule,
+	prep: PreparedPurchase,
+	run: ReconcileRun,
+	ev: Evidence,
+): VtuNotChargedError {
+	return new VtuNotChargedError(
+		`The ${module.product} purchase was not charged${run.cause ? ` after ${run.cause}` : ''}: every record of the account since it was sent was read after the vendor could no longer be creating it (reconcile.maxProcessingMs), and none matches. It is safe to buy again.`,
+		{
+			details: {
+				product: module.product,
+				request: run.request,
+				body: prep.body,
+				sentAt: new Date(run.sentAt).toISOString(),
+				reads: ev.reads,
+				pagesRead: ev.pages,
+				...(ev.walletDebits ? { walletChecked: true } : {}), // [] : read, nothing unlisted
+			},
+		},
+	);
+}
+
+/** Does a wallet row name this purchase's recipient and charge (amount only where it has no recipient)? */
+function rowAnswers(e: WalletEntry, prep: PreparedPurchase): boolean {
+	if (e.direction === 'credit' || e.refund || e.amount.kobo !== prep.quote.amount.kobo) return false;
+	const want = prep.match.recipient;
+	if (want === null) return true;
+	return (e.text.match(/\d{10,13}/g) ?? []).some((d) => sameRecipient(d, want));
+}
+
+/**
+ * Matching debits of the wallet history in the purchase's window, when they outnumber the matching
+ * records seen (each purchase writes one debit row and one record, others' included): the surplus is a
+ * charge whose record is not listed yet. null where the site has no history or it cannot be read (the
+ * record list's proof stands alone then, as on every site without one).
+ */
+async function walletDebits(
+	ctx: PurchaseContext,
+	prep: PreparedPurchase,
+	run: ReconcileRun,
+	ev: Evidence,
+): Promise<WalletEntry[] | null> {
+	let read;
+	try {
+		read = await walletSince(ctx, run.sentAt, run.signal, prep.match.search ?? undefined);
+	} catch (e) {
+		ctx.logger?.warn?.(
+			`reconcile ${prep.product}: the wallet history could not be read (${e instanceof VtuError ? e.code : 'error'})`,
+		);
+		return null;
+	}
+	if (!read) return null;
+	const hi = run.sentAt + ctx.reconcile.maxProcessingMs;
+	const rows = read.entries.filter((e) => rowAnswers(e, prep) && inWindow(ctx, e.createdAt, run.sentAt, hi));
+	return rows.length > ev.seen.size ? rows : [];
 }
 
 /** Is a read failure worth another try (a record must be seen or not seen to decide)? */
@@ -259,24 +331,16 @@ export async function reconcilePurchase(
 			const own = ownWindow(ctx, run, candidates);
 			if (own.length === 1) return adopt(ctx, own[0]);
 		}
+		// the record list proves absence; a matching wallet debit without a record says otherwise (a record
+		// late or missing from the list): then not_charged waits, and the deadline answers unknown_outcome
 		if (provenAbsent(ctx, run, ev, candidates)) {
-			throw new VtuNotChargedError(
-				`The ${module.product} purchase was not charged${run.cause ? ` after ${run.cause}` : ''}: every record of the account since it was sent was read after the vendor could no longer be creating it (reconcile.maxProcessingMs), and none matches. It is safe to buy again.`,
-				{
-					details: {
-						product: module.product,
-						request: run.request,
-						body: prep.body,
-						sentAt: new Date(run.sentAt).toISOString(),
-						reads: ev.reads,
-						pagesRead: ev.pages,
-					},
-				},
-			);
+			ev.walletDebits = await walletDebits(ctx, prep, run, ev);
+			if (!ev.walletDebits?.length) throw notCharged(module, prep, run, ev);
 		}
 		const now = ctx.http.now();
 		if (now >= deadline) {
-			if (candidates.length === 0) throw unknownOutcome(ctx, module, prep, run, ev, notYetProven(ctx, run, ev));
+			if (candidates.length === 0)
+				throw unknownOutcome(ctx, module, prep, run, ev, notYetProven(ctx, run, ev), walletDetails(ev));
 			const whose = othersInFlight
 				? ' while identical purchases were in flight'
 				: candidates.length === 1

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import type { VtuClient } from '../../client/core';
+import { parseQuantity, type VtuClient } from '../../client/core';
 import { PRODUCT_LIST } from '../../client/products/registry';
 import { PRODUCT_OPTIONS, productField } from '../shared/descriptions';
 import { ACCOUNT_NODES } from '../shared/accountNodes';
@@ -11,6 +11,29 @@ import { runEachItem } from '../shared/runner';
 async function prices(client: VtuClient, product: string): Promise<IDataObject[]> {
 	const catalog = await client.catalog.get();
 	return PRODUCT_LIST.filter((d) => product === 'all' || d.spec.product === product).flatMap((d) => d.prices(catalog));
+}
+
+/** The newest rows of the wallet history, up to `max` (pages read as needed), one item per row. */
+async function history(client: VtuClient, search: string, max: number): Promise<IDataObject[]> {
+	const out: IDataObject[] = [];
+	for (let page: number | null = 1; page && out.length < max; ) {
+		const p = await client.wallet.history({ page, search: search.trim() || undefined });
+		for (const r of p.items.slice(0, max - out.length)) {
+			out.push({
+				text: r.text,
+				direction: r.direction,
+				refund: r.refund,
+				amount: r.amount.naira,
+				amountKobo: r.amount.kobo,
+				balanceBefore: r.balanceBefore?.naira ?? null,
+				balanceAfter: r.balanceAfter?.naira ?? null,
+				createdAt: r.createdAt,
+				reference: r.ident,
+			});
+		}
+		page = p.next;
+	}
+	return out;
 }
 
 const P = ACCOUNT_NODES.wallet;
@@ -27,6 +50,24 @@ export class VtuWallet implements INodeType {
 				'Which price list to return, one item per price',
 				{ operation: ['getPrices'] },
 			),
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 08031234567',
+				description: 'Only rows whose text contains this (a phone number, a meter number), where the site filters',
+				displayOptions: { show: { operation: ['getHistory'] } },
+			},
+			{
+				displayName: 'Max Rows',
+				name: 'maxRows',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1000 },
+				default: 50,
+				description: 'Max number of results to return',
+				displayOptions: { show: { operation: ['getHistory'] } },
+			},
 		]),
 	};
 
@@ -38,6 +79,10 @@ export class VtuWallet implements INodeType {
 			await runEachItem(this, async (i, client) => {
 				if (operation === 'getPrices') {
 					return await prices(client, this.getNodeParameter('product', i, 'data') as string);
+				}
+				if (operation === 'getHistory') {
+					const max = parseQuantity(this.getNodeParameter('maxRows', i, 50), 'Max Rows', 1, 1000);
+					return await history(client, this.getNodeParameter('search', i, '') as string, max);
 				}
 				if (operation === 'getBalance') {
 					const b = await client.user.balance();

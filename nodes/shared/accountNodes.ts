@@ -16,7 +16,7 @@ export const ACCOUNT_NODES = {
 		node: 'vtuWallet',
 		title: 'Wallet',
 		noun: 'wallet',
-		summary: 'Read the wallet balance, account profile and your prices from a VTU merchant API',
+		summary: 'Read the wallet balance, history, account profile and your prices from a VTU merchant API',
 		// read-only: an agent may check the balance and prices before it buys
 		aiTool: true,
 		spend: 'getProfile',
@@ -26,6 +26,12 @@ export const ACCOUNT_NODES = {
 				value: 'getBalance',
 				description: 'Get the wallet balance',
 				action: 'Get the wallet balance',
+			},
+			{
+				name: 'Get History',
+				value: 'getHistory',
+				description: 'List the wallet history (debits, refunds, funding), newest first, where the site has one',
+				action: 'Get the wallet history',
 			},
 			{
 				name: 'Get Prices',
