@@ -151,19 +151,22 @@ export class Storefront {
 		const o = await books.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
 		if (!o) throw new VtuError('not_found', `no order ${orderId}`);
 		if (o.state === 'unknown' || o.state === 'held') {
-			// records other orders of this shop already own are never adopted by this one
+			const req = JSON.parse(o.request) as PurchaseRequest;
+			// records other orders of this shop already own are never adopted by this one. Vendor ids count per
+			// product (data #7 and airtime #7 are different records), so only this product's are passed.
 			const owned = await books.db
 				.selectFrom('orders')
-				.select('vendor_id')
+				.select(['vendor_id', 'sent_at'])
 				.where('id', '<>', orderId)
+				.where('vendor_product', '=', req.product)
 				.where('vendor_id', 'is not', null)
 				.execute();
 			let r: PurchaseResult;
 			try {
-				r = await client.reconcile(JSON.parse(o.request) as PurchaseRequest, {
+				r = await client.reconcile(req, {
 					sentAt: new Date(o.sent_at ?? o.created_at),
 					waitMs: 0,
-					excludeIds: owned.map((x) => Number(x.vendor_id)),
+					claimed: owned.map((x) => ({ id: Number(x.vendor_id), sentAt: x.sent_at ? Date.parse(x.sent_at) : null })),
 				});
 			} catch (e) {
 				return this.afterError(orderId, o.price, e);

@@ -108,6 +108,37 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		await balanced(books);
 	});
 
+	test('following an unknown order never skips its record because another product has the same id', async () => {
+		const { books, store } = await shop();
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+		const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
+		const out = await store.placeOrder('c1', 'o-xprod', DATA);
+		expect(out.state).toBe('unknown');
+		await env.admin.removeFault(readFault.id);
+		const record = (await env.admin.transactions({ product: 'data' })).at(-1)!;
+		// an earlier airtime order of the shop owns airtime record #<same number>: vendor ids are per product
+		await books.createCustomer('c2');
+		await books.db
+			.insertInto('orders')
+			.values({
+				id: 'o-air-old',
+				customer_id: 'c2',
+				request: JSON.stringify({ product: 'airtime', network: 'MTN', amount: '100', phone: '08030000000' }),
+				price: 10_000,
+				cost: 9_800,
+				sent_at: new Date().toISOString(),
+				vendor_product: 'airtime',
+				vendor_id: record.id,
+				state: 'settled',
+				created_at: new Date().toISOString(),
+			})
+			.execute();
+		const followed = await store.follow('o-xprod');
+		expect(followed.state).toBe('settled');
+		expect(followed.result?.id).toBe(record.id);
+		await balanced(books);
+	});
+
 	test('a settled order that fails later is refunded exactly once', async () => {
 		const { books, store } = await shop();
 		const out = await store.placeOrder('c1', 'o-flip', DATA);
