@@ -9,7 +9,24 @@ import { VtuError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../
 import { percentOf } from '../client/money';
 import type { VtuClient } from '../client/client';
 import type { PurchaseRequest, PurchaseResult } from '../client/types';
+import type { OrderRow, StoreDb, StoreTables } from './db';
 import type { Books } from './ledger';
+import type { Transaction } from 'kysely';
+
+const ADOPT_REFUSED =
+	'A matching vendor record was found, but another open order of the shop is identical or owns it: checking again.';
+
+/** Other orders with the very same request still open (held or unknown): a lone record could be theirs. */
+async function openIdentical(db: StoreDb | Transaction<StoreTables>, o: OrderRow): Promise<number> {
+	const row = await db
+		.selectFrom('orders')
+		.select((eb) => eb.fn.countAll<number>().as('n'))
+		.where('id', '<>', o.id)
+		.where('request', '=', o.request)
+		.where('state', 'in', ['held', 'unknown'])
+		.executeTakeFirst();
+	return Number(row?.n ?? 0);
+}
 
 export interface Pricing {
 	/** the seller's markup on the vendor's price, e.g. "5" or "2.5" (percent) */
@@ -152,25 +169,15 @@ export class Storefront {
 		if (!o) throw new VtuError('not_found', `no order ${orderId}`);
 		if (o.state === 'unknown' || o.state === 'held') {
 			const req = JSON.parse(o.request) as PurchaseRequest;
-			// records other orders of this shop already own are never adopted by this one. Vendor ids count per
-			// product (data #7 and airtime #7 are different records), so only this product's are passed.
-			const owned = await books.db
-				.selectFrom('orders')
-				.select(['vendor_id', 'sent_at'])
-				.where('id', '<>', orderId)
-				.where('vendor_product', '=', req.product)
-				.where('vendor_id', 'is not', null)
-				.execute();
+			const ev = await this.evidence(o, req);
 			let r: PurchaseResult;
 			try {
-				r = await client.reconcile(req, {
-					sentAt: new Date(o.sent_at ?? o.created_at),
-					waitMs: 0,
-					claimed: owned.map((x) => ({ id: Number(x.vendor_id), sentAt: x.sent_at ? Date.parse(x.sent_at) : null })),
-				});
+				r = await client.reconcile(req, { sentAt: new Date(o.sent_at ?? o.created_at), waitMs: 0, ...ev });
 			} catch (e) {
 				return this.afterError(orderId, o.price, e);
 			}
+			if (!(await this.adopt(o, r)))
+				return { orderId, state: 'unknown', price: o.price, error: new VtuError('unknown_outcome', ADOPT_REFUSED) };
 			return this.apply(orderId, o.price, r);
 		}
 		if (o.state === 'settled' && o.vendor_product && o.vendor_id !== null) {
@@ -178,6 +185,55 @@ export class Storefront {
 			if (r.status === 'failed') return this.apply(orderId, o.price, r);
 		}
 		return { orderId, state: o.state as OrderState, price: o.price };
+	}
+
+	/**
+	 * What reconciling `o` must know of the shop's other orders (every instance's, from the shared table), read
+	 * in one transaction: the records they own (never adopted; vendor ids count per product, so this product's
+	 * only) and how many identical orders are still open (a lone matching record could be theirs).
+	 */
+	private async evidence(o: OrderRow, req: PurchaseRequest) {
+		return this.deps.books.db.transaction().execute(async (tx) => {
+			const owned = await tx
+				.selectFrom('orders')
+				.select(['vendor_id', 'sent_at'])
+				.where('id', '<>', o.id)
+				.where('vendor_product', '=', req.product)
+				.where('vendor_id', 'is not', null)
+				.execute();
+			return {
+				claimed: owned.map((x) => ({ id: Number(x.vendor_id), sentAt: x.sent_at ? Date.parse(x.sent_at) : null })),
+				identicalPending: await openIdentical(tx, o),
+			};
+		});
+	}
+
+	/**
+	 * Links a reconciled record to `o`, unless an identical order opened meanwhile or another order owns it
+	 * (the unique (vendor_product, vendor_id) index decides between two instances adopting at once).
+	 */
+	private async adopt(o: OrderRow, r: PurchaseResult): Promise<boolean> {
+		try {
+			return await this.deps.books.db.transaction().execute(async (tx) => {
+				if ((await openIdentical(tx, o)) > 0) return false;
+				await tx
+					.updateTable('orders')
+					.set({ vendor_product: r.product, vendor_id: r.id })
+					.where('id', '=', o.id)
+					.execute();
+				return true;
+			});
+		} catch (e) {
+			const owner = await this.deps.books.db
+				.selectFrom('orders')
+				.select('id')
+				.where('vendor_product', '=', r.product)
+				.where('vendor_id', '=', r.id)
+				.where('id', '<>', o.id)
+				.executeTakeFirst();
+			if (owner) return false;
+			throw e;
+		}
 	}
 
 	private async setState(orderId: string, state: OrderState): Promise<void> {

@@ -139,6 +139,75 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		await balanced(books);
 	});
 
+	test('a lone record is never adopted by an order while an identical order of the shop is open', async () => {
+		// a wide processing bound: the other order's record lies inside the first order's window
+		const client = env.make({ reconcile: { maxProcessingMs: 60_000 } });
+		const { books, store } = await shop(500_000, { client });
+		await books.createCustomer('c2');
+		await books.recordPayment({
+			provider: 'paystack',
+			reference: `f2-${Math.random()}`,
+			customerId: 'c2',
+			amount: 500_000,
+			fee: 0,
+		});
+		// c1's order was held and written, then its instance died before sending it (nothing bought)
+		const price = store.priceFor((await client.quote(DATA)).amount.kobo);
+		await books.hold('c1', 'o-crashed', price);
+		const at = new Date().toISOString();
+		await books.db
+			.insertInto('orders')
+			.values({
+				id: 'o-crashed',
+				customer_id: 'c1',
+				request: JSON.stringify(DATA),
+				price,
+				cost: 0,
+				sent_at: at,
+				vendor_product: null,
+				vendor_id: null,
+				state: 'held',
+				created_at: at,
+			})
+			.execute();
+		// c2 orders the very same thing; it is bought, but its answer is lost and the history unreadable
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+		const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
+		expect((await store.placeOrder('c2', 'o-other', DATA)).state).toBe('unknown');
+		await env.admin.removeFault(readFault.id);
+		// the one matching record could be either order's: c1 is never charged for c2's purchase
+		const followed = await store.follow('o-crashed');
+		expect(followed.state).toBe('unknown');
+		expect(await books.orderState('o-crashed')).toBe('held');
+		expect(
+			(await books.db.selectFrom('orders').select('vendor_id').where('id', '=', 'o-crashed').executeTakeFirstOrThrow())
+				.vendor_id,
+		).toBeNull();
+		await balanced(books);
+	});
+
+	test('two orders cannot own one vendor record (the database refuses the second link)', async () => {
+		const { books, store } = await shop();
+		const out = await store.placeOrder('c1', 'o-own', DATA);
+		expect(out.state).toBe('settled');
+		const at = new Date().toISOString();
+		const row = {
+			customer_id: 'c1',
+			request: JSON.stringify(DATA),
+			price: 1,
+			cost: 1,
+			sent_at: at,
+			state: 'settled',
+			created_at: at,
+		};
+		await expect(
+			books.db
+				.insertInto('orders')
+				.values({ ...row, id: 'o-dup', vendor_product: 'data', vendor_id: out.result!.id })
+				.execute(),
+		).rejects.toThrow();
+	});
+
 	test('a settled order that fails later is refunded exactly once', async () => {
 		const { books, store } = await shop();
 		const out = await store.placeOrder('c1', 'o-flip', DATA);
