@@ -38,6 +38,14 @@ export interface Pricing {
 export interface OrderDeps {
 	books: Books;
 	client: VtuClient;
+	/**
+	 * The client `follow()` reconciles with (default: `client`). When the shop's instances are the vendor
+	 * token's only buyers, give one with `reconcile.sharedAccount: false`: follow() passes it every other
+	 * order's record and the open identical orders from the shared orders table, so a lone record can be
+	 * adopted safely there, while `client` (shared: true) never adopts one inside a purchase, where another
+	 * instance's identical order in flight is invisible.
+	 */
+	followClient?: VtuClient;
 	pricing?: Pricing;
 	/** vendor wallet level (kobo) under which the owner is alerted, once until it recovers */
 	lowFloatKobo?: number;
@@ -172,7 +180,11 @@ export class Storefront {
 			const ev = await this.evidence(o, req);
 			let r: PurchaseResult;
 			try {
-				r = await client.reconcile(req, { sentAt: new Date(o.sent_at ?? o.created_at), waitMs: 0, ...ev });
+				r = await (this.deps.followClient ?? client).reconcile(req, {
+					sentAt: new Date(o.sent_at ?? o.created_at),
+					waitMs: 0,
+					...ev,
+				});
 			} catch (e) {
 				return this.afterError(orderId, o.price, e);
 			}

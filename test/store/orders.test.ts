@@ -186,6 +186,22 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		await balanced(books);
 	});
 
+	test('followClient: buying never adopts a lone record (shared token); following with the shop-wide evidence does', async () => {
+		const shared = env.make({ reconcile: { sharedAccount: true } });
+		const { books, store } = await shop(500_000, { client: shared, followClient: env.make() });
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+		const out = await store.placeOrder('c1', 'o-fc', DATA);
+		expect(out.state).toBe('unknown');
+		const record = (await env.admin.transactions({ product: 'data' })).at(-1)!;
+		expect(out.error?.candidates?.map((c) => (c as { id?: number }).id)).toEqual([record.id]);
+		// the same store without a followClient cannot tell (the token is shared): still held
+		const blind = new Storefront({ books, client: shared });
+		expect((await blind.follow('o-fc')).state).toBe('unknown');
+		const followed = await store.follow('o-fc');
+		expect(followed).toMatchObject({ state: 'settled', result: { id: record.id } });
+		await balanced(books);
+	});
+
 	test('two orders cannot own one vendor record (the database refuses the second link)', async () => {
 		const { books, store } = await shop();
 		const out = await store.placeOrder('c1', 'o-own', DATA);
