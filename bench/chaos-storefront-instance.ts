@@ -40,15 +40,23 @@ export async function startStoreInstance(cfg: InstanceConfig): Promise<StoreInst
 		: await openStoreDb({ sqlitePath: cfg.database });
 	const books = new Books(opened.db);
 	await books.init();
-	const client = new VtuClient({
-		baseUrl: cfg.vendor.baseUrl,
-		token: cfg.vendor.token,
-		timeoutMs: cfg.vendor.timeoutMs,
-		retry: { maxAttempts: 2, maxDelayMs: 500 },
-		// two instances buy on one vendor account: records the other made are never "ours" by default
-		reconcile: { waitMs: 0, pollMs: 100, maxPages: 5, maxProcessingMs: cfg.vendor.maxProcessingMs },
+	const vendor = (sharedAccount: boolean) =>
+		new VtuClient({
+			baseUrl: cfg.vendor.baseUrl,
+			token: cfg.vendor.token,
+			timeoutMs: cfg.vendor.timeoutMs,
+			retry: { maxAttempts: 2, maxDelayMs: 500 },
+			reconcile: { waitMs: 0, pollMs: 100, maxPages: 5, maxProcessingMs: cfg.vendor.maxProcessingMs, sharedAccount },
+		});
+	// buying: the other instance's identical order in flight is invisible here, so a lone record is never
+	// adopted inside a purchase; following: the shared orders table names every order's record and every
+	// open identical order, and the shop's instances are the token's only buyers
+	const storefront = new Storefront({
+		books,
+		client: vendor(true),
+		followClient: vendor(false),
+		pricing: { markupPercent: cfg.markupPercent },
 	});
-	const storefront = new Storefront({ books, client, pricing: { markupPercent: cfg.markupPercent } });
 	const p = cfg.payments;
 	const providers = {
 		paystack: paystack({ secretKey: p.paystackSecret, baseUrl: `${p.baseUrl}/paystack` }),
@@ -58,11 +66,18 @@ export async function startStoreInstance(cfg: InstanceConfig): Promise<StoreInst
 	const server: http.Server = createWebhookServer(books, Object.values(providers), (l) => logs.push(l));
 	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 	const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	const heldGraceMs = cfg.vendor.timeoutMs * 4 + cfg.vendor.maxProcessingMs * 2;
 	const sweep = async () => {
 		const open = await books.db
 			.selectFrom('orders')
 			.select('id')
-			.where('state', 'in', ['held', 'unknown', 'settled'])
+			.where((eb) =>
+				eb.or([
+					eb('state', 'in', ['unknown', 'settled']),
+					// a held order may still be in its purchase at another instance: only a crashed one is followed
+					eb.and([eb('state', '=', 'held'), eb('created_at', '<', new Date(Date.now() - heldGraceMs).toISOString())]),
+				]),
+			)
 			.execute();
 		const states: Record<string, number> = {};
 		for (const o of open) {
