@@ -16,14 +16,27 @@ import type { Transaction } from 'kysely';
 const ADOPT_REFUSED =
 	'A matching vendor record was found, but another open order of the shop is identical or owns it: checking again.';
 
-/** Other orders with the very same request still open (held or unknown): a lone record could be theirs. */
+/**
+ * Other open orders with the very same request that a lone record could belong to instead: every held one
+ * (it may be in its purchase right now) and every unknown one, except the same customer's at the same price.
+ * Those are interchangeable: whichever of them takes the record, that customer pays once for what was bought
+ * once, and the other is followed to its own end (the record is then claimed, not a candidate).
+ */
 async function openIdentical(db: StoreDb | Transaction<StoreTables>, o: OrderRow): Promise<number> {
 	const row = await db
 		.selectFrom('orders')
 		.select((eb) => eb.fn.countAll<number>().as('n'))
 		.where('id', '<>', o.id)
 		.where('request', '=', o.request)
-		.where('state', 'in', ['held', 'unknown'])
+		.where((eb) =>
+			eb.or([
+				eb('state', '=', 'held'),
+				eb.and([
+					eb('state', '=', 'unknown'),
+					eb.or([eb('customer_id', '<>', o.customer_id), eb('price', '<>', o.price)]),
+				]),
+			]),
+		)
 		.executeTakeFirst();
 	return Number(row?.n ?? 0);
 }
