@@ -150,6 +150,8 @@ interface RunContext {
 		payments: number;
 	};
 	orderIds: string[];
+	/** what the lane itself saw go wrong (a forgery accepted) */
+	problems: string[];
 	log: (s: string) => void;
 }
 
@@ -176,7 +178,9 @@ async function fund(c: RunContext, cu: Customer | null, amount: number): Promise
 	if (forged) {
 		// a forged copy first (the signature of another key), then the real one
 		c.stats.forgeries++;
-		await c.pay.deliver(out.reference, { badSignature: true, concurrent: true });
+		const copies = await c.pay.deliver(out.reference, { badSignature: true, concurrent: true });
+		for (const d of copies.deliveries)
+			if (d.status !== 401) c.problems.push(`forged webhook for ${out.reference} answered ${d.status}, not 401`);
 		if (!t.hold) await c.pay.deliver(out.reference, t);
 	}
 	if (t.hold || forged) c.held.push(out.reference);
@@ -199,7 +203,10 @@ async function forge(c: RunContext, cu: Customer): Promise<void> {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', ...sig },
 				body: raw,
-			}).then((r) => r.text()),
+			}).then((r) => {
+				if (r.status !== 401) c.problems.push(`forged webhook ${ref} answered ${r.status}, not 401`);
+				return r.text();
+			}),
 		),
 	);
 }
@@ -336,6 +343,7 @@ async function drive(
 		held: [],
 		stats: { forgeries: 0, refused: 0, refusedBy: {}, pairs: 0, orders: 0, payments: 0 },
 		orderIds: [],
+		problems: [],
 		log,
 	};
 	const customers = await openCustomers(c);
@@ -371,7 +379,7 @@ async function drive(
 		webhookDeliveries: pay.deliveries.length,
 		vendorFaults,
 		lateRefunds,
-		audit,
+		audit: { ...audit, problems: [...c.problems, ...audit.problems] },
 	};
 }
 
