@@ -6,7 +6,8 @@
  *
  * Faults: webhooks replayed, sent to both instances at the same moment, delayed, held back and delivered in
  * shuffled order, forged (bad signature, tampered body, invented payments), a webhook the provider will not
- * confirm, transfers into no customer's account (parked); vendor faults on the purchase POST (--fault-rate:
+ * confirm, outages of the provider's confirmation call (answered 503, delivered again), transfers into no
+ * customer's account (parked); vendor faults on the purchase POST (--fault-rate:
  * timeouts and errors after the debit, errors before it, late failed flips) and late refunds by the vendor;
  * two orders of one customer at the same moment on two instances (two phones).
  *
@@ -51,6 +52,8 @@ export interface RunStats {
 	refusedBy: Record<string, number>;
 	forgeries: number;
 	webhookDeliveries: number;
+	/** deliveries an instance answered 503 (confirmation failed: the provider delivers again) */
+	webhookRetries: number;
 	vendorFaults: Record<string, number>;
 	lateRefunds: number;
 	audit: StoreAudit;
@@ -170,9 +173,12 @@ async function fund(c: RunContext, cu: Customer | null, amount: number): Promise
 		concurrent: c.rng.float() < 0.5,
 		delayMs: c.rng.float() < fr ? int(c.rng, 20, 250) : 0,
 		hold: c.rng.float() < fr,
+		// the provider's verification call fails this many times: the receiver answers 503 and is retried
+		verifyOutages: c.rng.float() < fr / 2 ? int(c.rng, 1, 3) : 0,
 	};
 	const forged = c.rng.float() < fr;
-	const unpaid = c.rng.float() < fr / 3;
+	// a signed webhook the provider will not confirm (never for the parked transfers: the lane wants some parked)
+	const unpaid = c.rng.float() < fr / 3 && cu !== null;
 	const out = await c.pay.transfer({ ...t, unpaid, hold: t.hold || forged });
 	if (!unpaid) c.stats.payments++;
 	if (forged) {
@@ -240,7 +246,7 @@ async function order(c: RunContext, cu: Customer, n: number): Promise<void> {
 /** A customer's life: funded a few times (some in parallel with their orders), then buying. */
 async function customerLife(c: RunContext, cu: Customer): Promise<void> {
 	const payments = int(c.rng, 1, 3);
-	const amounts = Array.from({ length: payments }, () => int(c.rng, 500, 4000) * 100 + int(c.rng, 0, 99));
+	const amounts = Array.from({ length: payments }, () => int(c.rng, 800, 5000) * 100 + int(c.rng, 0, 99));
 	const orders = Array.from({ length: c.o.orders }, (_, n) => n);
 	const funding = (async () => {
 		for (const a of amounts) await fund(c, cu, a);
@@ -377,6 +383,7 @@ async function drive(
 		refusedBy: c.stats.refusedBy,
 		forgeries: c.stats.forgeries,
 		webhookDeliveries: pay.deliveries.length,
+		webhookRetries: pay.deliveries.filter((d) => d.status === 503).length,
 		vendorFaults,
 		lateRefunds,
 		audit: { ...audit, problems: [...c.problems, ...audit.problems] },
@@ -445,7 +452,7 @@ export function formatRuns(runs: RunStats[]): string {
 		const a = r.audit;
 		L.push(
 			`${r.backend} (${r.instances} instance${r.instances > 1 ? 's' : ''}): ${r.customers} customers, ` +
-				`${r.payments} payments (${r.webhookDeliveries} webhook deliveries, ${r.forgeries} forgeries), ` +
+				`${r.payments} payments (${r.webhookDeliveries} webhook deliveries, ${r.webhookRetries} answered 503, ${r.forgeries} forgeries), ` +
 				`${r.orders} orders (${r.twoPhonePairs} two-phone pairs, ${r.refusedOrders} refused before a hold: ${JSON.stringify(r.refusedBy)})`,
 		);
 		L.push(`  orders by ledger state: ${JSON.stringify(a.ordersByState)}`);
