@@ -375,23 +375,29 @@ export class Books extends Ledger {
 		});
 	}
 
-	/** Holds `amount` of the customer's wallet for an order. Throws `insufficient_balance` (nothing held). */
-	async hold(customerId: string, orderId: string, amount: number): Promise<boolean> {
+	/**
+	 * Holds `amount` of the customer's wallet for an order. Throws `insufficient_balance` (nothing held). Inside
+	 * `tx` (written with the order's row), a hold already written throws (see isAlreadyWritten) instead.
+	 */
+	async hold(customerId: string, orderId: string, amount: number, tx?: Tx): Promise<boolean> {
 		const id = `hold:${orderId}`;
-		return this.write({
-			movement: id,
-			reference: orderId,
-			legs: [
-				{
-					id,
-					debit: walletId(customerId),
-					credit: OWNER.sales,
-					amount: assertKobo(amount),
-					kind: 'pending',
-					reason: 'hold',
-				},
-			],
-		});
+		return this.write(
+			{
+				movement: id,
+				reference: orderId,
+				legs: [
+					{
+						id,
+						debit: walletId(customerId),
+						credit: OWNER.sales,
+						amount: assertKobo(amount),
+						kind: 'pending',
+						reason: 'hold',
+					},
+				],
+			},
+			tx,
+		);
 	}
 
 	/** The order succeeded: the hold becomes a sale; `vendorCost` (kobo) is what the vendor charged. */

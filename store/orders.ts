@@ -10,7 +10,7 @@ import { percentOf } from '../client/money';
 import type { VtuClient } from '../client/client';
 import type { PurchaseRequest, PurchaseResult } from '../client/types';
 import type { OrderRow, StoreDb, StoreTables } from './db';
-import type { Books } from './ledger';
+import { isAlreadyWritten, type Books } from './ledger';
 import type { Transaction } from 'kysely';
 
 const ADOPT_REFUSED =
@@ -112,28 +112,13 @@ export class Storefront {
 	async placeOrder(customerId: string, orderId: string, req: PurchaseRequest): Promise<OrderOutcome> {
 		if (!/^[A-Za-z0-9_.:-]{1,80}$/.test(orderId))
 			throw new VtuInvalidInputError('order id must be 1-80 letters, digits or _ . : -', { field: 'orderId' });
-		const { books, client } = this.deps;
+		const { client } = this.deps;
 		const quote = await client.quote(req);
 		const cost = quote.amount.kobo;
 		const price = this.priceFor(cost);
 		await this.guardFloat(cost);
-		await books.hold(customerId, orderId, price); // insufficient_balance → nothing held, nothing sent
 		const sentAt = new Date().toISOString();
-		await books.db
-			.insertInto('orders')
-			.values({
-				id: orderId,
-				customer_id: customerId,
-				request: JSON.stringify(req),
-				price,
-				cost,
-				sent_at: sentAt,
-				vendor_product: null,
-				vendor_id: null,
-				state: 'held',
-				created_at: sentAt,
-			})
-			.execute();
+		await this.open(customerId, orderId, req, price, cost, sentAt); // refused → nothing held, nothing sent
 		let r: PurchaseResult;
 		try {
 			r = await client.buy(req);
@@ -141,6 +126,47 @@ export class Storefront {
 			return this.afterError(orderId, price, e);
 		}
 		return this.apply(orderId, price, r);
+	}
+
+	/**
+	 * The order's row and its hold, in one transaction: a crash or a refusal never leaves money held with no
+	 * order to follow it, nor an order without its hold. An id already used is refused before anything is held.
+	 */
+	private async open(
+		customerId: string,
+		orderId: string,
+		req: PurchaseRequest,
+		price: number,
+		cost: number,
+		at: string,
+	) {
+		const { books } = this.deps;
+		const taken = () =>
+			new VtuInvalidInputError(`order id ${orderId} is already used: give each order a new id`, { field: 'orderId' });
+		await books.db.transaction().execute(async (tx) => {
+			const row = await tx
+				.insertInto('orders')
+				.values({
+					id: orderId,
+					customer_id: customerId,
+					request: JSON.stringify(req),
+					price,
+					cost,
+					sent_at: at,
+					vendor_product: null,
+					vendor_id: null,
+					state: 'held',
+					created_at: at,
+				})
+				.onConflict((oc) => oc.column('id').doNothing())
+				.executeTakeFirst();
+			if (Number(row.numInsertedOrUpdatedRows ?? 0) !== 1) throw taken();
+			try {
+				await books.hold(customerId, orderId, price, tx); // insufficient_balance → rolled back
+			} catch (e) {
+				throw isAlreadyWritten(e) ? taken() : e;
+			}
+		});
 	}
 
 	private async afterError(orderId: string, price: number, e: unknown): Promise<OrderOutcome> {

@@ -258,6 +258,33 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		).rejects.toThrow();
 	});
 
+	test('an order id already taken: a clear invalid_input, nothing held, nothing bought', async () => {
+		const { books, store } = await shop();
+		const at = new Date().toISOString();
+		await books.createCustomer('c2');
+		await books.db
+			.insertInto('orders')
+			.values({
+				id: 'o-taken',
+				customer_id: 'c2',
+				request: '{}',
+				price: 1,
+				cost: 1,
+				sent_at: at,
+				vendor_product: null,
+				vendor_id: null,
+				state: 'released',
+				created_at: at,
+			})
+			.execute();
+		const records = (await env.admin.transactions()).length;
+		await expect(store.placeOrder('c1', 'o-taken', DATA)).rejects.toMatchObject({ code: 'invalid_input' });
+		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
+		expect(await books.orderState('o-taken')).toBe('none');
+		expect((await env.admin.transactions()).length).toBe(records);
+		await balanced(books);
+	});
+
 	test('a settled order that fails later is refunded exactly once', async () => {
 		const { books, store } = await shop();
 		const out = await store.placeOrder('c1', 'o-flip', DATA);
