@@ -127,6 +127,8 @@ interface OrderLedger {
 	/** the recipient the order bought for (to name the orders near a record no order owns) */
 	phone: string;
 	state: string;
+	sentAt: string | null;
+	releasedAt: string | null;
 	steps: Set<string>;
 	refunds: number;
 	cost: number;
@@ -144,6 +146,8 @@ async function orderLedgers(db: StoreDb, problems: string[]): Promise<Map<string
 			vendorProduct: o.vendor_product,
 			phone: String((JSON.parse(o.request) as { phone?: string }).phone ?? ''),
 			state: o.state,
+			sentAt: o.sent_at,
+			releasedAt: null,
 			steps: new Set(),
 			refunds: 0,
 			cost: 0,
@@ -151,7 +155,7 @@ async function orderLedgers(db: StoreDb, problems: string[]): Promise<Map<string
 		});
 	const ts = await db
 		.selectFrom('transfers')
-		.select(['id', 'reference', 'reason', 'amount'])
+		.select(['id', 'reference', 'reason', 'amount', 'created_at'])
 		.where('reason', 'in', ['hold', 'settle', 'release', 'refund', 'vendor_cost', 'vendor_refund'])
 		.execute();
 	for (const t of ts) {
@@ -161,6 +165,7 @@ async function orderLedgers(db: StoreDb, problems: string[]): Promise<Map<string
 			continue;
 		}
 		o.steps.add(t.reason);
+		if (t.reason === 'release') o.releasedAt = t.created_at;
 		if (t.reason === 'refund') o.refunds++;
 		if (t.reason === 'vendor_cost') o.cost += Number(t.amount);
 		if (t.reason === 'vendor_refund') o.vendorRefund += Number(t.amount);
@@ -216,7 +221,11 @@ function checkRecord(t: AdminTxn, owners: OrderLedger[], near: OrderLedger[], a:
 	const o = owners[0];
 	if (failed && o.refunds !== 1) a.lostRefunds++;
 	if (!failed && o.refunds > 0) a.problems.push(`order ${o.id}: refunded but its vendor record is ${t.Status}`);
-	if (o.steps.has('release')) a.problems.push(`order ${o.id}: released although vendor record ${t.id} exists`);
+	if (o.steps.has('release'))
+		a.problems.push(
+			`order ${o.id}: released although vendor record ${t.product}:${t.id} (${t.Status}, made ${t.created}) ` +
+				`is its own (sent ${o.sentAt}, released ${o.releasedAt})`,
+		);
 	if (o.cost && o.cost !== t.amountKobo)
 		a.problems.push(`order ${o.id}: cost ${o.cost} ≠ vendor debit ${t.amountKobo}`);
 }

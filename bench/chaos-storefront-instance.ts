@@ -80,6 +80,14 @@ export async function startStoreInstance(cfg: InstanceConfig): Promise<StoreInst
 			)
 			.execute();
 		const states: Record<string, number> = {};
+		// held orders still inside the grace are not followed yet, but they are not finished either
+		const young = await books.db
+			.selectFrom('orders')
+			.select((eb) => eb.fn.countAll<number>().as('n'))
+			.where('state', '=', 'held')
+			.where('created_at', '>=', new Date(Date.now() - heldGraceMs).toISOString())
+			.executeTakeFirst();
+		if (Number(young?.n ?? 0)) states.waiting = Number(young!.n);
 		for (const o of open) {
 			const out = await storefront.follow(o.id).catch((e: unknown) => ({ state: `error:${codeOf(e)}` }));
 			states[out.state] = (states[out.state] ?? 0) + 1;
@@ -144,6 +152,8 @@ async function serve(inst: StoreInstance, c: Command): Promise<unknown> {
 /** Child mode: config on the first IPC message, then `{ id, cmd }` → `{ id, ok | error }`. */
 function child(): void {
 	let inst: Promise<StoreInstance> | undefined;
+	// the driver is gone (it crashed or was killed): an orphaned instance must not linger
+	process.on('disconnect', () => process.exit(0));
 	process.on('message', (m: { config?: InstanceConfig; id?: number; cmd?: Command }) => {
 		if (m.config) {
 			inst = startStoreInstance(m.config);

@@ -47,6 +47,10 @@ export interface RunStats {
 	payments: number;
 	orders: number;
 	twoPhonePairs: number;
+	/** instances killed mid-run (and started again) */
+	crashes: number;
+	/** orders whose instance died before answering (finished by the followers) */
+	lostAnswers: number;
 	refusedOrders: number;
 	/** refusal code → count (insufficient_balance: the wallet did not cover it) */
 	refusedBy: Record<string, number>;
@@ -68,7 +72,14 @@ class InstanceProc {
 	private next = 1;
 	private readonly waiting = new Map<number, { ok: (v: unknown) => void; fail: (e: Error) => void }>();
 	webhookUrl = '';
+	dead = false;
 	private constructor(private readonly proc: ChildProcess) {
+		proc.on('exit', () => {
+			this.dead = true;
+			// what it was doing never answers: the caller sees what a customer of a crashed bot sees
+			for (const w of this.waiting.values()) w.fail(new Error('instance died'));
+			this.waiting.clear();
+		});
 		proc.on('message', (m: { id?: number; ok?: unknown; error?: string }) => {
 			const w = m.id !== undefined ? this.waiting.get(m.id) : undefined;
 			if (!w) return;
@@ -96,6 +107,7 @@ class InstanceProc {
 	}
 
 	call<T>(cmd: Command): Promise<T> {
+		if (this.dead) return Promise.reject(new Error('instance died'));
 		const id = this.next++;
 		return new Promise<T>((ok, fail) => {
 			this.waiting.set(id, { ok: ok as (v: unknown) => void, fail });
@@ -103,7 +115,16 @@ class InstanceProc {
 		});
 	}
 
+	/** SIGKILL: no cleanup, whatever it was doing is cut off (a crash, a kill -9, a lost machine). */
+	async kill(): Promise<void> {
+		if (this.dead) return;
+		const exited = new Promise((r) => this.proc.once('exit', r));
+		this.proc.kill('SIGKILL');
+		await exited;
+	}
+
 	async close(): Promise<void> {
+		if (this.dead) return;
 		const exited = new Promise((r) => this.proc.once('exit', r));
 		await this.call({ op: 'close' }).catch(() => undefined);
 		await exited;
@@ -145,6 +166,8 @@ interface RunContext {
 	pay: PaymentSandbox;
 	held: string[];
 	stats: {
+		crashes: number;
+		lostAnswers: number;
 		forgeries: number;
 		refused: number;
 		refusedBy: Record<string, number>;
@@ -155,10 +178,17 @@ interface RunContext {
 	orderIds: string[];
 	/** what the lane itself saw go wrong (a forgery accepted) */
 	problems: string[];
+	/** kill the last instance (SIGKILL) once this many orders were placed, and start a new one; 0: never */
+	crashAt: number;
+	restart: () => Promise<void>;
 	log: (s: string) => void;
 }
 
-const pickInst = (c: RunContext) => c.insts[int(c.rng, 0, c.insts.length - 1)];
+/** A random instance; one being restarted is skipped (a bot's load balancer sends the update elsewhere). */
+function pickInst(c: RunContext): InstanceProc {
+	const k = int(c.rng, 0, c.insts.length - 1);
+	return c.insts[k].dead ? (c.insts.find((i) => !i.dead) ?? c.insts[k]) : c.insts[k];
+}
 
 /** One incoming transfer with its webhook faults, drawn from the seed. */
 async function fund(c: RunContext, cu: Customer | null, amount: number): Promise<void> {
@@ -209,10 +239,13 @@ async function forge(c: RunContext, cu: Customer): Promise<void> {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', ...sig },
 				body: raw,
-			}).then((r) => {
-				if (r.status !== 401) c.problems.push(`forged webhook ${ref} answered ${r.status}, not 401`);
-				return r.text();
-			}),
+			}).then(
+				(r) => {
+					if (r.status !== 401) c.problems.push(`forged webhook ${ref} answered ${r.status}, not 401`);
+					return r.text();
+				},
+				() => 'the instance is down (killed mid-run): nothing to forge against',
+			),
 		),
 	);
 }
@@ -228,14 +261,27 @@ async function order(c: RunContext, cu: Customer, n: number): Promise<void> {
 	const pair = c.insts.length > 1 && c.rng.float() < 0.25;
 	const req = requestFor(c, cu, n);
 	const jobs = pair
-		? c.insts.slice(0, 2).map((inst, k) => ({ inst, id: `${cu.id}-o${n}${k ? 'b' : 'a'}` }))
+		? c.insts
+				.slice(0, 2)
+				.map((inst, k) => ({ inst: inst.dead ? pickInst(c) : inst, id: `${cu.id}-o${n}${k ? 'b' : 'a'}` }))
 		: [{ inst: pickInst(c), id: `${cu.id}-o${n}` }];
 	if (pair) c.stats.pairs++;
 	const replies = await Promise.all(
-		jobs.map((j) => j.inst.call<OrderReply>({ op: 'order', customer: cu.id, orderId: j.id, req })),
+		jobs.map((j) =>
+			j.inst
+				.call<OrderReply>({ op: 'order', customer: cu.id, orderId: j.id, req })
+				.catch((): OrderReply => ({ refused: 'no answer (instance died)' })),
+		),
 	);
 	for (const [k, r] of replies.entries()) {
 		c.stats.orders++;
+		if (c.crashAt && c.stats.orders === c.crashAt) void c.restart();
+		if ('refused' in r && r.refused.startsWith('no answer')) {
+			// the order may be held in the database: the followers finish it
+			c.stats.lostAnswers++;
+			c.orderIds.push(jobs[k].id);
+			continue;
+		}
 		if ('refused' in r) {
 			c.stats.refused++;
 			c.stats.refusedBy[r.refused] = (c.stats.refusedBy[r.refused] ?? 0) + 1;
@@ -347,14 +393,23 @@ async function drive(
 		insts,
 		pay,
 		held: [],
-		stats: { forgeries: 0, refused: 0, refusedBy: {}, pairs: 0, orders: 0, payments: 0 },
+		stats: { crashes: 0, lostAnswers: 0, forgeries: 0, refused: 0, refusedBy: {}, pairs: 0, orders: 0, payments: 0 },
 		orderIds: [],
 		problems: [],
+		// with two instances, one is killed about a third of the way through the orders and started again
+		crashAt: n > 1 && o.faultRate > 0 ? Math.max(2, Math.round(o.customers * o.orders * 0.35)) : 0,
+		restart: () => {
+			const done = restartLast(c, pay, cfg);
+			restarts.push(done);
+			return done;
+		},
 		log,
 	};
+	const restarts: Promise<void>[] = [];
 	const customers = await openCustomers(c);
 	await armVendor(admin, o.faultRate);
 	await pool(customers, 6, (cu) => customerLife(c, cu));
+	await Promise.all(restarts);
 	await admin.clearFaults();
 	log(`${backend}: ${c.stats.orders} orders placed; delivering held webhooks, late refunds, follow-up`);
 	await deliverHeld(c);
@@ -379,6 +434,8 @@ async function drive(
 		payments: c.stats.payments,
 		orders: c.stats.orders,
 		twoPhonePairs: c.stats.pairs,
+		crashes: c.stats.crashes,
+		lostAnswers: c.stats.lostAnswers,
 		refusedOrders: c.stats.refused,
 		refusedBy: c.stats.refusedBy,
 		forgeries: c.stats.forgeries,
@@ -388,6 +445,23 @@ async function drive(
 		lateRefunds,
 		audit: { ...audit, problems: [...c.problems, ...audit.problems] },
 	};
+}
+
+/** Kills the last instance (SIGKILL) mid-run and starts a new one on the same database. */
+async function restartLast(c: RunContext, pay: PaymentSandbox, cfg: (name: string) => InstanceConfig): Promise<void> {
+	const k = c.insts.length - 1;
+	const old = c.insts[k];
+	const providers = ['paystack', 'monnify'] as const;
+	for (const p of providers) {
+		const list = pay.opts.webhookUrls[p];
+		list.splice(list.indexOf(`${old.webhookUrl}/webhooks/${p}`), 1);
+	}
+	await old.kill();
+	c.stats.crashes++;
+	c.log(`instance i${k} killed after ${c.stats.orders} orders; starting it again`);
+	const fresh = await InstanceProc.start(cfg(`i${k}-restarted`));
+	c.insts[k] = fresh;
+	for (const p of providers) pay.opts.webhookUrls[p].push(`${fresh.webhookUrl}/webhooks/${p}`);
 }
 
 async function openCustomers(c: RunContext): Promise<Customer[]> {
@@ -435,11 +509,12 @@ async function lateVendorRefunds(c: RunContext, admin: SandboxAdmin): Promise<nu
 
 /** Every instance's follower sweeps at once, until nothing is open (or the bound has long passed). */
 async function followUp(c: RunContext, maxProcessingMs: number): Promise<void> {
-	const until = Date.now() + maxProcessingMs * 4 + 5000;
+	// orders cut off by the crash are followed once they are older than the instances' held grace
+	const until = Date.now() + maxProcessingMs * 8 + 8000;
 	await sleep(maxProcessingMs + 300);
 	for (;;) {
 		const states = await Promise.all(c.insts.map((i) => i.call<Record<string, number>>({ op: 'sweep' })));
-		const open = states.reduce((s, x) => s + (x.held ?? 0) + (x.unknown ?? 0), 0);
+		const open = states.reduce((s, x) => s + (x.held ?? 0) + (x.unknown ?? 0) + (x.waiting ?? 0), 0);
 		c.log(`sweep: ${JSON.stringify(states)}`);
 		if (!open || Date.now() > until) return;
 		await sleep(300);
@@ -453,7 +528,8 @@ export function formatRuns(runs: RunStats[]): string {
 		L.push(
 			`${r.backend} (${r.instances} instance${r.instances > 1 ? 's' : ''}): ${r.customers} customers, ` +
 				`${r.payments} payments (${r.webhookDeliveries} webhook deliveries, ${r.webhookRetries} answered 503, ${r.forgeries} forgeries), ` +
-				`${r.orders} orders (${r.twoPhonePairs} two-phone pairs, ${r.refusedOrders} refused before a hold: ${JSON.stringify(r.refusedBy)})`,
+				`${r.orders} orders (${r.twoPhonePairs} two-phone pairs, ${r.refusedOrders} refused before a hold: ${JSON.stringify(r.refusedBy)}); ` +
+				`${r.crashes} instance killed mid-run, ${r.lostAnswers} orders left without an answer by it`,
 		);
 		L.push(`  orders by ledger state: ${JSON.stringify(a.ordersByState)}`);
 		L.push(

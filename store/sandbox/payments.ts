@@ -279,22 +279,25 @@ export class PaymentSandbox {
 		const urls = this.opts.webhookUrls[tx.provider];
 		if (t.delayMs) await new Promise((r) => setTimeout(r, t.delayMs));
 		const post = async (url: string) => {
-			const res = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', [header]: sig },
-				body: raw,
-			});
-			const out = {
-				reference,
-				url,
-				status: res.status,
-				outcome: ((await res.json().catch(() => ({}))) as { outcome?: string }).outcome,
-			};
+			let out: { reference: string; url: string; status: number; outcome?: string };
+			try {
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', [header]: sig },
+					body: raw,
+				});
+				const outcome = ((await res.json().catch(() => ({}))) as { outcome?: string }).outcome;
+				out = { reference, url, status: res.status, outcome };
+			} catch {
+				// the receiver is down (restarting): recorded as status 0, to be delivered again like any failure
+				out = { reference, url, status: 0, outcome: 'unreachable' };
+			}
 			this.deliveries.push(out);
 			return out;
 		};
 		const n = Math.max(1, t.deliveries ?? 1);
-		const jobs = Array.from({ length: n }, () => urls).flat();
+		// the receivers as they are now (an instance may have been replaced since the event was recorded)
+		const jobs = Array.from({ length: n }, () => [...urls]).flat();
 		if (t.concurrent) return { reference, deliveries: await Promise.all(jobs.map(post)) };
 		const done = [];
 		for (const u of jobs) done.push(await post(u));
