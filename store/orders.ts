@@ -225,7 +225,9 @@ export class Storefront {
 					...ev,
 				});
 			} catch (e) {
-				return this.afterError(orderId, o.price, e);
+				const mine = ev.identicalPending === 0 ? await this.interchangeable(o, req, e) : null;
+				if (!mine) return this.afterError(orderId, o.price, e);
+				r = mine;
 			}
 			if (!(await this.adopt(o, r)))
 				return { orderId, state: 'unknown', price: o.price, error: new VtuError('unknown_outcome', ADOPT_REFUSED) };
@@ -257,6 +259,32 @@ export class Storefront {
 				identicalPending: await openIdentical(tx, o),
 			};
 		});
+	}
+
+	/**
+	 * Two phones, both answers lost, several records: the reconcile cannot pick among the candidates, but
+	 * when the shop is the token's only buyer (a followClient), no other identical order is open, and the
+	 * candidates are no more than the same customer's interchangeable open orders (same request, same price),
+	 * each candidate is one of theirs: this order takes the lowest unowned one (the unique index settles a
+	 * race), and the customer pays once per record, whichever order holds it.
+	 */
+	private async interchangeable(o: OrderRow, req: PurchaseRequest, e: unknown): Promise<PurchaseResult | null> {
+		if (!this.deps.followClient || !(e instanceof VtuError) || e.code !== 'unknown_outcome') return null;
+		const ids = (e.candidates ?? [])
+			.map((c) => (c as { id?: number }).id)
+			.filter((id): id is number => typeof id === 'number')
+			.sort((a, b) => a - b);
+		if (!ids.length) return null;
+		const row = await this.deps.books.db
+			.selectFrom('orders')
+			.select((eb) => eb.fn.countAll<number>().as('n'))
+			.where('request', '=', o.request)
+			.where('customer_id', '=', o.customer_id)
+			.where('price', '=', o.price)
+			.where('state', 'in', ['held', 'unknown'])
+			.executeTakeFirst();
+		if (ids.length > Number(row?.n ?? 0)) return null;
+		return this.deps.followClient.transactions.get(req.product as PurchaseResult['product'], ids[0]);
 	}
 
 	/**

@@ -236,6 +236,35 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		await balanced(books);
 	});
 
+	test('two phones, two records, both answers lost: each order takes one record, the customer pays twice', async () => {
+		const DATA = ownData();
+		const { books, store } = await shop(500_000, { client: patient(), followClient: patient() });
+		const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
+		const outs = [];
+		for (const id of ['o-2r-a', 'o-2r-b']) {
+			await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+			outs.push(await store.placeOrder('c1', id, DATA));
+		}
+		expect(outs.map((o) => o.state)).toEqual(['unknown', 'unknown']);
+		await env.admin.removeFault(readFault.id);
+		// at once, as two instances' followers would: one may lose the race for a record and take the other later
+		for (let round = 0; round < 3; round++) await Promise.all(['o-2r-a', 'o-2r-b'].map((id) => store.follow(id)));
+		const rows = await books.db
+			.selectFrom('orders')
+			.select(['id', 'vendor_id', 'state'])
+			.where('id', 'like', 'o-2r-%')
+			.execute();
+		expect(rows.map((r) => r.state)).toEqual(['settled', 'settled']);
+		const records = (await env.admin.transactions({ product: 'data' })).slice(-2).map((t) => t.id);
+		expect(rows.map((r) => r.vendor_id).sort()).toEqual(records.sort());
+		expect(await books.walletBalance('c1')).toEqual({
+			balance: 500_000 - 2 * outs[0].price,
+			held: 0,
+			available: 500_000 - 2 * outs[0].price,
+		});
+		await balanced(books);
+	});
+
 	test('two orders cannot own one vendor record (the database refuses the second link)', async () => {
 		const { books, store } = await shop();
 		const out = await store.placeOrder('c1', 'o-own', DATA);
