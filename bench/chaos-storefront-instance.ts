@@ -66,7 +66,10 @@ export async function startStoreInstance(cfg: InstanceConfig): Promise<StoreInst
 	const server: http.Server = createWebhookServer(books, Object.values(providers), (l) => logs.push(l));
 	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 	const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	const heldGraceMs = cfg.vendor.timeoutMs * 4 + cfg.vendor.maxProcessingMs * 2;
+	// a held order is followed only once no purchase can still be running for it: the grace must outlast the
+	// slowest buy (timeouts, retries, the read-back) on a loaded machine, or the follower may release an order
+	// whose purchase then succeeds (seen with 5.4 s on two busy cores)
+	const heldGraceMs = 15_000 + cfg.vendor.maxProcessingMs * 2;
 	const sweep = async () => {
 		const open = await books.db
 			.selectFrom('orders')

@@ -74,6 +74,7 @@ class InstanceProc {
 	webhookUrl = '';
 	dead = false;
 	private constructor(private readonly proc: ChildProcess) {
+		proc.on('error', () => undefined); // a send on a closed channel: answered through send's callback
 		proc.on('exit', () => {
 			this.dead = true;
 			// what it was doing never answers: the caller sees what a customer of a crashed bot sees
@@ -107,12 +108,21 @@ class InstanceProc {
 	}
 
 	call<T>(cmd: Command): Promise<T> {
-		if (this.dead) return Promise.reject(new Error('instance died'));
+		if (this.dead || !this.proc.connected) return Promise.reject(new Error('instance died'));
 		const id = this.next++;
 		return new Promise<T>((ok, fail) => {
 			this.waiting.set(id, { ok: ok as (v: unknown) => void, fail });
-			this.proc.send({ id, cmd });
+			// the channel may close between the check and the send (the instance is being killed)
+			this.proc.send({ id, cmd }, (err) => {
+				if (!err) return;
+				this.waiting.delete(id);
+				fail(new Error('instance died'));
+			});
 		});
+	}
+
+	get alive(): boolean {
+		return !this.dead && this.proc.connected;
 	}
 
 	/** SIGKILL: no cleanup, whatever it was doing is cut off (a crash, a kill -9, a lost machine). */
@@ -187,7 +197,7 @@ interface RunContext {
 /** A random instance; one being restarted is skipped (a bot's load balancer sends the update elsewhere). */
 function pickInst(c: RunContext): InstanceProc {
 	const k = int(c.rng, 0, c.insts.length - 1);
-	return c.insts[k].dead ? (c.insts.find((i) => !i.dead) ?? c.insts[k]) : c.insts[k];
+	return c.insts[k].alive ? c.insts[k] : (c.insts.find((i) => i.alive) ?? c.insts[k]);
 }
 
 /** One incoming transfer with its webhook faults, drawn from the seed. */
@@ -263,7 +273,7 @@ async function order(c: RunContext, cu: Customer, n: number): Promise<void> {
 	const jobs = pair
 		? c.insts
 				.slice(0, 2)
-				.map((inst, k) => ({ inst: inst.dead ? pickInst(c) : inst, id: `${cu.id}-o${n}${k ? 'b' : 'a'}` }))
+				.map((inst, k) => ({ inst: inst.alive ? inst : pickInst(c), id: `${cu.id}-o${n}${k ? 'b' : 'a'}` }))
 		: [{ inst: pickInst(c), id: `${cu.id}-o${n}` }];
 	if (pair) c.stats.pairs++;
 	const replies = await Promise.all(
@@ -510,7 +520,7 @@ async function lateVendorRefunds(c: RunContext, admin: SandboxAdmin): Promise<nu
 /** Every instance's follower sweeps at once, until nothing is open (or the bound has long passed). */
 async function followUp(c: RunContext, maxProcessingMs: number): Promise<void> {
 	// orders cut off by the crash are followed once they are older than the instances' held grace
-	const until = Date.now() + maxProcessingMs * 8 + 8000;
+	const until = Date.now() + maxProcessingMs * 8 + 25_000;
 	await sleep(maxProcessingMs + 300);
 	for (;;) {
 		const states = await Promise.all(c.insts.map((i) => i.call<Record<string, number>>({ op: 'sweep' })));
