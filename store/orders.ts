@@ -196,7 +196,17 @@ export class Storefront {
 			.set({ vendor_product: r.product, vendor_id: r.id })
 			.where('id', '=', orderId)
 			.execute();
-		await books.settle(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
+		const settled = await books.settle(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
+		if (!settled && (await books.orderState(orderId)) === 'released') {
+			// its hold was released (a follower took it for a crashed order and proved "not charged") while this
+			// purchase was still running, and the vendor made it: never booked silently; the owner settles it
+			this.deps.alertOwner?.(
+				`Order ${orderId} was released while its purchase was still running, and the vendor made it ` +
+					`(${r.product} #${r.id}, ${r.status}): the customer was not charged; settle it by hand.`,
+			);
+			await this.setState(orderId, 'released');
+			return { orderId, state: 'released', price, result: r };
+		}
 		if (r.status === 'failed') {
 			await books.refund(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
 			await this.setState(orderId, 'refunded');

@@ -314,6 +314,29 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		await balanced(books);
 	});
 
+	test('bought after its hold was released (a follower raced a slow purchase): the owner is alerted, nothing booked silently', async () => {
+		const alerts: string[] = [];
+		const { books, store } = await shop(500_000, { alertOwner: (t) => alerts.push(t) });
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'latency', latencyMs: 400, count: 1 });
+		const placing = store.placeOrder('c1', 'o-raced', ownData());
+		// while the purchase is on the wire, its hold is released (as a follower that took it for crashed would)
+		while ((await books.orderState('o-raced')) !== 'held') await new Promise((r) => setImmediate(r));
+		expect(await books.release('o-raced')).toBe(true);
+		const out = await placing;
+		expect(out.state).toBe('released');
+		expect(out.result?.status).toBe('successful');
+		expect(alerts).toHaveLength(1);
+		expect(alerts[0]).toMatch(/o-raced was released while its purchase was still running/);
+		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
+		const row = await books.db
+			.selectFrom('orders')
+			.select('state')
+			.where('id', '=', 'o-raced')
+			.executeTakeFirstOrThrow();
+		expect(row.state).toBe('released');
+		await balanced(books);
+	});
+
 	test('a settled order that fails later is refunded exactly once', async () => {
 		const { books, store } = await shop();
 		const out = await store.placeOrder('c1', 'o-flip', DATA);
