@@ -10,7 +10,7 @@ import { percentOf } from '../client/money';
 import type { VtuClient } from '../client/client';
 import type { PurchaseRequest, PurchaseResult } from '../client/types';
 import type { OrderRow, StoreDb, StoreTables } from './db';
-import { isAlreadyWritten, type Books } from './ledger';
+import { isAlreadyWritten, retryOnDeadlock, type Books } from './ledger';
 import type { Transaction } from 'kysely';
 
 const ADOPT_REFUSED =
@@ -143,30 +143,32 @@ export class Storefront {
 		const { books } = this.deps;
 		const taken = () =>
 			new VtuInvalidInputError(`order id ${orderId} is already used: give each order a new id`, { field: 'orderId' });
-		await books.db.transaction().execute(async (tx) => {
-			const row = await tx
-				.insertInto('orders')
-				.values({
-					id: orderId,
-					customer_id: customerId,
-					request: JSON.stringify(req),
-					price,
-					cost,
-					sent_at: at,
-					vendor_product: null,
-					vendor_id: null,
-					state: 'held',
-					created_at: at,
-				})
-				.onConflict((oc) => oc.column('id').doNothing())
-				.executeTakeFirst();
-			if (Number(row.numInsertedOrUpdatedRows ?? 0) !== 1) throw taken();
-			try {
-				await books.hold(customerId, orderId, price, tx); // insufficient_balance → rolled back
-			} catch (e) {
-				throw isAlreadyWritten(e) ? taken() : e;
-			}
-		});
+		const run = () =>
+			books.db.transaction().execute(async (tx) => {
+				const row = await tx
+					.insertInto('orders')
+					.values({
+						id: orderId,
+						customer_id: customerId,
+						request: JSON.stringify(req),
+						price,
+						cost,
+						sent_at: at,
+						vendor_product: null,
+						vendor_id: null,
+						state: 'held',
+						created_at: at,
+					})
+					.onConflict((oc) => oc.column('id').doNothing())
+					.executeTakeFirst();
+				if (Number(row.numInsertedOrUpdatedRows ?? 0) !== 1) throw taken();
+				try {
+					await books.hold(customerId, orderId, price, tx); // insufficient_balance → rolled back
+				} catch (e) {
+					throw isAlreadyWritten(e) ? taken() : e;
+				}
+			});
+		await retryOnDeadlock(run);
 	}
 
 	private async afterError(orderId: string, price: number, e: unknown): Promise<OrderOutcome> {
