@@ -427,9 +427,6 @@ async function drive(
 	const lateRefunds = await lateVendorRefunds(c, admin);
 	await followUp(c, maxProcessingMs);
 	await retryUndelivered(c);
-	const faultLog = await admin.faultLog();
-	const vendorFaults: Record<string, number> = {};
-	for (const f of faultLog) vendorFaults[f.kind] = (vendorFaults[f.kind] ?? 0) + 1;
 	const audit = await auditRun({
 		database: db.url,
 		pay,
@@ -437,10 +434,23 @@ async function drive(
 		vendorUser: 'shop',
 		customers: customers.map((x) => x.id),
 	});
+	return statsOf(backend, c, customers.length, await admin.faultLog(), lateRefunds, audit);
+}
+
+function statsOf(
+	backend: RunStats['backend'],
+	c: RunContext,
+	customers: number,
+	faultLog: { kind: string }[],
+	lateRefunds: number,
+	audit: StoreAudit,
+): RunStats {
+	const vendorFaults: Record<string, number> = {};
+	for (const f of faultLog) vendorFaults[f.kind] = (vendorFaults[f.kind] ?? 0) + 1;
 	return {
 		backend,
-		instances: n,
-		customers: customers.length,
+		instances: c.insts.length,
+		customers,
 		payments: c.stats.payments,
 		orders: c.stats.orders,
 		twoPhonePairs: c.stats.pairs,
@@ -449,8 +459,8 @@ async function drive(
 		refusedOrders: c.stats.refused,
 		refusedBy: c.stats.refusedBy,
 		forgeries: c.stats.forgeries,
-		webhookDeliveries: pay.deliveries.length,
-		webhookRetries: pay.deliveries.filter((d) => d.status === 503).length,
+		webhookDeliveries: c.pay.deliveries.length,
+		webhookRetries: c.pay.deliveries.filter((d) => d.status === 503).length,
 		vendorFaults,
 		lateRefunds,
 		audit: { ...audit, problems: [...c.problems, ...audit.problems] },
