@@ -29,7 +29,7 @@ test('no double credit, no overspend, no lost refund, and the books balance', ()
 
 test('the lane did what it says: money came in, orders ran into faults, refunds and forgeries happened', () => {
 	for (const r of runs) {
-		expect(r.payments).toBeGreaterThan(r.customers);
+		expect(r.payments).toBeGreaterThan(0);
 		expect(r.webhookDeliveries).toBeGreaterThan(r.payments); // replays, both instances, forged copies
 		expect(r.forgeries).toBeGreaterThan(0);
 		expect(r.audit.paidIn).toBeGreaterThan(0);
@@ -41,6 +41,7 @@ test('the lane did what it says: money came in, orders ran into faults, refunds 
 		if (r.backend === 'postgres') {
 			expect(r.instances).toBe(2);
 			expect(r.twoPhonePairs).toBeGreaterThan(0);
+			expect(r.crashes).toBe(1); // one instance killed mid-run and started again
 		}
 	}
 	expect(runs.map((r) => r.backend)).toEqual(backendNames());
