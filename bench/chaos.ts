@@ -900,6 +900,7 @@ async function storefrontCli(v: Record<string, string | boolean | undefined>): P
 		customers: Math.max(1, Math.floor(n('customers', '12'))),
 		orders: Math.max(1, Math.floor(n('orders', '4'))),
 		faultRate: Math.min(1, n('fault-rate', '0.2')),
+		crash: v.crash === true,
 		backends: b === 'both' ? ['postgres', 'sqlite'] : [b as 'postgres' | 'sqlite'],
 		log: v.verbose ? (s) => process.stderr.write(`${s}\n`) : undefined,
 	});
@@ -926,6 +927,7 @@ async function main(): Promise<void> {
 			'max-processing-ms': { type: 'string' },
 			verbose: { type: 'boolean', default: false },
 			storefront: { type: 'boolean', default: false },
+			crash: { type: 'boolean', default: false },
 			customers: { type: 'string' },
 			orders: { type: 'string' },
 			backend: { type: 'string' },

@@ -41,7 +41,6 @@ test('the lane did what it says: money came in, orders ran into faults, refunds 
 		if (r.backend === 'postgres') {
 			expect(r.instances).toBe(2);
 			expect(r.twoPhonePairs).toBeGreaterThan(0);
-			expect(r.crashes).toBe(1); // one instance killed mid-run and started again
 		}
 	}
 	expect(runs.map((r) => r.backend)).toEqual(backendNames());
