@@ -3,6 +3,8 @@
  *
  *   npm run chaos -- --purchases 1000 --seed 7 [--dialect seed|family] [--concurrency 8]
  *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4     (multi-actor lane: bench/chaos-actors.ts)
+ *   npm run chaos -- --storefront --customers 12 --orders 4 --seed 1 [--backend both|postgres|sqlite]
+ *                                                              (storefront lane: bench/chaos-storefront.ts)
  *
  * A seeded PRNG draws every intended purchase (product, recipient, amount) and, for ~20% of them, ONE
  * fault. Purchases run in `concurrency` lanes; each lane owns an in-process sandbox and a VtuClient and
@@ -57,6 +59,7 @@ import {
 } from '../sandbox/catalog';
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
+import { formatRuns, lastLine, runStorefrontChaos } from './chaos-storefront';
 import {
 	formatActors,
 	type Outcome,
@@ -922,6 +925,30 @@ function slowOption(
 	return { share: sh, minMs: Number(m[1]) * 1000, maxMs: Number(m[2]) * 1000 };
 }
 
+/** --storefront: bench/chaos-storefront.ts (customers, payments and orders across storefront instances). */
+async function storefrontCli(v: Record<string, string | boolean | undefined>): Promise<void> {
+	const n = (name: string, d: string) => {
+		const x = Number(v[name] ?? d);
+		if (!Number.isFinite(x) || x < 0) throw new Error(`--${name} must be a number ≥ 0, got ${String(v[name])}`);
+		return x;
+	};
+	const b = String(v.backend ?? 'both');
+	if (!['both', 'postgres', 'sqlite'].includes(b))
+		throw new Error(`--backend must be both, postgres or sqlite, got ${b}`);
+	const runs = await runStorefrontChaos({
+		seed: Math.floor(n('seed', '7')),
+		customers: Math.max(1, Math.floor(n('customers', '12'))),
+		orders: Math.max(1, Math.floor(n('orders', '4'))),
+		faultRate: Math.min(1, n('fault-rate', '0.2')),
+		crash: v.crash === true,
+		backends: b === 'both' ? ['postgres', 'sqlite'] : [b as 'postgres' | 'sqlite'],
+		log: v.verbose ? (s) => process.stderr.write(`${s}\n`) : undefined,
+	});
+	const { line, ok } = lastLine(runs);
+	process.stdout.write(`${formatRuns(runs)}\n\n${line}\n`);
+	process.exitCode = ok ? 0 : 1;
+}
+
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
@@ -939,8 +966,14 @@ async function main(): Promise<void> {
 			'slow-real': { type: 'boolean', default: false },
 			'max-processing-ms': { type: 'string' },
 			verbose: { type: 'boolean', default: false },
+			storefront: { type: 'boolean', default: false },
+			crash: { type: 'boolean', default: false },
+			customers: { type: 'string' },
+			orders: { type: 'string' },
+			backend: { type: 'string' },
 		},
 	});
+	if (values.storefront) return storefrontCli(values);
 	const dialect = values.dialect === 'family' ? 'family' : values.dialect === 'seed' ? 'seed' : null;
 	if (!dialect) throw new Error(`--dialect must be seed or family, got ${values.dialect}`);
 	const num = (name: string, v: string | undefined, min: number) => {

@@ -203,6 +203,8 @@ async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
       id text primary key, customer_id text not null references customers(id), request text not null,
       price ${n} not null, cost ${n} not null, sent_at text, vendor_product text, vendor_id ${n}, state text not null,
       created_at text not null)`,
+		// a vendor record belongs to one order at most, whichever instance adopts it
+		sql`create unique index if not exists orders_vendor_record on orders(vendor_product, vendor_id)`,
 	];
 	if (dialect === 'sqlite') {
 		for (const stmt of ddl) await stmt.execute(db);

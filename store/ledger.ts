@@ -202,7 +202,7 @@ export class Ledger {
 		};
 		try {
 			if (tx) await run(tx);
-			else await this.db.transaction().execute(run);
+			else await retryOnDeadlock(() => this.db.transaction().execute(run));
 			return true;
 		} catch (e) {
 			if (e instanceof AlreadyWritten) {
@@ -260,6 +260,22 @@ export class Ledger {
 				},
 			],
 		});
+	}
+}
+
+/**
+ * Postgres may pick a transaction as a deadlock victim (40P01) or fail it on serialization (40001) when
+ * several instances move the same accounts at once; the whole transaction was rolled back, so running it
+ * again is safe and is what the error asks for. Anything else, or a fourth failure, is thrown.
+ */
+export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 4): Promise<T> {
+	for (let i = 1; ; i++) {
+		try {
+			return await run();
+		} catch (e) {
+			const code = (e as { code?: unknown }).code;
+			if (i >= attempts || (code !== '40P01' && code !== '40001')) throw e;
+		}
 	}
 }
 
@@ -332,25 +348,27 @@ export class Books extends Ledger {
 			});
 		if (p.fee > 0) legs.push({ id: `${mv}:fee`, debit: OWNER.fees, credit: to, amount: p.fee, reason: 'payment_fee' });
 		try {
-			await this.db.transaction().execute(async (tx) => {
-				const ins = await tx
-					.insertInto('payments')
-					.values({
-						provider: p.provider,
-						reference: p.reference,
-						customer_id: p.customerId,
-						amount: p.amount,
-						fee: p.fee,
-						status,
-						account_number: p.accountNumber ?? null,
-						paid_at: p.paidAt ?? null,
-						created_at: new Date().toISOString(),
-					})
-					.onConflict((oc) => oc.columns(['provider', 'reference']).doNothing())
-					.executeTakeFirst();
-				if (Number(ins.numInsertedOrUpdatedRows ?? 0) !== 1) throw new AlreadyWritten();
-				await this.write({ movement: mv, reference: p.reference, legs }, tx);
-			});
+			await retryOnDeadlock(() =>
+				this.db.transaction().execute(async (tx) => {
+					const ins = await tx
+						.insertInto('payments')
+						.values({
+							provider: p.provider,
+							reference: p.reference,
+							customer_id: p.customerId,
+							amount: p.amount,
+							fee: p.fee,
+							status,
+							account_number: p.accountNumber ?? null,
+							paid_at: p.paidAt ?? null,
+							created_at: new Date().toISOString(),
+						})
+						.onConflict((oc) => oc.columns(['provider', 'reference']).doNothing())
+						.executeTakeFirst();
+					if (Number(ins.numInsertedOrUpdatedRows ?? 0) !== 1) throw new AlreadyWritten();
+					await this.write({ movement: mv, reference: p.reference, legs }, tx);
+				}),
+			);
 		} catch (e) {
 			if (isAlreadyWritten(e)) return 'duplicate';
 			throw e;
@@ -376,8 +394,8 @@ export class Books extends Ledger {
 	}
 
 	/**
-	 * Holds `amount` of the customer's wallet for an order. Throws `insufficient_balance` (nothing held).
-	 * Inside the caller's transaction `tx`, an order id already held throws (see isAlreadyWritten).
+	 * Holds `amount` of the customer's wallet for an order. Throws `insufficient_balance` (nothing held). Inside
+	 * `tx` (written with the order's row), a hold already written throws (see isAlreadyWritten) instead.
 	 */
 	async hold(customerId: string, orderId: string, amount: number, tx?: Tx): Promise<boolean> {
 		const id = `hold:${orderId}`;

@@ -9,7 +9,37 @@ import { VtuError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../
 import { percentOf } from '../client/money';
 import type { VtuClient } from '../client/client';
 import type { PurchaseRequest, PurchaseResult } from '../client/types';
-import { isAlreadyWritten, type Books } from './ledger';
+import type { OrderRow, StoreDb, StoreTables } from './db';
+import { isAlreadyWritten, retryOnDeadlock, type Books } from './ledger';
+import type { Transaction } from 'kysely';
+
+const ADOPT_REFUSED =
+	'A matching vendor record was found, but another open order of the shop is identical or owns it: checking again.';
+
+/**
+ * Other open orders with the very same request that a lone record could belong to instead: every held one
+ * (it may be in its purchase right now) and every unknown one, except the same customer's at the same price.
+ * Those are interchangeable: whichever of them takes the record, that customer pays once for what was bought
+ * once, and the other is followed to its own end (the record is then claimed, not a candidate).
+ */
+async function openIdentical(db: StoreDb | Transaction<StoreTables>, o: OrderRow): Promise<number> {
+	const row = await db
+		.selectFrom('orders')
+		.select((eb) => eb.fn.countAll<number>().as('n'))
+		.where('id', '<>', o.id)
+		.where('request', '=', o.request)
+		.where((eb) =>
+			eb.or([
+				eb('state', '=', 'held'),
+				eb.and([
+					eb('state', '=', 'unknown'),
+					eb.or([eb('customer_id', '<>', o.customer_id), eb('price', '<>', o.price)]),
+				]),
+			]),
+		)
+		.executeTakeFirst();
+	return Number(row?.n ?? 0);
+}
 
 export interface Pricing {
 	/** the seller's markup on the vendor's price, e.g. "5" or "2.5" (percent) */
@@ -21,6 +51,14 @@ export interface Pricing {
 export interface OrderDeps {
 	books: Books;
 	client: VtuClient;
+	/**
+	 * The client `follow()` reconciles with (default: `client`). When the shop's instances are the vendor
+	 * token's only buyers, give one with `reconcile.sharedAccount: false`: follow() passes it every other
+	 * order's record and the open identical orders from the shared orders table, so a lone record can be
+	 * adopted safely there, while `client` (shared: true) never adopts one inside a purchase, where another
+	 * instance's identical order in flight is invisible.
+	 */
+	followClient?: VtuClient;
 	pricing?: Pricing;
 	/** vendor wallet level (kobo) under which the owner is alerted, once until it recovers */
 	lowFloatKobo?: number;
@@ -37,21 +75,6 @@ export interface OrderOutcome {
 	/** for `unknown`: when a proven answer becomes possible */
 	resolvableAfter?: string;
 	error?: VtuError;
-}
-
-function orderRow(customerId: string, orderId: string, req: PurchaseRequest, price: number, cost: number, at: string) {
-	return {
-		id: orderId,
-		customer_id: customerId,
-		request: JSON.stringify(req),
-		price,
-		cost,
-		sent_at: at,
-		vendor_product: null,
-		vendor_id: null,
-		state: 'held',
-		created_at: at,
-	};
 }
 
 export class Storefront {
@@ -89,28 +112,13 @@ export class Storefront {
 	async placeOrder(customerId: string, orderId: string, req: PurchaseRequest): Promise<OrderOutcome> {
 		if (!/^[A-Za-z0-9_.:-]{1,80}$/.test(orderId))
 			throw new VtuInvalidInputError('order id must be 1-80 letters, digits or _ . : -', { field: 'orderId' });
-		const { books, client } = this.deps;
+		const { client } = this.deps;
 		const quote = await client.quote(req);
 		const cost = quote.amount.kobo;
 		const price = this.priceFor(cost);
 		await this.guardFloat(cost);
-		let sentAt = '';
-		try {
-			// the hold and its order row together: a hold without its row would never be followed (stuck money)
-			await books.db.transaction().execute(async (tx) => {
-				await books.hold(customerId, orderId, price, tx); // insufficient_balance → nothing held, nothing sent
-				// stamped as late as possible: with no answer, the vendor's record is looked for from here on
-				sentAt = new Date().toISOString();
-				await tx
-					.insertInto('orders')
-					.values(orderRow(customerId, orderId, req, price, cost, sentAt))
-					.execute();
-			});
-		} catch (e) {
-			if (isAlreadyWritten(e))
-				throw new VtuInvalidInputError(`order id ${orderId} was already used`, { field: 'orderId' });
-			throw e;
-		}
+		const sentAt = new Date().toISOString();
+		await this.open(customerId, orderId, req, price, cost, sentAt); // refused → nothing held, nothing sent
 		let r: PurchaseResult;
 		try {
 			r = await client.buy(req);
@@ -118,6 +126,49 @@ export class Storefront {
 			return this.afterError(orderId, price, e);
 		}
 		return this.apply(orderId, price, r);
+	}
+
+	/**
+	 * The order's row and its hold, in one transaction: a crash or a refusal never leaves money held with no
+	 * order to follow it, nor an order without its hold. An id already used is refused before anything is held.
+	 */
+	private async open(
+		customerId: string,
+		orderId: string,
+		req: PurchaseRequest,
+		price: number,
+		cost: number,
+		at: string,
+	) {
+		const { books } = this.deps;
+		const taken = () =>
+			new VtuInvalidInputError(`order id ${orderId} is already used: give each order a new id`, { field: 'orderId' });
+		const run = () =>
+			books.db.transaction().execute(async (tx) => {
+				const row = await tx
+					.insertInto('orders')
+					.values({
+						id: orderId,
+						customer_id: customerId,
+						request: JSON.stringify(req),
+						price,
+						cost,
+						sent_at: at,
+						vendor_product: null,
+						vendor_id: null,
+						state: 'held',
+						created_at: at,
+					})
+					.onConflict((oc) => oc.column('id').doNothing())
+					.executeTakeFirst();
+				if (Number(row.numInsertedOrUpdatedRows ?? 0) !== 1) throw taken();
+				try {
+					await books.hold(customerId, orderId, price, tx); // insufficient_balance → rolled back
+				} catch (e) {
+					throw isAlreadyWritten(e) ? taken() : e;
+				}
+			});
+		await retryOnDeadlock(run);
 	}
 
 	private async afterError(orderId: string, price: number, e: unknown): Promise<OrderOutcome> {
@@ -147,7 +198,17 @@ export class Storefront {
 			.set({ vendor_product: r.product, vendor_id: r.id })
 			.where('id', '=', orderId)
 			.execute();
-		await books.settle(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
+		const settled = await books.settle(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
+		if (!settled && (await books.orderState(orderId)) === 'released') {
+			// its hold was released (a follower took it for a crashed order and proved "not charged") while this
+			// purchase was still running, and the vendor made it: never booked silently; the owner settles it
+			this.deps.alertOwner?.(
+				`Order ${orderId} was released while its purchase was still running, and the vendor made it ` +
+					`(${r.product} #${r.id}, ${r.status}): the customer was not charged; settle it by hand.`,
+			);
+			await this.setState(orderId, 'released');
+			return { orderId, state: 'released', price, result: r };
+		}
 		if (r.status === 'failed') {
 			await books.refund(orderId, r.amount.kobo > 0 ? r.amount.kobo : undefined);
 			await this.setState(orderId, 'refunded');
@@ -166,23 +227,22 @@ export class Storefront {
 		const o = await books.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
 		if (!o) throw new VtuError('not_found', `no order ${orderId}`);
 		if (o.state === 'unknown' || o.state === 'held') {
-			// records other orders of this shop already own are never adopted by this one
-			const owned = await books.db
-				.selectFrom('orders')
-				.select('vendor_id')
-				.where('id', '<>', orderId)
-				.where('vendor_id', 'is not', null)
-				.execute();
+			const req = JSON.parse(o.request) as PurchaseRequest;
+			const ev = await this.evidence(o, req);
 			let r: PurchaseResult;
 			try {
-				r = await client.reconcile(JSON.parse(o.request) as PurchaseRequest, {
+				r = await (this.deps.followClient ?? client).reconcile(req, {
 					sentAt: new Date(o.sent_at ?? o.created_at),
 					waitMs: 0,
-					excludeIds: owned.map((x) => Number(x.vendor_id)),
+					...ev,
 				});
 			} catch (e) {
-				return this.afterError(orderId, o.price, e);
+				const mine = ev.identicalPending === 0 ? await this.interchangeable(o, req, e) : null;
+				if (!mine) return this.afterError(orderId, o.price, e);
+				r = mine;
 			}
+			if (!(await this.adopt(o, r)))
+				return { orderId, state: 'unknown', price: o.price, error: new VtuError('unknown_outcome', ADOPT_REFUSED) };
 			return this.apply(orderId, o.price, r);
 		}
 		if (o.state === 'settled' && o.vendor_product && o.vendor_id !== null) {
@@ -190,6 +250,81 @@ export class Storefront {
 			if (r.status === 'failed') return this.apply(orderId, o.price, r);
 		}
 		return { orderId, state: o.state as OrderState, price: o.price };
+	}
+
+	/**
+	 * What reconciling `o` must know of the shop's other orders (every instance's, from the shared table), read
+	 * in one transaction: the records they own (never adopted; vendor ids count per product, so this product's
+	 * only) and how many identical orders are still open (a lone matching record could be theirs).
+	 */
+	private async evidence(o: OrderRow, req: PurchaseRequest) {
+		return this.deps.books.db.transaction().execute(async (tx) => {
+			const owned = await tx
+				.selectFrom('orders')
+				.select(['vendor_id', 'sent_at'])
+				.where('id', '<>', o.id)
+				.where('vendor_product', '=', req.product)
+				.where('vendor_id', 'is not', null)
+				.execute();
+			return {
+				claimed: owned.map((x) => ({ id: Number(x.vendor_id), sentAt: x.sent_at ? Date.parse(x.sent_at) : null })),
+				identicalPending: await openIdentical(tx, o),
+			};
+		});
+	}
+
+	/**
+	 * Two phones, both answers lost, several records: the reconcile cannot pick among the candidates, but
+	 * when the shop is the token's only buyer (a followClient), no other identical order is open, and the
+	 * candidates are no more than the same customer's interchangeable open orders (same request, same price),
+	 * each candidate is one of theirs: this order takes the lowest unowned one (the unique index settles a
+	 * race), and the customer pays once per record, whichever order holds it.
+	 */
+	private async interchangeable(o: OrderRow, req: PurchaseRequest, e: unknown): Promise<PurchaseResult | null> {
+		if (!this.deps.followClient || !(e instanceof VtuError) || e.code !== 'unknown_outcome') return null;
+		const ids = (e.candidates ?? [])
+			.map((c) => (c as { id?: number }).id)
+			.filter((id): id is number => typeof id === 'number')
+			.sort((a, b) => a - b);
+		if (!ids.length) return null;
+		const row = await this.deps.books.db
+			.selectFrom('orders')
+			.select((eb) => eb.fn.countAll<number>().as('n'))
+			.where('request', '=', o.request)
+			.where('customer_id', '=', o.customer_id)
+			.where('price', '=', o.price)
+			.where('state', 'in', ['held', 'unknown'])
+			.executeTakeFirst();
+		if (ids.length > Number(row?.n ?? 0)) return null;
+		return this.deps.followClient.transactions.get(req.product as PurchaseResult['product'], ids[0]);
+	}
+
+	/**
+	 * Links a reconciled record to `o`, unless an identical order opened meanwhile or another order owns it
+	 * (the unique (vendor_product, vendor_id) index decides between two instances adopting at once).
+	 */
+	private async adopt(o: OrderRow, r: PurchaseResult): Promise<boolean> {
+		try {
+			return await this.deps.books.db.transaction().execute(async (tx) => {
+				if ((await openIdentical(tx, o)) > 0) return false;
+				await tx
+					.updateTable('orders')
+					.set({ vendor_product: r.product, vendor_id: r.id })
+					.where('id', '=', o.id)
+					.execute();
+				return true;
+			});
+		} catch (e) {
+			const owner = await this.deps.books.db
+				.selectFrom('orders')
+				.select('id')
+				.where('vendor_product', '=', r.product)
+				.where('vendor_id', '=', r.id)
+				.where('id', '<>', o.id)
+				.executeTakeFirst();
+			if (owner) return false;
+			throw e;
+		}
 	}
 
 	private async setState(orderId: string, state: OrderState): Promise<void> {

@@ -2,7 +2,8 @@
  * A local payment-provider sandbox: Paystack- and Monnify-shaped endpoints (create a customer's account,
  * verify a transaction, read its status) and an admin API to simulate a bank transfer into an account, which
  * fires the provider's signed webhook at the configured URL(s), with faults on demand: replays, the same
- * event to several receivers at once, a delay, a held event delivered later (reordering) and a bad signature.
+ * event to several receivers at once, a delay, a held event delivered later (reordering), a bad signature
+ * and outages of the verification call (the receiver answers 5xx and the payment is delivered again).
  * Paystack amounts are kobo integers; Monnify's are naira with decimals, as the real ones are.
  */
 import crypto from 'node:crypto';
@@ -29,6 +30,8 @@ interface Tx {
 	accountRef: string;
 	paidAt: string;
 	status: 'success' | 'pending';
+	/** the next verifications of this payment that fail with a 500 (a provider outage) */
+	verifyOutages: number;
 }
 
 export interface TransferRequest {
@@ -47,6 +50,8 @@ export interface TransferRequest {
 	delayMs?: number;
 	/** the provider answers "not paid" on verification (a webhook that lies) */
 	unpaid?: boolean;
+	/** the first n verifications of this payment fail with a 500 (the receiver must answer 5xx and be retried) */
+	verifyOutages?: number;
 }
 
 const naira = (kobo: number) => `${Math.floor(kobo / 100)}.${String(kobo % 100).padStart(2, '0')}`;
@@ -137,6 +142,7 @@ export class PaymentSandbox {
 		if (method === 'GET' && m) {
 			const tx = this.txs.get(`paystack:${decodeURIComponent(m[1])}`);
 			if (!tx) return [404, { status: false, message: 'Transaction reference not found' }];
+			if (this.outage(tx)) return [500, { status: false, message: 'An error occurred' }];
 			return [
 				200,
 				{
@@ -201,12 +207,20 @@ export class PaymentSandbox {
 		if (method === 'GET' && m) {
 			const tx = this.txs.get(`monnify:${decodeURIComponent(m[1])}`);
 			if (!tx) return [404, { requestSuccessful: false, responseMessage: 'Transaction not found' }];
+			if (this.outage(tx)) return [500, { requestSuccessful: false, responseMessage: 'System error' }];
 			return [
 				200,
 				{ requestSuccessful: true, responseMessage: 'success', responseCode: '0', responseBody: this.monnifyData(tx) },
 			];
 		}
 		return [404, { requestSuccessful: false, responseMessage: 'not found' }];
+	}
+
+	/** One of the payment's verification outages, if any are left. */
+	private outage(tx: Tx): boolean {
+		if (tx.verifyOutages <= 0) return false;
+		tx.verifyOutages--;
+		return true;
 	}
 
 	private monnifyToken(): string {
@@ -247,6 +261,7 @@ export class PaymentSandbox {
 			accountRef: acct?.accountRef ?? 'UNKNOWN',
 			paidAt: new Date().toISOString(),
 			status: t.unpaid ? 'pending' : 'success',
+			verifyOutages: Math.max(0, Math.floor(t.verifyOutages ?? 0)),
 		};
 		this.txs.set(`${t.provider}:${reference}`, tx);
 		if (t.hold) return { reference, deliveries: [] };
@@ -264,22 +279,25 @@ export class PaymentSandbox {
 		const urls = this.opts.webhookUrls[tx.provider];
 		if (t.delayMs) await new Promise((r) => setTimeout(r, t.delayMs));
 		const post = async (url: string) => {
-			const res = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', [header]: sig },
-				body: raw,
-			});
-			const out = {
-				reference,
-				url,
-				status: res.status,
-				outcome: ((await res.json().catch(() => ({}))) as { outcome?: string }).outcome,
-			};
+			let out: { reference: string; url: string; status: number; outcome?: string };
+			try {
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', [header]: sig },
+					body: raw,
+				});
+				const outcome = ((await res.json().catch(() => ({}))) as { outcome?: string }).outcome;
+				out = { reference, url, status: res.status, outcome };
+			} catch {
+				// the receiver is down (restarting): recorded as status 0, to be delivered again like any failure
+				out = { reference, url, status: 0, outcome: 'unreachable' };
+			}
 			this.deliveries.push(out);
 			return out;
 		};
 		const n = Math.max(1, t.deliveries ?? 1);
-		const jobs = Array.from({ length: n }, () => urls).flat();
+		// the receivers as they are now (an instance may have been replaced since the event was recorded)
+		const jobs = Array.from({ length: n }, () => [...urls]).flat();
 		if (t.concurrent) return { reference, deliveries: await Promise.all(jobs.map(post)) };
 		const done = [];
 		for (const u of jobs) done.push(await post(u));

@@ -96,6 +96,26 @@ describe.each(backendNames())('storefront funding over HTTP on %s', (name) => {
 		return r;
 	}
 
+	test('provider outage while confirming: answered 503, nothing credited; the retry credits once', async () => {
+		const { admin, customer, books, instances } = await setup(2);
+		const acct = await customer('obi', 'monnify');
+		// one verification fails: one instance answers 503 (retry me), the other credits; then days of retries
+		const sent = await admin('transfer', {
+			provider: 'monnify',
+			accountNumber: acct.accountNumber,
+			amount: 250_075,
+			fee: 1_000,
+			verifyOutages: 1,
+		});
+		expect(sent.deliveries.map((d) => d.status)).toEqual([503, 200]);
+		expect(sent.deliveries[1].outcome).toBe('credited');
+		const again = await admin('deliver', { reference: sent.reference, deliveries: 2 });
+		expect(again.deliveries.map((d) => d.outcome)).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate']);
+		expect((await books.walletBalance('obi')).balance).toBe(250_075);
+		expect(instances[0].logs.join('\n')).toMatch(/not recorded yet .*the provider will retry/);
+		await booksBalance(books);
+	});
+
 	test('Paystack: a transfer into a dedicated account credits exactly what was paid, once, through days of replays', async () => {
 		const { admin, customer, books } = await setup();
 		const acct = await customer('ada', 'paystack');
