@@ -74,6 +74,11 @@ const MIGRATIONS: string[] = [
   ALTER TABLE orders ADD COLUMN recheck_at INTEGER;
   CREATE INDEX orders_state_recheck ON orders(state, recheck_at);
   `,
+	// 4: the customer_ref an unclear order's POST carried (NULL: not known, '': sent without one), passed back
+	// to reconcile: on a site that echoes it, it proves which record is this order's
+	`
+  ALTER TABLE orders ADD COLUMN customer_ref TEXT;
+  `,
 ];
 
 /** Open (creating if needed) and migrate the database. `:memory:` works for tests. */
