@@ -2,7 +2,7 @@
  * Multi-actor chaos lane (issue 9: one owner per record):
  *
  *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4 [--purchases 40] [--bot-orders 10] [--timeout-ms 2000]
- *                    [--bot-instances 2 [--bot-token-shared false] [--bot-customer-ref true]]
+ *                    [--bot-instances 2 [--bot-token-shared true] [--bot-customer-ref true]]
  *                    [--busy 20] [--slow 0.2 [--slow-range 4-12 | --slow-real]] [--max-processing-ms 15000]
  *
  * --busy <records/s>: the account is busy: other buyers (the sandbox's server-side generator, sandbox/busy.ts)
@@ -23,9 +23,12 @@
  *     restarted on the same journal (its start-up recovery reconciles the interrupted orders);
  *   - or, with --bot-instances N, the bot's multi-instance deployment as bot/README "Running several
  *     instances" documents it: N such processes (each killed and restarted the same way), one bot token,
- *     one SQLite journal, each its own client; VTU_TOKEN_SHARED at the bot's default (false) unless
- *     --bot-token-shared true, and VTU_CUSTOMER_REF on (the sandbox echoes it) unless --bot-customer-ref
- *     false. Their orders are identical across instances and to the actors'; all are audited together: a
+ *     one SQLite journal, each its own client; VTU_TOKEN_SHARED=true, as that section prescribes when
+ *     buyers outside the journal use the token (the actors and the busy buyers do), unless
+ *     --bot-token-shared false (the bot's default, documented for instances that are the token's only
+ *     buyers: here a restart that finds an order left in `sent` before its POST can adopt an outside
+ *     buyer's lone identical record, seen as a false success with --fault-rate 0.8 --seed 3), and
+ *     VTU_CUSTOMER_REF on (the sandbox echoes it) unless --bot-customer-ref false. Their orders are identical across instances and to the actors'; all are audited together: a
  *     record carries one order's tag, so a record named by two orders (of any instances) is a false success.
  * Everyone buys from a handful of IDENTICAL orders (same phone + plan, same airtime, same exam, same
  * recharge denomination), so identical purchases overlap across processes all the time.
@@ -93,8 +96,9 @@ export interface ActorsOptions {
 	 */
 	botInstances?: number;
 	/**
-	 * With botInstances > 1: the instances' VTU_TOKEN_SHARED (default false, the bot's default) and
-	 * VTU_CUSTOMER_REF (default true: the sandbox echoes customer_ref, and the journal passes it back).
+	 * With botInstances > 1: the instances' VTU_TOKEN_SHARED (default true: the actors and the busy buyers
+	 * use the token too, so bot/README prescribes it) and VTU_CUSTOMER_REF (default true: the sandbox echoes
+	 * customer_ref, and the journal passes it back).
 	 */
 	botTokenShared?: boolean;
 	botCustomerRef?: boolean;
@@ -694,11 +698,11 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
 		slow,
 		maxProcessingMs: opts.maxProcessingMs ?? slow.maxMs + 8000,
 		botInstances: Math.max(1, opts.botInstances ?? 1),
-		// one bot: a client for a shared token (the actors buy on it too); several: as configured (bot defaults)
+		// one bot: a client for a shared token (the actors buy on it too); several: as configured
 		bot:
 			(opts.botInstances ?? 1) <= 1
 				? { tokenShared: true, customerRef: false }
-				: { tokenShared: opts.botTokenShared ?? false, customerRef: opts.botCustomerRef ?? true },
+				: { tokenShared: opts.botTokenShared ?? true, customerRef: opts.botCustomerRef ?? true },
 	};
 	const log = opts.log ?? (() => undefined);
 	const sb = await startSandbox({ port: 0, seed: o.seed, dialect: opts.dialect ?? 'seed' });
