@@ -2,6 +2,7 @@
  * Multi-actor chaos lane (issue 9: one owner per record):
  *
  *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4 [--purchases 40] [--bot-orders 10] [--timeout-ms 2000]
+ *                    [--bot-instances 2 [--bot-token-shared true] [--bot-customer-ref true]]
  *                    [--busy 20] [--slow 0.2 [--slow-range 4-12 | --slow-real]] [--max-processing-ms 15000]
  *
  * --busy <records/s>: the account is busy: other buyers (the sandbox's server-side generator, sandbox/busy.ts)
@@ -19,7 +20,16 @@
  *     even-numbered actors also send `customer_ref` (the sandbox echoes it behind its switch), odd ones do not;
  *   - the project's bot (createBot over the fake Bot API, its SQLite journal on disk) in a child process
  *     that is killed (SIGKILL) once between confirm and the POST and once after the POST left, and
- *     restarted on the same journal (its start-up recovery reconciles the interrupted orders).
+ *     restarted on the same journal (its start-up recovery reconciles the interrupted orders);
+ *   - or, with --bot-instances N, the bot's multi-instance deployment as bot/README "Running several
+ *     instances" documents it: N such processes (each killed and restarted the same way), one bot token,
+ *     one SQLite journal, each its own client; VTU_TOKEN_SHARED=true, as that section prescribes when
+ *     buyers outside the journal use the token (the actors and the busy buyers do), unless
+ *     --bot-token-shared false (the bot's default, documented for instances that are the token's only
+ *     buyers: here a restart that finds an order left in `sent` before its POST can adopt an outside
+ *     buyer's lone identical record, seen as a false success with --fault-rate 0.8 --seed 3), and
+ *     VTU_CUSTOMER_REF on (the sandbox echoes it) unless --bot-customer-ref false. Their orders are identical across instances and to the actors'; all are audited together: a
+ *     record carries one order's tag, so a record named by two orders (of any instances) is a false success.
  * Everyone buys from a handful of IDENTICAL orders (same phone + plan, same airtime, same exam, same
  * recharge denomination), so identical purchases overlap across processes all the time.
  *
@@ -76,8 +86,22 @@ export interface ActorsOptions {
 	actors?: number;
 	/** Purchases per actor. Default 40. */
 	purchases?: number;
-	/** Orders the bot places. Default 10. */
+	/** Orders the bot places (each instance, with `botInstances`). Default 10. */
 	botOrders?: number;
+	/**
+	 * Bot instances (bot/README "Running several instances"): child processes with one bot token, one shared
+	 * SQLite journal, each its own client (no shared memory), buying identical orders beside each other and
+	 * the actors; each is killed and restarted like the single bot. Default 1 (the single bot, configured
+	 * for a shared token).
+	 */
+	botInstances?: number;
+	/**
+	 * With botInstances > 1: the instances' VTU_TOKEN_SHARED (default true: the actors and the busy buyers
+	 * use the token too, so bot/README prescribes it) and VTU_CUSTOMER_REF (default true: the sandbox echoes
+	 * customer_ref, and the journal passes it back).
+	 */
+	botTokenShared?: boolean;
+	botCustomerRef?: boolean;
 	seed?: number;
 	faultRate?: number;
 	/** Client per-request timeout. Default 2000 ms (the lane's outcomes do not race it). */
@@ -444,6 +468,27 @@ interface BotConfig extends ChildConfig {
 	start: number;
 	/** Kill this process at intent `index`: before its POST leaves, or after it was answered. */
 	crash: { index: number; when: 'before' | 'after' } | null;
+	/** Which bot instance (0 for the single bot): its users and Telegram update ids are its own. */
+	instance: number;
+	/** VTU_TOKEN_SHARED of this instance (the client's reconcile.sharedAccount). */
+	tokenShared: boolean;
+	/** VTU_CUSTOMER_REF of this instance (the client's customerRef). */
+	customerRef: boolean;
+	/** How many instances run (the allowlist, like every setting, is the same on all of them). */
+	instances: number;
+}
+
+/** The bot's client as bot/main.ts builds it from its settings (the lane's fault transport and timeouts). */
+function botClient(cfg: BotConfig, transport: Transport): VtuClient {
+	return new VtuClient({
+		baseUrl: cfg.baseUrl,
+		token: cfg.token,
+		transport,
+		timeoutMs: cfg.timeoutMs,
+		customerRef: cfg.customerRef,
+		reconcile: { ...reconcileSettings(cfg), sharedAccount: cfg.tokenShared },
+		retry: { maxAttempts: 3, maxDelayMs: 1500 },
+	});
 }
 
 async function botChild(cfg: BotConfig): Promise<void> {
@@ -453,11 +498,12 @@ async function botChild(cfg: BotConfig): Promise<void> {
 	const { FakeTelegram } = await import('../test/bot/fake-telegram');
 	const { dataToConfirm } = await import('../test/bot/harness');
 	const tg = await new FakeTelegram().start();
-	// a restarted process must not replay update ids the journal's dedupe table has already seen
-	(tg as unknown as { nextUpdateId: number }).nextUpdateId = 100_000 * (cfg.start + 2);
+	// a restarted process must not replay update ids the journal's dedupe table has already seen; instances
+	// share that table (one bot token: Telegram's update ids are one sequence), so each has its own range
+	(tg as unknown as { nextUpdateId: number }).nextUpdateId = 10_000_000 * cfg.instance + 100_000 * (cfg.start + 2);
 	const users = [
-		{ id: 910_001, first_name: 'Alice', username: 'alice' },
-		{ id: 910_002, first_name: 'Bob', username: 'bob' },
+		{ id: 910_001 + 100 * cfg.instance, first_name: 'Alice', username: `alice${cfg.instance}` },
+		{ id: 910_002 + 100 * cfg.instance, first_name: 'Bob', username: `bob${cfg.instance}` },
 	];
 	let current: Current | undefined;
 	let crashTag: string | undefined; // the order whose POST kills this process
@@ -465,14 +511,7 @@ async function botChild(cfg: BotConfig): Promise<void> {
 		if (cfg.crash?.when === when && c.tag === crashTag) process.kill(process.pid, 'SIGKILL');
 	};
 	const transport = faultTransport(() => current, { beforePost: kill('before'), afterPost: kill('after') });
-	const client = new VtuClient({
-		baseUrl: cfg.baseUrl,
-		token: cfg.token,
-		transport,
-		timeoutMs: cfg.timeoutMs,
-		reconcile: reconcileSettings(cfg),
-		retry: { maxAttempts: 3, maxDelayMs: 1500 },
-	});
+	const client = botClient(cfg, transport);
 	// Unknown outcomes of the bot's orders: their candidates go to the audit (buy: the order in flight;
 	// follower reconcile: matched by sentAt).
 	const reportUnknown = (e: unknown, key: Record<string, unknown>) => {
@@ -498,10 +537,13 @@ async function botChild(cfg: BotConfig): Promise<void> {
 			telegramToken: BOT_TOKEN,
 			vtuToken: cfg.token,
 			adminIds: [],
-			allowedIds: users.map((u) => u.id),
+			allowedIds: Array.from({ length: cfg.instances }, (_, k) => [910_001 + 100 * k, 910_002 + 100 * k]).flat(),
 			maxPurchaseKobo: 1e9,
 			dailyLimitKobo: 1e12,
-			followIntervalMs: 3_600_000,
+			// the follower's loop is not started here (ticks are explicit); this is how soon an unclear order may be
+			// checked again, and the bot's processing bound is the client's, as bot/main.ts sets them
+			followIntervalMs: 2_000,
+			maxProcessingMs: cfg.maxProcessingMs,
 			rateLimit: 1_000_000,
 		},
 		{
@@ -539,7 +581,9 @@ async function botChild(cfg: BotConfig): Promise<void> {
 			await send(tg.textUpdate(u, '/cancel')).catch(() => undefined);
 		}
 	}
-	await app.follower.tick(); // one more pass over orders left unknown
+	// one more pass over orders left unknown (those it settles count as resolved)
+	emit({ unknownBefore: app.journal.listByState('unknown').map((x) => x.id) });
+	await app.follower.tick();
 	emit({ done: true });
 	await app.close();
 	app.db.close();
@@ -581,6 +625,66 @@ function runChild(
 
 /* ------------------------------------------------------------------ run + audit --------- */
 
+type BotPlanOptions = { botOrders: number; seed: number; faultRate: number };
+
+/**
+ * One bot instance's orders (alternating the two data templates, identical to the actors' and the other
+ * instances') with their faults, and its two kills: between confirm and POST, and after the POST was
+ * answered but before the journal knew. Instance 0 draws what the single bot always drew.
+ */
+function botPlan(
+	o: BotPlanOptions,
+	templates: PurchaseRequest[],
+	k: number,
+): { intents: Intent[]; crashes: Array<{ index: number; when: 'before' | 'after' }> } {
+	const rng = new Rng(o.seed * 31 + 5 + k * 1_000_003);
+	const intents: Intent[] = Array.from({ length: o.botOrders }, (_, i) => {
+		const fault = drawFault(rng, o.faultRate);
+		return {
+			id: k === 0 ? `b${i}` : `b${k}-${i}`,
+			req: templates[i % 2],
+			fault: fault === 'error_before' ? 'html_after' : fault,
+			retryIfNotCharged: false,
+		};
+	});
+	const crashes =
+		o.botOrders >= 4
+			? [
+					{ index: 1 + (rng.u32() % Math.floor(o.botOrders / 2)), when: 'before' as const },
+					{
+						index: Math.floor(o.botOrders / 2) + 1 + (rng.u32() % Math.ceil(o.botOrders / 2 - 1)),
+						when: 'after' as const,
+					},
+				]
+			: [];
+	return { intents, crashes };
+}
+
+/** Runs one bot instance to the end of its orders, restarting it (same journal) after each planned kill. */
+async function runBot(
+	cfg: Omit<BotConfig, 'start' | 'crash'>,
+	crashes: Array<{ index: number; when: 'before' | 'after' }>,
+	log: (s: string) => void,
+): Promise<{ lines: Record<string, unknown>[]; kills: number }> {
+	const lines: Record<string, unknown>[] = [];
+	const name = cfg.instances > 1 ? `bot instance ${cfg.instance}` : 'bot';
+	let start = 0;
+	let kills = 0;
+	for (;;) {
+		const crash = crashes[kills] ?? null;
+		const r = await runChild('bot', { ...cfg, start, crash }, log);
+		lines.push(...r.lines);
+		for (const l of r.lines) if (l.skipped !== undefined) log(`${name} order ${l.skipped} not placed: ${l.why}`);
+		if (r.lines.some((l) => l.done)) return { lines, kills };
+		if (r.signal !== 'SIGKILL' || !crash)
+			throw new Error(`${name} child ended unexpectedly (code ${r.code}, signal ${r.signal})`);
+		kills++;
+		const killedAt = Math.max(...r.lines.filter((l) => typeof l.intent === 'number').map((l) => l.intent as number));
+		log(`${name} killed at order ${killedAt} (${crash.when} the POST); restarting`);
+		start = killedAt + 1;
+	}
+}
+
 export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport> {
 	const slow = opts.slow ?? { share: 0, minMs: 4000, maxMs: 12_000 };
 	const o = {
@@ -593,6 +697,12 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
 		busy: opts.busy ?? 0,
 		slow,
 		maxProcessingMs: opts.maxProcessingMs ?? slow.maxMs + 8000,
+		botInstances: Math.max(1, opts.botInstances ?? 1),
+		// one bot: a client for a shared token (the actors buy on it too); several: as configured
+		bot:
+			(opts.botInstances ?? 1) <= 1
+				? { tokenShared: true, customerRef: false }
+				: { tokenShared: opts.botTokenShared ?? true, customerRef: opts.botCustomerRef ?? true },
 	};
 	const log = opts.log ?? (() => undefined);
 	const sb = await startSandbox({ port: 0, seed: o.seed, dialect: opts.dialect ?? 'seed' });
@@ -616,67 +726,29 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
 		// the other buyers of the account, for the whole run (bounded: stopped below, and by the sandbox's own limits)
 		if (o.busy > 0)
 			await admin.startBusy({ rate: o.busy, username: 'chaos', maxRecords: 10_000_000, durationMs: 3_600_000 });
-		// HOOK (multi-instance bot lane, bot helper): a second bot instance on the same journal/token would be
-		// started here beside botRun, its orders audited like the first's (tags = order ids).
-		const rng = new Rng(o.seed * 31 + 5);
-		const botIntents: Intent[] = Array.from({ length: o.botOrders }, (_, i) => {
-			const fault = drawFault(rng, o.faultRate);
-			return {
-				id: `b${i}`,
-				req: shared.templates[i % 2],
-				fault: fault === 'error_before' ? 'html_after' : fault,
-				retryIfNotCharged: false,
-			};
-		});
-		// two kills: between confirm and POST, and after the POST was answered but before the journal knew
-		const crashes =
-			o.botOrders >= 4
-				? [
-						{ index: 1 + (rng.u32() % Math.floor(o.botOrders / 2)), when: 'before' as const },
-						{
-							index: Math.floor(o.botOrders / 2) + 1 + (rng.u32() % Math.ceil(o.botOrders / 2 - 1)),
-							when: 'after' as const,
-						},
-					]
-				: [];
-
-		const botRun = (async () => {
-			const lines: Record<string, unknown>[] = [];
-			let start = 0;
-			let kills = 0;
-			for (;;) {
-				const crash = crashes[kills] ?? null;
-				const r = await runChild(
-					'bot',
-					{ ...base, dbPath: join(dir, 'bot.sqlite'), intents: botIntents, start, crash },
-					log,
-				);
-				lines.push(...r.lines);
-				for (const l of r.lines) if (l.skipped !== undefined) log(`bot order ${l.skipped} not placed: ${l.why}`);
-				if (r.lines.some((l) => l.done)) return { lines, kills };
-				if (r.signal !== 'SIGKILL' || !crash)
-					throw new Error(`bot child ended unexpectedly (code ${r.code}, signal ${r.signal})`);
-				kills++;
-				const killedAt = Math.max(
-					...r.lines.filter((l) => typeof l.intent === 'number').map((l) => l.intent as number),
-				);
-				log(`bot killed at order ${killedAt} (${crash.when} the POST); restarting`);
-				start = killedAt + 1;
-			}
-		})();
+		// the bot: one instance (a shared-token client), or several on one journal as bot/README documents them
+		const plans = Array.from({ length: o.botInstances }, (_, k) => botPlan(o, shared.templates, k));
+		const botCfg = { ...base, dbPath: join(dir, 'bot.sqlite'), instances: o.botInstances, ...o.bot };
+		const botRuns = Promise.all(
+			plans.map((p, k) => runBot({ ...botCfg, instance: k, intents: p.intents }, p.crashes, log)),
+		);
 		const actorRuns = actorIntentsList.map((intents, actor) => runChild('actor', { ...base, actor, intents }, log));
-		const [bot, ...actors] = await Promise.all([botRun, ...actorRuns]);
+		const [bots, ...actors] = await Promise.all([botRuns, ...actorRuns]);
+		const bot = { lines: bots.flatMap((b) => b.lines), kills: bots.reduce((n, b) => n + b.kills, 0) };
+		const botIntents = plans.flatMap((p) => p.intents);
 		for (const [i, a] of actors.entries())
 			if (!a.lines.some((l) => l.done))
 				throw new Error(`actor ${i} ended without finishing (code ${a.code}, signal ${a.signal})`);
 		const busy = o.busy > 0 ? await admin.stopBusy() : null;
 		await untilSettled(admin, o.slow.maxMs + 30_000);
+		// the bot keeps watching its unclear orders: one instance's follower once they are due (shared journal)
+		bot.lines.push(...(await botFollowUp({ ...botCfg, instance: 0 }, o.maxProcessingMs + 30_000, log)));
 
 		const { outcomes, unknownFirst, resolved } = mergeAnswers(
 			actors.flatMap((a) => a.lines.filter((l) => l.id) as unknown as Outcome[]),
 		);
-		const nActors = outcomes.length;
-		outcomes.push(...(await botAnswers(join(dir, 'bot.sqlite'), bot.lines)));
+		const botOut = await botAnswers(join(dir, 'bot.sqlite'), bot.lines);
+		outcomes.push(...botOut);
 		const txns = await admin.transactions({ username: 'chaos' });
 		const ledger = await admin.ledger('chaos');
 		const report = audit(
@@ -687,9 +759,9 @@ export async function runActors(opts: ActorsOptions = {}): Promise<ActorsReport>
 		report.faults = [...actorIntentsList.flat(), ...botIntents].filter((x) => x.fault || x.slowMs).length + bot.kills;
 		report.botCrashes = bot.kills;
 		// U: first answers that were unknown (the bot's unclear orders count, resolved by its own follower or not)
-		const botUnknown = outcomes.slice(nActors).filter((x) => x.kind === 'error' && x.code === 'unknown_outcome').length;
-		report.unknownOutcomes = unknownFirst + botUnknown;
-		report.resolved = resolved;
+		const botUnknown = botOut.filter((x) => x.later || (x.kind === 'error' && x.code === 'unknown_outcome'));
+		report.unknownOutcomes = unknownFirst + botUnknown.length;
+		report.resolved = resolved + botUnknown.filter((x) => x.resolved).length;
 		report.busyRecords = busy?.created ?? 0;
 		report.lastLine = summaryLine(report);
 		return report;
@@ -721,21 +793,49 @@ async function botAnswers(dbPath: string, lines: Record<string, unknown>[]): Pro
 			);
 	}
 	const confirmed = new Set(lines.filter((l) => l.order).map((l) => l.order as string));
+	// orders a follower pass found unclear: their final state is the answer of their resolution
+	const unclear = new Set(lines.flatMap((l) => (Array.isArray(l.unknownBefore) ? (l.unknownBefore as string[]) : [])));
 	const out: Outcome[] = [];
 	for (const ord of orders) {
 		if (!confirmed.has(ord.id)) continue; // never confirmed (a flow step failed)
+		const later = unclear.has(ord.id) ? { later: true, resolved: ord.state !== 'unknown' } : {};
 		if (ord.state === 'successful' || ord.state === 'processing' || ord.state === 'failed') {
-			out.push({ id: ord.id, kind: 'result', record: ord.vendor_id, status: ord.state, path: 'bot' });
+			out.push({ id: ord.id, kind: 'result', record: ord.vendor_id, status: ord.state, path: 'bot', ...later });
 		} else {
 			out.push({
 				id: ord.id,
 				kind: 'error',
 				code: ord.state === 'unknown' ? 'unknown_outcome' : ord.state,
 				candidates: unknownCands.get(ord.id) ?? [],
+				...later,
 			});
 		}
 	}
 	return out;
+}
+
+/**
+ * The bot's follower settling its unclear orders after the run, as a running bot does: once every unknown
+ * order in the journal is due (its recheck time, at most `maxWaitMs` from now), one bot process (no orders
+ * of its own) starts on the journal and makes one follower pass.
+ */
+async function botFollowUp(
+	cfg: Omit<BotConfig, 'start' | 'crash' | 'intents'>,
+	maxWaitMs: number,
+	log: (s: string) => void,
+): Promise<Record<string, unknown>[]> {
+	const { openDatabase } = await import('../bot/db');
+	const db = openDatabase(cfg.dbPath);
+	const { at } = db.prepare(`SELECT MAX(COALESCE(recheck_at, 0)) AS at FROM orders WHERE state = 'unknown'`).get() as {
+		at: number | null;
+	};
+	db.close();
+	if (at === null) return [];
+	await sleep(Math.min(at - Date.now() + 250, maxWaitMs));
+	const r = await runChild('bot', { ...cfg, intents: [], start: 0, crash: null }, log);
+	if (!r.lines.some((l) => l.done))
+		throw new Error(`bot follow-up ended unexpectedly (code ${r.code}, signal ${r.signal})`);
+	return r.lines;
 }
 
 /** Slow purchases finish on the vendor's time, whoever still waits for them: audit only when none is left. */

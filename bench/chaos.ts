@@ -3,6 +3,7 @@
  *
  *   npm run chaos -- --purchases 1000 --seed 7 [--dialect seed|family] [--concurrency 8]
  *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4     (multi-actor lane: bench/chaos-actors.ts)
+ *   npm run chaos -- --actors 3 --bot-instances 2 …             (the bot as several instances on one journal)
  *   npm run chaos -- --storefront --customers 12 --orders 4 --seed 1 [--backend both|postgres|sqlite]
  *                                                              (storefront lane: bench/chaos-storefront.ts)
  *
@@ -955,6 +956,9 @@ async function main(): Promise<void> {
 			purchases: { type: 'string' },
 			actors: { type: 'string' },
 			'bot-orders': { type: 'string', default: '10' },
+			'bot-instances': { type: 'string', default: '1' },
+			'bot-token-shared': { type: 'string' },
+			'bot-customer-ref': { type: 'string' },
 			seed: { type: 'string', default: '7' },
 			dialect: { type: 'string', default: 'seed' },
 			concurrency: { type: 'string', default: '8' },
@@ -981,6 +985,11 @@ async function main(): Promise<void> {
 		if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`);
 		return n;
 	};
+	const flag = (name: string, v: string | undefined): boolean | undefined => {
+		if (v === undefined) return undefined;
+		if (v === 'true' || v === 'false') return v === 'true';
+		throw new Error(`--${name} must be true or false, got ${v}`);
+	};
 	if (values.actors === undefined && (values.busy !== undefined || values.slow !== undefined)) {
 		throw new Error(
 			'--busy and --slow run in the multi-actor lane: add --actors <n> (one shared account, as a busy merchant has)',
@@ -1000,6 +1009,9 @@ async function main(): Promise<void> {
 			actors: Math.floor(num('actors', values.actors, 1)),
 			purchases: Math.floor(num('purchases', values.purchases ?? '40', 1)),
 			botOrders: Math.floor(num('bot-orders', values['bot-orders'], 0)),
+			botInstances: Math.floor(num('bot-instances', values['bot-instances'], 1)),
+			botTokenShared: flag('bot-token-shared', values['bot-token-shared']),
+			botCustomerRef: flag('bot-customer-ref', values['bot-customer-ref']),
 			seed: Math.floor(num('seed', values.seed, 0)),
 			faultRate: num('fault-rate', values['fault-rate'], 0),
 			timeoutMs: num('timeout-ms', values['timeout-ms'] ?? '2000', 50),

@@ -154,6 +154,7 @@ const EnvSchema = z.object({
 	BOT_DAILY_LIMIT_NAIRA: naira(50_000),
 	BOT_PIN_REQUIRED: bool(false),
 	VTU_TOKEN_SHARED: bool(false),
+	VTU_CUSTOMER_REF: bool(false),
 	VTU_MAX_PROCESSING_SECONDS: int(300, 0, 86_400),
 	BOT_PIN_MAX_FAILURES: int(3, 1, 20),
 	BOT_PIN_LOCK_MINUTES: int(15, 1, 24 * 60),
@@ -276,6 +277,8 @@ export interface BotConfig {
 	 * settled by adopting a lone matching record (client/API.md "Who owns a record").
 	 */
 	tokenShared: boolean;
+	/** Send a fresh customer_ref with every purchase (the client's opt-in `customerRef`). */
+	customerRef: boolean;
 	/**
 	 * The vendor's processing bound: the longest it may take to create a purchase's record after the POST.
 	 * Before sentAt + this, no read of the account proves "not charged" (a slow vendor's record may still come).
@@ -339,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
 		vtuBaseUrl: e.VTU_BASE_URL,
 		vtuToken: e.VTU_API_TOKEN,
 		tokenShared: e.VTU_TOKEN_SHARED,
+		customerRef: e.VTU_CUSTOMER_REF,
 		maxProcessingMs: e.VTU_MAX_PROCESSING_SECONDS * 1000,
 		adminIds: e.BOT_ADMIN_IDS,
 		allowedIds: e.BOT_ALLOWED_IDS,

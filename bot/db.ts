@@ -74,25 +74,38 @@ const MIGRATIONS: string[] = [
   ALTER TABLE orders ADD COLUMN recheck_at INTEGER;
   CREATE INDEX orders_state_recheck ON orders(state, recheck_at);
   `,
+	// 4: the customer_ref an unclear order's POST carried (NULL: not known, '': sent without one), passed back
+	// to reconcile: on a site that echoes it, it proves which record is this order's
+	`
+  ALTER TABLE orders ADD COLUMN customer_ref TEXT;
+  `,
 ];
 
 /** Open (creating if needed) and migrate the database. `:memory:` works for tests. */
 export function openDatabase(path: string): DB {
 	const db = new Database(path);
+	db.pragma('busy_timeout = 5000'); // first: switching to WAL waits, too, for another instance opening the file
 	db.pragma('journal_mode = WAL');
 	db.pragma('synchronous = NORMAL');
-	db.pragma('busy_timeout = 5000');
 	db.pragma('foreign_keys = ON');
 	migrate(db);
 	return db;
 }
 
+/**
+ * Apply the migrations the file lacks. The version is read inside each immediate (write-locked) transaction:
+ * several instances starting at once on a fresh file (bot/README "Running several instances") each wait for
+ * the lock and find the schema another one has just created, instead of creating it twice.
+ */
 export function migrate(db: DB): void {
-	const current = db.pragma('user_version', { simple: true }) as number;
-	for (let v = current; v < MIGRATIONS.length; v++) {
-		db.transaction(() => {
-			db.exec(MIGRATIONS[v]);
-			db.pragma(`user_version = ${v + 1}`);
-		}).immediate();
+	const step = db.transaction((): boolean => {
+		const v = db.pragma('user_version', { simple: true }) as number;
+		if (v >= MIGRATIONS.length) return false;
+		db.exec(MIGRATIONS[v]);
+		db.pragma(`user_version = ${v + 1}`);
+		return true;
+	});
+	while (step.immediate()) {
+		/* next migration */
 	}
 }

@@ -122,7 +122,9 @@ export class Follower {
 			// order, and say when identical orders are open too (a lone record could be theirs). One read, no wait:
 			// an unclear order is checked again at its next due time, not held here.
 			const ev = journal.evidenceFor(o, sentAt - CLAIM_HORIZON_MS);
-			const r = await this.d.client.reconcile(req, { sentAt: new Date(sentAt), ...ev, waitMs: 0 });
+			// the customer_ref its POST carried, where known: a record carrying it is this order's, proven
+			const ref = o.customerRef === undefined ? {} : { customerRef: o.customerRef };
+			const r = await this.d.client.reconcile(req, { sentAt: new Date(sentAt), ...ev, ...ref, waitMs: 0 });
 			const a = journal.adopt(o.id, storedOf(r));
 			if (!a.ok) {
 				logger.warn('reconciled record not adopted', { order: o.id, reason: a.reason, other: a.other, ident: r.ident });

@@ -44,6 +44,12 @@ export interface Order extends NewOrder {
 	checkedAt: number | null;
 	/** `unknown` orders: when the follower checks again (null = at its next pass). */
 	recheckAt: number | null;
+	/**
+	 * The customer_ref the order's POST carried, kept when its outcome was unclear (the client's
+	 * `details.customerRef`) and passed back to reconcile: a string, null (sent without one), or undefined
+	 * (not known: a crash before the answer, or an order journalled before this was kept).
+	 */
+	customerRef: string | null | undefined;
 }
 
 interface Row {
@@ -69,7 +75,13 @@ interface Row {
 	notified_state: string | null;
 	checked_at: number | null;
 	recheck_at: number | null;
+	customer_ref: string | null;
 }
+
+/** The customer_ref column: NULL = not known, '' = sent without one. */
+const refColumn = (ref: string | null | undefined): string | null => (ref === undefined ? null : (ref ?? ''));
+const refOfColumn = (c: string | null | undefined): string | null | undefined =>
+	c === null || c === undefined ? undefined : c === '' ? null : c;
 
 function toOrder(r: Row | undefined): Order | undefined {
 	if (!r) return undefined;
@@ -96,6 +108,7 @@ function toOrder(r: Row | undefined): Order | undefined {
 		notifiedState: r.notified_state,
 		checkedAt: r.checked_at,
 		recheckAt: r.recheck_at ?? null,
+		customerRef: refOfColumn(r.customer_ref),
 	};
 }
 
@@ -154,6 +167,8 @@ export interface StoredResult {
 	details: Record<string, unknown>;
 	createdAt: string | null;
 	recipient: string | null;
+	/** The customer_ref the record carries, where the site echoes one ('' when it echoes none). */
+	customerRef?: string | null;
 }
 
 export class Journal {
@@ -188,6 +203,7 @@ export class Journal {
 			),
 			error: db.prepare(
 				`UPDATE orders SET state = @state, error_code = @code, error_message = @message, recheck_at = @recheck_at,
+           customer_ref = COALESCE(@customer_ref, customer_ref),
            final_at = CASE WHEN @state IN ('failed','not_charged') THEN @now ELSE final_at END, updated_at = @now, checked_at = @now
          WHERE id = @id RETURNING *`,
 			),
@@ -321,16 +337,30 @@ export class Journal {
 		return toOrder(row)!;
 	}
 
-	/** `recheckAt`: for `unknown`, when the follower checks again (null = at its next pass). */
+	/**
+	 * `recheckAt`: for `unknown`, when the follower checks again (null = at its next pass). `customerRef`: the
+	 * customer_ref the POST carried (an unknown_outcome's details.customerRef), kept for the follower; left
+	 * undefined, what the order has stays.
+	 */
 	recordError(
 		id: string,
 		state: 'failed' | 'unknown' | 'not_charged',
 		code: string,
 		message: string,
 		recheckAt: number | null = null,
+		customerRef?: string | null,
 	): Order {
+		const customer_ref = refColumn(customerRef);
 		return toOrder(
-			this.stmts.error.get({ id, state, code, message, recheck_at: recheckAt, now: this.clock.now() }) as Row,
+			this.stmts.error.get({
+				id,
+				state,
+				code,
+				message,
+				recheck_at: recheckAt,
+				customer_ref,
+				now: this.clock.now(),
+			}) as Row,
 		)!;
 	}
 
@@ -338,12 +368,15 @@ export class Journal {
 	 * Record a result the client found by reading the account back (not the POST's own answer), unless the
 	 * shared journal shows it may be another order's: its record is owned by another order, or another
 	 * identical order is still open (sent or unknown: its record may be this one, written by any instance
-	 * on this file). Checked and written in one immediate transaction, so of two instances that read the
-	 * same record only one can take it. Returns the order, or the reason it was not adopted.
+	 * on this file). A record carrying this order's customer_ref (`sentRef`, else the one journalled) is
+	 * proof that it is this order's, whatever identical orders are open: a random reference only its own POST
+	 * carried. Checked and written in one immediate transaction, so of two instances that read the same
+	 * record only one can take it. Returns the order, or the reason it was not adopted.
 	 */
 	adopt(
 		id: string,
 		r: StoredResult,
+		sentRef?: string | null,
 	): { ok: true; order: Order } | { ok: false; reason: 'owned' | 'identical_open'; other?: string } {
 		const run = this.db.transaction(() => {
 			const order = this.get(id)!;
@@ -351,7 +384,9 @@ export class Journal {
 				| { id: string }
 				| undefined;
 			if (owner) return { ok: false as const, reason: 'owned' as const, other: owner.id };
-			if (this.openIdentical(order) > 0) return { ok: false as const, reason: 'identical_open' as const };
+			const ref = sentRef ?? order.customerRef;
+			const proven = typeof ref === 'string' && ref !== '' && r.customerRef === ref;
+			if (!proven && this.openIdentical(order) > 0) return { ok: false as const, reason: 'identical_open' as const };
 			return { ok: true as const, order: this.recordResult(id, r) };
 		});
 		return run.immediate();

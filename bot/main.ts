@@ -93,6 +93,8 @@ async function main(): Promise<void> {
 		token: config.vtuToken,
 		logger: { ...logger, debug: () => undefined },
 		reconcile,
+		// where the site echoes it, a customer_ref proves which record an unclear order's is (VTU_CUSTOMER_REF)
+		customerRef: config.customerRef,
 	});
 
 	const deps: BotDeps = { client, logger };

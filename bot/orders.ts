@@ -14,6 +14,7 @@ import {
 	formatNaira,
 	formatPhone,
 	money,
+	refOf,
 	type BotPurchaseRequest,
 	type PurchaseResult,
 	type VtuClientLike,
@@ -76,6 +77,7 @@ export function storedOf(r: PurchaseResult): StoredResult {
 		details: r.details ?? {},
 		createdAt: r.createdAt,
 		recipient: r.recipient,
+		customerRef: refOf(r),
 	};
 }
 
@@ -111,6 +113,17 @@ export function resolvableAfterOf(e: unknown): number | null {
 	const v = (e as { details?: { resolvableAfter?: unknown } } | null)?.details?.resolvableAfter;
 	const t = typeof v === 'string' ? Date.parse(v) : NaN;
 	return Number.isNaN(t) ? null : t;
+}
+
+/**
+ * `details.customerRef` of an unknown_outcome: the customer_ref its POST carried (null: sent without one);
+ * undefined when the error does not say.
+ */
+export function customerRefOf(e: unknown): string | null | undefined {
+	const d = (e as { details?: unknown } | null)?.details;
+	if (typeof d !== 'object' || d === null || !('customerRef' in d)) return undefined;
+	const v = (d as { customerRef: unknown }).customerRef;
+	return typeof v === 'string' || v === null ? v : undefined;
 }
 
 export interface Bounds {
@@ -197,12 +210,14 @@ export class OrderService {
 		} catch (e) {
 			const v = judge(e, 'buy', order.sentAt ?? order.createdAt, this.d.now(), this.d.bounds);
 			logger.warn('order error', { order: order.id, code: v.code, state: v.state });
+			// the customer_ref its POST carried is kept: the follower passes it back (proof of which record is its own)
 			const after = journal.recordError(
 				order.id,
 				v.state,
 				v.code,
 				v.message,
 				v.state === 'unknown' ? v.recheckAt : null,
+				customerRefOf(e),
 			);
 			return { kind: 'done', order: viewOf(after) };
 		}
@@ -210,13 +225,17 @@ export class OrderService {
 
 	/**
 	 * The POST's own answer is this order's record. A record the client found by reading the account back is
-	 * taken only when the shared journal shows no other order (of any instance) may own it; else the order
-	 * stays unclear and the follower resolves it with every instance's claims.
+	 * taken only when the shared journal shows no other order (of any instance) may own it, or when it
+	 * carries a customer_ref: the client adopts such a record only when the ref is the one this POST carried
+	 * (client/API.md "Who owns a record"), so it is proof. Else the order stays unclear and the follower
+	 * resolves it with every instance's claims.
 	 */
 	private record(order: Order, result: PurchaseResult): Order {
 		const { journal, logger } = this.d;
-		if (result.path === 'direct') return journal.recordResult(order.id, storedOf(result));
-		const a = journal.adopt(order.id, storedOf(result));
+		const stored = storedOf(result);
+		if (result.path === 'direct') return journal.recordResult(order.id, stored);
+		const sentRef = stored.customerRef || undefined;
+		const a = journal.adopt(order.id, stored, sentRef);
 		if (a.ok) return a.order;
 		logger.warn('reconciled record not adopted', {
 			order: order.id,
@@ -225,7 +244,8 @@ export class OrderService {
 			ident: result.ident,
 		});
 		const message = 'A matching record was found, but it may belong to another order: checking again.';
-		return journal.recordError(order.id, 'unknown', 'unknown_outcome', message, this.d.now() + this.d.bounds.recheckMs);
+		const at = this.d.now() + this.d.bounds.recheckMs;
+		return journal.recordError(order.id, 'unknown', 'unknown_outcome', message, at, sentRef);
 	}
 }
 

@@ -444,6 +444,7 @@ async function sendCampaign(
 				if (!notCharged) {
 					const facts = unclearFacts(e, { request: null, sentAt: b.sentAt, processingMs });
 					b.resolvableAfter = String(facts.resolvableAfter);
+					if (facts.customerRef !== undefined) b.customerRef = facts.customerRef as string | null;
 				}
 				if (STOP_CODES.has(code)) stop = `an earlier batch failed with ${code}`;
 			}

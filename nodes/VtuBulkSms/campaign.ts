@@ -52,6 +52,8 @@ export interface CampaignBatch {
 	sentAt: string | null;
 	/** Unclear requests: when a proven answer becomes possible. */
 	resolvableAfter: string | null;
+	/** Unclear requests: the customer_ref the request carried (null: none; absent: not known). */
+	customerRef?: string | null;
 }
 
 export interface Campaign {
@@ -278,6 +280,7 @@ function unclearRequestsJson(c: Campaign): IDataObject[] {
 			request: { product: 'sms', sender: c.sender, message: b.message, recipients: batchNumbers(c, b), dnd: c.dnd },
 			sentAt: b.sentAt,
 			resolvableAfter: b.resolvableAfter,
+			...(b.customerRef !== undefined ? { customerRef: b.customerRef } : {}),
 			rows: [...new Set(b.recipients.map((i) => c.recipients[i].item + 1))],
 			numbers: b.recipients.length,
 			amount: naira(b.costKobo),

@@ -51,6 +51,16 @@ export class VtuTransaction implements INodeType {
 					'When the purchase was sent: the "sentAt" field of its unknown-outcome item (inside "error" on the error output)',
 				displayOptions: { show: { operation: ['resolveUnclear'] } },
 			},
+			{
+				displayName: 'Customer Reference',
+				name: 'customerRef',
+				type: 'string',
+				default: '={{ $json.customerRef ?? $json.error?.customerRef ?? "" }}',
+				placeholder: 'e.g. 3q2-hx0VbW9kZ1Lr',
+				description:
+					'The customer_ref the purchase was sent with: the "customerRef" field of its unknown-outcome item (when the credential sends one). Where the site echoes it, the record carrying it is proven this purchase\'s, even beside identical purchases of other buyers. Empty: not known.',
+				displayOptions: { show: { operation: ['resolveUnclear'] } },
+			},
 		]),
 	};
 

@@ -1,8 +1,9 @@
 /**
- * VTU Transaction → Resolve Unclear Purchase: takes the `request` and `sentAt` of an unknown_outcome item
- * (any buying node, Continue On Fail on) and looks once, without waiting and without buying, whether it
- * was bought. Answers `resolution`: bought (the record), not_bought (proven by the site's records), or
- * still_unclear (with `tryAgainAfter`).
+ * VTU Transaction → Resolve Unclear Purchase: takes the `request`, `sentAt` and `customerRef` of an
+ * unknown_outcome item (any buying node, Continue On Fail on) and looks once, without waiting and without
+ * buying, whether it was bought. Answers `resolution`: bought (the record), not_bought (proven by the site's
+ * records), or still_unclear (with `tryAgainAfter`). Every answer carries the three back, so a still_unclear
+ * item can be resolved again as it is.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -56,12 +57,33 @@ function readSentAt(ctx: IExecuteFunctions, i: number): string {
 	return new Date(ms).toISOString();
 }
 
+/**
+ * The customer_ref the purchase was sent with, or undefined when not known (empty): then records carrying
+ * any reference stay candidates, so leaving it out can never prove "not bought" wrongly. An empty value is
+ * never read as "sent without one" (that would drop the records carrying a reference, its own included).
+ */
+function readCustomerRef(ctx: IExecuteFunctions, i: number): string | undefined {
+	const raw = ctx.getNodeParameter('customerRef', i, '') as unknown;
+	if (raw === null || raw === undefined) return undefined;
+	const value = typeof raw === 'string' ? raw.trim() : raw;
+	if (value === '') return undefined;
+	if (typeof value !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(value)) {
+		throw refuse(
+			'invalid_input',
+			`Customer Reference "${String(raw).slice(0, 80)}" is not a customer_ref (1 to 64 characters, no spaces)`,
+			'Leave Customer Reference as its default, which reads the customerRef field of the unknown-outcome item, or empty it.',
+		);
+	}
+	return value;
+}
+
 /** One unclear item settled (or not yet). */
 export async function resolveItem(ctx: IExecuteFunctions, client: VtuClient, i: number): Promise<IDataObject> {
 	const request = readRequest(ctx, i);
 	const sentAt = readSentAt(ctx, i);
-	const answer = await resolveUnclear(client, request, sentAt);
-	const base = { request, sentAt };
+	const customerRef = readCustomerRef(ctx, i);
+	const answer = await resolveUnclear(client, request, sentAt, customerRef);
+	const base = { request, sentAt, ...(customerRef !== undefined ? { customerRef } : {}) };
 	if (answer.kind === 'bought') return { resolution: 'bought', ...resultJson(answer.record), ...base };
 	if (answer.kind === 'not_bought') {
 		return {

@@ -19,7 +19,7 @@ import { errorJson, refuse, toNodeError } from './errors';
 import { AdaptiveLimit, MAX_REQUEUES, runAdaptive, START_CONCURRENCY, type Outcome } from './concurrency';
 import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
-import { resolveUnclear, unclearFacts } from './unclear';
+import { customerRefOf, resolveUnclear, unclearFacts } from './unclear';
 
 export interface PurchaseRunOptions {
 	waitForFinal: boolean;
@@ -589,7 +589,7 @@ async function recallEarlierTries(
 			done.add(i);
 			continue;
 		}
-		const answer = await resolveUnclear(client, request, memo.sentAt);
+		const answer = await resolveUnclear(client, request, memo.sentAt, customerRefOf(memo.error));
 		if (answer.kind === 'not_bought') {
 			if (ledger) ledger.add(-memo.reservedKobo);
 			continue; // proven: buy it like any other item

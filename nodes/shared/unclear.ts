@@ -38,9 +38,21 @@ export function readableCandidate(c: unknown): IDataObject {
 }
 
 /**
+ * The customer_ref an unclear purchase's POST carried (the client's `details.customerRef`): a string, null
+ * (sent without one), or undefined (the error does not say).
+ */
+export function customerRefOf(error: unknown): string | null | undefined {
+	const details = error instanceof VtuError ? error.details : undefined;
+	const v = details?.customerRef;
+	return typeof v === 'string' || v === null ? v : undefined;
+}
+
+/**
  * The fields an unclear item carries (beside `error`, `code`): `request` exactly as the node sent it,
- * `sentAt`, `resolvableAfter` (when a proven answer becomes possible) and the candidates as readable rows.
- * The client's own details win where it gives them; the node's are the fallback.
+ * `sentAt`, `resolvableAfter` (when a proven answer becomes possible), `customerRef` (the customer_ref the
+ * POST carried, null when none; where the site echoes it, proof of which record is this purchase's) and
+ * the candidates as readable rows. The client's own details win where it gives them; the node's are the
+ * fallback.
  */
 export function unclearFacts(
 	error: unknown,
@@ -52,20 +64,31 @@ export function unclearFacts(
 		isoOrUndefined(details.resolvableAfter) ?? new Date(Date.parse(sentAt) + known.processingMs).toISOString();
 	const request = isRequest(details.request) ? details.request : isRequest(known.request) ? known.request : null;
 	const candidates = error instanceof VtuError ? (error.candidates ?? []) : [];
+	const customerRef = customerRefOf(error);
 	return {
 		outcome: CHECK_LATER,
 		request: request as unknown as IDataObject,
 		sentAt,
 		resolvableAfter,
+		...(customerRef !== undefined ? { customerRef } : {}),
 		candidates: candidates.map(readableCandidate),
 	};
 }
 
-/** Look once (no waiting) whether an unclear purchase was bought. Never sends a purchase. */
-export async function resolveUnclear(client: VtuClient, request: unknown, sentAt: string): Promise<Resolution> {
+/**
+ * Look once (no waiting) whether an unclear purchase was bought. Never sends a purchase. `customerRef`: the
+ * customer_ref its POST carried, where known (a record carrying it is proven this purchase's).
+ */
+export async function resolveUnclear(
+	client: VtuClient,
+	request: unknown,
+	sentAt: string,
+	customerRef?: string | null,
+): Promise<Resolution> {
 	if (!isRequest(request)) return { kind: 'unclear' };
+	const ref = customerRef === undefined ? {} : { customerRef };
 	try {
-		return { kind: 'bought', record: await client.reconcile(request, { sentAt: new Date(sentAt), waitMs: 0 }) };
+		return { kind: 'bought', record: await client.reconcile(request, { sentAt: new Date(sentAt), ...ref, waitMs: 0 }) };
 	} catch (error) {
 		if (error instanceof VtuError && error.code === 'not_charged') return { kind: 'not_bought', error };
 		const resolvableAfter = error instanceof VtuError ? isoOrUndefined(error.details?.resolvableAfter) : undefined;

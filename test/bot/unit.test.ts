@@ -43,6 +43,8 @@ describe('config', () => {
 		});
 		expect(loadConfig({ ...base, TELEGRAM_API_ROOT: 'http://localhost:8081/' }).apiRoot).toBe('http://localhost:8081');
 		expect(loadConfig({ ...base, VTU_TOKEN_SHARED: 'true' }).tokenShared).toBe(true);
+		expect(loadConfig(base).customerRef).toBe(false);
+		expect(loadConfig({ ...base, VTU_CUSTOMER_REF: 'true' }).customerRef).toBe(true);
 	});
 
 	test("naira limits use the client's exact parser: grouping and ₦ accepted, a third decimal or a negative refused", () => {

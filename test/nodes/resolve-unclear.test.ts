@@ -7,6 +7,8 @@ import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
 import { VtuBulkSms } from '../../nodes/VtuBulkSms/VtuBulkSms.node';
 import { VtuTransaction } from '../../nodes/VtuTransaction/VtuTransaction.node';
 import type { IDataObject } from 'n8n-workflow';
+import { VtuClient } from '../../client';
+import { rawBuy } from '../client/helpers';
 import { type Creds, runNode } from './engine';
 import { expectNoToken, useVtuSandbox } from './helpers';
 
@@ -124,5 +126,74 @@ describe('Resolve Unclear Purchase', () => {
 			creds: withSwitches(env.creds(), { sharedAccount: false }),
 		});
 		expect(resolved.items[0].json).toMatchObject({ resolution: 'bought', product: 'sms' });
+	});
+});
+
+describe('Resolve Unclear Purchase with the customer reference (credential: Send Client Reference)', () => {
+	beforeEach(() => env.admin.setConfig({ customer_ref: true })); // the site stores and echoes customer_ref
+
+	/** Bought with a reference, answer lost after the charge, the history unreadable meanwhile: unclear. */
+	async function unclearWithRef(phone: string): Promise<IDataObject> {
+		await env.admin.addFault({ endpoint: 'POST /api/topup/', kind: 'reset_after', count: 1 });
+		const reads = await env.admin.addFault({ endpoint: 'GET /api/topup/', kind: 'error_before' });
+		const r = await runNode(airtime, {
+			parameters: { operation: 'buy', network: 'MTN', amount: 100, phone },
+			creds: withSwitches(env.creds(), { customerRef: true }),
+			continueOnFail: true,
+		});
+		await env.admin.removeFault(reads.id);
+		const item = r.items[0].json;
+		expect(item).toMatchObject({ code: 'unknown_outcome', outcome: 'check later' });
+		return item;
+	}
+
+	test("the item's customerRef is read by default: its own record beside another buyer's identical one", async () => {
+		const unclear = await unclearWithRef('08031239911');
+		expect(unclear.customerRef).toMatch(/^[\w-]{16}$/);
+		const mine = (await env.admin.transactions({ username: 'demo', product: 'airtime' })).filter(
+			(t) => t.customerRef === unclear.customerRef,
+		);
+		expect(mine).toHaveLength(1);
+		// another buyer of the token buys the identical airtime, without a reference
+		const other = new VtuClient({ baseUrl: env.sb.baseUrl, token: env.sb.demo.token });
+		const twin = await rawBuy(other, env.sb.demo.token, unclear.request as never);
+		const creds = withSwitches(env.creds(), { customerRef: true }); // Other Buyers Use This Token: on (default)
+		const before = await debits();
+
+		// without the reference the two cannot be told apart
+		const blind = await runNode(transaction, { parameters: { ...RESOLVE, customerRef: '' }, input: [unclear], creds });
+		expect(blind.items[0].json).toMatchObject({ resolution: 'still_unclear' });
+		expect(blind.items[0].json).not.toHaveProperty('customerRef');
+		const seen = (blind.items[0].json.candidates as IDataObject[]).map((c) => c.id);
+		expect(seen).toEqual(expect.arrayContaining([mine[0].id, twin]));
+
+		// Customer Reference left at its default reads the item's customerRef: the record carrying it
+		const r = await runNode(transaction, { parameters: RESOLVE, input: [unclear], creds });
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json).toMatchObject({
+			resolution: 'bought',
+			id: mine[0].id,
+			ident: mine[0].ident,
+			customerRef: unclear.customerRef,
+		});
+		expect(await debits()).toBe(before);
+		expectNoToken(env.sb.demo.token, r.items);
+	});
+
+	test('on the error output the reference is inside "error"; a malformed one is refused', async () => {
+		const unclear = await unclearWithRef('08031239912');
+		const creds = withSwitches(env.creds(), { customerRef: true });
+		const onErrorOutput = { error: { ...unclear, message: unclear.error } };
+		const parameters = { operation: 'resolveUnclear' }; // every field at its default
+		const r = await runNode(transaction, { parameters, input: [onErrorOutput], creds });
+		expect(r.items[0].json).toMatchObject({ resolution: 'bought', customerRef: unclear.customerRef });
+		const bad = await runNode(transaction, {
+			parameters: { ...RESOLVE, customerRef: 'two words' },
+			input: [unclear],
+			creds,
+			continueOnFail: true,
+		});
+		expect(bad.items[0].json).toMatchObject({ code: 'invalid_input' });
+		expect(String(bad.items[0].json.error)).toMatch(/Customer Reference "two words" is not a customer_ref/);
 	});
 });
