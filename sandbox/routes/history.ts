@@ -25,22 +25,36 @@ function list(c: Ctx, product: Product, render: Render, path: string): Out {
 		for (let i = items.length - 1; i >= 0; i--) if (matches(items[i], search)) found.push(render(items[i], c.dialect));
 		return { status: 200, body: found };
 	}
+	return drfPage(c, items, (t) => render(t, c.dialect), path);
+}
+
+/**
+ * DRF page-number pagination over a list kept oldest first: 15 a page, newest first, an out-of-range page →
+ * 404 "Invalid page.". `query` (e.g. "search=x") is kept in the next/previous links, page 1 is linked without
+ * `page=`, as DRF does.
+ */
+export function drfPage<T>(
+	c: Pick<Ctx, 'query' | 'req'>,
+	items: readonly T[],
+	render: (t: T) => unknown,
+	path: string,
+	query = '',
+): Out {
 	const page = c.query.page === undefined ? 1 : /^\d+$/.test(c.query.page) ? Number(c.query.page) : 0;
 	const count = items.length;
 	const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
 	if (page < 1 || page > pages) return { status: 404, body: { detail: 'Invalid page.' } };
 	const results: unknown[] = [];
 	const top = count - 1 - (page - 1) * PAGE_SIZE;
-	for (let i = top; i >= 0 && i > top - PAGE_SIZE; i--) results.push(render(items[i], c.dialect));
+	for (let i = top; i >= 0 && i > top - PAGE_SIZE; i--) results.push(render(items[i]));
 	const base = `http://${c.req.headers.host ?? '127.0.0.1'}${path}`;
+	const link = (p: number) => {
+		const q = [query, p > 1 ? `page=${p}` : ''].filter(Boolean).join('&');
+		return q ? `${base}?${q}` : base;
+	};
 	return {
 		status: 200,
-		body: {
-			count,
-			next: page < pages ? `${base}?page=${page + 1}` : null,
-			previous: page > 1 ? (page === 2 ? base : `${base}?page=${page - 1}`) : null,
-			results,
-		},
+		body: { count, next: page < pages ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null, results },
 	};
 }
 

@@ -10,9 +10,8 @@ import { buildOf } from '../builds';
 import { CABLE_PLANS, discoById, networkById, planById, planName } from '../catalog';
 import { apiRoute, type Ctx, notFoundPage, type Out, type Runtime } from '../http';
 import { pyFloat } from '../money';
+import { drfPage } from './history';
 import type { LedgerEntry, Product, SandboxState, Txn } from '../state';
-
-const PAGE_SIZE = 15;
 
 /** The debit text of a purchase, as the family's views write it ("MTN 1.0GB   N239.0  DATA topup  with 080…"). */
 function debitText(t: Txn): string {
@@ -77,30 +76,10 @@ function walletEntries(c: Ctx, search: string | undefined): readonly LedgerEntry
 	return entries.filter((e) => textOf(c.state, e).toLowerCase().includes(s) || row(c.state, e).ident === search);
 }
 
-/** Entries oldest first → rows newest first, from `from` (0 = the newest) for `n` rows. */
-function rowsOf(c: Ctx, entries: readonly LedgerEntry[], from: number, n: number): Record<string, unknown>[] {
-	const out: Record<string, unknown>[] = [];
-	for (let i = entries.length - 1 - from; i >= 0 && out.length < n; i--) out.push(row(c.state, entries[i]));
-	return out;
-}
-
 function paginated(c: Ctx): Out {
 	const search = c.query.search || undefined;
-	const all = walletEntries(c, search);
-	const page = c.query.page === undefined ? 1 : /^\d+$/.test(c.query.page) ? Number(c.query.page) : 0;
-	const pages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
-	if (page < 1 || page > pages) return { status: 404, body: { detail: 'Invalid page.' } };
-	const base = `http://${c.req.headers.host ?? '127.0.0.1'}/api/Wallet_summary/`;
-	const q = search ? `search=${encodeURIComponent(search)}&` : '';
-	return {
-		status: 200,
-		body: {
-			count: all.length,
-			next: page < pages ? `${base}?${q}page=${page + 1}` : null,
-			previous: page > 1 ? `${base}?${q}page=${page - 1}` : null,
-			results: rowsOf(c, all, (page - 1) * PAGE_SIZE, PAGE_SIZE),
-		},
-	};
+	const query = search ? `search=${encodeURIComponent(search)}` : '';
+	return drfPage(c, walletEntries(c, search), (e) => row(c.state, e), '/api/Wallet_summary/', query);
 }
 
 export function walletRoutes(app: FastifyInstance, rt: Runtime): void {
@@ -110,7 +89,6 @@ export function walletRoutes(app: FastifyInstance, rt: Runtime): void {
 		if (shape === 'none') return notFoundPage();
 		// the LegitData view: every row in one bare list, ?search= ignored
 		if (shape === 'paginated') return paginated(c);
-		const all = walletEntries(c, undefined);
-		return { status: 200, body: rowsOf(c, all, 0, all.length) };
+		return { status: 200, body: [...walletEntries(c, undefined)].reverse().map((e) => row(c.state, e)) };
 	});
 }
