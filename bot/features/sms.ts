@@ -49,9 +49,8 @@ export function smsSummary(sender: string, message: string, p: PlanView): string
 	return lines.join('\n');
 }
 
-export function smsFeature(s: Services): Composer<MyContext> {
-	const { confirmAndBuy } = confirmSteps(s);
-
+/** The steps before the summary: sender, recipients (typed or a file), and the priced plan. */
+function smsSteps(s: Services) {
 	async function askSender(conversation: MyConversation, ctx: ConvContext): Promise<string> {
 		await ctx.reply(t('sms-sender-prompt', { max: PRODUCT_TABLE.sms.limits.senderChars }));
 		for (;;) {
@@ -105,14 +104,9 @@ export function smsFeature(s: Services): Composer<MyContext> {
 		}
 	}
 
-	async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		const sender = await askSender(conversation, ctx);
-		const recipients = await askRecipients(conversation, ctx);
-		await ctx.reply(t('sms-message-prompt'));
-		const message = (
-			await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-message-as-text')) })
-		).message.text;
-		const plan = await conversation.external(async (): Promise<Loaded<PlanView>> => {
+	/** The client's plan of the job (recipients, duplicates, pages, cost), checked by the client's rules. */
+	function planJob(conversation: MyConversation, sender: string, message: string, recipients: string[]) {
+		return conversation.external(async (): Promise<Loaded<PlanView>> => {
 			try {
 				const p = await s.client.sms.plan({ sender, message, recipients });
 				return {
@@ -123,6 +117,23 @@ export function smsFeature(s: Services): Composer<MyContext> {
 				return { ok: false, text: failText(s, t('sms-cannot-send'), e) };
 			}
 		});
+	}
+
+	return { askSender, askRecipients, planJob };
+}
+
+export function smsFeature(s: Services): Composer<MyContext> {
+	const { confirmAndBuy } = confirmSteps(s);
+	const { askSender, askRecipients, planJob } = smsSteps(s);
+
+	async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		const sender = await askSender(conversation, ctx);
+		const recipients = await askRecipients(conversation, ctx);
+		await ctx.reply(t('sms-message-prompt'));
+		const message = (
+			await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-message-as-text')) })
+		).message.text;
+		const plan = await planJob(conversation, sender, message, recipients);
 		if (!plan.ok) return void (await ctx.reply(plan.text, { reply_markup: tryAgainKeyboard('sms') }));
 		const p = plan.value;
 		await ctx.reply(smsSummary(sender, message, p));

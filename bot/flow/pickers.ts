@@ -37,7 +37,8 @@ export function phonePrompt(networkName: string): string {
 	return t('phone-prompt', { network: networkName });
 }
 
-export function pickers(s: Services) {
+/** Flow messages with buttons that /cancel can take away. */
+export function buttonSteps(s: Services) {
 	/**
 	 * Send a message with flow buttons and remember it, so /cancel can take the buttons away. Sent
 	 * from `conversation.external` (see safeEdit): the state keeps the message id only.
@@ -55,6 +56,13 @@ export function pickers(s: Services) {
 			return { message_id: m.message_id };
 		});
 	}
+
+	return { withButtons };
+}
+
+/** The network list and the network picker. */
+export function networkSteps(s: Services) {
+	const { withButtons } = buttonSteps(s);
 
 	/**
 	 * Networks only (with how many plans each has): everything an external returns is kept in the
@@ -79,6 +87,25 @@ export function pickers(s: Services) {
 		});
 	}
 
+	async function pickNetwork(conversation: MyConversation, ctx: ConvContext, title: string, nets: NetView[]) {
+		const kb = grid(
+			new InlineKeyboard(),
+			nets.map((n) => ({ text: n.name, data: cb.net(n.id) })),
+			2,
+		).text(t('btn-cancel'), cb.x());
+		const m = await withButtons(conversation, ctx, title, kb);
+		for (;;) {
+			const { c, tap } = await choose(conversation, m.message_id, ['net'], t('network-use-buttons'));
+			const net = nets.find((n) => n.id === tap.n);
+			if (net) return { c, net, messageId: m.message_id };
+		}
+	}
+
+	return { loadNetworks, pickNetwork };
+}
+
+/** A network's data plans: the list (edited into the tapped message) and the chosen plan. */
+export function planSteps(s: Services) {
 	/** The plan's button: the seller's price in storefront mode, the vendor's in the till. */
 	const labelOf = (p: DataPlan): string =>
 		s.storefront
@@ -139,19 +166,12 @@ export function pickers(s: Services) {
 		});
 	}
 
-	async function pickNetwork(conversation: MyConversation, ctx: ConvContext, title: string, nets: NetView[]) {
-		const kb = grid(
-			new InlineKeyboard(),
-			nets.map((n) => ({ text: n.name, data: cb.net(n.id) })),
-			2,
-		).text(t('btn-cancel'), cb.x());
-		const m = await withButtons(conversation, ctx, title, kb);
-		for (;;) {
-			const { c, tap } = await choose(conversation, m.message_id, ['net'], t('network-use-buttons'));
-			const net = nets.find((n) => n.id === tap.n);
-			if (net) return { c, net, messageId: m.message_id };
-		}
-	}
+	return { showPlans, loadPlan };
+}
+
+/** The phone question, with the ported-number check. */
+export function phoneSteps(s: Services) {
+	const { withButtons } = buttonSteps(s);
 
 	/** Ask for the number, unless the caller already asked in a message it edited (`asked`: one Bot API call less). */
 	async function askPhone(
@@ -192,5 +212,10 @@ export function pickers(s: Services) {
 		}
 	}
 
-	return { withButtons, loadNetworks, showPlans, loadPlan, pickNetwork, askPhone };
+	return { askPhone };
+}
+
+/** Every shared step before the confirm, for the features that use several. */
+export function pickers(s: Services) {
+	return { ...buttonSteps(s), ...networkSteps(s), ...planSteps(s), ...phoneSteps(s) };
 }
