@@ -7,7 +7,22 @@
 import type { Composer, Context, Filter } from 'grammy';
 
 /** Where a `go:` button leads (a feature of the registry, or the menu / help). */
-export const PLACES = ['menu', 'data', 'airtime', 'sms', 'balance', 'history', 'help', 'setpin', 'fund'] as const;
+export const PLACES = [
+	'menu',
+	'data',
+	'airtime',
+	'sms',
+	'balance',
+	'history',
+	'help',
+	'setpin',
+	'fund',
+	// named after their product, so "Try again" / "Buy again" under an order leads back to its flow
+	'cable',
+	'electricity',
+	'exam_pin',
+	'recharge_card',
+] as const;
 export type Place = (typeof PLACES)[number];
 
 /** What each kind of button carries. */
@@ -24,6 +39,8 @@ interface Fields {
 	net: { n: number };
 	plan: { n: number };
 	amt: { n: number };
+	/** one item of a list (cable provider or package, disco, meter type, exam, card value, quantity) */
+	pick: { n: number };
 	x: Record<never, never>;
 }
 
@@ -34,7 +51,7 @@ export type Callback = Of<CallbackKind>;
 
 const ORDER_KINDS = new Set(['again', 'order', 'confirm', 'cancel']);
 const YES_NO_KINDS = new Set(['repeat', 'ported', 'pay']);
-const NUMBER_KINDS = new Set(['net', 'plan', 'amt']);
+const NUMBER_KINDS = new Set(['net', 'plan', 'amt', 'pick']);
 /** Journal ids are base64url (Journal.newId); anything else is not ours. */
 const ID_CHARS = new Set('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
 
@@ -54,6 +71,7 @@ export function encode(c: Callback): string {
 		case 'net':
 		case 'plan':
 		case 'amt':
+		case 'pick':
 			return `${c.kind}:${c.n}`;
 		case 'again':
 		case 'order':
@@ -97,6 +115,7 @@ export const cb = {
 	net: (id: number) => encode({ kind: 'net', n: id }),
 	plan: (id: number) => encode({ kind: 'plan', n: id }),
 	amt: (kobo: number) => encode({ kind: 'amt', n: kobo }),
+	pick: (n: number) => encode({ kind: 'pick', n }),
 	/** The flow's Cancel. */
 	x: () => encode({ kind: 'x' }),
 };

@@ -8,6 +8,7 @@ import type { Journal, Limits, Order, StoredResult } from './journal';
 import type { Logger } from './logger';
 import { maskPhone } from './logger';
 import { t } from './i18n';
+import { deliveredLines } from './delivery';
 import {
 	NOT_CHARGED_CODES,
 	errorCode,
@@ -249,7 +250,15 @@ export class OrderService {
 	}
 }
 
-const PRODUCT_NAME: Record<string, string> = { data: 'product-data', airtime: 'product-airtime', sms: 'product-sms' };
+const PRODUCT_NAME: Record<string, string> = {
+	data: 'product-data',
+	airtime: 'product-airtime',
+	sms: 'product-sms',
+	cable: 'product-cable',
+	electricity: 'product-electricity',
+	exam_pin: 'product-exam-pin',
+	recharge_card: 'product-recharge-card',
+};
 
 export function productName(p: string): string {
 	return PRODUCT_NAME[p] ? t(PRODUCT_NAME[p]) : p;
@@ -258,7 +267,8 @@ export function productName(p: string): string {
 /** Who got it, as the seller reads it: "0803 123 4567" or "18 numbers". */
 export function recipientOf(o: Pick<OrderView, 'product' | 'recipient'>): string | null {
 	if (!o.recipient) return null;
-	return o.product === 'sms' ? o.recipient : formatPhone(o.recipient);
+	// an IUC, a meter number or "3 numbers" is shown as it is; a phone number the way people read one
+	return o.product === 'data' || o.product === 'airtime' ? formatPhone(o.recipient) : o.recipient;
 }
 
 /** "MTN data 1GB SME (30 days) to 0803 123 4567": what was bought, and for whom when known. */
@@ -305,7 +315,7 @@ export function outcomeText(o: OrderView): string {
 	const lines = (...l: string[]) => l.join('\n');
 	switch (o.state) {
 		case 'successful':
-			return lines(head, charged, ...ref, ...bal);
+			return lines(head, ...deliveredLines(o.product, o.details), charged, ...ref, ...bal);
 		case 'processing':
 		case 'sent':
 			return lines(head, charged, ...ref, t('outcome-pending-note'));

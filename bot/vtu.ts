@@ -6,22 +6,40 @@ import type {
 	AirtimeDiscount,
 	AirtimePurchase,
 	BuyOptions,
+	CableProvider,
+	CablePurchase,
 	DataPlan,
+	Disco,
+	ElectricityPurchase,
+	ExamPinPurchase,
+	ExamPrice,
 	DataPurchase,
 	Money,
 	NetworkInfo,
 	PurchaseQuote,
 	PurchaseResult,
 	ReconcileOptions,
+	RechargeCardPurchase,
+	RechargeDenomination,
 	SmsPlan,
 	SmsPurchase,
 	SmsRates,
+	ValidationResult,
 } from '../client/types';
 
 export type { Money, NetworkInfo, PurchaseQuote, PurchaseResult, SmsPlan, DataPlan };
 
 /** The client's request types of the products the bot sells. */
-export type BotPurchaseRequest = DataPurchase | AirtimePurchase | SmsPurchase;
+export type BotPurchaseRequest =
+	| DataPurchase
+	| AirtimePurchase
+	| SmsPurchase
+	| CablePurchase
+	| ElectricityPurchase
+	| ExamPinPurchase
+	| RechargeCardPurchase;
+
+export type { CableProvider, Disco, ExamPrice, RechargeDenomination, ValidationResult };
 
 export interface VtuClientLike {
 	user: { balance(): Promise<Money> };
@@ -29,6 +47,18 @@ export interface VtuClientLike {
 		networks(): Promise<NetworkInfo[]>;
 		airtime(): Promise<AirtimeDiscount[]>;
 		sms(): Promise<SmsRates>;
+		cable(): Promise<CableProvider[]>;
+		discos(): Promise<Disco[]>;
+		exams(): Promise<ExamPrice[]>;
+		recharge(): Promise<RechargeDenomination[]>;
+	};
+	cable: { validate(r: { provider: string | number; iuc: string }): Promise<ValidationResult> };
+	electricity: {
+		validate(r: {
+			disco: string | number;
+			meter: string;
+			meterType: 'prepaid' | 'postpaid';
+		}): Promise<ValidationResult>;
 	};
 	quote(req: BotPurchaseRequest): Promise<PurchaseQuote>;
 	buy(req: BotPurchaseRequest, opts?: BuyOptions): Promise<PurchaseResult>;
@@ -52,4 +82,12 @@ export { formatNaira, money, parseNaira, tryParseKobo } from '../client/money';
 export { checkSender, splitRecipients } from '../client/products/sms/plan';
 // The client's parser of what people type (client/input.ts): the bot reads numbers and amounts with it.
 export { classifyPhone } from '../client/phone';
-export { MOBILE_EXAMPLE, mobileProblem, parseAmount, parseMobile, phoneProblemText } from '../client/input';
+export {
+	MOBILE_EXAMPLE,
+	mobileProblem,
+	parseAmount,
+	parseDigits,
+	parseMobile,
+	parseQuantity,
+	phoneProblemText,
+} from '../client/input';

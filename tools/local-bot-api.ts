@@ -349,8 +349,9 @@ export class FakeTelegram {
 			const boundary = /boundary=([^;]+)/.exec(ct)?.[1];
 			const out: Record<string, any> = { ...q };
 			if (boundary) {
+				// a file part's header names it `name="<id>";filename=<name>` (grammY) or `; filename="<name>"`
 				for (const part of raw.split(`--${boundary}`)) {
-					const m = /name="([^"]+)"(?:; filename="[^"]*")?\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*)\r\n$/.exec(part);
+					const m = /name="([^"]+)"(?:;\s*filename=[^\r\n]*)?\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*)\r\n$/.exec(part);
 					if (m) {
 						try {
 							out[m[1]] = JSON.parse(m[2]);

@@ -26,7 +26,7 @@ export function balanceFeature(s: Services) {
 export const balance: Feature = {
 	name: 'balance',
 	commands: [{ name: 'balance', description: 'cmd-balance', help: 'help-balance', keepsFlow: true }],
-	menu: { label: 'menu-balance', place: 'balance', row: 1 },
+	menu: { label: 'menu-balance', place: 'balance', row: 3 },
 	build: (s) => {
 		const { showBalance } = balanceFeature(s);
 		return { commands: { balance: showBalance }, places: { balance: showBalance } };

@@ -12,6 +12,7 @@ import { dateText, EXPIRED, stillOpen } from '../flow/ui';
 import { t } from '../i18n';
 import { naira, outcomeText, productName, whatText, resultOf, stateLabel, storedOf, viewOf } from '../orders';
 import { errorCode } from '../vtu';
+import { tokenOf } from '../delivery';
 import { cb, onCallback } from '../callback-data';
 import type { Feature } from './registry';
 
@@ -26,7 +27,10 @@ export function historyLine(o: Order, i: number): string {
 		amount: naira(o.chargedKobo ?? o.amountKobo),
 		state: stateLabel(o),
 	};
-	return o.ident ? t('history-line-ref', { ...v, ref: o.ident }) : t('history-line', v);
+	const line = o.ident ? t('history-line-ref', { ...v, ref: o.ident }) : t('history-line', v);
+	// an electricity token stays readable in the list itself: customers come back for it
+	const token = o.state === 'successful' ? tokenOf(o.product, viewOf(o).details) : null;
+	return token ? `${line}\n   ${t('history-token', { token })}` : line;
 }
 
 export function historyFeature(s: Services) {
@@ -98,7 +102,7 @@ export const history: Feature = {
 		{ name: 'history', description: 'cmd-history', help: 'help-history', keepsFlow: true },
 		{ name: 'status', description: 'cmd-status', help: 'help-status', keepsFlow: true },
 	],
-	menu: { label: 'menu-history', place: 'history', row: 2 },
+	menu: { label: 'menu-history', place: 'history', row: 4 },
 	build: (s) => {
 		const f = historyFeature(s);
 		return {

@@ -6,10 +6,14 @@ import { cancel } from '../middlewares/flow-commands';
 import { admin } from './admin';
 import { airtime } from './airtime';
 import { balance } from './balance';
+import { cable } from './cable';
+import { electricity } from './electricity';
+import { examPins } from './exam-pins';
 import { data } from './data';
 import { history } from './history';
 import { help, menu } from './menu';
 import { pin } from './pin';
+import { rechargeCards } from './recharge-cards';
 import type { Feature } from './registry';
 import { repeat } from './repeat';
 import { sms } from './sms';
@@ -27,6 +31,7 @@ export function features(): readonly Feature[] {
 			storefrontMenu,
 			data,
 			airtime,
+			...PRODUCTS,
 			storefrontBalance,
 			storefrontFund,
 			cancel,
@@ -34,8 +39,11 @@ export function features(): readonly Feature[] {
 			storefrontOwner,
 			unhandled,
 		];
-	return [menu, data, airtime, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
+	return [menu, data, airtime, ...PRODUCTS, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
 }
+
+/** The bills and PINs, sold in both modes (the confirm step goes to the storefront's wallet there). */
+const PRODUCTS: readonly Feature[] = [cable, electricity, examPins, rechargeCards];
 
 /**
  * The bot's mode (VTU_BOT_MODE): the till's features (default) or the storefront's. One mode per process:

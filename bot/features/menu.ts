@@ -44,7 +44,7 @@ export const menu: Feature = {
 export const help: Feature = {
 	name: 'help',
 	commands: [{ name: 'help', description: 'cmd-help' }],
-	menu: { label: 'menu-help', place: 'help', row: 2 },
+	menu: { label: 'menu-help', place: 'help', row: 4 },
 	build: (s) => {
 		const showHelp = (ctx: MyContext) => ctx.reply(helpText(s, ctx), { reply_markup: mainMenuKeyboard() });
 		return { commands: { help: showHelp }, places: { help: showHelp } };

@@ -165,6 +165,6 @@ const enter = (ctx: MyContext) => ctx.conversation.enter('sms');
 export const sms: Feature = {
 	name: 'sms',
 	commands: [{ name: 'sms', description: 'cmd-sms', help: 'help-sms' }],
-	menu: { label: 'menu-sms', place: 'sms', row: 1 },
+	menu: { label: 'menu-sms', place: 'sms', row: 3 },
 	build: (s) => ({ flows: smsFeature(s), commands: { sms: enter }, places: { sms: enter } }),
 };

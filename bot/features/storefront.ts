@@ -44,7 +44,7 @@ export const storefrontMenu: Feature = {
 export const storefrontFund: Feature = {
 	name: 'storefront-fund',
 	commands: [{ name: 'fund', description: 'cmd-fund', help: 'help-fund', keepsFlow: true }],
-	menu: { label: 'menu-fund', place: 'fund', row: 1 },
+	menu: { label: 'menu-fund', place: 'fund', row: 3 },
 	build: (s) => {
 		const show = async (ctx: MyContext) => {
 			const text = await accountText(s, ctx);
@@ -58,7 +58,7 @@ export const storefrontFund: Feature = {
 export const storefrontBalance: Feature = {
 	name: 'storefront-balance',
 	commands: [{ name: 'balance', description: 'cmd-balance', help: 'help-sf-balance', keepsFlow: true }],
-	menu: { label: 'menu-balance', place: 'balance', row: 1 },
+	menu: { label: 'menu-balance', place: 'balance', row: 3 },
 	build: (s) => {
 		const show = async (ctx: MyContext) => {
 			let text: string;
@@ -81,7 +81,7 @@ export const storefrontBalance: Feature = {
 export const storefrontHelp: Feature = {
 	name: 'storefront-help',
 	commands: [{ name: 'help', description: 'cmd-help' }],
-	menu: { label: 'menu-help', place: 'help', row: 2 },
+	menu: { label: 'menu-help', place: 'help', row: 4 },
 	build: () => {
 		const show = (ctx: MyContext) => {
 			const lines = commandsOf(features(), { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));

@@ -140,7 +140,7 @@ clock-lagos = { $time } (Lagos time)
 
 menu-question = What would you like to do?
 menu-hello = Hello { $name }! What would you like to do?
-help-intro = I buy data, airtime and bulk SMS from the merchant wallet.
+help-intro = I buy data, airtime, cable TV, electricity, exam PINs, recharge cards and bulk SMS from the merchant wallet.
 help-limits = Limits: { $max } per purchase, { $daily } per day ({ $left } left today).
 help-pin-required = A PIN is asked before every purchase.
 help-no-pin = No PIN is required.
@@ -300,7 +300,7 @@ cmd-fund = Fund your wallet (your account number)
 help-fund = /fund – your account number: transfer to it to fund your wallet
 help-sf-balance = /balance – your wallet
 menu-fund = 🏦 Fund wallet
-sf-hello = Hello { $name }! Buy data and airtime from your own wallet here.
+sf-hello = Hello { $name }! Buy data, airtime, cable TV, electricity, exam PINs and recharge cards from your own wallet here.
 sf-help-intro = Fund your wallet by bank transfer to your own account number, then buy from it.
 sf-account =
     🏦 Your account: { $account } ({ $bank })
@@ -361,3 +361,84 @@ sf-adjust-already = This command was already applied. { $customer }'s wallet: { 
 sf-debit-too-much = { $customer }'s wallet has only { $available } to debit: nothing was taken.
 sf-credited-you = 💸 The shop credited { $amount } to your wallet ({ $reason }). Balance: { $balance }
 sf-debited-you = The shop debited { $amount } from your wallet ({ $reason }). Balance: { $balance }
+
+# Cable TV, electricity, exam PINs, recharge cards (both modes)
+cmd-cable = Pay a cable TV subscription (GOTV, DSTV, Startimes)
+cmd-electricity = Buy an electricity token
+cmd-exampin = Buy exam result checker PINs (WAEC, NECO…)
+cmd-cards = Buy recharge card PINs to print
+help-cable = /cable – pay a cable TV subscription (the IUC is checked first)
+help-electricity = /electricity – buy an electricity token (the meter is checked first)
+help-exampin = /exampin – buy exam result checker PINs
+help-cards = /cards – buy recharge card PINs, with a sheet to print
+menu-cable = 📺 Cable TV
+menu-electricity = 💡 Electricity
+menu-exampin = 🎓 Exam PINs
+menu-cards = 🎫 Recharge cards
+product-cable = Cable TV
+product-electricity = Electricity
+product-exam-pin = Exam PINs
+product-recharge-card = Recharge cards
+input-problem =
+    { $problem }
+    { $hint }
+account-check-failed = Could not check the number with the provider
+cable-none = No cable TV packages are available right now.
+cable-choose-provider = 📺 Cable TV. Choose the provider:
+cable-choose-package = { $provider }: choose the package.
+cable-package-chosen =
+    { $package }.
+    { $prompt }
+cable-iuc-prompt = Send the { $provider } IUC / smart card number ({ $min }–{ $max } digits, on the decoder or its card).
+cable-iuc-unknown = { $provider } does not know the IUC number { $iuc }. Nothing was bought. Check the number on the decoder and send it again, or /cancel.
+cable-description = { $provider } { $package }
+cable-target = IUC { $iuc } ({ $name })
+meter-prepaid = Prepaid
+meter-postpaid = Postpaid
+meter-prompt = Send the { $disco } meter number ({ $min }–{ $max } digits).
+meter-unknown = { $disco } does not know the meter number { $meter }. Nothing was bought. Check the number on the meter or a recent receipt and send it again, or /cancel.
+meter-holder = ✅ Meter { $meter }: { $name }
+meter-holder-address = ✅ Meter { $meter }: { $name }, { $address }
+meter-target = meter { $meter } ({ $name })
+electricity-none = No electricity companies are available right now.
+electricity-choose-disco = 💡 Electricity. Choose the electricity company:
+electricity-choose-type = { $disco }: is the meter prepaid or postpaid?
+electricity-type-chosen =
+    { $type } meter.
+    { $prompt }
+electricity-amount-prompt = How much electricity? Type the amount in naira, from { $min } to { $max }, e.g. 2000.
+electricity-too-small = The smallest electricity payment is { $min }.
+electricity-too-large = That is above { $max }, the most for one token here. Send a smaller amount.
+electricity-description = { $disco } { $type } { $amount }
+exam-none = No exam PINs are available right now.
+exam-button = { $exam } – { $price } each
+exam-choose = 🎓 Exam result checker PINs. Choose the exam:
+exam-how-many = How many { $exam } PINs?
+exam-description = { $n } × { $exam } result checker { $n ->
+        [one] PIN
+       *[other] PINs
+    }
+exam-chosen = { $what }.
+cards-none = No recharge cards are available right now.
+cards-choose-network = 🎫 Recharge cards. Choose the network:
+cards-button = { $face } card – { $price } each
+cards-choose-value = { $network } recharge cards: choose the value.
+cards-how-many = How many cards? Type a number from { $min } to { $max }.
+cards-label = { $network } { $face }
+cards-chosen =
+    { $card } cards.
+    { $prompt }
+cards-description = { $n } × { $card } recharge { $n ->
+        [one] card
+       *[other] cards
+    }
+delivered-token = 🔑 TOKEN: { $token }
+delivered-units = Units: { $units }
+delivered-pin = PIN { $n }: { $pin }
+delivered-card = { $n }. PIN { $pin }
+delivered-card-serial = { $n }. PIN { $pin } (serial { $serial })
+history-token = 🔑 { $token }
+sheet-title = { $what } (ref { $ref })
+sheet-serial = Serial: { $serial }
+sheet-load = Load: { $code }
+sheet-caption = 🖨️ The PINs on a sheet to print (open it in a browser and print).

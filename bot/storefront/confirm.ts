@@ -9,7 +9,8 @@ import { VtuError } from '../../client/errors';
 import type { OrderOutcome } from '../../store/orders';
 import { cb } from '../callback-data';
 import type { ConvContext, MyConversation, Services } from '../context';
-import type { ConfirmMeta } from '../flow/confirm';
+import { sendSheet, type ConfirmMeta } from '../flow/confirm';
+import { deliveredLines } from '../delivery';
 import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { failText, pickers } from '../flow/pickers';
 import { choose, safeEdit, type Loaded } from '../flow/ui';
@@ -35,10 +36,19 @@ async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPur
 async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, out: OrderOutcome): Promise<string> {
 	const w = await side.wallet(userId);
 	const vars = { gets: meta.gets, price: naira(out.price), balance: naira(w.available) };
-	if (out.state === 'settled') return t('sf-receipt', { ...vars, ref: out.result?.ident ?? out.orderId });
+	if (out.state === 'settled') {
+		const receipt = t('sf-receipt', { ...vars, ref: out.result?.ident ?? out.orderId });
+		return [receipt, ...deliveredLines(out.result?.product ?? '', out.result?.details ?? {})].join('\n');
+	}
 	if (out.state === 'refunded') return t('sf-refunded-now', vars);
 	if (out.state === 'released') return t('sf-released-now', vars);
 	return t('sf-unknown-now', vars);
+}
+
+/** The text of the outcome, and what a delivered order hands over (plain JSON: it crosses an external). */
+interface Told {
+	text: string;
+	delivered: { product: string; ident: string | null; details: Record<string, unknown> } | null;
 }
 
 /** Places the order; every refusal is a text (nothing was held then). */
@@ -49,23 +59,30 @@ async function placeAndTell(
 	offer: Ready,
 	req: BotPurchaseRequest,
 	meta: ConfirmMeta,
-): Promise<string> {
-	if (Date.now() - offer.at > s.cfg.confirmTtlMs) return t('sf-offer-expired');
+): Promise<Told> {
+	if (Date.now() - offer.at > s.cfg.confirmTtlMs) return { text: t('sf-offer-expired'), delivered: null };
 	try {
 		const out = await side.place(userId, offer.orderId, req);
 		await side.claim(`order:${out.orderId}:${out.state}`); // told here: the follower does not tell it again
-		return await outcomeText(side, userId, meta, out);
+		const r = out.state === 'settled' ? out.result : null;
+		const delivered = r ? { product: r.product, ident: r.ident, details: r.details ?? {} } : null;
+		return { text: await outcomeText(side, userId, meta, out), delivered };
 	} catch (e) {
-		if (e instanceof VtuError && e.code === 'insufficient_balance') {
-			const w = await side.wallet(userId);
-			return w.available < offer.price
-				? t('sf-wallet-short', { price: naira(offer.price), available: naira(w.available) })
-				: t('sf-float-refused');
-		}
-		if (e instanceof VtuError && e.code === 'invalid_input') return e.message;
-		s.logger.error('storefront order failed', { user: userId, order: offer.orderId, err: e });
-		return t('sf-order-error', { ref: offer.orderId });
+		return { text: await refusalText(s, side, userId, offer, e), delivered: null };
 	}
+}
+
+/** Why placing the order failed, in the customer's words. */
+async function refusalText(s: Services, side: StoreSide, userId: number, offer: Ready, e: unknown): Promise<string> {
+	if (e instanceof VtuError && e.code === 'insufficient_balance') {
+		const w = await side.wallet(userId);
+		return w.available < offer.price
+			? t('sf-wallet-short', { price: naira(offer.price), available: naira(w.available) })
+			: t('sf-float-refused');
+	}
+	if (e instanceof VtuError && e.code === 'invalid_input') return e.message;
+	s.logger.error('storefront order failed', { user: userId, order: offer.orderId, err: e });
+	return t('sf-order-error', { ref: offer.orderId });
 }
 
 export async function storefrontConfirm(
@@ -89,6 +106,12 @@ export async function storefrontConfirm(
 	const m = await pickers(s).withButtons(conversation, ctx, question, kb);
 	const { c } = await choose(conversation, m.message_id, ['pay'], t('flow-use-buttons'));
 	await safeEdit(conversation, c, t('sf-sending', { gets: meta.gets }));
-	const text = await conversation.external(() => placeAndTell(s, side, userId, offer.value, req, meta));
-	await safeEdit(conversation, c, text, menuButton());
+	const told = await conversation.external(() => placeAndTell(s, side, userId, offer.value, req, meta));
+	await safeEdit(conversation, c, told.text, menuButton());
+	const d = told.delivered;
+	if (d) {
+		const chatId = ctx.chat!.id;
+		const o = { state: 'successful', description: meta.description, id: offer.value.orderId, ...d };
+		await conversation.external((outside) => sendSheet(outside, chatId, o));
+	}
 }

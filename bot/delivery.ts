@@ -1,0 +1,87 @@
+/**
+ * What a delivered order hands over, read from the vendor's record (the client's parsed `details`): the
+ * electricity token (first, on a line of its own), exam PINs, recharge card PINs; and the printable sheet of
+ * PINs sent as a file. Shared by the till's outcome, /history, and the storefront's receipt.
+ */
+import { InputFile } from 'grammy';
+import { t } from './i18n';
+
+interface Card {
+	pin: string;
+	serial: string;
+	loadCode: string;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '');
+
+function cardsOf(details: Record<string, unknown>): Card[] {
+	const list = Array.isArray(details.cards) ? (details.cards as Record<string, unknown>[]) : [];
+	return list
+		.map((c) => ({ pin: str(c?.pin), serial: str(c?.serial), loadCode: str(c?.loadCode) }))
+		.filter((c) => c.pin);
+}
+
+function pinsOf(details: Record<string, unknown>): string[] {
+	return Array.isArray(details.pins) ? details.pins.map(str).filter(Boolean) : [];
+}
+
+/** The electricity token of a record, or null. */
+export function tokenOf(product: string, details: Record<string, unknown>): string | null {
+	return product === 'electricity' ? str(details.token) || null : null;
+}
+
+/** Lines to show under a delivered order (empty for products that hand over nothing). */
+export function deliveredLines(product: string, details: Record<string, unknown>): string[] {
+	const token = tokenOf(product, details);
+	if (token) {
+		const units = str(details.units);
+		return [t('delivered-token', { token }), ...(units ? [t('delivered-units', { units })] : [])];
+	}
+	if (product === 'exam_pin') return pinsOf(details).map((pin, i) => t('delivered-pin', { n: i + 1, pin }));
+	if (product === 'recharge_card')
+		return cardsOf(details).map((c, i) =>
+			t(c.serial ? 'delivered-card-serial' : 'delivered-card', { n: i + 1, pin: c.pin, serial: c.serial }),
+		);
+	return [];
+}
+
+const escape = (s: string) =>
+	s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+/** One printable HTML page, a box per PIN (cut along the lines). */
+function page(title: string, boxes: string[][]): string {
+	const cells = boxes.map((lines) => `<div class="card">${lines.map((l) => `<p>${escape(l)}</p>`).join('')}</div>`);
+	return [
+		'<!doctype html><html><head><meta charset="utf-8">',
+		`<title>${escape(title)}</title>`,
+		'<style>body{font-family:sans-serif}.card{display:inline-block;width:30%;margin:4px;padding:8px;',
+		'border:1px dashed #444;vertical-align:top}.card p{margin:2px 0}.card p:nth-child(2){font-size:1.3em;',
+		'font-weight:bold;letter-spacing:1px}</style></head><body>',
+		`<h3>${escape(title)}</h3>`,
+		...cells,
+		'</body></html>',
+	].join('\n');
+}
+
+/** The printable sheet of an order's PINs, or null when it has none. */
+export function sheetOf(o: {
+	product: string;
+	description: string;
+	ref: string;
+	details: Record<string, unknown>;
+}): { file: InputFile; name: string; html: string } | null {
+	const label = o.description;
+	let boxes: string[][] = [];
+	if (o.product === 'recharge_card') {
+		boxes = cardsOf(o.details).map((c) => [
+			label,
+			c.pin,
+			...(c.serial ? [t('sheet-serial', { serial: c.serial })] : []),
+			...(c.loadCode ? [t('sheet-load', { code: c.loadCode })] : []),
+		]);
+	} else if (o.product === 'exam_pin') boxes = pinsOf(o.details).map((pin) => [label, pin]);
+	if (!boxes.length) return null;
+	const name = `${o.product === 'exam_pin' ? 'exam-pins' : 'recharge-cards'}-${o.ref.replace(/[^\w-]/g, '')}.html`;
+	const html = page(t('sheet-title', { what: label, ref: o.ref }), boxes);
+	return { file: new InputFile(Buffer.from(html, 'utf8'), name), name, html };
+}

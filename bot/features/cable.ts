@@ -1,0 +1,100 @@
+/** /cable: provider → package → IUC (checked with the site, the customer's name shown) → checks → confirm. */
+import { Composer } from 'grammy';
+import { createConversation } from '@grammyjs/conversations';
+import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import { choiceSteps, priceText, type Item } from '../flow/choices';
+import { confirmSteps } from '../flow/confirm';
+import { tryAgainKeyboard } from '../flow/keyboards';
+import { safeEdit } from '../flow/ui';
+import { accountStep, type AccountCheck } from '../flow/validate';
+import { t } from '../i18n';
+import { PRODUCT_TABLE, type CableProvider } from '../vtu';
+import type { Feature } from './registry';
+
+interface Provider {
+	id: number;
+	name: string;
+	packages: { id: number; name: string; kobo: number }[];
+}
+
+const IUC = PRODUCT_TABLE.cable.limits.iucDigits;
+
+/** Providers with their packages: ids, names and prices only (kept in the conversation's state). */
+const providersOf = (list: CableProvider[]): Provider[] =>
+	list
+		.filter((p) => p.packages.length > 0)
+		.map((p) => ({
+			id: p.id,
+			name: String(p.name),
+			packages: p.packages.map((k) => ({ id: k.id, name: k.name, kobo: k.price.kobo })),
+		}));
+
+export function cableFeature(s: Services): Composer<MyContext> {
+	const { pickOne, pickNext, load } = choiceSteps(s);
+	const { askAccount } = accountStep(s);
+	const { confirmAndBuy } = confirmSteps(s);
+	const again = () => ({ reply_markup: tryAgainKeyboard('cable') });
+
+	const iucCheck = (provider: Provider): AccountCheck => ({
+		field: 'iuc',
+		what: 'IUC / smart card number',
+		digits: IUC,
+		hint: t('cable-iuc-prompt', { provider: provider.name, min: IUC.min, max: IUC.max }),
+		validate: (iuc) => s.client.cable.validate({ provider: provider.id, iuc }),
+		unknown: (iuc) => t('cable-iuc-unknown', { provider: provider.name, iuc }),
+	});
+
+	async function cable(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		const loaded = await load(conversation, async () => providersOf(await s.client.catalog.cable()));
+		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
+		if (!loaded.value.length) return void (await ctx.reply(t('cable-none'), again()));
+		const providers = loaded.value;
+		const items: Item[] = providers.map((p) => ({ n: p.id, text: p.name }));
+		const first = await pickOne(conversation, ctx, t('cable-choose-provider'), items, 3);
+		const provider = providers.find((p) => p.id === first.item.n)!;
+		const packages: Item[] = provider.packages.map((k) => ({ n: k.id, text: `${k.name} ${priceText(s, k.kobo)}` }));
+		const second = await pickNext(
+			conversation,
+			first.c,
+			t('cable-choose-package', { provider: provider.name }),
+			packages,
+		);
+		const pkg = provider.packages.find((k) => k.id === second.item.n)!;
+		const check = iucCheck(provider);
+		await safeEdit(
+			conversation,
+			second.c,
+			t('cable-package-chosen', { package: second.item.text, prompt: check.hint }),
+		);
+		const holder = await askAccount(conversation, ctx, check);
+		if (!holder.ok) return void (await ctx.reply(holder.text, again()));
+		const { number: iuc, name } = holder.value;
+		const description = t('cable-description', { provider: provider.name, package: pkg.name });
+		const target = t('cable-target', { iuc, name });
+		await confirmAndBuy(
+			conversation,
+			ctx,
+			{ product: 'cable', provider: provider.id, package: pkg.id, iuc },
+			{
+				gets: t('recipient-to', { what: description, to: target }),
+				target,
+				description,
+				recipient: iuc,
+				place: 'cable',
+			},
+		);
+	}
+
+	return new Composer<MyContext>().use(
+		createConversation<MyContext, ConvContext>(cable, s.conversationOptions('cable')),
+	);
+}
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('cable');
+
+export const cable: Feature = {
+	name: 'cable',
+	commands: [{ name: 'cable', description: 'cmd-cable', help: 'help-cable' }],
+	menu: { label: 'menu-cable', place: 'cable', row: 1 },
+	build: (s) => ({ flows: cableFeature(s), commands: { cable: enter }, places: { cable: enter } }),
+};

@@ -1,0 +1,103 @@
+/**
+ * /electricity: disco → prepaid or postpaid → meter (checked with the site, the customer's name shown) →
+ * amount → checks → confirm. The token is in the outcome message and in /history (orders.ts deliveredLines).
+ */
+import { Composer } from 'grammy';
+import { createConversation } from '@grammyjs/conversations';
+import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import { choiceSteps, parsed, type Parsed } from '../flow/choices';
+import { confirmSteps } from '../flow/confirm';
+import { tryAgainKeyboard } from '../flow/keyboards';
+import { safeEdit } from '../flow/ui';
+import { accountStep, type AccountCheck } from '../flow/validate';
+import { t } from '../i18n';
+import { naira } from '../orders';
+import { PRODUCT_TABLE, formatNaira, parseAmount } from '../vtu';
+import type { Feature } from './registry';
+
+const LIMITS = PRODUCT_TABLE.electricity.limits;
+const TYPES = [
+	{ n: 1, type: 'prepaid' as const, text: () => t('meter-prepaid') },
+	{ n: 2, type: 'postpaid' as const, text: () => t('meter-postpaid') },
+];
+
+/** A typed amount by the client's parser, within the product's bounds and the user's per-purchase limit. */
+export function meterAmount(text: string, maxKobo: number): Parsed<number> {
+	const p = parsed(() => parseAmount(text, 'amount'));
+	if (!p.ok) return p;
+	if (p.value < LIMITS.minKobo)
+		return { ok: false, problem: t('electricity-too-small', { min: naira(LIMITS.minKobo) }) };
+	const max = Math.min(maxKobo, LIMITS.maxKobo);
+	if (p.value > max) return { ok: false, problem: t('electricity-too-large', { max: naira(max) }) };
+	return p;
+}
+
+export function electricityFeature(s: Services): Composer<MyContext> {
+	const { pickOne, pickNext, askTyped, load } = choiceSteps(s);
+	const { askAccount } = accountStep(s);
+	const { confirmAndBuy } = confirmSteps(s);
+	const again = () => ({ reply_markup: tryAgainKeyboard('electricity') });
+
+	const meterCheck = (disco: { id: number; name: string }, meterType: 'prepaid' | 'postpaid'): AccountCheck => ({
+		field: 'meter',
+		what: 'meter number',
+		digits: LIMITS.meterDigits,
+		hint: t('meter-prompt', { disco: disco.name, min: LIMITS.meterDigits.min, max: LIMITS.meterDigits.max }),
+		validate: (meter) => s.client.electricity.validate({ disco: disco.id, meter, meterType }),
+		unknown: (meter) => t('meter-unknown', { disco: disco.name, meter }),
+	});
+
+	async function electricity(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		const loaded = await load(conversation, async () =>
+			(await s.client.catalog.discos()).map((d) => ({ n: d.id, text: d.name })),
+		);
+		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
+		if (!loaded.value.length) return void (await ctx.reply(t('electricity-none'), again()));
+		const first = await pickOne(conversation, ctx, t('electricity-choose-disco'), loaded.value, 2);
+		const disco = { id: first.item.n, name: first.item.text };
+		const types = TYPES.map((x) => ({ n: x.n, text: x.text() }));
+		const second = await pickNext(conversation, first.c, t('electricity-choose-type', { disco: disco.name }), types, 2);
+		const meterType = TYPES.find((x) => x.n === second.item.n)!.type;
+		const check = meterCheck(disco, meterType);
+		await safeEdit(
+			conversation,
+			second.c,
+			t('electricity-type-chosen', { type: second.item.text, prompt: check.hint }),
+		);
+		const holder = await askAccount(conversation, ctx, check);
+		if (!holder.ok) return void (await ctx.reply(holder.text, again()));
+		const { number: meter, name, address } = holder.value;
+		const max = Math.min(s.cfg.maxPurchaseKobo, LIMITS.maxKobo);
+		const hint = t('electricity-amount-prompt', { min: naira(LIMITS.minKobo), max: naira(max) });
+		await ctx.reply(`${t(address ? 'meter-holder-address' : 'meter-holder', { meter, name, address })}\n\n${hint}`);
+		const { value: kobo } = await askTyped(conversation, hint, (text) => meterAmount(text, s.cfg.maxPurchaseKobo));
+		const vars = { disco: disco.name, type: second.item.text, amount: naira(kobo) };
+		const description = t('electricity-description', vars);
+		const target = t('meter-target', { meter, name });
+		await confirmAndBuy(
+			conversation,
+			ctx,
+			{ product: 'electricity', disco: disco.id, meter, meterType, amount: formatNaira(kobo) },
+			{
+				gets: t('recipient-to', { what: description, to: target }),
+				target,
+				description,
+				recipient: meter,
+				place: 'electricity',
+			},
+		);
+	}
+
+	return new Composer<MyContext>().use(
+		createConversation<MyContext, ConvContext>(electricity, s.conversationOptions('electricity')),
+	);
+}
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('electricity');
+
+export const electricity: Feature = {
+	name: 'electricity',
+	commands: [{ name: 'electricity', description: 'cmd-electricity', help: 'help-electricity' }],
+	menu: { label: 'menu-electricity', place: 'electricity', row: 1 },
+	build: (s) => ({ flows: electricityFeature(s), commands: { electricity: enter }, places: { electricity: enter } }),
+};

@@ -1,0 +1,81 @@
+/**
+ * /cards: network → card value → how many (typed, read by the client's parser) → checks → confirm; the PINs
+ * and a printable card sheet (a file) are delivered.
+ */
+import { Composer } from 'grammy';
+import { createConversation } from '@grammyjs/conversations';
+import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import { choiceSteps, parsed, priceText } from '../flow/choices';
+import { confirmSteps } from '../flow/confirm';
+import { tryAgainKeyboard } from '../flow/keyboards';
+import { safeEdit } from '../flow/ui';
+import { t } from '../i18n';
+import { naira } from '../orders';
+import { PRODUCT_TABLE, parseQuantity, type RechargeDenomination } from '../vtu';
+import type { Feature } from './registry';
+
+const QUANTITY = PRODUCT_TABLE.recharge_card.limits.quantity;
+
+interface Card {
+	id: number;
+	networkId: number;
+	network: string;
+	face: number;
+	kobo: number;
+}
+
+const cardsOf = (list: RechargeDenomination[]): Card[] =>
+	list.map((d) => ({
+		id: d.id,
+		networkId: d.networkId,
+		network: String(d.network),
+		face: d.faceValue.kobo,
+		kobo: d.price.kobo,
+	}));
+
+export function rechargeCardFeature(s: Services): Composer<MyContext> {
+	const { pickOne, pickNext, askTyped, load } = choiceSteps(s);
+	const { confirmAndBuy } = confirmSteps(s);
+	const again = () => ({ reply_markup: tryAgainKeyboard('recharge_card') });
+
+	async function cards(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		const loaded = await load(conversation, async () => cardsOf(await s.client.catalog.recharge()));
+		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
+		if (!loaded.value.length) return void (await ctx.reply(t('cards-none'), again()));
+		const all = loaded.value;
+		const networks = [...new Map(all.map((c) => [c.networkId, { n: c.networkId, text: c.network }])).values()];
+		const first = await pickOne(conversation, ctx, t('cards-choose-network'), networks, 2);
+		const values = all
+			.filter((c) => c.networkId === first.item.n)
+			.map((c) => ({ n: c.id, text: t('cards-button', { face: naira(c.face), price: priceText(s, c.kobo) }) }));
+		const title = t('cards-choose-value', { network: first.item.text });
+		const second = await pickNext(conversation, first.c, title, values, 1);
+		const card = all.find((c) => c.id === second.item.n)!;
+		const hint = t('cards-how-many', { min: QUANTITY.min, max: QUANTITY.max });
+		const label = t('cards-label', { network: card.network, face: naira(card.face) });
+		await safeEdit(conversation, second.c, t('cards-chosen', { card: label, prompt: hint }));
+		const { value: quantity } = await askTyped(conversation, hint, (text) =>
+			parsed(() => parseQuantity(text, 'quantity', QUANTITY.min, QUANTITY.max)),
+		);
+		const description = t('cards-description', { n: quantity, card: label });
+		await confirmAndBuy(
+			conversation,
+			ctx,
+			{ product: 'recharge_card', network: card.networkId, denomination: card.id, quantity },
+			{ gets: description, target: null, description, recipient: null, place: 'recharge_card' },
+		);
+	}
+
+	return new Composer<MyContext>().use(
+		createConversation<MyContext, ConvContext>(cards, s.conversationOptions('recharge_card')),
+	);
+}
+
+const enter = (ctx: MyContext) => ctx.conversation.enter('recharge_card');
+
+export const rechargeCards: Feature = {
+	name: 'recharge_card',
+	commands: [{ name: 'cards', description: 'cmd-cards', help: 'help-cards' }],
+	menu: { label: 'menu-cards', place: 'recharge_card', row: 2 },
+	build: (s) => ({ flows: rechargeCardFeature(s), commands: { cards: enter }, places: { recharge_card: enter } }),
+};

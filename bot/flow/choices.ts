@@ -1,0 +1,114 @@
+/**
+ * Steps the bill and PIN products share: a list of buttons to pick one item from (a new message, or the
+ * tapped message edited into the next list), a typed answer read by the client's strict parser
+ * (client/input.ts: the refusal is the client's own invalid_input message, which says what to type), and
+ * a catalogue read inside `conversation.external` (plain JSON, small: ids, names and kobo only).
+ */
+import { InlineKeyboard } from 'grammy';
+import type { ConvContext, MyConversation, Services } from '../context';
+import { cb } from '../callback-data';
+import { t } from '../i18n';
+import { naira } from '../orders';
+import { buttonSteps, failText } from './pickers';
+import { choose, grid, nudge, type Loaded } from './ui';
+
+export interface Item {
+	n: number;
+	text: string;
+}
+
+/** A typed answer: the value, or why it is refused (the client's message). */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/** Run one of the client's parsers; its invalid_input message becomes the problem shown. */
+export function parsed<T>(parse: () => T): Parsed<T> {
+	try {
+		return { ok: true, value: parse() };
+	} catch (e) {
+		return { ok: false, problem: e instanceof Error ? e.message : String(e) };
+	}
+}
+
+/** A price as the customer pays it: the seller's price in storefront mode, the vendor's in the till. */
+export function priceText(s: Services, kobo: number): string {
+	return naira(s.storefront ? s.storefront.priceFor(kobo) : kobo);
+}
+
+export function choiceSteps(s: Services) {
+	const { withButtons } = buttonSteps(s);
+
+	const keyboard = (items: Item[], perRow: number) =>
+		grid(
+			new InlineKeyboard(),
+			items.map((i) => ({ text: i.text, data: cb.pick(i.n) })),
+			perRow,
+		).text(t('btn-cancel'), cb.x());
+
+	/** Waits for a tap on one of `items` under message `messageId` (Cancel ends the flow). */
+	async function tapped(conversation: MyConversation, messageId: number, items: Item[]) {
+		for (;;) {
+			const { c, tap } = await choose(conversation, messageId, ['pick'], t('flow-use-buttons'));
+			const item = items.find((i) => i.n === tap.n);
+			if (item) return { c, item, messageId };
+		}
+	}
+
+	/** A new message with one button per item; the tapped item. */
+	async function pickOne(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		title: string,
+		items: Item[],
+		perRow = 1,
+	): Promise<{ c: ConvContext; item: Item; messageId: number }> {
+		const m = await withButtons(conversation, ctx, title, keyboard(items, perRow));
+		return tapped(conversation, m.message_id, items);
+	}
+
+	/** The message of the last tap (`c`) becomes the next list: one message per flow, not one per step. */
+	async function pickNext(
+		conversation: MyConversation,
+		c: ConvContext,
+		title: string,
+		items: Item[],
+		perRow = 1,
+	): Promise<{ c: ConvContext; item: Item; messageId: number }> {
+		const chatId = c.chatId!;
+		const messageId = c.msgId!;
+		const kb = keyboard(items, perRow);
+		await conversation.external((outside) =>
+			outside.api.editMessageText(chatId, messageId, title, { reply_markup: kb }).then(
+				() => undefined,
+				() => undefined,
+			),
+		);
+		return tapped(conversation, messageId, items);
+	}
+
+	/** Asks until the text parses (each refusal is the parser's message and the question again). */
+	async function askTyped<T>(
+		conversation: MyConversation,
+		hint: string,
+		parse: (text: string) => Parsed<T>,
+	): Promise<{ value: T; c: ConvContext }> {
+		for (;;) {
+			const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, hint) });
+			const p = parse(m.message.text);
+			if (p.ok) return { value: p.value, c: m };
+			await m.reply(t('input-problem', { problem: p.problem, hint }));
+		}
+	}
+
+	/** A catalogue section, mapped to plain JSON inside the external (a failure is the seller-facing text). */
+	function load<T>(conversation: MyConversation, read: () => Promise<T>): Promise<Loaded<T>> {
+		return conversation.external(async (): Promise<Loaded<T>> => {
+			try {
+				return { ok: true, value: await read() };
+			} catch (e) {
+				return { ok: false, text: failText(s, t('price-list-failed'), e) };
+			}
+		});
+	}
+
+	return { pickOne, pickNext, askTyped, load };
+}

@@ -1,0 +1,195 @@
+/**
+ * Cable TV, electricity, exam PINs and recharge cards in the till, end to end: the fake Bot API ← bot →
+ * real client → real sandbox over HTTP. The IUC and the meter are checked with the site and the customer's
+ * name is in the confirm question; a number the site does not know (or bad input) is refused, asked again,
+ * and buys nothing; the token is delivered and stays in /history; PINs come with a printable sheet (a file).
+ */
+import type { VtuBot } from '../../bot/bot';
+import type { FakeUser } from './fake-telegram';
+import { useBotEnv } from './harness';
+import { confirmPattern, pattern, source, text } from './texts';
+
+const env = useBotEnv();
+const NAIRA = /₦[\d,]+\.\d\d/;
+
+/** The document the bot sent last to `u` (the local Bot API keeps the multipart file's content). */
+function lastDocument(u: FakeUser): { content: string; caption: string } | undefined {
+	const docs = env.tg.callsOf('sendDocument').filter((c) => Number(c.payload.chat_id) === u.id);
+	const d = docs[docs.length - 1];
+	if (!d) return undefined;
+	// an uploaded file is sent as "attach://<part>" and the file itself in that part of the form
+	const ref = String(d.payload.document);
+	const content = ref.startsWith('attach://') ? d.payload[ref.slice('attach://'.length)] : ref;
+	return { content: String(content), caption: String(d.payload.caption) };
+}
+
+async function confirmAndOutcome(app: VtuBot, u: FakeUser): Promise<string> {
+	await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
+	return env.tg.lastText(u.id)!;
+}
+
+describe('cable TV', () => {
+	test('provider → package → wrong IUC refused (nothing bought) → the name shown before Confirm → paid', async () => {
+		const app = await env.makeBot();
+		const u = env.alice;
+		await env.send(app, env.tg.textUpdate(u, '/cable'));
+		expect(env.tg.lastText(u.id)).toBe(text('cable-choose-provider'));
+		expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['GOTV', 'DSTV', 'STARTIME', text('btn-cancel')]);
+		await env.send(app, env.tg.buttonUpdate(u, 'GOTV'));
+		expect(env.tg.lastText(u.id)).toBe(text('cable-choose-package', { provider: 'GOTV' }));
+		const pkg = env.tg.findButton(u.id, /^GOtv Jinja ₦[\d,]+\.\d\d$/)!.text; // the account's tier price
+		const price = pkg.slice('GOtv Jinja '.length);
+		await env.send(app, env.tg.buttonUpdate(u, pkg));
+		const prompt = text('cable-iuc-prompt', { provider: 'GOTV', min: 8, max: 12 });
+		expect(env.tg.lastText(u.id)).toBe(text('cable-package-chosen', { package: pkg, prompt }));
+
+		// letters: the client's parser refuses it with its invalid_input message, and the question again
+		await env.send(app, env.tg.textUpdate(u, '70123x5678'));
+		expect(env.tg.lastText(u.id)).toMatch(/^iuc must be the IUC \/ smart card number: 8–12 digits/);
+		expect(env.tg.lastText(u.id)!.endsWith(`\n${prompt}`)).toBe(true);
+		// a number the site does not know: refused, nothing bought, asked again
+		await env.send(app, env.tg.textUpdate(u, '7010000000'));
+		expect(env.tg.lastText(u.id)).toBe(text('cable-iuc-unknown', { provider: 'GOTV', iuc: '7010000000' }));
+		expect(await env.debits()).toBe(0);
+
+		await env.send(app, env.tg.textUpdate(u, '701 234 5678'));
+		const target = text('cable-target', { iuc: '7012345678', name: 'ADEBAYO OLUWASEUN' });
+		const description = text('cable-description', { provider: 'GOTV', package: 'GOtv Jinja' });
+		expect(env.tg.lastText(u.id)).toMatch(
+			confirmPattern({ price, target, gets: text('recipient-to', { what: description, to: target }) }),
+		);
+		expect(await env.debits()).toBe(0);
+		const outcome = await confirmAndOutcome(app, u);
+		expect(outcome).toMatch(
+			pattern('outcome-head', {
+				icon: '✅',
+				label: text('state-successful'),
+				what: text('recipient-to', { what: description, to: '7012345678' }),
+			}),
+		);
+		const ledger = await env.demoLedger();
+		expect(ledger.filter((e) => e.kind === 'debit').map((e) => e.amountKobo)).toEqual([328_000]);
+		const txns = await env.admin.transactions({ username: env.sb.demo.username, product: 'cable' });
+		expect(txns.map((x) => x.recipient)).toEqual(['7012345678']);
+	});
+});
+
+describe('electricity', () => {
+	async function toMeter(app: VtuBot, u: FakeUser) {
+		await env.send(app, env.tg.textUpdate(u, '/electricity'));
+		expect(env.tg.lastText(u.id)).toBe(text('electricity-choose-disco'));
+		await env.send(app, env.tg.buttonUpdate(u, 'Ikeja Electric'));
+		expect(env.tg.lastText(u.id)).toBe(text('electricity-choose-type', { disco: 'Ikeja Electric' }));
+		await env.send(app, env.tg.buttonUpdate(u, text('meter-prepaid')));
+	}
+
+	test('wrong meter refused, the name shown, the amount checked; the token delivered and kept in /history', async () => {
+		const app = await env.makeBot();
+		const u = env.alice;
+		await toMeter(app, u);
+		await env.send(app, env.tg.textUpdate(u, '45010000000'));
+		expect(env.tg.lastText(u.id)).toBe(text('meter-unknown', { disco: 'Ikeja Electric', meter: '45010000000' }));
+		await env.send(app, env.tg.textUpdate(u, '450'));
+		expect(env.tg.lastText(u.id)).toMatch(/^meter must be the meter number: 6–13 digits/);
+		expect(await env.debits()).toBe(0);
+
+		await env.send(app, env.tg.textUpdate(u, '45012345678'));
+		expect(env.tg.lastText(u.id)).toMatch(
+			pattern('meter-holder-address', { meter: '45012345678', name: 'BOLA AHMED', address: /.+/ }),
+		);
+		await env.send(app, env.tg.textUpdate(u, '100'));
+		expect(env.tg.lastText(u.id)).toMatch(pattern('electricity-too-small', { min: '₦500.00' }));
+		await env.send(app, env.tg.textUpdate(u, '₦1,500'));
+		expect(env.tg.lastText(u.id)).toMatch(/^amount "₦1,500"/); // the client's parser: a plain number
+		await env.send(app, env.tg.textUpdate(u, '1500'));
+		const target = text('meter-target', { meter: '45012345678', name: 'BOLA AHMED' });
+		const description = text('electricity-description', {
+			disco: 'Ikeja Electric',
+			type: text('meter-prepaid'),
+			amount: '₦1,500.00',
+		});
+		expect(env.tg.lastText(u.id)).toMatch(
+			confirmPattern({ price: '₦1,500.00', target, gets: text('recipient-to', { what: description, to: target }) }),
+		);
+		const outcome = await confirmAndOutcome(app, u);
+		const token = new RegExp(`\\n${source('delivered-token', { token: /([\d -]{16,})/ })}\\n`).exec(outcome)?.[1];
+		expect(token).toBeDefined();
+		const o = app.journal.recentForUser(u.id)[0];
+		expect(o).toMatchObject({ state: 'successful', product: 'electricity', recipient: '45012345678' });
+		expect((o.result as { details: { token: string } }).details.token).toBe(token);
+
+		// /history keeps it in the list, and the order's details show it again
+		await env.send(app, env.tg.textUpdate(u, '/history'));
+		expect(env.tg.lastText(u.id)).toContain(text('history-token', { token: token! }));
+		await env.send(app, env.tg.buttonUpdate(u, /^order:/));
+		expect(env.tg.lastText(u.id)).toContain(text('delivered-token', { token: token! }));
+		expect((await env.demoLedger()).filter((e) => e.kind === 'debit').map((e) => e.amountKobo)).toEqual([150_000]);
+	});
+});
+
+describe('exam PINs and recharge cards', () => {
+	test('exam PINs: exam → how many → confirm → the PINs in the chat and on a printable sheet', async () => {
+		const app = await env.makeBot();
+		const u = env.bob;
+		await env.send(app, env.tg.textUpdate(u, '/exampin'));
+		expect(env.tg.lastText(u.id)).toBe(text('exam-choose'));
+		await env.send(app, env.tg.buttonUpdate(u, /^NECO /));
+		expect(env.tg.lastText(u.id)).toBe(text('exam-how-many', { exam: 'NECO' }));
+		expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual(['1', '2', '3', '4', '5', text('btn-cancel')]);
+		await env.send(app, env.tg.buttonUpdate(u, '2'));
+		const description = text('exam-description', { exam: 'NECO', n: 2 });
+		expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: NAIRA, gets: description }));
+		const outcome = await confirmAndOutcome(app, u);
+		const pins = (app.journal.recentForUser(u.id)[0].result as { details: { pins: string[] } }).details.pins;
+		expect(pins).toHaveLength(2);
+		for (const [i, pin] of pins.entries()) expect(outcome).toContain(text('delivered-pin', { n: i + 1, pin }));
+		const sheet = lastDocument(u)!;
+		expect(sheet.caption).toBe(text('sheet-caption'));
+		for (const pin of pins) expect(sheet.content).toContain(`<p>${pin}</p>`);
+		expect(await env.debits()).toBe(1);
+	});
+
+	test('recharge cards: network → value → a typed count (bad counts refused) → PINs and the card sheet file', async () => {
+		const app = await env.makeBot();
+		const u = env.alice;
+		await env.send(app, env.tg.textUpdate(u, '/cards'));
+		expect(env.tg.lastText(u.id)).toBe(text('cards-choose-network'));
+		await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
+		expect(env.tg.lastText(u.id)).toBe(text('cards-choose-value', { network: 'MTN' }));
+		await env.send(app, env.tg.buttonUpdate(u, /^₦100\.00 card/));
+		const hint = text('cards-how-many', { min: 1, max: 39 });
+		for (const bad of ['three', '40', '0', '2.5']) {
+			await env.send(app, env.tg.textUpdate(u, bad));
+			expect(env.tg.lastText(u.id)).toMatch(/^quantity must be a whole number from 1 to 39/);
+			expect(env.tg.lastText(u.id)!.endsWith(`\n${hint}`)).toBe(true);
+		}
+		await env.send(app, env.tg.textUpdate(u, '3'));
+		const description = text('cards-description', {
+			n: 3,
+			card: text('cards-label', { network: 'MTN', face: '₦100.00' }),
+		});
+		expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: NAIRA, gets: description }));
+		expect(await env.debits()).toBe(0);
+		const outcome = await confirmAndOutcome(app, u);
+		const cards = (app.journal.recentForUser(u.id)[0].result as { details: { cards: { pin: string }[] } }).details
+			.cards;
+		expect(cards).toHaveLength(3);
+		for (const c of cards) expect(outcome).toContain(c.pin);
+		const sheet = lastDocument(u)!;
+		for (const c of cards) expect(sheet.content).toContain(`<p>${c.pin}</p>`);
+		expect(sheet.content).toContain(description);
+		expect(await env.debits()).toBe(1);
+	});
+
+	test('the new products are on the menu and in /help', async () => {
+		const app = await env.makeBot();
+		await env.send(app, env.tg.textUpdate(env.alice, '/start'));
+		const labels = env.tg.buttons(env.alice.id).map((b) => b.text);
+		for (const k of ['menu-cable', 'menu-electricity', 'menu-exampin', 'menu-cards']) expect(labels).toContain(text(k));
+		await env.send(app, env.tg.buttonUpdate(env.alice, text('menu-electricity')));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('electricity-choose-disco'));
+		await env.send(app, env.tg.textUpdate(env.alice, '/help'));
+		for (const k of ['help-cable', 'help-electricity', 'help-exampin', 'help-cards'])
+			expect(env.tg.lastText(env.alice.id)).toContain(text(k));
+	});
+});
