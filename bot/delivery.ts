@@ -81,7 +81,7 @@ export function sheetOf(o: {
 		]);
 	} else if (o.product === 'exam_pin') boxes = pinsOf(o.details).map((pin) => [label, pin]);
 	if (!boxes.length) return null;
-	const name = `${o.product === 'exam_pin' ? 'exam-pins' : 'recharge-cards'}-${o.ref.replace(/[^\w-]/g, '')}.html`;
+	const name = `${o.product === 'exam_pin' ? 'exam_pins' : 'recharge_cards'}-${o.ref.replace(/[^\w-]/g, '')}.html`;
 	const html = page(t('sheet-title', { what: label, ref: o.ref }), boxes);
 	return { file: new InputFile(Buffer.from(html, 'utf8'), name), name, html };
 }

@@ -9,7 +9,21 @@ describe('menus and reading', () => {
 		const app = await env.makeBot();
 		const cmds = env.tg.callsOf('setMyCommands');
 		expect(cmds[0].payload.commands.map((c: any) => c.command)).toEqual(
-			expect.arrayContaining(['start', 'balance', 'data', 'airtime', 'sms', 'history', 'status', 'cancel', 'help']),
+			expect.arrayContaining([
+				'start',
+				'balance',
+				'data',
+				'airtime',
+				'cable',
+				'electricity',
+				'exampin',
+				'cards',
+				'sms',
+				'history',
+				'status',
+				'cancel',
+				'help',
+			]),
 		);
 		// Admin commands only in the admin's chat scope.
 		expect(
@@ -22,6 +36,10 @@ describe('menus and reading', () => {
 		expect(env.tg.buttons(env.alice.id).map((b) => b.text)).toEqual([
 			'📶 Buy data',
 			'📞 Airtime',
+			'📺 Cable TV',
+			'💡 Electricity',
+			'🎓 Exam PINs',
+			'🎫 Recharge cards',
 			'✉️ Bulk SMS',
 			'💰 Balance',
 			'🧾 History',

@@ -170,3 +170,13 @@ export async function dataToConfirm(
 	await env.send(app, env.tg.buttonUpdate(u, opts.plan ?? /^1GB SME /));
 	await env.send(app, env.tg.textUpdate(u, opts.phone ?? '0803 123 4567'));
 }
+
+/** The document the bot sent last to a chat: its caption and content (grammY uploads it as "attach://<part>"). */
+export function lastDocument(env: Pick<Env, 'tg'>, chatId: number): { content: string; caption: string } | undefined {
+	const docs = env.tg.callsOf('sendDocument').filter((c) => Number(c.payload.chat_id) === chatId);
+	const d = docs[docs.length - 1];
+	if (!d) return undefined;
+	const ref = String(d.payload.document);
+	const content = ref.startsWith('attach://') ? d.payload[ref.slice('attach://'.length)] : ref;
+	return { content: String(content), caption: String(d.payload.caption) };
+}

@@ -6,22 +6,11 @@
  */
 import type { VtuBot } from '../../bot/bot';
 import type { FakeUser } from './fake-telegram';
-import { useBotEnv } from './harness';
+import { lastDocument, useBotEnv } from './harness';
 import { confirmPattern, pattern, source, text } from './texts';
 
 const env = useBotEnv();
 const NAIRA = /₦[\d,]+\.\d\d/;
-
-/** The document the bot sent last to `u` (the local Bot API keeps the multipart file's content). */
-function lastDocument(u: FakeUser): { content: string; caption: string } | undefined {
-	const docs = env.tg.callsOf('sendDocument').filter((c) => Number(c.payload.chat_id) === u.id);
-	const d = docs[docs.length - 1];
-	if (!d) return undefined;
-	// an uploaded file is sent as "attach://<part>" and the file itself in that part of the form
-	const ref = String(d.payload.document);
-	const content = ref.startsWith('attach://') ? d.payload[ref.slice('attach://'.length)] : ref;
-	return { content: String(content), caption: String(d.payload.caption) };
-}
 
 async function confirmAndOutcome(app: VtuBot, u: FakeUser): Promise<string> {
 	await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
@@ -143,7 +132,7 @@ describe('exam PINs and recharge cards', () => {
 		const pins = (app.journal.recentForUser(u.id)[0].result as { details: { pins: string[] } }).details.pins;
 		expect(pins).toHaveLength(2);
 		for (const [i, pin] of pins.entries()) expect(outcome).toContain(text('delivered-pin', { n: i + 1, pin }));
-		const sheet = lastDocument(u)!;
+		const sheet = lastDocument(env, u.id)!;
 		expect(sheet.caption).toBe(text('sheet-caption'));
 		for (const pin of pins) expect(sheet.content).toContain(`<p>${pin}</p>`);
 		expect(await env.debits()).toBe(1);
@@ -175,7 +164,7 @@ describe('exam PINs and recharge cards', () => {
 			.cards;
 		expect(cards).toHaveLength(3);
 		for (const c of cards) expect(outcome).toContain(c.pin);
-		const sheet = lastDocument(u)!;
+		const sheet = lastDocument(env, u.id)!;
 		for (const c of cards) expect(sheet.content).toContain(`<p>${c.pin}</p>`);
 		expect(sheet.content).toContain(description);
 		expect(await env.debits()).toBe(1);

@@ -15,9 +15,9 @@ import { createLogger } from '../../bot/logger';
 import { StoreSide } from '../../bot/storefront/service';
 import { startPaymentWebhooks } from '../../bot/storefront/webhooks';
 import { backendNames, startBackend, type Backend } from '../store/backends';
-import { dataToConfirm, useBotEnv } from './harness';
+import { dataToConfirm, lastDocument, useBotEnv } from './harness';
 import type { FakeUser } from './fake-telegram';
-import { pattern, text } from './texts';
+import { confirmPattern, pattern, source, text } from './texts';
 
 const SECRETS = {
 	paystackSecret: 'sk_test_storefront_bot_0123456789abcdef',
@@ -125,7 +125,19 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const s = await shop();
 		// the storefront's commands, from the registry: none of the till's staff commands
 		const commands = env.tg.callsOf('setMyCommands')[0].payload.commands as { command: string }[];
-		expect(commands.map((c) => c.command)).toEqual(['start', 'data', 'airtime', 'balance', 'fund', 'cancel', 'help']);
+		expect(commands.map((c) => c.command)).toEqual([
+			'start',
+			'data',
+			'airtime',
+			'cable',
+			'electricity',
+			'exampin',
+			'cards',
+			'balance',
+			'fund',
+			'cancel',
+			'help',
+		]);
 		const account = await start(s.app, env.alice);
 		expect(await start(s.app, env.alice)).toBe(account); // one account per customer
 		const sent = await s.admin('transfer', {
@@ -275,6 +287,75 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		);
 		expect(await s.side.books.walletBalance(String(env.bob.id))).toMatchObject({ available: 500_000 - price });
 		await booksBalance(s.side);
+	});
+
+	test('cable, electricity and recharge cards from the wallet: the name before Confirm, the token, the card sheet', async () => {
+		const s = await shop();
+		const u = env.alice;
+		await fund(s, u, 2_000_000);
+		const naira = (kobo: number) => `₦${(kobo / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+		const wallet = async () => (await s.side.books.walletBalance(String(u.id))).available;
+		const receipt = (gets: string, price: number) =>
+			pattern('sf-receipt', { gets, price: naira(price), ref: /\S+/, balance: NAIRA });
+
+		// cable: a wrong IUC is refused and nothing is held; the right one shows the holder before Confirm
+		await env.send(s.app, env.tg.textUpdate(u, '/cable'));
+		await env.send(s.app, env.tg.buttonUpdate(u, 'GOTV'));
+		const cost = (await env.client.quote({ product: 'cable', provider: 'GOTV', package: 2, iuc: '7012345678' })).amount;
+		const cablePrice = s.side.priceFor(cost.kobo);
+		await env.send(s.app, env.tg.buttonUpdate(u, `GOtv Jinja ${naira(cablePrice)}`)); // the seller's price
+		await env.send(s.app, env.tg.textUpdate(u, '7010000000'));
+		expect(env.tg.lastText(u.id)).toBe(text('cable-iuc-unknown', { provider: 'GOTV', iuc: '7010000000' }));
+		await env.send(s.app, env.tg.textUpdate(u, '7012345678'));
+		const target = text('cable-target', { iuc: '7012345678', name: 'ADEBAYO OLUWASEUN' });
+		const cable = text('recipient-to', {
+			what: text('cable-description', { provider: 'GOTV', package: 'GOtv Jinja' }),
+			to: target,
+		});
+		expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: naira(cablePrice), target, gets: cable }));
+		expect(await wallet()).toBe(2_000_000);
+		await env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
+		expect(env.tg.lastText(u.id)).toMatch(receipt(cable, cablePrice));
+
+		// electricity: a wrong meter buys nothing; the token is in the receipt
+		await env.send(s.app, env.tg.textUpdate(u, '/electricity'));
+		await env.send(s.app, env.tg.buttonUpdate(u, 'Ikeja Electric'));
+		await env.send(s.app, env.tg.buttonUpdate(u, text('meter-prepaid')));
+		await env.send(s.app, env.tg.textUpdate(u, '45010000000'));
+		expect(env.tg.lastText(u.id)).toBe(text('meter-unknown', { disco: 'Ikeja Electric', meter: '45010000000' }));
+		expect(await wallet()).toBe(2_000_000 - cablePrice);
+		await env.send(s.app, env.tg.textUpdate(u, '45012345678'));
+		await env.send(s.app, env.tg.textUpdate(u, '1000'));
+		const meter = text('meter-target', { meter: '45012345678', name: 'BOLA AHMED' });
+		const power = text('recipient-to', {
+			what: text('electricity-description', {
+				disco: 'Ikeja Electric',
+				type: text('meter-prepaid'),
+				amount: '₦1,000.00',
+			}),
+			to: meter,
+		});
+		const powerPrice = s.side.priceFor(100_000);
+		expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: naira(powerPrice), target: meter, gets: power }));
+		await env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
+		const told = env.tg.lastText(u.id)!;
+		expect(told).toMatch(receipt(power, powerPrice));
+		expect(told).toMatch(new RegExp(`\\n${source('delivered-token', { token: /[\d -]{16,}/ })}`));
+
+		// recharge cards: the PINs in the receipt and the printable sheet as a file
+		await env.send(s.app, env.tg.textUpdate(u, '/cards'));
+		await env.send(s.app, env.tg.buttonUpdate(u, 'MTN'));
+		await env.send(s.app, env.tg.buttonUpdate(u, /^₦100\.00 card/));
+		await env.send(s.app, env.tg.textUpdate(u, '2'));
+		await env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
+		const cardsTold = env.tg.lastText(u.id)!;
+		const pins = [...cardsTold.matchAll(/^\d\. PIN (\d+)/gm)].map((m) => m[1]);
+		expect(pins).toHaveLength(2);
+		const sheet = lastDocument(env, u.id)!;
+		for (const pin of pins) expect(sheet.content).toContain(`<p>${pin}</p>`);
+		expect(sheet.caption).toBe(text('sheet-caption'));
+		const r = await booksBalance(s.side);
+		expect(r.spent).toBe(2_000_000 - (await wallet()));
 	});
 
 	test('an unknown outcome stays held, and the follower settles it later and tells the customer once', async () => {

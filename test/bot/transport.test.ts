@@ -45,6 +45,8 @@ function gatedClient(c: VtuClient) {
 		reconcile: (r, o) => c.reconcile(r as never, o),
 		transactions: c.transactions,
 		sms: c.sms,
+		cable: c.cable,
+		electricity: c.electricity,
 	};
 	return {
 		client: client as unknown as VtuClient,
