@@ -3,8 +3,9 @@
  * electricity token (first, on a line of its own), exam PINs, recharge card PINs; and the printable sheet of
  * PINs sent as a file. Shared by the till's outcome, /history, and the storefront's receipt.
  */
-import { InputFile } from 'grammy';
+import { InputFile, type Api } from 'grammy';
 import { t } from './i18n';
+import type { Logger } from './logger';
 
 interface Card {
 	pin: string;
@@ -84,4 +85,29 @@ export function sheetOf(o: {
 	const name = `${o.product === 'exam_pin' ? 'exam_pins' : 'recharge_cards'}-${o.ref.replace(/[^\w-]/g, '')}.html`;
 	const html = page(t('sheet-title', { what: label, ref: o.ref }), boxes);
 	return { file: new InputFile(Buffer.from(html, 'utf8'), name), name, html };
+}
+
+/** The printable PIN sheet of a delivered exam-PIN or recharge-card order, as a file under its message. */
+export async function sendSheet(
+	api: Pick<Api, 'sendDocument'>,
+	chatId: number,
+	o: {
+		state: string;
+		product: string;
+		description: string;
+		ident: string | null;
+		id: string;
+		details: Record<string, unknown>;
+	},
+	logger?: Logger,
+): Promise<void> {
+	if (o.state !== 'successful') return;
+	const sheet = sheetOf({ ...o, ref: o.ident ?? o.id });
+	if (!sheet) return;
+	try {
+		await api.sendDocument(chatId, sheet.file, { caption: t('sheet-caption') });
+	} catch (e) {
+		// the PINs are in the message above and in /history: the file is a convenience
+		logger?.warn('PIN sheet not delivered', { order: o.id, err: e instanceof Error ? e.message : String(e) });
+	}
 }

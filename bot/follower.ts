@@ -12,6 +12,7 @@
 import type { Api } from 'grammy';
 import type { Journal, Order } from './journal';
 import type { Logger } from './logger';
+import { sendSheet } from './delivery';
 import { changeText, judge, outcomeText, resultOf, storedOf, viewOf, type Bounds } from './orders';
 import { errorCode, type BotPurchaseRequest, type VtuClientLike } from './vtu';
 import { nextStepKeyboard } from './flow/keyboards';
@@ -170,6 +171,7 @@ export class Follower {
 		try {
 			await this.d.api.sendMessage(o.chatId, text, { reply_markup: nextStepKeyboard(v, { details: true }) });
 			this.d.journal.markNotified(o.id, o.state);
+			if (from !== 'successful') await sendSheet(this.d.api, o.chatId, v, this.d.logger);
 		} catch (e) {
 			this.d.logger.warn('notify failed', { order: o.id, err: e });
 		}

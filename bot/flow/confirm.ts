@@ -17,8 +17,8 @@ import { Composer, InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import type { Order } from '../journal';
-import { naira, outcomeText, whatText, type OrderView } from '../orders';
-import { sheetOf } from '../delivery';
+import { naira, outcomeText, whatText } from '../orders';
+import { sendSheet } from '../delivery';
 import { t } from '../i18n';
 import type { BotPurchaseRequest } from '../vtu';
 import { purchaseChecks } from './checks';
@@ -81,21 +81,10 @@ function purchase(s: Services) {
 		if (out.kind === 'already') return;
 		if (out.kind === 'refused') return void (await edit(out.text, tryAgainKeyboard(o.product as Place)));
 		await edit(outcomeText(out.order), nextStepKeyboard(out.order));
-		await sendSheet(ctx, o.chatId, out.order);
+		await sendSheet(ctx.api, o.chatId, out.order, s.logger);
 		s.journal.markNotified(o.id, out.order.state);
 		s.keyboards.forget(o.chatId);
 	};
-}
-
-/** The printable PIN sheet of a delivered exam-PIN or recharge-card order, as a file under the outcome. */
-export async function sendSheet(
-	ctx: { api: MyContext['api'] },
-	chatId: number,
-	o: Pick<OrderView, 'state' | 'product' | 'description' | 'ident' | 'id' | 'details'>,
-): Promise<void> {
-	if (o.state !== 'successful') return;
-	const sheet = sheetOf({ ...o, ref: o.ident ?? o.id });
-	if (sheet) await ctx.api.sendDocument(chatId, sheet.file, { caption: t('sheet-caption') }).catch(() => undefined);
 }
 
 /** A confirm message of this user waits for Confirm or Cancel (its order is recent and unconfirmed). */

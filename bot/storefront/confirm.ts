@@ -9,8 +9,8 @@ import { VtuError } from '../../client/errors';
 import type { OrderOutcome } from '../../store/orders';
 import { cb } from '../callback-data';
 import type { ConvContext, MyConversation, Services } from '../context';
-import { sendSheet, type ConfirmMeta } from '../flow/confirm';
-import { deliveredLines } from '../delivery';
+import type { ConfirmMeta } from '../flow/confirm';
+import { deliveredLines, sendSheet } from '../delivery';
 import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { failText, pickers } from '../flow/pickers';
 import { choose, safeEdit, type Loaded } from '../flow/ui';
@@ -112,6 +112,6 @@ export async function storefrontConfirm(
 	if (d) {
 		const chatId = ctx.chat!.id;
 		const o = { state: 'successful', description: meta.description, id: offer.value.orderId, ...d };
-		await conversation.external((outside) => sendSheet(outside, chatId, o));
+		await conversation.external((outside) => sendSheet(outside.api, chatId, o, s.logger));
 	}
 }

@@ -7,6 +7,7 @@
 import type { OrderState } from '../../store/orders';
 import { t } from '../i18n';
 import { naira } from '../orders';
+import { deliveredLines } from '../delivery';
 import type { StoreSide } from './service';
 
 export interface StoreFollowerOptions {
@@ -18,9 +19,16 @@ export interface StoreFollowerOptions {
 }
 
 /** What the customer is told when an order ends away from its flow. */
-export function laterText(state: OrderState, price: number, available: number): string | null {
+export function laterText(
+	state: OrderState,
+	price: number,
+	available: number,
+	result?: { product: string; details: Record<string, unknown> },
+): string | null {
 	const vars = { price: naira(price), balance: naira(available) };
-	if (state === 'settled') return t('sf-later-settled', vars);
+	// what a late-settled order hands over (a token, PINs) is in the message: the flow that asked is long gone
+	if (state === 'settled')
+		return [t('sf-later-settled', vars), ...deliveredLines(result?.product ?? '', result?.details ?? {})].join('\n');
 	if (state === 'released') return t('sf-later-released', vars);
 	if (state === 'refunded') return t('sf-later-refunded', vars);
 	return null;
@@ -62,7 +70,7 @@ export class StoreFollower {
 				if (out.state === o.state) continue;
 				changed++;
 				const w = await this.side.books.walletBalance(o.customer_id);
-				const text = laterText(out.state, o.price, w.available);
+				const text = laterText(out.state, o.price, w.available, out.result);
 				if (text) await this.side.tellOnce(`order:${o.id}:${out.state}`, o.customer_id, text);
 			} catch (e) {
 				this.side.o.logger.warn('storefront order not followed yet', { order: o.id, err: e });

@@ -138,6 +138,29 @@ describe('exam PINs and recharge cards', () => {
 		expect(await env.debits()).toBe(1);
 	});
 
+	test("exam PINs that settle later: the follower's update carries the PINs and the sheet", async () => {
+		await env.admin.setConfig({ settle: { mode: 'processing', delayMs: 100, finalStatus: 'successful' } });
+		const app = await env.makeBot();
+		const u = env.alice;
+		await env.send(app, env.tg.textUpdate(u, '/exampin'));
+		await env.send(app, env.tg.buttonUpdate(u, /^WAEC /));
+		await env.send(app, env.tg.buttonUpdate(u, '1'));
+		const first = await confirmAndOutcome(app, u);
+		expect(first).toMatch(pattern('outcome-head', { icon: '⏳', label: text('state-pending'), what: /.+/ }));
+		expect(lastDocument(env, u.id)).toBeUndefined();
+		// a condition, not a clock: tick until the vendor's record has settled (the deadline only fails the test)
+		const end = Date.now() + 20_000;
+		while (app.journal.recentForUser(u.id)[0].state !== 'successful' && Date.now() < end) {
+			await app.follower.tick();
+			await new Promise((r) => setTimeout(r, 20));
+		}
+		const pins = (app.journal.recentForUser(u.id)[0].result as { details: { pins: string[] } }).details.pins;
+		expect(pins).toHaveLength(1);
+		expect(env.tg.lastText(u.id)).toContain(text('delivered-pin', { n: 1, pin: pins[0] }));
+		expect(lastDocument(env, u.id)!.content).toContain(`<p>${pins[0]}</p>`);
+		expect(await env.debits()).toBe(1);
+	});
+
 	test('recharge cards: network → value → a typed count (bad counts refused) → PINs and the card sheet file', async () => {
 		const app = await env.makeBot();
 		const u = env.alice;
