@@ -289,7 +289,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await booksBalance(s.side);
 	});
 
-	test('cable, electricity and recharge cards from the wallet: the name before Confirm, the token, the card sheet', async () => {
+	test('cable, electricity, recharge cards and exam PINs from the wallet: name before Confirm, token, PIN sheets', async () => {
 		const s = await shop();
 		const u = env.alice;
 		await fund(s, u, 2_000_000);
@@ -354,6 +354,23 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const sheet = lastDocument(env, u.id)!;
 		for (const pin of pins) expect(sheet.content).toContain(`<p>${pin}</p>`);
 		expect(sheet.caption).toBe(text('sheet-caption'));
+
+		// exam PINs: the PINs in the receipt and on their sheet
+		await env.send(s.app, env.tg.textUpdate(u, '/exampin'));
+		await env.send(s.app, env.tg.buttonUpdate(u, /^NABTEB /));
+		await env.send(s.app, env.tg.buttonUpdate(u, '1'));
+		await env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
+		const examTold = env.tg.lastText(u.id)!;
+		expect(examTold).toMatch(
+			pattern('sf-receipt', {
+				gets: text('exam-description', { exam: 'NABTEB', n: 1 }),
+				price: NAIRA,
+				ref: /\S+/,
+				balance: NAIRA,
+			}),
+		);
+		const examPin = new RegExp(source('delivered-pin', { n: 1, pin: /(\d+)/ })).exec(examTold)![1];
+		expect(lastDocument(env, u.id)!.content).toContain(`<p>${examPin}</p>`);
 		const r = await booksBalance(s.side);
 		expect(r.spent).toBe(2_000_000 - (await wallet()));
 	});
