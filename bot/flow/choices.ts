@@ -34,6 +34,31 @@ export function priceText(s: Services, kobo: number): string {
 	return naira(s.storefront ? s.storefront.priceFor(kobo) : kobo);
 }
 
+/** Asks until the text parses (each refusal is the parser's message and the question again). */
+export async function askTyped<T>(
+	conversation: MyConversation,
+	hint: string,
+	parse: (text: string) => Parsed<T>,
+): Promise<{ value: T; c: ConvContext }> {
+	for (;;) {
+		const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, hint) });
+		const p = parse(m.message.text);
+		if (p.ok) return { value: p.value, c: m };
+		await m.reply(t('input-problem', { problem: p.problem, hint }));
+	}
+}
+
+/** A catalogue section, mapped to plain JSON inside the external (a failure is the seller-facing text). */
+export function load<T>(s: Services, conversation: MyConversation, read: () => Promise<T>): Promise<Loaded<T>> {
+	return conversation.external(async (): Promise<Loaded<T>> => {
+		try {
+			return { ok: true, value: await read() };
+		} catch (e) {
+			return { ok: false, text: failText(s, t('price-list-failed'), e) };
+		}
+	});
+}
+
 export function choiceSteps(s: Services) {
 	const { withButtons } = buttonSteps(s);
 
@@ -85,30 +110,5 @@ export function choiceSteps(s: Services) {
 		return tapped(conversation, messageId, items);
 	}
 
-	/** Asks until the text parses (each refusal is the parser's message and the question again). */
-	async function askTyped<T>(
-		conversation: MyConversation,
-		hint: string,
-		parse: (text: string) => Parsed<T>,
-	): Promise<{ value: T; c: ConvContext }> {
-		for (;;) {
-			const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, hint) });
-			const p = parse(m.message.text);
-			if (p.ok) return { value: p.value, c: m };
-			await m.reply(t('input-problem', { problem: p.problem, hint }));
-		}
-	}
-
-	/** A catalogue section, mapped to plain JSON inside the external (a failure is the seller-facing text). */
-	function load<T>(conversation: MyConversation, read: () => Promise<T>): Promise<Loaded<T>> {
-		return conversation.external(async (): Promise<Loaded<T>> => {
-			try {
-				return { ok: true, value: await read() };
-			} catch (e) {
-				return { ok: false, text: failText(s, t('price-list-failed'), e) };
-			}
-		});
-	}
-
-	return { pickOne, pickNext, askTyped, load };
+	return { pickOne, pickNext, askTyped, load: <T>(c: MyConversation, read: () => Promise<T>) => load(s, c, read) };
 }
