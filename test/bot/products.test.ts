@@ -60,6 +60,17 @@ describe('cable TV', () => {
 		expect(ledger.filter((e) => e.kind === 'debit').map((e) => e.amountKobo)).toEqual([328_000]);
 		const txns = await env.admin.transactions({ username: env.sb.demo.username, product: 'cable' });
 		expect(txns.map((x) => x.recipient)).toEqual(['7012345678']);
+		// "Buy again" leads to the same subscription, and the repeat guard asks first
+		await env.send(app, env.tg.buttonUpdate(u, text('btn-buy-again')));
+		expect(env.tg.lastText(u.id)).toMatch(
+			pattern('repeat-question', {
+				ago: /.+/,
+				ref: /\S+/,
+				gets: text('recipient-to', { what: description, to: '7012345678' }),
+			}),
+		);
+		await env.send(app, env.tg.buttonUpdate(u, text('btn-repeat-no')));
+		expect(await env.debits()).toBe(1);
 	});
 });
 
