@@ -227,25 +227,8 @@ export class VtuClient {
 				return { count: p.count, next: p.next, items: p.items };
 			},
 		};
-		this.catalog = {
-			get: async (o) => {
-				const i = await this.cache.get({ fresh: o?.fresh });
-				return { ...i.catalog, sms: this.settings.smsRates(i) };
-			},
-			dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
-			networks: async () => (await idx()).catalog.networks,
-			cable: async () => (await idx()).catalog.cable,
-			discos: async () => (await idx()).catalog.discos,
-			exams: async () => (await idx()).catalog.exams,
-			airtime: async () => (await idx()).catalog.airtime,
-			sms: async () => this.settings.smsRates(await idx()),
-			recharge: async () => (await idx()).catalog.recharge,
-			invalidate: () => this.cache.invalidate(),
-		};
-		const sugar = <T extends PurchaseRequest>(product: T['product']) => ({
-			buy: (r: WithoutProduct<T>, o?: BuyOptions) => this.buy({ ...r, product } as unknown as PurchaseRequest, o),
-			quote: (r: WithoutProduct<T>) => this.quote({ ...r, product } as unknown as PurchaseRequest),
-		});
+		this.catalog = this.catalogArea();
+		const sugar = <T extends PurchaseRequest>(product: T['product']) => this.productArea<T>(product);
 		this.data = sugar<DataPurchase>('data');
 		this.airtime = sugar<AirtimePurchase>('airtime');
 		this.cable = { ...sugar<CablePurchase>('cable'), validate: async (r) => validateIuc(this.http, await idx(), r) };
@@ -268,7 +251,38 @@ export class VtuClient {
 			validateBvn: (n) => validateIdentity(this.http, 'bvn', n),
 			validateNin: (n) => validateIdentity(this.http, 'nin', n),
 		};
-		this.transactions = {
+		this.transactions = this.transactionsArea();
+	}
+
+	/** A product's area (`client.data`, …): buy and quote with the product filled in. */
+	private productArea<T extends PurchaseRequest>(product: T['product']) {
+		return {
+			buy: (r: WithoutProduct<T>, o?: BuyOptions) => this.buy({ ...r, product } as unknown as PurchaseRequest, o),
+			quote: (r: WithoutProduct<T>) => this.quote({ ...r, product } as unknown as PurchaseRequest),
+		};
+	}
+
+	private catalogArea(): VtuClient['catalog'] {
+		const idx = () => this.cache.get();
+		return {
+			get: async (o) => {
+				const i = await this.cache.get({ fresh: o?.fresh });
+				return { ...i.catalog, sms: this.settings.smsRates(i) };
+			},
+			dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
+			networks: async () => (await idx()).catalog.networks,
+			cable: async () => (await idx()).catalog.cable,
+			discos: async () => (await idx()).catalog.discos,
+			exams: async () => (await idx()).catalog.exams,
+			airtime: async () => (await idx()).catalog.airtime,
+			sms: async () => this.settings.smsRates(await idx()),
+			recharge: async () => (await idx()).catalog.recharge,
+			invalidate: () => this.cache.invalidate(),
+		};
+	}
+
+	private transactionsArea(): VtuClient['transactions'] {
+		return {
 			get: async (product, id) => fetchRecord(this.ctx, this.module(product), recordId(id)),
 			findByIdent: (product, ident) => this.findByIdent(product, ident),
 			list: async (product, o) => {

@@ -245,27 +245,40 @@ export function classifyResponse(
 		);
 	}
 	if (status === 400 || status === 422 || (status >= 400 && status < 500 && parsed.ok && json !== undefined)) {
-		if (!parsed.ok) {
-			return new VtuBadResponseError(`Unreadable ${status} answer to ${method} ${path}: ${snippet(body)}`, {
-				...base,
-				snippet: snippet(body),
-			});
-		}
-		if (/insufficien/i.test(srv.message)) {
-			return new VtuInsufficientBalanceError(
-				`Insufficient wallet balance${quoted}. Fund the wallet and try again; nothing was charged.`,
-				{ ...base, serverMessage: srv.message },
-			);
-		}
-		const field = srv.field ? (FIELD_BY_WIRE[srv.field] ?? srv.field) : undefined;
-		return new VtuInvalidInputError(
-			`The server refused the request (HTTP ${status}${quoted}). Nothing was charged; fix the input and try again.`,
-			{ ...base, serverMessage: srv.message, field },
-		);
+		return refusalError({ base, body, parsed: parsed.ok, srv, quoted });
 	}
 	return new VtuBadResponseError(
 		`Unexpected HTTP ${status} from ${method} ${path}: ${snippet(body) || '(empty body)'}`,
 		{ ...base, snippet: snippet(body) },
+	);
+}
+
+/** A 4xx the site answered in JSON: it refused the request (nothing charged), for want of money or of input. */
+function refusalError(a: {
+	base: { httpStatus: number; method: string; path: string };
+	body: string;
+	parsed: boolean;
+	srv: { message: string; field?: string };
+	quoted: string;
+}): VtuError {
+	const { base, srv, quoted } = a;
+	const { httpStatus: status, method, path } = base;
+	if (!a.parsed) {
+		return new VtuBadResponseError(`Unreadable ${status} answer to ${method} ${path}: ${snippet(a.body)}`, {
+			...base,
+			snippet: snippet(a.body),
+		});
+	}
+	if (/insufficien/i.test(srv.message)) {
+		return new VtuInsufficientBalanceError(
+			`Insufficient wallet balance${quoted}. Fund the wallet and try again; nothing was charged.`,
+			{ ...base, serverMessage: srv.message },
+		);
+	}
+	const field = srv.field ? (FIELD_BY_WIRE[srv.field] ?? srv.field) : undefined;
+	return new VtuInvalidInputError(
+		`The server refused the request (HTTP ${status}${quoted}). Nothing was charged; fix the input and try again.`,
+		{ ...base, serverMessage: srv.message, field },
 	);
 }
 

@@ -338,28 +338,39 @@ export async function reconcilePurchase(
 			if (!ev.walletDebits?.length) throw notCharged(module, prep, run, ev);
 		}
 		const now = ctx.http.now();
-		if (now >= deadline) {
-			if (candidates.length === 0)
-				throw unknownOutcome(ctx, module, prep, run, ev, notYetProven(ctx, run, ev), walletDetails(ev));
-			const whose = othersInFlight
-				? ' while identical purchases were in flight'
-				: candidates.length === 1
-					? ' and this account is shared with other buyers (reconcile.sharedAccount), so it may be theirs'
-					: '';
-			throw unknownOutcome(
-				ctx,
-				module,
-				prep,
-				run,
-				ev,
-				`${candidates.length} matching record${candidates.length > 1 ? 's' : ''} could be it${whose}`,
-			);
-		}
+		if (now >= deadline) throw pastDeadline(ctx, module, prep, run, ev, candidates, othersInFlight);
 		// Not provable yet: read again (the record may still appear; an identical purchase in flight may claim
 		// its own record from its direct answer). Wake right after the processing bound when it comes first.
 		const untilBound = bound > now ? bound - now + 1 : Infinity;
 		await ctx.http.sleep(Math.min(ctx.reconcile.pollMs, deadline - now, untilBound), run.signal);
 	}
+}
+
+/** The deadline came with nothing adopted: unknown_outcome, saying why (no record yet, or which could be it). */
+function pastDeadline(
+	ctx: PurchaseContext,
+	module: ProductModule,
+	prep: PreparedPurchase,
+	run: ReconcileRun,
+	ev: Evidence,
+	candidates: PurchaseResult[],
+	othersInFlight: boolean,
+): VtuUnknownOutcomeError {
+	if (candidates.length === 0)
+		return unknownOutcome(ctx, module, prep, run, ev, notYetProven(ctx, run, ev), walletDetails(ev));
+	const whose = othersInFlight
+		? ' while identical purchases were in flight'
+		: candidates.length === 1
+			? ' and this account is shared with other buyers (reconcile.sharedAccount), so it may be theirs'
+			: '';
+	return unknownOutcome(
+		ctx,
+		module,
+		prep,
+		run,
+		ev,
+		`${candidates.length} matching record${candidates.length > 1 ? 's' : ''} could be it${whose}`,
+	);
 }
 
 /**
