@@ -103,6 +103,12 @@ export interface VtuClientOptions {
 	accounts?: AccountRegistry;
 }
 
+/** A product's area (`client.data`, `client.cable`, …): buy and quote with the product filled in. */
+export interface ProductArea<T extends PurchaseRequest> {
+	buy(r: WithoutProduct<T>, o?: BuyOptions): Promise<PurchaseResult>;
+	quote(r: WithoutProduct<T>): Promise<PurchaseQuote>;
+}
+
 export class VtuClient {
 	private readonly http: HttpCore;
 	private readonly cache: CatalogCache;
@@ -128,41 +134,23 @@ export class VtuClient {
 		recharge(): Promise<Catalog['recharge']>;
 		invalidate(): void;
 	};
-	readonly data: {
-		buy(r: WithoutProduct<DataPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<DataPurchase>): Promise<PurchaseQuote>;
-	};
-	readonly airtime: {
-		buy(r: WithoutProduct<AirtimePurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<AirtimePurchase>): Promise<PurchaseQuote>;
-	};
-	readonly cable: {
-		buy(r: WithoutProduct<CablePurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<CablePurchase>): Promise<PurchaseQuote>;
+	readonly data: ProductArea<DataPurchase>;
+	readonly airtime: ProductArea<AirtimePurchase>;
+	readonly cable: ProductArea<CablePurchase> & {
 		validate(r: { provider: string | number; iuc: string }): Promise<ValidationResult>;
 	};
-	readonly electricity: {
-		buy(r: WithoutProduct<ElectricityPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<ElectricityPurchase>): Promise<PurchaseQuote>;
+	readonly electricity: ProductArea<ElectricityPurchase> & {
 		validate(r: {
 			disco: string | number;
 			meter: string;
 			meterType: 'prepaid' | 'postpaid';
 		}): Promise<ValidationResult>;
 	};
-	readonly examPins: {
-		buy(r: WithoutProduct<ExamPinPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<ExamPinPurchase>): Promise<PurchaseQuote>;
+	readonly examPins: ProductArea<ExamPinPurchase> & {
 		get(id: number): Promise<PurchaseResult>;
 	};
-	readonly rechargeCards: {
-		buy(r: WithoutProduct<RechargeCardPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<RechargeCardPurchase>): Promise<PurchaseQuote>;
-	};
-	readonly dataCoupons: {
-		buy(r: WithoutProduct<DataCouponPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<DataCouponPurchase>): Promise<PurchaseQuote>;
-	};
+	readonly rechargeCards: ProductArea<RechargeCardPurchase>;
+	readonly dataCoupons: ProductArea<DataCouponPurchase>;
 	readonly sms: {
 		plan(r: WithoutProduct<SmsPurchase>): Promise<SmsPlan>;
 		send(r: WithoutProduct<SmsPurchase>, o?: BuyOptions): Promise<PurchaseResult[]>;
@@ -254,8 +242,7 @@ export class VtuClient {
 		this.transactions = this.transactionsArea();
 	}
 
-	/** A product's area (`client.data`, …): buy and quote with the product filled in. */
-	private productArea<T extends PurchaseRequest>(product: T['product']) {
+	private productArea<T extends PurchaseRequest>(product: T['product']): ProductArea<T> {
 		return {
 			buy: (r: WithoutProduct<T>, o?: BuyOptions) => this.buy({ ...r, product } as unknown as PurchaseRequest, o),
 			quote: (r: WithoutProduct<T>) => this.quote({ ...r, product } as unknown as PurchaseRequest),

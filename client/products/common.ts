@@ -97,6 +97,20 @@ export function atSite<M extends ProductModule<any>>(module: M, baseUrl: string)
  * What an order of pins (exam pins, recharge cards, data coupons) charged: these serializers name the
  * balances previous_balance / after_balance (newer builds balance_before / balance_after).
  */
+/**
+ * A record's wallet money: the balance before and after (either family spelling) and what was charged:
+ * `paid` where the record says it, else what left the wallet, else `fallback`.
+ */
+export function recordMoney(
+	o: Record<string, unknown>,
+	paid: Money | null,
+	fallback?: Money | null,
+): { amount: Money; before: Money | null; after: Money | null } {
+	const before = firstMoney(o.balance_before, o.previous_balance);
+	const after = firstMoney(o.balance_after, o.after_balance);
+	return { amount: charged(paid, before, after, fallback), before, after };
+}
+
 export function pinOrderMoney(o: Record<string, unknown>): {
 	amount: Money;
 	before: Money | null;

@@ -3,8 +3,8 @@ import { formatNaira, money, nairaText, parsePlainNaira, percentOf } from '../..
 import { tryNormalizePhone } from '../../phone';
 import { canonicalNetwork } from '../../schemas/catalog';
 import {
-	charged,
 	firstMoney,
+	recordMoney,
 	invalid,
 	optionalBoolean,
 	parseBase,
@@ -92,13 +92,9 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'airtime');
 		const o = b.o;
-		const before = firstMoney(o.balance_before, o.previous_balance);
-		const after = firstMoney(o.balance_after, o.after_balance);
 		const face = firstMoney(o.amount, o.plan_amount);
 		return result('airtime', b, path, {
-			amount: charged(firstMoney(o.paid_amount), before, after, face),
-			before,
-			after,
+			...recordMoney(o, firstMoney(o.paid_amount), face),
 			recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
 			details: {
 				faceValue: face,

@@ -1,8 +1,8 @@
 import { tryNormalizePhone } from '../../phone';
 import { parseMobile } from '../../input';
 import {
-	charged,
 	firstMoney,
+	recordMoney,
 	invalid,
 	optionalBoolean,
 	parseBase,
@@ -99,12 +99,8 @@ export const dataProduct: ProductModule<DataPurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'data');
 		const o = b.o;
-		const before = firstMoney(o.balance_before, o.previous_balance);
-		const after = firstMoney(o.balance_after, o.after_balance);
 		return result('data', b, path, {
-			amount: charged(firstMoney(o.plan_amount, o.paid_amount, o.amount), before, after),
-			before,
-			after,
+			...recordMoney(o, firstMoney(o.plan_amount, o.paid_amount, o.amount)),
 			recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
 			details: dataDetails(o),
 		});

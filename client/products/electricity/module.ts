@@ -3,8 +3,8 @@ import type { CatalogIndex } from '../../catalog';
 import { formatNaira, nairaText, parsePlainNaira } from '../../money';
 import { parseMobile } from '../../input';
 import {
-	charged,
 	firstMoney,
+	recordMoney,
 	invalid,
 	parseBase,
 	requireDigits,
@@ -103,8 +103,6 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'electricity');
 		const o = b.o;
-		const before = firstMoney(o.balance_before, o.previous_balance);
-		const after = firstMoney(o.balance_after, o.after_balance);
 		const face = firstMoney(o.amount);
 		const mtRaw = text(o.MeterType).toLowerCase();
 		const details: Record<string, unknown> = {
@@ -119,9 +117,7 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 		if (units !== undefined && units !== null && units !== '') details.units = text(units);
 		if (o.customer_address) details.customerAddress = text(o.customer_address);
 		return result('electricity', b, path, {
-			amount: charged(firstMoney(o.paid_amount), before, after, face),
-			before,
-			after,
+			...recordMoney(o, firstMoney(o.paid_amount), face),
 			recipient: text(o.meter_number) || null,
 			details,
 		});
