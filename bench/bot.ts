@@ -397,7 +397,8 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
 	const run: Run = { tg, bot, mode };
 	try {
 		const warm = flows(run);
-		for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf(PHONES[kind].warm, i)); // a new number each time (no repeat prompt)
+		// a new number each time (no repeat prompt)
+		for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf(PHONES[kind].warm, i));
 
 		const debitsBefore = await debits(sh);
 		const callsBefore = tg.calls.length;

@@ -11,8 +11,8 @@
  * --slow <share>: that share of the actors' purchases meets a slow vendor: the POST answers, and the record
  * and debit appear, only after a time drawn from the range (4–12 s by default so a run takes minutes;
  * --slow-real: 40–120 s). The clients' reconcile.maxProcessingMs is the range's maximum + 8 s unless given.
- * Unknown outcomes are then resolved as a user would: client.reconcile(request, { sentAt, customerRef, waitMs: 0 }) once
- * the error's resolvableAfter has passed, again while it stays unknown, up to maxProcessingMs more.
+ * Unknown outcomes are then resolved as a user would: client.reconcile(request, { sentAt, customerRef, waitMs: 0 })
+ * once the error's resolvableAfter has passed, again while it stays unknown, up to maxProcessingMs more.
  *
  * One sandbox account, shared by
  *   - `actors` child processes (no shared memory), each running two VtuClients side by side (two n8n
@@ -28,8 +28,9 @@
  *     --bot-token-shared false (the bot's default, documented for instances that are the token's only
  *     buyers: here a restart that finds an order left in `sent` before its POST can adopt an outside
  *     buyer's lone identical record, seen as a false success with --fault-rate 0.8 --seed 3), and
- *     VTU_CUSTOMER_REF on (the sandbox echoes it) unless --bot-customer-ref false. Their orders are identical across instances and to the actors'; all are audited together: a
- *     record carries one order's tag, so a record named by two orders (of any instances) is a false success.
+ *     VTU_CUSTOMER_REF on (the sandbox echoes it) unless --bot-customer-ref false. Their orders are
+ *     identical across instances and to the actors'; all are audited together: a record carries one
+ *     order's tag, so a record named by two orders (of any instances) is a false success.
  * Everyone buys from a handful of IDENTICAL orders (same phone + plan, same airtime, same exam, same
  * recharge denomination), so identical purchases overlap across processes all the time.
  *

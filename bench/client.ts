@@ -5,7 +5,8 @@
  * The sandbox runs as a CHILD PROCESS (this same file with --child): a real vendor is a separate
  * machine, and sharing one event loop would bill the sandbox's CPU to whichever side is running,
  * blurring the comparison. The same N profile reads and N data purchases then go through
- *   (a) raw node:http with a keep-alive agent (+ JSON.stringify of the body, JSON.parse of the answer), the baseline, and
+ *   (a) raw node:http with a keep-alive agent (+ JSON.stringify of the body, JSON.parse of the answer), the
+ *       baseline, and
  *   (b) what a developer would write without the client: a plain `fetch` (Node's own, undici) and a plain `axios`
  *       call, the same requests with JSON in and out and a status check, nothing more,
  *   (c) VtuClient with its default node:http transport (every check on: input parsing, zod-validated answers,
@@ -511,7 +512,8 @@ async function reconcileCost(trials: number, busyPerSecond: number): Promise<voi
 		// a vendor bound of 2 s (the sandbox's), and a wait long enough to reach it: the answers can be proofs
 		reconcile: { maxProcessingMs: 2_000, waitMs: 3_000, pollMs: 500 },
 	});
-	for (let i = 0; i < 3; i++) await client.data.buy({ network: 'MTN', plan: 1, phone: '08031234567' }); // catalogue, clock
+	// catalogue, clock
+	for (let i = 0; i < 3; i++) await client.data.buy({ network: 'MTN', plan: 1, phone: '08031234567' });
 	const costs: number[] = [];
 	const answers = new Map<string, number>();
 	for (let i = 0; i < trials; i++) {

@@ -7,7 +7,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DB } from '../bot/db';
 
-/** Statement counts of one update, keyed by a short form of the SQL; `total`, `commits`, `bytes` (size of the written values) and `µs` (CPU time inside them) too. */
+/**
+ * Statement counts of one update, keyed by a short form of the SQL; `total`, `commits`, `bytes` (size of the written
+ * values) and `µs` (CPU time inside them) too.
+ */
 export type SqlCounts = Record<string, number>;
 
 const label = (sql: string) => sql.replace(/\s+/g, ' ').trim().slice(0, 70);

@@ -381,7 +381,9 @@ export class VtuClient {
 		return matchingRecords(this.ctx, module, prep, new Date(opts.since).getTime(), opts.signal, opts.listCache);
 	}
 
-	/** Marks records as owned (e.g. found by an "already bought?" check): no reconciliation in this process adopts them. */
+	/**
+	 * Marks records as owned (e.g. found by an "already bought?" check): no reconciliation in this process adopts them.
+	 */
 	claimRecords(records: PurchaseResult[]): void {
 		for (const r of records) claim(this.ctx, r);
 	}

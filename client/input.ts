@@ -90,7 +90,9 @@ export function hasVisibleText(s: string): boolean {
 	return s.replace(INVISIBLE, '') !== '';
 }
 
-/** The SMS text: at least one visible character, at most `maxChars` characters as the site counts them (code points). */
+/**
+ * The SMS text: at least one visible character, at most `maxChars` characters as the site counts them (code points).
+ */
 export function parseMessage(v: unknown, maxChars: number, field = 'message'): string {
 	if (v === undefined || v === null || v === '') throw invalid(field, `${field} is empty; write the SMS text.`);
 	if (typeof v !== 'string') throw invalid(field, `${field} must be text (the SMS to send), not ${shown(v)}.`);

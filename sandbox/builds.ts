@@ -27,7 +27,10 @@ export interface Build {
 	olderRoutes: readonly OlderRoute[];
 	/** The one `MeterType` encoding `/api/billpayment/` accepts: "Prepaid"/"Postpaid" or 1/2. */
 	meterType: 'name' | 'number';
-	/** What validation takes as `disconame` / `cablename`: the name ("Ikeja Electric", "GOTV") or the id; the other crashes (500). */
+	/**
+	 * What validation takes as `disconame` / `cablename`: the name ("Ikeja Electric", "GOTV") or the id; the other crashes
+	 * (500).
+	 */
 	validateBy: 'name' | 'id';
 	/** `GET /api/sendsms/`: DRF pages, or every row in one bare list. */
 	smsHistory: 'paginated' | 'list';

@@ -230,7 +230,9 @@ const AIRTIME_API: Record<string, { vtu: string; sns: string }> = {
 };
 const TIER_PERCENT_EXTRA: TierPrices = [150, 100, 50, 0];
 
-/** Percent in basis points (9750 = 97.5%) charged to `tier` for `type` airtime. awuf4U is charged at the VTU percent. */
+/**
+ * Percent in basis points (9750 = 97.5%) charged to `tier` for `type` airtime. awuf4U is charged at the VTU percent.
+ */
 export function airtimePercentBp(network: string, type: AirtimeType, tier: Tier): number {
 	const row = Object.hasOwn(AIRTIME_API, network) ? AIRTIME_API[network] : undefined;
 	if (!row) throw new Error(`no airtime rates for network ${network}`);
@@ -253,7 +255,9 @@ export interface RechargeDenom {
 	price: TierPrices;
 }
 const FACES = [100, 200, 500, 1000];
-/** ids: MTN 1-4, GLO 5-8, 9MOBILE 9-12, AIRTEL 13-16 (face ₦100, ₦200, ₦500, ₦1000). Tiers pay 100/99/98.5/98 %. */
+/**
+ * ids: MTN 1-4, GLO 5-8, 9MOBILE 9-12, AIRTEL 13-16 (face ₦100, ₦200, ₦500, ₦1000). Tiers pay 100/99/98.5/98 %.
+ */
 export const RECHARGE_DENOMS: RechargeDenom[] = [1, 2, 3, 4].flatMap((networkId) =>
 	FACES.map((face, i) => ({
 		id: (networkId - 1) * 4 + i + 1,

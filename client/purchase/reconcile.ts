@@ -57,7 +57,9 @@ function takeClaims(ctx: PurchaseContext, product: Product, claimed: ClaimedReco
 	}
 }
 
-/** No clock yet (a fresh process): learn the server's zone from a claimed record (after a read brought a Date header). */
+/**
+ * No clock yet (a fresh process): learn the server's zone from a claimed record (after a read brought a Date header).
+ */
 function learnClock(ctx: PurchaseContext, claimed: ClaimedRecord[] | undefined): void {
 	if (!claimed?.length || knownOffset(ctx) !== null) return;
 	const c = claimed.find((x) => x.createdAt && typeof x.sentAt === 'number');

@@ -133,7 +133,10 @@ export async function readRecent(
 	return { items: await all, complete: true, pages: 0, topId: null };
 }
 
-/** A read that had to reach the window's start, or unknown_outcome (the "already bought?" check must not say "not bought" blindly). */
+/**
+ * A read that had to reach the window's start, or unknown_outcome (the "already bought?" check must not say "not
+ * bought" blindly).
+ */
 function complete(module: ProductModule, back: ReadBack, out: ReadOut): PurchaseResult[] {
 	if (out.complete) return out.items;
 	throw new VtuUnknownOutcomeError(

@@ -68,7 +68,10 @@ function row(state: SandboxState, e: LedgerEntry): Record<string, unknown> {
 	};
 }
 
-/** Newest first; `?search=` matches the text or the row's ident (case-insensitive). Entries, not rows: a page renders only its own. */
+/**
+ * Newest first; `?search=` matches the text or the row's ident (case-insensitive). Entries, not rows: a page renders
+ * only its own.
+ */
 function walletEntries(c: Ctx, search: string | undefined): readonly LedgerEntry[] {
 	const entries = c.state.ledgerOf(c.user.username);
 	if (!search) return entries;

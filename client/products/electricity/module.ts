@@ -32,7 +32,10 @@ export interface ElectricityPurchase {
 
 const { fields: F, limits: L, path: PATH } = ELECTRICITY_SPEC;
 
-/** By id, exact name or alias ("Ikeja", "IKEDC" → Ikeja Electric). A city a disco serves ("Abakaliki") is not an alias: refused with the list. */
+/**
+ * By id, exact name or alias ("Ikeja", "IKEDC" → Ikeja Electric). A city a disco serves ("Abakaliki") is not an
+ * alias: refused with the list.
+ */
 export function resolveDisco(idx: CatalogIndex, disco: unknown): Disco {
 	return resolveChoice(idx.discos, disco, 'disco', 'an electricity company');
 }
