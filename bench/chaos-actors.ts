@@ -884,12 +884,14 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
 		if (ids.has(tag) || tag === BUSY_TAG) continue; // BUSY_TAG: the busy account's other buyers
 		r.lost += ts.length;
 		r.problems.push(
-			`LOST: record(s) ${ts.map((t) => `${t.product}#${t.id}`).join(', ')} tagged ${JSON.stringify(tag)} belong to no order`,
+			`LOST: record(s) ${ts.map((t) => `${t.product}#${t.id}`).join(', ')} tagged ${JSON.stringify(tag)} belong to no ` +
+				`order`,
 		);
 	}
 	for (const x of outcomes) {
 		const mine = byTag.get(x.id) ?? [];
-		const label = `${x.kind === 'result' ? `${x.status} (${x.path})` : x.code}${x.resolved ? ' [resolved later]' : x.later ? ' [still, after the run]' : ''}`;
+		const when = x.resolved ? ' [resolved later]' : x.later ? ' [still, after the run]' : '';
+		const label = `${x.kind === 'result' ? `${x.status} (${x.path})` : x.code}${when}`;
 		r.outcomes[label] = (r.outcomes[label] ?? 0) + 1;
 		const charged = mine.filter((t) => debited.has(`${t.product}|${t.id}`));
 		if (charged.length > 1) {
@@ -900,14 +902,16 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
 			if (!mine.some((t) => t.id === x.record)) {
 				r.falseSuccesses++;
 				r.problems.push(
-					`FALSE SUCCESS ${x.id}: reported ${x.status} with record ${x.record}, which is not its own (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`,
+					`FALSE SUCCESS ${x.id}: reported ${x.status} with record ${x.record}, which is not its own (its records: ` +
+						`${mine.map((t) => t.id).join(', ') || 'none'})`,
 				);
 			}
 		} else if (x.code === 'not_charged' && charged.length) {
 			r.falseNotCharged++;
 			const when = x.sentAt ? ` (sent ${x.sentAt}; created ${charged.map((t) => t.created).join(', ')})` : '';
 			r.problems.push(
-				`FALSE NOT-CHARGED ${x.id}${x.resolved ? ' (resolved later)' : ''}: not_charged but its debited record(s) ${charged.map((t) => `${t.product}#${t.id}`).join(', ')} exist${when}`,
+				`FALSE NOT-CHARGED ${x.id}${x.resolved ? ' (resolved later)' : ''}: not_charged but its debited record(s) ` +
+					`${charged.map((t) => `${t.product}#${t.id}`).join(', ')} exist${when}`,
 			);
 		} else if (x.code === 'unknown_outcome') {
 			r.unknownOutcomes++;
@@ -915,7 +919,8 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
 			if (missing.length) {
 				r.lost++;
 				r.problems.push(
-					`LOST ${x.id}: unknown_outcome with candidates [${x.candidates.join(', ')}] missing its record(s) ${missing.map((t) => t.id).join(', ')}`,
+					`LOST ${x.id}: unknown_outcome with candidates [${x.candidates.join(', ')}] missing its record(s) ` +
+						`${missing.map((t) => t.id).join(', ')}`,
 				);
 			}
 		} else if (mine.length) {
@@ -943,14 +948,16 @@ export function summaryLine(
 	>,
 ): string {
 	return (
-		`chaos: ${r.purchases} purchases, ${r.faults} faults, ${r.doubleCharges} double charges, ${r.lost} lost, ${r.falseSuccesses} false successes, ` +
+		`chaos: ${r.purchases} purchases, ${r.faults} faults, ${r.doubleCharges} double charges, ${r.lost} lost, ` +
+		`${r.falseSuccesses} false successes, ` +
 		`${r.falseNotCharged} false not-charged, ${r.unknownOutcomes} unknown (${r.resolved} resolved)`
 	);
 }
 
 export function formatActors(r: ActorsReport): string {
 	const L = [
-		`multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server (${r.busyRecords} by the busy account's other buyers)`,
+		`multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server ` +
+			`(${r.busyRecords} by the busy account's other buyers)`,
 		'',
 		'Outcomes (an unknown is shown by the last answer of its resolution after the run)',
 	];

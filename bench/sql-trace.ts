@@ -79,7 +79,8 @@ export function sqlReport(perStep: Map<string, SqlCounts[]>): string {
 			.sort((a, b) => sum[b] - sum[a])
 			.map((k) => `      ${mean(k)} × ${k}`);
 		lines.push(
-			`    ${step} (n=${list.length}): ${mean('total')} statements, ${mean('commits')} commits (${mean('bytes')} bytes written), ${mean('µs')} µs CPU in SQLite`,
+			`    ${step} (n=${list.length}): ${mean('total')} statements, ${mean('commits')} commits (${mean('bytes')} bytes ` +
+				`written), ${mean('µs')} µs CPU in SQLite`,
 			...stmts,
 		);
 	}

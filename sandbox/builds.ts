@@ -67,7 +67,8 @@ export const BUILDS: Record<BuildName, Build> = {
 	husmodata: {
 		name: 'husmodata',
 		summary:
-			'the older Husmodata build: MeterType 1/2, validation by id, 200 on purchases, SMS history as a bare list, data coupons at /api/datarechargepin/',
+			'the older Husmodata build: MeterType 1/2, validation by id, 200 on purchases, SMS history as a bare list, data ' +
+			'coupons at /api/datarechargepin/',
 		getRoutes: true,
 		olderRoutes: ALL_OLDER,
 		meterType: 'number',
@@ -94,7 +95,8 @@ export const BUILDS: Record<BuildName, Build> = {
 	legacy: {
 		name: 'legacy',
 		summary:
-			'plans and packages only in the /api/user/ payload (no /api/get/…, /api/network/ or /api/cable/); /api/disco/ stays, as no payload lists discos',
+			'plans and packages only in the /api/user/ payload (no /api/get/…, /api/network/ or /api/cable/); /api/disco/ ' +
+			'stays, as no payload lists discos',
 		getRoutes: false,
 		olderRoutes: ['disco'],
 		meterType: 'name',

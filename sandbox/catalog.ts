@@ -164,7 +164,8 @@ export const CABLE_PLANS: CablePlan[] = ([
   [10, 3, 'Basic', 3700, 3690, 3685, 3680],
   [11, 3, 'Smart', 4700, 4690, 4685, 4680],
   [12, 3, 'Classic', 5500, 5490, 5480, 5470],
-] as Array<[number, number, string, number, number, number, number]>).map(([id, cableId, name, ...p]) => ({ id, cableId, name, price: prices(p) }));
+] as Array<[number, number, string, number, number, number, number]>)
+  .map(([id, cableId, name, ...p]) => ({ id, cableId, name, price: prices(p) }));
 export const cablePlanById = new Map(CABLE_PLANS.map((p) => [p.id, p]));
 
 /** Name → cable; the family also accepts STARTIMES. */

@@ -101,9 +101,11 @@ export class Capacity {
 // ---------------------------------------------------------------- canned answers (Django/DRF look-alikes)
 
 export const SERVER_ERROR_HTML =
-	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n';
+	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server ' +
+	'Error (500)</h1><p></p>\n</body>\n</html>\n';
 export const NOT_FOUND_HTML =
-	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n';
+	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The ' +
+	'requested resource was not found on this server.</p>\n</body>\n</html>\n';
 
 export const html500 = (): Out => ({ status: 500, html: SERVER_ERROR_HTML });
 const GATEWAY_TITLES = new Map<number, string>([
@@ -116,7 +118,10 @@ export const errorPage = (status: number): Out =>
 	GATEWAY_TITLES.has(status)
 		? {
 				status,
-				html: `<html>\r\n<head><title>${status} ${GATEWAY_TITLES.get(status)}</title></head>\r\n<body>\r\n<center><h1>${status} ${GATEWAY_TITLES.get(status)}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+				html:
+					`<html>\r\n<head><title>${status} ` +
+					`${GATEWAY_TITLES.get(status)}</title></head>\r\n<body>\r\n<center><h1>${status} ` +
+					`${GATEWAY_TITLES.get(status)}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
 			}
 		: html500();
 /** Django's 404 page: a route this site does not have. */
@@ -162,7 +167,8 @@ function authenticate(state: SandboxState, req: FastifyRequest, optional: boolea
 	if (state.config.enforce_user_type && user.userType !== 'API') {
 		return detail(
 			403,
-			`This account is not an API user (user_type is "${user.userType}"). Upgrade the account to user type API to use its token.`,
+			`This account is not an API user (user_type is "${user.userType}"). Upgrade the account to user type API to use ` +
+				`its token.`,
 		);
 	}
 	if (user.whitelist.length > 0) {

@@ -350,12 +350,14 @@ export function resolveChoice<T>(c: Choices<T>, input: unknown, field: string, w
 	if (hits) {
 		throw invalid(
 			field,
-			`${field} ${shown(input)} fits several entries on this site: ${hits.map(c.label).join(', ')}. Type the id of the one you mean.`,
+			`${field} ${shown(input)} fits several entries on this site: ${hits.map(c.label).join(', ')}. Type the id of the ` +
+				`one you mean.`,
 		);
 	}
 	throw invalid(
 		field,
-		`${field} ${shown(input)} is not ${what} of this site (an id, the exact name or a listed alias is needed). ${choices}.`,
+		`${field} ${shown(input)} is not ${what} of this site (an id, the exact name or a listed alias is needed). ` +
+			`${choices}.`,
 	);
 }
 

@@ -157,7 +157,10 @@ function summary(r: PurchaseResult): Record<string, unknown> {
 }
 
 function describe(r: PurchaseResult): string {
-	return `#${r.id ?? '?'} ${r.createdAt ?? 'no date'} ${formatNaira(r.amount.kobo)} ${r.status}${r.ident ? ` ref ${r.ident}` : ''}`;
+	return (
+		`#${r.id ?? '?'} ${r.createdAt ?? 'no date'} ${formatNaira(r.amount.kobo)} ` +
+		`${r.status}${r.ident ? ` ref ${r.ident}` : ''}`
+	);
 }
 
 function unknownOutcome(
@@ -171,11 +174,12 @@ function unknownOutcome(
 ): VtuUnknownOutcomeError {
 	const candidates = [...ev.seen.values()].filter((r) => !isClaimed(ctx, r));
 	const resolvableAfter = new Date(run.sentAt + ctx.reconcile.maxProcessingMs).toISOString();
-	const listed = candidates.length
-		? ` Candidates: ${candidates.slice(0, 3).map(describe).join('; ')}${candidates.length > 3 ? ` and ${candidates.length - 3} more` : ''}.`
-		: '';
+	const more = candidates.length > 3 ? ` and ${candidates.length - 3} more` : '';
+	const listed = candidates.length ? ` Candidates: ${candidates.slice(0, 3).map(describe).join('; ')}${more}.` : '';
 	return new VtuUnknownOutcomeError(
-		`The outcome of this ${module.product} purchase is unknown${run.cause ? ` after ${run.cause}` : ''}: ${what}.${listed} Do not buy it again before it is resolved: client.reconcile(request, { sentAt }) answers it${candidates.length ? '' : ` once ${resolvableAfter} has passed`}, or check the transaction history.`,
+		`The outcome of this ${module.product} purchase is unknown${run.cause ? ` after ${run.cause}` : ''}: ` +
+			`${what}.${listed} Do not buy it again before it is resolved: client.reconcile(request, { sentAt }) answers ` +
+			`it${candidates.length ? '' : ` once ${resolvableAfter} has passed`}, or check the transaction history.`,
 		{
 			candidates,
 			details: {
@@ -198,10 +202,18 @@ function unknownOutcome(
 /** Why there is no answer yet, when no candidate is in sight. */
 function notYetProven(ctx: PurchaseContext, run: ReconcileRun, ev: Evidence): string {
 	if (ev.walletDebits?.length)
-		return `no matching record is listed, but the wallet history shows ${ev.walletDebits.length} matching debit${ev.walletDebits.length > 1 ? 's' : ''} more than the matching records (${ev.walletDebits.map((e) => `${formatNaira(e.amount.kobo)} at ${e.createdAt ?? 'no date'}`).join('; ')}): a charge whose record is late or missing`;
+		return (
+			`no matching record is listed, but the wallet history shows ${ev.walletDebits.length} matching ` +
+			`debit${ev.walletDebits.length > 1 ? 's' : ''} more than the matching records ` +
+			`(${ev.walletDebits.map((e) => `${formatNaira(e.amount.kobo)} at ${e.createdAt ?? 'no date'}`).join('; ')}): a ` +
+			`charge whose record is late or missing`
+		);
 	if (ev.coveredAt === null)
 		return `the records since the purchase was sent could not all be read (${ev.pages} pages, reconcile.readBackPages)`;
-	return `no matching record yet, but the vendor may still create it until ${new Date(run.sentAt + ctx.reconcile.maxProcessingMs).toISOString()} (reconcile.maxProcessingMs)`;
+	return (
+		`no matching record yet, but the vendor may still create it until ` +
+		`${new Date(run.sentAt + ctx.reconcile.maxProcessingMs).toISOString()} (reconcile.maxProcessingMs)`
+	);
 }
 
 function walletDetails(ev: Evidence): Record<string, unknown> {
@@ -218,7 +230,9 @@ function notCharged(
 	ev: Evidence,
 ): VtuNotChargedError {
 	return new VtuNotChargedError(
-		`The ${module.product} purchase was not charged${run.cause ? ` after ${run.cause}` : ''}: every record of the account since it was sent was read after the vendor could no longer be creating it (reconcile.maxProcessingMs), and none matches. It is safe to buy again.`,
+		`The ${module.product} purchase was not charged${run.cause ? ` after ${run.cause}` : ''}: every record of the ` +
+			`account since it was sent was read after the vendor could no longer be creating it (reconcile.maxProcessingMs), ` +
+			`and none matches. It is safe to buy again.`,
 		{
 			details: {
 				product: module.product,

@@ -45,7 +45,8 @@ export const cableProduct: ProductModule<CablePurchase> = {
 		if (!pkg || pkg.providerId !== prov.id) {
 			throw invalid(
 				'package',
-				`package ${pkgId} is not a ${prov.name} package${pkg ? ` (it belongs to ${pkg.provider})` : ''}. Pick one from client.catalog.cable().`,
+				`package ${pkgId} is not a ${prov.name} package${pkg ? ` (it belongs to ${pkg.provider})` : ''}. Pick one from ` +
+					`client.catalog.cable().`,
 			);
 		}
 		const iuc = checkIuc(req.iuc);

@@ -51,7 +51,8 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 		if (!plan || plan.networkId !== net.id)
 			throw invalid(
 				'plan',
-				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is ${plan.network})` : ''}. Pick one from client.catalog.dataPlans("${net.name}").`,
+				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is ${plan.network})` : ''}. Pick one from ` +
+					`client.catalog.dataPlans("${net.name}").`,
 			);
 		if (!plan.available) throw invalid('plan', `plan ${planId} (${plan.label}) is not available now; pick another.`);
 		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);

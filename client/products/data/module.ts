@@ -39,7 +39,8 @@ export function checkPhoneNetwork(phoneIn: unknown, net: NetworkInfo, ported: bo
 	if (!ported && detected !== want) {
 		throw invalid(
 			'phone',
-			`phone ${phone} looks like a ${detected} number, not ${want}. Choose network ${detected}, or set ported: true if the number was ported to ${want}.`,
+			`phone ${phone} looks like a ${detected} number, not ${want}. Choose network ${detected}, or set ported: true if ` +
+				`the number was ported to ${want}.`,
 		);
 	}
 	return phone;
@@ -67,7 +68,8 @@ export const dataProduct: ProductModule<DataPurchase> = {
 		if (!plan || plan.networkId !== net.id) {
 			throw invalid(
 				'plan',
-				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is a ${plan.network} plan)` : ''}. Pick one from client.catalog.dataPlans('${net.name}').`,
+				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is a ${plan.network} plan)` : ''}. Pick one from ` +
+					`client.catalog.dataPlans('${net.name}').`,
 			);
 		}
 		if (!plan.available)

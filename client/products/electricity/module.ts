@@ -72,7 +72,8 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 		if (kobo > L.maxKobo) {
 			throw invalid(
 				'amount',
-				`amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per token; type a smaller amount or split it.`,
+				`amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per token; type a smaller amount or ` +
+					`split it.`,
 			);
 		}
 		const phone = req.phone !== undefined && req.phone !== '' ? parseMobile(req.phone, 'phone').phone : undefined;

@@ -69,7 +69,8 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 		if (!d || d.networkId !== net.id) {
 			throw invalid(
 				'denomination',
-				`denomination ${denomId} is not a ${net.name} recharge card${d ? ` (it is ${d.network})` : ''}. Pick one from client.catalog.recharge().`,
+				`denomination ${denomId} is not a ${net.name} recharge card${d ? ` (it is ${d.network})` : ''}. Pick one from ` +
+					`client.catalog.recharge().`,
 			);
 		}
 		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
