@@ -189,19 +189,11 @@ const phoneOf = (rng: Rng, prefixes: string[]): string => {
 	return p + String(rng.u32() % 10 ** (11 - p.length)).padStart(11 - p.length, '0');
 };
 
-/** The products other buyers buy, as often as they appear here (data coupons: never). */
-const MIX = [
-	'data',
-	'data',
-	'data',
-	'airtime',
-	'airtime',
-	'cable',
-	'electricity',
-	'exam_pin',
-	'recharge_card',
-	'sms',
-] as const;
+/** How often other buyers buy each product, in draws out of ten (data coupons: never). */
+const WEIGHTS = { data: 3, airtime: 2, cable: 1, electricity: 1, exam_pin: 1, recharge_card: 1, sms: 1 } as const;
+type Mixed = keyof typeof WEIGHTS;
+/** One entry per draw out of ten, in the order above (the seeded draws depend on it). */
+const MIX = (Object.keys(WEIGHTS) as Mixed[]).flatMap((p) => Array<Mixed>(WEIGHTS[p]).fill(p));
 
 type Network = (typeof NETWORKS)[number];
 
@@ -212,7 +204,7 @@ function freshDraw(rng: Rng, user: User): Draw {
 }
 
 /** Each product of the mix drawn fresh (the network is drawn first for all, as the draw order is seeded). */
-const FRESH: Record<(typeof MIX)[number], (rng: Rng, tier: Tier, net: Network) => Draw> = {
+const FRESH: Record<Mixed, (rng: Rng, tier: Tier, net: Network) => Draw> = {
 	data: (rng, tier, net) => {
 		const plan = pick(
 			rng,

@@ -281,6 +281,20 @@ function renderRecord(t: Txn, dialect: Dialect): Record<string, unknown> {
 	return RECORDS[t.product]({ t, d: t.d, dialect, m, before: m(t.beforeKobo), after: m(t.afterKobo) });
 }
 
+/** What a record of an order of pins (recharge cards, data coupons) carries besides the product's own. */
+function pinOrder({ t, d, m, before, after }: Omit<RecordContext, 'dialect'>, network: string) {
+	return {
+		name_on_card: d.nameOnCard,
+		quantity: d.quantity,
+		amount: m(t.amountKobo),
+		previous_balance: before,
+		after_balance: after,
+		Status: t.status,
+		create_date: t.createDate,
+		network_name: network,
+	};
+}
+
 /** Each product's record as GET /api/<product>/<id> answers it (one entry per sandbox product). */
 const RECORDS: Record<Product, (c: RecordContext) => Record<string, unknown>> = {
 	data: ({ t, d, dialect, before, after }) => {
@@ -375,14 +389,7 @@ const RECORDS: Record<Product, (c: RecordContext) => Record<string, unknown>> = 
 			ident: t.ident,
 			network: d.networkId,
 			network_amount: d.denomId,
-			name_on_card: d.nameOnCard,
-			quantity: d.quantity,
-			amount: m(t.amountKobo),
-			previous_balance: before,
-			after_balance: after,
-			Status: t.status,
-			create_date: t.createDate,
-			network_name: net,
+			...pinOrder({ t, d, m, before, after }, net),
 			data_pin: pinRows(d, 'vtuapp.rechargepin', net, nairaShort(denom.faceKobo), (pin) =>
 				LOAD_CODES.get(net)!.replace('PIN', pin),
 			),
@@ -397,14 +404,7 @@ const RECORDS: Record<Product, (c: RecordContext) => Record<string, unknown>> = 
 			network: net,
 			data_plan: d.planId,
 			plan_name: planName(p),
-			name_on_card: d.nameOnCard,
-			quantity: d.quantity,
-			amount: m(t.amountKobo),
-			previous_balance: before,
-			after_balance: after,
-			Status: t.status,
-			create_date: t.createDate,
-			network_name: net,
+			...pinOrder({ t, d, m, before, after }, net),
 			// a data coupon is loaded by the plan's own code, not a dial string: load_code stays empty
 			data_pin: pinRows(d, 'vtuapp.datapin', net, planName(p), () => ''),
 		};

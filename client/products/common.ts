@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { CatalogIndex, Choices } from '../catalog';
 import { VtuBadResponseError, VtuInvalidInputError, shown } from '../errors';
-import { parseBoolean, parseId } from '../input';
+import { optionalText, parseBoolean, parseId } from '../input';
 import { money, tryParseKobo } from '../money';
 import { nameKey } from '../schemas/aliases';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
@@ -97,6 +97,15 @@ export function atSite<M extends ProductModule<any>>(module: M, baseUrl: string)
  * What an order of pins (exam pins, recharge cards, data coupons) charged: these serializers name the
  * balances previous_balance / after_balance (newer builds balance_before / balance_after).
  */
+/**
+ * The name printed on an order of pins (recharge cards, data coupons): the caller's, else the account's, as
+ * the family's serializers refuse a blank name_on_card.
+ */
+export function nameOnCard(given: unknown, idx: CatalogIndex, maxChars: number, what: string): string {
+	const name = optionalText(given, 'nameOnCard', what, maxChars);
+	return name || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, maxChars);
+}
+
 /**
  * A record's wallet money: the balance before and after (either family spelling) and what was charged:
  * `paid` where the record says it, else what left the wallet, else `fallback`.

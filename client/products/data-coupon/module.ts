@@ -12,7 +12,7 @@ import { VtuNotFoundError, type VtuError } from '../../errors';
 import type { BuyOptions, PurchaseResult } from '../../types';
 import {
 	invalid,
-	optionalText,
+	nameOnCard,
 	parseBase,
 	requireInt,
 	requireQuantity,
@@ -56,9 +56,7 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 			);
 		if (!plan.available) throw invalid('plan', `plan ${planId} (${plan.label}) is not available now; pick another.`);
 		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
-		const given = optionalText(req.nameOnCard, 'nameOnCard', 'the name printed on the coupons', L.nameOnCardChars);
-		// name_on_card may not be blank on the family's serializers: default to the account's name
-		const name = given || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, L.nameOnCardChars);
+		const name = nameOnCard(req.nameOnCard, idx, L.nameOnCardChars, 'the name printed on the coupons');
 		const body = {
 			[F.network.wire]: String(net.name),
 			[F.plan.wire]: plan.id,
