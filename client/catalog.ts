@@ -102,6 +102,21 @@ function choices<T>(
 	return c;
 }
 
+/** Entries with an id and a site's name, grouped by the alias group of their canonical name (networks, cables). */
+function aliased<T extends { id: number; name: unknown }>(
+	items: readonly T[],
+	canonical: (name: unknown) => string,
+	groups: Map<string, string>,
+): Choices<T> {
+	return choices(
+		items,
+		(t) => t.id,
+		(t) => String(t.name),
+		(t) => groups.get(nameKey(canonical(t.name))),
+		groups,
+	);
+}
+
 /** Exams sold when a site lists none (the family's model choices). */
 const DEFAULT_EXAMS: ExamPrice[] = ['WAEC', 'NECO', 'NABTEB'].map((exam) => ({
 	exam,
@@ -113,21 +128,9 @@ export function buildIndex(catalog: Catalog, profile: UserProfile, fetchedAt: nu
 		catalog,
 		profile,
 		fetchedAt,
-		networks: choices(
-			catalog.networks,
-			(n) => n.id,
-			(n) => String(n.name),
-			(n) => NETWORK_GROUPS.get(nameKey(canonicalNetwork(n.name))),
-			NETWORK_GROUPS,
-		),
+		networks: aliased(catalog.networks, canonicalNetwork, NETWORK_GROUPS),
 		planById: new Map(),
-		cables: choices(
-			catalog.cable,
-			(c) => c.id,
-			(c) => String(c.name),
-			(c) => CABLE_GROUPS.get(nameKey(canonicalCable(c.name))),
-			CABLE_GROUPS,
-		),
+		cables: aliased(catalog.cable, canonicalCable, CABLE_GROUPS),
 		packageById: new Map(),
 		discos: choices(
 			catalog.discos,

@@ -97,6 +97,15 @@ export function atSite<M extends ProductModule<any>>(module: M, baseUrl: string)
  * What an order of pins (exam pins, recharge cards, data coupons) charged: these serializers name the
  * balances previous_balance / after_balance (newer builds balance_before / balance_after).
  */
+/** A record of this order: to this recipient (searched by it), for this face value (airtime, electricity). */
+export function sameFaceValue(recipient: string, kobo: number): MatchSpec {
+	return {
+		recipient,
+		search: recipient,
+		test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
+	};
+}
+
 /**
  * The name printed on an order of pins (recharge cards, data coupons): the caller's, else the account's, as
  * the family's serializers refuse a blank name_on_card.

@@ -8,6 +8,7 @@ import {
 	invalid,
 	optionalBoolean,
 	parseBase,
+	sameFaceValue,
 	resolveNetwork,
 	result,
 	text,
@@ -82,11 +83,7 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
 				description: `${nairaText(kobo)} ${net.name} ${type} airtime to ${phone} (you pay ${pct}%: ${nairaText(cost)})`,
 				request: body,
 			},
-			match: {
-				recipient: phone,
-				search: phone,
-				test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
-			},
+			match: sameFaceValue(phone, kobo),
 		};
 	},
 	parse(raw, path) {

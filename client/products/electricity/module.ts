@@ -7,6 +7,7 @@ import {
 	recordMoney,
 	invalid,
 	parseBase,
+	sameFaceValue,
 	requireDigits,
 	resolveChoice,
 	result,
@@ -97,11 +98,7 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 				description: `${nairaText(kobo)} ${disco.name} ${mt} token for meter ${meter}`,
 				request: body,
 			},
-			match: {
-				recipient: meter,
-				search: meter,
-				test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
-			},
+			match: sameFaceValue(meter, kobo),
 		};
 	},
 	parse(raw, path) {
