@@ -397,7 +397,8 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
 	const run: Run = { tg, bot, mode };
 	try {
 		const warm = flows(run);
-		for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf(PHONES[kind].warm, i)); // a new number each time (no repeat prompt)
+		// a new number each time (no repeat prompt)
+		for (let i = 0; i < 20; i++) await warm.flow(solo, phoneOf(PHONES[kind].warm, i));
 
 		const debitsBefore = await debits(sh);
 		const callsBefore = tg.calls.length;
@@ -468,19 +469,23 @@ function printRun(r: Result): void {
 		`  completed:        ${r.ok}/${r.N} users told "Delivered"; ${journal}; sandbox debits=${r.debits} (expected ${r.N})`,
 	);
 	console.log(
-		`  wall time:        ${f(r.wall)}  (${r.rate.toFixed(0)} updates/s, ${(r.N / (r.wall / 1000)).toFixed(0)} purchases/s)`,
+		`  wall time:        ${f(r.wall)}  (${r.rate.toFixed(0)} updates/s, ${(r.N / (r.wall / 1000)).toFixed(0)} ` +
+			`purchases/s)`,
 	);
 	console.log(`  per update:       p50 ${f(r.all.p50)}  p99 ${f(r.all.p99)}  max ${f(r.all.max)}  (n=${r.all.n})`);
 	console.log(`  confirm (buy):    p50 ${f(r.confirm.p50)}  p99 ${f(r.confirm.p99)}  max ${f(r.confirm.max)}`);
 	console.log(
-		`  CPU, bot process: ${f(r.cpu.bot * r.updates)} = ${r.cpu.bot.toFixed(2)} ms per update (the bot alone: fake Bot API, users and sandbox are other processes)`,
+		`  CPU, bot process: ${f(r.cpu.bot * r.updates)} = ${r.cpu.bot.toFixed(2)} ms per update (the bot alone: fake Bot ` +
+			`API, users and sandbox are other processes)`,
 	);
 	console.log(
-		`  CPU, fake Bot API + users (this process): ${r.cpu.driver.toFixed(2)} ms per update; sandbox process: ${r.cpu.sandbox.toFixed(2)} ms per update`,
+		`  CPU, fake Bot API + users (this process): ${r.cpu.driver.toFixed(2)} ms per update; sandbox process: ` +
+			`${r.cpu.sandbox.toFixed(2)} ms per update`,
 	);
 	console.log(`  Bot API calls:    ${r.calls.perUpdate.toFixed(2)} per update (${r.calls.mix})`);
 	console.log(
-		`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(r.idle.all.p50)} p99 ${f(r.idle.all.p99)}; confirm p50 ${f(r.idle.confirm.p50)}`,
+		`  unloaded reference (1 user, 20 purchases in a row): per update p50 ${f(r.idle.all.p50)} p99 ` +
+			`${f(r.idle.all.p99)}; confirm p50 ${f(r.idle.confirm.p50)}`,
 	);
 	if (r.sql.size) console.log(`  SQLite per update, by step (BENCH_SQL):\n${sqlReport(r.sql)}`);
 	console.log(`  warnings/errors logged by the bot: ${r.errors.length}`);
@@ -549,7 +554,8 @@ async function atSize(
 	const results: Result[] = [];
 	for (const kind of kinds) results.push(await measure(sh, kind, mode, vendorMs, nodeFlags));
 	console.log(
-		`\nbot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per purchase${flags})`,
+		`\nbot bench: ${N} users buying data at once (5 updates each, ${how}; vendor delay ${vendorMs} ms per ` +
+			`purchase${flags})`,
 	);
 	for (const r of results) printRun(r);
 	printSideBySide(results);
@@ -585,7 +591,8 @@ async function main(): Promise<void> {
 		const name = r.kind === 'floor' ? 'floor' : 'bot';
 		console.log(
 			`  ratio ${name} confirm / direct buy:`.padEnd(40) +
-				`p50 ${(r.confirm.p50 / base.stats.p50).toFixed(2)}x  p99 ${(r.confirm.p99 / base.stats.p99).toFixed(2)}x; wall ${(r.wall / base.wall).toFixed(2)}x for 5x the updates`,
+				`p50 ${(r.confirm.p50 / base.stats.p50).toFixed(2)}x  p99 ${(r.confirm.p99 / base.stats.p99).toFixed(2)}x; wall ` +
+				`${(r.wall / base.wall).toFixed(2)}x for 5x the updates`,
 		);
 	}
 	console.log('\n  by size (growth: CPU per update should stay flat)');
@@ -601,7 +608,8 @@ async function main(): Promise<void> {
 	const bot = results.find((r) => r.kind === 'bot');
 	if (bot)
 		console.log(
-			`bot: ${bot.rate.toFixed(0)} updates/s = ${fl ? (bot.rate / fl.rate).toFixed(2) : '?'}× the floor, p99 ${bot.all.p99.toFixed(0)} ms`,
+			`bot: ${bot.rate.toFixed(0)} updates/s = ${fl ? (bot.rate / fl.rate).toFixed(2) : '?'}× the floor, p99 ` +
+				`${bot.all.p99.toFixed(0)} ms`,
 		);
 	process.exit(pass ? 0 : 1);
 }

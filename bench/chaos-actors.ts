@@ -11,8 +11,8 @@
  * --slow <share>: that share of the actors' purchases meets a slow vendor: the POST answers, and the record
  * and debit appear, only after a time drawn from the range (4–12 s by default so a run takes minutes;
  * --slow-real: 40–120 s). The clients' reconcile.maxProcessingMs is the range's maximum + 8 s unless given.
- * Unknown outcomes are then resolved as a user would: client.reconcile(request, { sentAt, customerRef, waitMs: 0 }) once
- * the error's resolvableAfter has passed, again while it stays unknown, up to maxProcessingMs more.
+ * Unknown outcomes are then resolved as a user would: client.reconcile(request, { sentAt, customerRef, waitMs: 0 })
+ * once the error's resolvableAfter has passed, again while it stays unknown, up to maxProcessingMs more.
  *
  * One sandbox account, shared by
  *   - `actors` child processes (no shared memory), each running two VtuClients side by side (two n8n
@@ -28,8 +28,9 @@
  *     --bot-token-shared false (the bot's default, documented for instances that are the token's only
  *     buyers: here a restart that finds an order left in `sent` before its POST can adopt an outside
  *     buyer's lone identical record, seen as a false success with --fault-rate 0.8 --seed 3), and
- *     VTU_CUSTOMER_REF on (the sandbox echoes it) unless --bot-customer-ref false. Their orders are identical across instances and to the actors'; all are audited together: a
- *     record carries one order's tag, so a record named by two orders (of any instances) is a false success.
+ *     VTU_CUSTOMER_REF on (the sandbox echoes it) unless --bot-customer-ref false. Their orders are
+ *     identical across instances and to the actors'; all are audited together: a record carries one
+ *     order's tag, so a record named by two orders (of any instances) is a false success.
  * Everyone buys from a handful of IDENTICAL orders (same phone + plan, same airtime, same exam, same
  * recharge denomination), so identical purchases overlap across processes all the time.
  *
@@ -883,12 +884,14 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
 		if (ids.has(tag) || tag === BUSY_TAG) continue; // BUSY_TAG: the busy account's other buyers
 		r.lost += ts.length;
 		r.problems.push(
-			`LOST: record(s) ${ts.map((t) => `${t.product}#${t.id}`).join(', ')} tagged ${JSON.stringify(tag)} belong to no order`,
+			`LOST: record(s) ${ts.map((t) => `${t.product}#${t.id}`).join(', ')} tagged ${JSON.stringify(tag)} belong to no ` +
+				`order`,
 		);
 	}
 	for (const x of outcomes) {
 		const mine = byTag.get(x.id) ?? [];
-		const label = `${x.kind === 'result' ? `${x.status} (${x.path})` : x.code}${x.resolved ? ' [resolved later]' : x.later ? ' [still, after the run]' : ''}`;
+		const when = x.resolved ? ' [resolved later]' : x.later ? ' [still, after the run]' : '';
+		const label = `${x.kind === 'result' ? `${x.status} (${x.path})` : x.code}${when}`;
 		r.outcomes[label] = (r.outcomes[label] ?? 0) + 1;
 		const charged = mine.filter((t) => debited.has(`${t.product}|${t.id}`));
 		if (charged.length > 1) {
@@ -899,14 +902,16 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
 			if (!mine.some((t) => t.id === x.record)) {
 				r.falseSuccesses++;
 				r.problems.push(
-					`FALSE SUCCESS ${x.id}: reported ${x.status} with record ${x.record}, which is not its own (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`,
+					`FALSE SUCCESS ${x.id}: reported ${x.status} with record ${x.record}, which is not its own (its records: ` +
+						`${mine.map((t) => t.id).join(', ') || 'none'})`,
 				);
 			}
 		} else if (x.code === 'not_charged' && charged.length) {
 			r.falseNotCharged++;
 			const when = x.sentAt ? ` (sent ${x.sentAt}; created ${charged.map((t) => t.created).join(', ')})` : '';
 			r.problems.push(
-				`FALSE NOT-CHARGED ${x.id}${x.resolved ? ' (resolved later)' : ''}: not_charged but its debited record(s) ${charged.map((t) => `${t.product}#${t.id}`).join(', ')} exist${when}`,
+				`FALSE NOT-CHARGED ${x.id}${x.resolved ? ' (resolved later)' : ''}: not_charged but its debited record(s) ` +
+					`${charged.map((t) => `${t.product}#${t.id}`).join(', ')} exist${when}`,
 			);
 		} else if (x.code === 'unknown_outcome') {
 			r.unknownOutcomes++;
@@ -914,7 +919,8 @@ export function audit(outcomes: Outcome[], txns: AdminTxn[], debitKeys: string[]
 			if (missing.length) {
 				r.lost++;
 				r.problems.push(
-					`LOST ${x.id}: unknown_outcome with candidates [${x.candidates.join(', ')}] missing its record(s) ${missing.map((t) => t.id).join(', ')}`,
+					`LOST ${x.id}: unknown_outcome with candidates [${x.candidates.join(', ')}] missing its record(s) ` +
+						`${missing.map((t) => t.id).join(', ')}`,
 				);
 			}
 		} else if (mine.length) {
@@ -942,14 +948,16 @@ export function summaryLine(
 	>,
 ): string {
 	return (
-		`chaos: ${r.purchases} purchases, ${r.faults} faults, ${r.doubleCharges} double charges, ${r.lost} lost, ${r.falseSuccesses} false successes, ` +
+		`chaos: ${r.purchases} purchases, ${r.faults} faults, ${r.doubleCharges} double charges, ${r.lost} lost, ` +
+		`${r.falseSuccesses} false successes, ` +
 		`${r.falseNotCharged} false not-charged, ${r.unknownOutcomes} unknown (${r.resolved} resolved)`
 	);
 }
 
 export function formatActors(r: ActorsReport): string {
 	const L = [
-		`multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server (${r.busyRecords} by the busy account's other buyers)`,
+		`multi-actor chaos: ${r.purchases} orders (${r.botCrashes} bot kill(s)), ${r.records} records on the server ` +
+			`(${r.busyRecords} by the busy account's other buyers)`,
 		'',
 		'Outcomes (an unknown is shown by the last answer of its resolution after the run)',
 	];

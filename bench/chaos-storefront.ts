@@ -555,8 +555,10 @@ export function formatRuns(runs: RunStats[]): string {
 		const a = r.audit;
 		L.push(
 			`${r.backend} (${r.instances} instance${r.instances > 1 ? 's' : ''}): ${r.customers} customers, ` +
-				`${r.payments} payments (${r.webhookDeliveries} webhook deliveries, ${r.webhookRetries} answered 503, ${r.forgeries} forgeries), ` +
-				`${r.orders} orders (${r.twoPhonePairs} two-phone pairs, ${r.refusedOrders} refused before a hold: ${JSON.stringify(r.refusedBy)}); ` +
+				`${r.payments} payments (${r.webhookDeliveries} webhook deliveries, ${r.webhookRetries} answered 503, ` +
+				`${r.forgeries} forgeries), ` +
+				`${r.orders} orders (${r.twoPhonePairs} two-phone pairs, ${r.refusedOrders} refused before a hold: ` +
+				`${JSON.stringify(r.refusedBy)}); ` +
 				`${r.crashes} instance killed mid-run, ${r.lostAnswers} orders left without an answer by it`,
 		);
 		L.push(`  orders by ledger state: ${JSON.stringify(a.ordersByState)}`);

@@ -660,7 +660,8 @@ function judgeLater(
 		const missing = mine.filter((t) => !cands.includes(t.id));
 		if (missing.length)
 			lose(
-				`still ${code} after the run, candidates [${cands.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`,
+				`still ${code} after the run, candidates [${cands.join(', ')}] miss record(s) ` +
+					`${missing.map((t) => t.id).join(', ')}`,
 			);
 		return;
 	}
@@ -668,13 +669,15 @@ function judgeLater(
 	if (later.kind === 'result' && !mine.some((t) => t.id === later.record)) {
 		a.falseSuccesses++;
 		a.problems.push(
-			`FALSE SUCCESS ${tag}: resolved to record ${later.record}, not its own (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`,
+			`FALSE SUCCESS ${tag}: resolved to record ${later.record}, not its own (its records: ` +
+				`${mine.map((t) => t.id).join(', ') || 'none'})`,
 		);
 	}
 	if (later.kind === 'error' && charged.length) {
 		a.falseNotCharged++;
 		a.problems.push(
-			`FALSE NOT-CHARGED ${tag}: resolved not_charged but its debited record(s) ${charged.map((t) => t.id).join(', ')} exist`,
+			`FALSE NOT-CHARGED ${tag}: resolved not_charged but its debited record(s) ${charged.map((t) => t.id).join(', ')} ` +
+				`exist`,
 		);
 	}
 }
@@ -725,16 +728,19 @@ export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
 				const missing = mine.filter((t) => !o.candidates.includes(t.id));
 				if (missing.length)
 					lose(
-						`unknown_outcome but its candidates [${o.candidates.join(', ')}] miss record(s) ${missing.map((t) => t.id).join(', ')}`,
+						`unknown_outcome but its candidates [${o.candidates.join(', ')}] miss record(s) ` +
+							`${missing.map((t) => t.id).join(', ')}`,
 					);
 			} else if (o.code === 'not_charged' && charged.length) {
 				a.falseNotCharged++;
 				a.problems.push(
-					`FALSE NOT-CHARGED ${tag}: not_charged but record(s) ${charged.map((t) => `${t.id}:${t.Status}`).join(', ')} exist (${o.message.slice(0, 120)})`,
+					`FALSE NOT-CHARGED ${tag}: not_charged but record(s) ${charged.map((t) => `${t.id}:${t.Status}`).join(', ')} ` +
+						`exist (${o.message.slice(0, 120)})`,
 				);
 			} else if (mine.length) {
 				lose(
-					`reported ${o.code} but record(s) ${mine.map((t) => `${t.id}:${t.Status}`).join(', ')} exist (${o.message.slice(0, 120)})`,
+					`reported ${o.code} but record(s) ${mine.map((t) => `${t.id}:${t.Status}`).join(', ')} exist ` +
+						`(${o.message.slice(0, 120)})`,
 				);
 			}
 		} else {
@@ -744,11 +750,13 @@ export function auditLane(intents: Intent[], data: LaneData): LaneAudit {
 			else if (!rec) {
 				a.falseSuccesses++;
 				a.problems.push(
-					`FALSE SUCCESS ${tag}: result names record ${o.first.id}, which is not this purchase's (its records: ${mine.map((t) => t.id).join(', ') || 'none'})`,
+					`FALSE SUCCESS ${tag}: result names record ${o.first.id}, which is not this purchase's (its records: ` +
+						`${mine.map((t) => t.id).join(', ') || 'none'})`,
 				);
 			} else if (rec.Status !== r.status)
 				lose(
-					`client's final status ${r.status} ≠ server's ${rec.Status}${o.followupError ? ` (follow-up failed: ${o.followupError.slice(0, 100)})` : ''}`,
+					`client's final status ${r.status} ≠ server's ` +
+						`${rec.Status}${o.followupError ? ` (follow-up failed: ${o.followupError.slice(0, 100)})` : ''}`,
 				);
 			if (x.fault === 'flip_later' && o.first.status === 'successful') {
 				a.flips++;
@@ -863,7 +871,8 @@ export function formatTable(r: ChaosReport): string {
 	const row = (a: string, b: string | number, c = '') =>
 		L.push(`  ${a.padEnd(34)} ${String(b).padStart(6)}${c ? `  ${c}` : ''}`);
 	L.push(
-		`chaos run: seed ${r.seed}, ${r.dialect} dialect, ${r.purchases} purchases in ${r.lanes} lane(s), ${(r.durationMs / 1000).toFixed(1)} s`,
+		`chaos run: seed ${r.seed}, ${r.dialect} dialect, ${r.purchases} purchases in ${r.lanes} lane(s), ` +
+			`${(r.durationMs / 1000).toFixed(1)} s`,
 	);
 	L.push('');
 	L.push(`Products`);

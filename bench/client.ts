@@ -5,7 +5,8 @@
  * The sandbox runs as a CHILD PROCESS (this same file with --child): a real vendor is a separate
  * machine, and sharing one event loop would bill the sandbox's CPU to whichever side is running,
  * blurring the comparison. The same N profile reads and N data purchases then go through
- *   (a) raw node:http with a keep-alive agent (+ JSON.stringify of the body, JSON.parse of the answer), the baseline, and
+ *   (a) raw node:http with a keep-alive agent (+ JSON.stringify of the body, JSON.parse of the answer), the
+ *       baseline, and
  *   (b) what a developer would write without the client: a plain `fetch` (Node's own, undici) and a plain `axios`
  *       call, the same requests with JSON in and out and a status check, nothing more,
  *   (c) VtuClient with its default node:http transport (every check on: input parsing, zod-validated answers,
@@ -319,26 +320,31 @@ async function main(): Promise<void> {
 		const x = (r: number) => `${r.toFixed(3)}×`;
 		const m = (name: string, k: Metric, part: 'profile' | 'buy' | 'total') => median(ratios(name, k)[part]);
 		console.log(
-			`\nbench/client: N=${N} × ${ROUNDS} rounds, concurrency ${C}, dialect ${values.dialect}, sandbox in a child process, order rotated per round${collect === noop ? '' : ', GC before each phase'}\n`,
+			`\nbench/client: N=${N} × ${ROUNDS} rounds, concurrency ${C}, dialect ${values.dialect}, sandbox in a child ` +
+				`process, order rotated per round${collect === noop ? '' : ', GC before each phase'}\n`,
 		);
 		/** One table row: two per-operation figures, then the median ratios of `k` over the rounds and a spread. */
 		const row = (name: string, k: Metric, profile: number, buy: number, spread: 'buy' | 'total', extra = '') => {
 			const r = ratios(name, k);
 			console.log(
 				`${name.padEnd(16)} ${String(profile).padStart(13)} ${String(buy).padStart(11)}` +
-					`${x(median(r.profile)).padStart(23)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   (${x(Math.min(...r[spread]))}–${x(Math.max(...r[spread]))})${extra}`,
+					`${x(median(r.profile)).padStart(23)} ${x(median(r.buy)).padStart(10)} ${x(median(r.total)).padStart(10)}   ` +
+					`(${x(Math.min(...r[spread]))}–${x(Math.max(...r[spread]))})${extra}`,
 			);
 		};
 		console.log("WALL TIME (throughput; moves with the machine's load)");
 		console.log(
-			'variant          profile req/s   buy req/s   median ratio: profile        buy      total   (total min–max over rounds)',
+			'variant          profile req/s   buy req/s   median ratio: profile        buy      total   (total min–max over ' +
+				'rounds)',
 		);
 		for (const name of names) row(name, 'wallMs', rate(ms[name].profile), rate(ms[name].buy), 'total');
 		console.log(
-			'\nCPU TIME of the calling process (user + system, per operation; robust to load: the sandbox runs in its own process)',
+			'\nCPU TIME of the calling process (user + system, per operation; robust to load: the sandbox runs in its own ' +
+				'process)',
 		);
 		console.log(
-			'variant          profile µs/op   buy µs/op   median ratio: profile        buy      total   (buy min–max)     main-thread busy ratio: buy   total',
+			'variant          profile µs/op   buy µs/op   median ratio: profile        buy      total   (buy min–max)     ' +
+				'main-thread busy ratio: buy   total',
 		);
 		for (const name of names) {
 			row(
@@ -366,7 +372,8 @@ async function main(): Promise<void> {
 		const has = (name: string) => name in variants;
 		const rawTotal = median(base.profile.map((p, i) => p.wallMs + base.buy[i].wallMs));
 		console.log(
-			`\nsandbox throughput (raw phase): ${Math.round((2 * N) / (rawTotal / 1000))} req/s overall; profile ${rate(base.profile)} req/s, purchases ${rate(base.buy)} req/s`,
+			`\nsandbox throughput (raw phase): ${Math.round((2 * N) / (rawTotal / 1000))} req/s overall; profile ` +
+				`${rate(base.profile)} req/s, purchases ${rate(base.buy)} req/s`,
 		);
 		// Where the client's CPU goes: each layer's median per-round CPU per operation, and what it adds to the layer below.
 		const layers = ['raw', 'layer/transport', 'layer/http', 'client/node'].filter(has);
@@ -388,20 +395,25 @@ async function main(): Promise<void> {
 				.join(' ');
 			console.log(`client/node wall total ratio per round (run order): ${perRound}`);
 			console.log(
-				`client overhead (median of ${ROUNDS} rounds), default transport (node:http): wall ${x(m('client/node', 'wallMs', 'total'))}, CPU ${x(m('client/node', 'cpuUs', 'total'))} (target ≤ 1.15×)` +
+				`client overhead (median of ${ROUNDS} rounds), default transport (node:http): wall ` +
+					`${x(m('client/node', 'wallMs', 'total'))}, CPU ${x(m('client/node', 'cpuUs', 'total'))} (target ≤ 1.15×)` +
 					(has('client/axios')
-						? `; axios transport: wall ${x(m('client/axios', 'wallMs', 'total'))}, CPU ${x(m('client/axios', 'cpuUs', 'total'))}`
+						? `; axios transport: wall ${x(m('client/axios', 'wallMs', 'total'))}, CPU ` +
+							`${x(m('client/axios', 'cpuUs', 'total'))}`
 						: ''),
 			);
 			const perBuy = (name: string) =>
 				[...onWire[name].buy.requests.values()].reduce((a, b) => a + b, 0) / (N * ROUNDS);
 			const ref = has('client/node+ref');
 			console.log(
-				`purchase overhead (median of ${ROUNDS} rounds), default transport: wall ${x(m('client/node', 'wallMs', 'buy'))}, CPU ${x(m('client/node', 'cpuUs', 'buy'))} (target ≤ 1.15×)` +
+				`purchase overhead (median of ${ROUNDS} rounds), default transport: wall ` +
+					`${x(m('client/node', 'wallMs', 'buy'))}, CPU ${x(m('client/node', 'cpuUs', 'buy'))} (target ≤ 1.15×)` +
 					(ref
-						? `; with customerRef: wall ${x(m('client/node+ref', 'wallMs', 'buy'))}, CPU ${x(m('client/node+ref', 'cpuUs', 'buy'))}`
+						? `; with customerRef: wall ${x(m('client/node+ref', 'wallMs', 'buy'))}, CPU ` +
+							`${x(m('client/node+ref', 'cpuUs', 'buy'))}`
 						: '') +
-					`. Requests per purchase: raw ${perBuy('raw').toFixed(4)}, client ${perBuy('client/node').toFixed(4)}${ref ? `, with customerRef ${perBuy('client/node+ref').toFixed(4)}` : ''}.`,
+					`. Requests per purchase: raw ${perBuy('raw').toFixed(4)}, client ` +
+					`${perBuy('client/node').toFixed(4)}${ref ? `, with customerRef ${perBuy('client/node+ref').toFixed(4)}` : ''}.`,
 			);
 		}
 		const buyUs = Object.fromEntries(names.map((name) => [name, median(ms[name].buy.map((p) => p.cpuUs)) / N]));
@@ -511,7 +523,8 @@ async function reconcileCost(trials: number, busyPerSecond: number): Promise<voi
 		// a vendor bound of 2 s (the sandbox's), and a wait long enough to reach it: the answers can be proofs
 		reconcile: { maxProcessingMs: 2_000, waitMs: 3_000, pollMs: 500 },
 	});
-	for (let i = 0; i < 3; i++) await client.data.buy({ network: 'MTN', plan: 1, phone: '08031234567' }); // catalogue, clock
+	// catalogue, clock
+	for (let i = 0; i < 3; i++) await client.data.buy({ network: 'MTN', plan: 1, phone: '08031234567' });
 	const costs: number[] = [];
 	const answers = new Map<string, number>();
 	for (let i = 0; i < trials; i++) {
@@ -531,10 +544,13 @@ async function reconcileCost(trials: number, busyPerSecond: number): Promise<voi
 	agent.destroy();
 	await sb.close();
 	const sorted = [...costs].sort((a, b) => a - b);
-	console.log(`
-RECONCILIATION on a busy account (family dialect, ?search= ignored; 300 records of history, ${busyPerSecond} records/s by other buyers; waitMs 3 s, pollMs 0.5 s, maxProcessingMs 2 s)`);
 	console.log(
-		`requests per reconciliation over ${trials}: median ${median(costs)}, worst ${sorted[sorted.length - 1]}, best ${sorted[0]} (list pages read; the lost POST itself not counted)`,
+		'\nRECONCILIATION on a busy account (family dialect, ?search= ignored; 300 records of history, ' +
+			`${busyPerSecond} records/s by other buyers; waitMs 3 s, pollMs 0.5 s, maxProcessingMs 2 s)`,
+	);
+	console.log(
+		`requests per reconciliation over ${trials}: median ${median(costs)}, worst ${sorted[sorted.length - 1]}, best ` +
+			`${sorted[0]} (list pages read; the lost POST itself not counted)`,
 	);
 	console.log(`answers: ${[...answers].map(([k, n]) => `${n} × ${k}`).join(', ')}`);
 }

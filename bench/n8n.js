@@ -165,7 +165,8 @@ const HTTP_BODIES = {
 		parameters: {
 			specifyBody: 'json',
 			jsonBody:
-				'={{ JSON.stringify({ network: 1, amount: $json.amount, mobile_number: $json.phone, Ported_number: false, airtime_type: "VTU" }) }}',
+				'={{ JSON.stringify({ network: 1, amount: $json.amount, mobile_number: $json.phone, Ported_number: false, ' +
+				'airtime_type: "VTU" }) }}',
 		},
 	},
 };
@@ -359,7 +360,9 @@ function scenarios() {
 	if (CAPACITY > 0) {
 		const cap = (latencyMs, over, sizes, setups) => ({
 			key: `cap${latencyMs}${over}`,
-			label: `vendor answering after ${latencyMs / 1000} s, capacity ${CAPACITY} (${over === 'queue' ? 'more queue' : '429 beyond'})`,
+			label:
+				`vendor answering after ${latencyMs / 1000} s, capacity ${CAPACITY} ` +
+				`(${over === 'queue' ? 'more queue' : '429 beyond'})`,
 			latencyMs,
 			capacity: CAPACITY,
 			over,
@@ -375,8 +378,10 @@ function scenarios() {
 
 function describe(setup, r) {
 	return (
-		`workflow ${fmt(r.wallMs)}, node ${fmt(r.nodeMs)}, n8n CPU ${fmt(r.cpuMs)} (${(r.cpuMs / r.items).toFixed(2)} ms/item), ` +
-		`${r.successful}/${r.items} bought, ${r.failed} failed rows, ${r.debitCount} debits, ${r.doubleCharges} double charges` +
+		`workflow ${fmt(r.wallMs)}, node ${fmt(r.nodeMs)}, n8n CPU ${fmt(r.cpuMs)} (${(r.cpuMs / r.items).toFixed(2)} ` +
+		`ms/item), ` +
+		`${r.successful}/${r.items} bought, ${r.failed} failed rows, ${r.debitCount} debits, ${r.doubleCharges} double ` +
+		`charges` +
 		`${r.refused ? `, ${r.refused} refused by the vendor` : ''}, n8n RSS ${r.rssMb.toFixed(0)} MB`
 	);
 }
@@ -424,7 +429,9 @@ async function main() {
 
 		const results = {};
 		const lines = [''];
-		const head = `bench/n8n: airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ${require('../test/n8n/harness').N8N_VERSION}, one sandbox, ${ROUNDS} round(s), medians`;
+		const head =
+			`bench/n8n: airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ` +
+			`${require('../test/n8n/harness').N8N_VERSION}, one sandbox, ${ROUNDS} round(s), medians`;
 		lines.push(head);
 		for (const sc of plan) {
 			await setVendor(sb, sc);
@@ -465,7 +472,8 @@ function summary(plan, results, n8n) {
 		const floor = get('lat0', 'floor', n);
 		if (ours && floor) {
 			lines.push(
-				`ours / floor at ${n} items, vendor at once: throughput ${x(floor.nodeMs / ours.nodeMs)} (goal ≥ 0.9×), n8n CPU per item ${x(ours.cpuMs / floor.cpuMs)} the floor's`,
+				`ours / floor at ${n} items, vendor at once: throughput ${x(floor.nodeMs / ours.nodeMs)} (goal ≥ 0.9×), n8n ` +
+					`CPU per item ${x(ours.cpuMs / floor.cpuMs)} the floor's`,
 			);
 		}
 		for (const lat of LATENCIES.filter((l) => l > 0)) {
@@ -474,13 +482,15 @@ function summary(plan, results, n8n) {
 			const f = get(`lat${lat}`, 'floor', n);
 			if (o && h) {
 				lines.push(
-					`ours at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / o.nodeMs)} HTTP Request's speed (goal ≥ 1×)${f ? `, ${x(f.nodeMs / o.nodeMs)} the floor's` : ''}`,
+					`ours at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / o.nodeMs)} HTTP Request's speed (goal ≥ ` +
+						`1×)${f ? `, ${x(f.nodeMs / o.nodeMs)} the floor's` : ''}`,
 				);
 			}
 			const c = get(`lat${lat}`, 'oursSet', n);
 			if (c && h) {
 				lines.push(
-					`ours (Concurrency ${args['also-concurrency']}) at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / c.nodeMs)} HTTP Request's speed${f ? `, ${x(f.nodeMs / c.nodeMs)} the floor's` : ''}`,
+					`ours (Concurrency ${args['also-concurrency']}) at ${n} items, ${lat / 1000} s vendor: ` +
+						`${x(h.nodeMs / c.nodeMs)} HTTP Request's speed${f ? `, ${x(f.nodeMs / c.nodeMs)} the floor's` : ''}`,
 				);
 			}
 		}
@@ -492,7 +502,9 @@ function summary(plan, results, n8n) {
 				const r = get(sc.key, w, n);
 				if (r)
 					lines.push(
-						`${{ ours: 'ours', oursSet: `ours (Concurrency ${args['also-concurrency']})`, http: 'HTTP Request' }[w]} at ${n} items, ${sc.label}: ${x(r.nodeMs / limitMs)} the vendor-bound limit of ${fmt(limitMs)} (goal ≤ 1.2×), ${r.failed} failed rows`,
+						`${{ ours: 'ours', oursSet: `ours (Concurrency ${args['also-concurrency']})`, http: 'HTTP Request' }[w]} at ` +
+							`${n} items, ${sc.label}: ${x(r.nodeMs / limitMs)} the vendor-bound limit of ${fmt(limitMs)} (goal ≤ ` +
+							`1.2×), ${r.failed} failed rows`,
 					);
 			}
 		}
@@ -501,7 +513,8 @@ function summary(plan, results, n8n) {
 	const doubles = all.reduce((s, r) => s + r.doubleCharges, 0);
 	const overbought = all.filter((r) => r.debitCount - r.refundKobo / (AMOUNT * 100) > r.items).length;
 	lines.push(
-		`ledger audit: ${all.length} runs, ${all.reduce((s, r) => s + r.debitCount, 0)} debits, ${doubles} double charges, ${overbought} runs with more debits than rows`,
+		`ledger audit: ${all.length} runs, ${all.reduce((s, r) => s + r.debitCount, 0)} debits, ${doubles} double charges, ` +
+			`${overbought} runs with more debits than rows`,
 	);
 	lines.push(
 		`n8n process memory: peak ${peakRss(n8n.child.pid).toFixed(0)} MB (VmHWM), now ${rss(n8n.child.pid).toFixed(0)} MB`,
@@ -522,7 +535,8 @@ function summary(plan, results, n8n) {
 	})();
 	if (doubles > 0 || overbought > 0) process.exitCode = 1;
 	lines.push(
-		`n8n: ours ${r}× the floor at ${big.toLocaleString('en')} items; at 1 s vendor ${h}× HTTP Request's speed, ${l}× the vendor-bound limit at capacity ${CAPACITY}; ${doubles} double charges`,
+		`n8n: ours ${r}× the floor at ${big.toLocaleString('en')} items; at 1 s vendor ${h}× HTTP Request's speed, ` +
+			`${l}× the vendor-bound limit at capacity ${CAPACITY}; ${doubles} double charges`,
 	);
 	return lines;
 }
@@ -598,21 +612,26 @@ async function queueMain() {
 	}
 	const lines = [
 		'',
-		`bench/n8n --queue: ${workflows} workflows × ${ITEMS} airtime purchases started at once, n8n ${require('../test/n8n/harness').N8N_VERSION}${LATENCY_MS ? `, the site answering each purchase after ${LATENCY_MS} ms` : ''}; ${os.cpus().length} CPUs, load ${os
-			.loadavg()
-			.map((x) => x.toFixed(1))
-			.join(' ')}`,
+		`bench/n8n --queue: ${workflows} workflows × ${ITEMS} airtime purchases started at once, ` +
+			`n8n ${require('../test/n8n/harness').N8N_VERSION}` +
+			`${LATENCY_MS ? `, the site answering each purchase after ${LATENCY_MS} ms` : ''}; ` +
+			`${os.cpus().length} CPUs, load ${os
+				.loadavg()
+				.map((x) => x.toFixed(1))
+				.join(' ')}`,
 	];
 	for (const r of results) {
 		const perMin = (r.executions / r.wallMs) * 60000;
 		const perS = (r.purchases / r.wallMs) * 1000;
 		lines.push(
-			`  ${r.label.padEnd(48)} ${perMin.toFixed(1)} executions/min, ${perS.toFixed(1)} purchases/s, peak memory ${r.peakMb.join(' + ')} MB`,
+			`  ${r.label.padEnd(48)} ${perMin.toFixed(1)} executions/min, ${perS.toFixed(1)} purchases/s, peak memory ` +
+				`${r.peakMb.join(' + ')} MB`,
 		);
 	}
 	if (results.length === 2) {
 		lines.push(
-			`  ratio queue / one process: purchases/s ${(results[1].purchases / results[1].wallMs / (results[0].purchases / results[0].wallMs)).toFixed(2)}×`,
+			`  ratio queue / one process: purchases/s ` +
+				`${(results[1].purchases / results[1].wallMs / (results[0].purchases / results[0].wallMs)).toFixed(2)}×`,
 		);
 	}
 	const expected = workflows * ITEMS;

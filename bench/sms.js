@@ -32,8 +32,10 @@ const ROWS = Number(args.rows);
 /** The campaign's rows as a Code node builds them (deterministic: a seeded LCG). */
 const genCode = `let seed = 42;
 const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
-const prefixes = ['0803', '0806', '0703', '0813', '0810', '0903', '0805', '0807', '0815', '0905', '0802', '0808', '0812', '0902', '0809', '0818', '0909'];
-const names = ['Ada', 'Bayo', 'Chidinma', 'Dayo', 'Efe', 'Funmi', 'Gbenga', 'Hauwa', 'Ifeanyi', 'Jumoke', 'Kemi', 'Lanre', 'Musa', 'Ngozi', 'Obinna', 'Segun', 'Tunde', 'Uche', 'Yemi', 'Zainab'];
+const prefixes = ['0803', '0806', '0703', '0813', '0810', '0903', '0805', '0807', '0815', '0905', '0802', '0808',
+  '0812', '0902', '0809', '0818', '0909'];
+const names = ['Ada', 'Bayo', 'Chidinma', 'Dayo', 'Efe', 'Funmi', 'Gbenga', 'Hauwa', 'Ifeanyi', 'Jumoke', 'Kemi',
+  'Lanre', 'Musa', 'Ngozi', 'Obinna', 'Segun', 'Tunde', 'Uche', 'Yemi', 'Zainab'];
 const bad = ['', '0803ABC4567', '080312345', '08001234567', '07001234567', '07111234567'];
 const out = [];
 for (let i = 0; i < ${ROWS}; i++) {
@@ -42,8 +44,12 @@ for (let i = 0; i < ${ROWS}; i++) {
   if (r < 0.03) out.push({ json: { name, phone: bad[i % bad.length] } });
   else if (r < 0.08 && out.length > 10) {
     const prev = out[Math.floor(rnd() * out.length)].json;
-    out.push({ json: { name: prev.name, phone: /^0\\d{10}$/.test(prev.phone) ? '+234 ' + prev.phone.slice(1) : prev.phone } });
-  } else out.push({ json: { name, phone: prefixes[i % prefixes.length] + String(1000000 + ((i * 7919) % 9000000)).slice(-7) } });
+    const phone = /^0\\d{10}$/.test(prev.phone) ? '+234 ' + prev.phone.slice(1) : prev.phone;
+    out.push({ json: { name: prev.name, phone } });
+  } else {
+    const phone = prefixes[i % prefixes.length] + String(1000000 + ((i * 7919) % 9000000)).slice(-7);
+    out.push({ json: { name, phone } });
+  }
 }
 return out;`;
 
@@ -189,9 +195,11 @@ async function main() {
 			const equal = x.debitKobo === q.out.costKobo && o.chargedKobo === x.debitKobo;
 			ok = ok && accounted && equal && o.failed + o.unknownOutcome + o.notSent === 0;
 			lines.push(
-				`  ${kind.padEnd(12)} send: workflow ${s(x.wallMs)}, node ${s(x.nodeMs)}, n8n CPU ${s(x.cpuMs)}, peak n8n RSS ${x.peakMb.toFixed(0)} MB, ` +
+				`  ${kind.padEnd(12)} send: workflow ${s(x.wallMs)}, node ${s(x.nodeMs)}, n8n CPU ${s(x.cpuMs)}, peak n8n RSS ` +
+					`${x.peakMb.toFixed(0)} MB, ` +
 					`${x.requests} sendsms requests; dry run ${s(q.wallMs)} (peak ${q.peakMb.toFixed(0)} MB)`,
-				`  ${kind.padEnd(12)} ${o.summary}; ledger ₦${naira(x.debitKobo)}, quote ₦${naira(q.out.costKobo)}${equal ? '' : '  ← DIFFER'}${accounted ? '' : '  ← ROWS NOT ACCOUNTED FOR'}`,
+				`  ${kind.padEnd(12)} ${o.summary}; ledger ₦${naira(x.debitKobo)}, quote ` +
+					`₦${naira(q.out.costKobo)}${equal ? '' : '  ← DIFFER'}${accounted ? '' : '  ← ROWS NOT ACCOUNTED FOR'}`,
 			);
 			total.rows += o.rows;
 			total.sent += o.sent;
@@ -202,7 +210,9 @@ async function main() {
 			total.quoted += q.out.costKobo;
 		}
 		lines.push(
-			`sms: ${total.rows} rows, ${total.sent} sent, ${total.dup} duplicates, ${total.invalid} invalid, ${total.opted} opted out, charged ₦${naira(total.charged)} = quoted ₦${naira(total.quoted)}${ok ? '' : ' (FAILED: see above)'}`,
+			`sms: ${total.rows} rows, ${total.sent} sent, ${total.dup} duplicates, ${total.invalid} invalid, ${total.opted} ` +
+				`opted out, charged ₦${naira(total.charged)} = quoted ` +
+				`₦${naira(total.quoted)}${ok ? '' : ' (FAILED: see above)'}`,
 		);
 		process.stdout.write(lines.join('\n') + '\n');
 		if (!ok || total.charged !== total.quoted) process.exitCode = 1;

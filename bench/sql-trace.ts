@@ -7,7 +7,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DB } from '../bot/db';
 
-/** Statement counts of one update, keyed by a short form of the SQL; `total`, `commits`, `bytes` (size of the written values) and `µs` (CPU time inside them) too. */
+/**
+ * Statement counts of one update, keyed by a short form of the SQL; `total`, `commits`, `bytes` (size of the written
+ * values) and `µs` (CPU time inside them) too.
+ */
 export type SqlCounts = Record<string, number>;
 
 const label = (sql: string) => sql.replace(/\s+/g, ' ').trim().slice(0, 70);
@@ -76,7 +79,8 @@ export function sqlReport(perStep: Map<string, SqlCounts[]>): string {
 			.sort((a, b) => sum[b] - sum[a])
 			.map((k) => `      ${mean(k)} × ${k}`);
 		lines.push(
-			`    ${step} (n=${list.length}): ${mean('total')} statements, ${mean('commits')} commits (${mean('bytes')} bytes written), ${mean('µs')} µs CPU in SQLite`,
+			`    ${step} (n=${list.length}): ${mean('total')} statements, ${mean('commits')} commits (${mean('bytes')} bytes ` +
+				`written), ${mean('µs')} µs CPU in SQLite`,
 			...stmts,
 		);
 	}

@@ -17,19 +17,11 @@ import type {
 	UserProfile,
 } from './types';
 import { CABLE_GROUPS, DISCO_GROUPS, NETWORK_GROUPS, discoGroup, nameKey } from './schemas/aliases';
-import {
-	CatalogShapeError,
-	canonicalCable,
-	canonicalNetwork,
-	parseAirtime,
-	parseCable,
-	parseDiscos,
-	parseExams,
-	parseNetworks,
-	parseRecharge,
-	parseSmsRates,
-} from './schemas/catalog';
-import { ASSUMED_SMS_RATES } from './products/sms/rate';
+import { CatalogShapeError, canonicalNetwork } from './schemas/catalog';
+import { canonicalCable } from './products/cable/catalog';
+import { legacyNetworks, NETWORK_ROUTES, parseNetworks } from './products/data/catalog';
+import type { CatalogSection } from './products/define';
+import { CATALOG_SECTIONS } from './products/registry';
 import { parseUserPayload } from './products/user';
 import { isMissingRoute, learnSiteFact, siteFact, viaKnownRoute } from './site';
 import type { Logger } from './util';
@@ -110,6 +102,21 @@ function choices<T>(
 	return c;
 }
 
+/** Entries with an id and a site's name, grouped by the alias group of their canonical name (networks, cables). */
+function aliased<T extends { id: number; name: unknown }>(
+	items: readonly T[],
+	canonical: (name: unknown) => string,
+	groups: Map<string, string>,
+): Choices<T> {
+	return choices(
+		items,
+		(t) => t.id,
+		(t) => String(t.name),
+		(t) => groups.get(nameKey(canonical(t.name))),
+		groups,
+	);
+}
+
 /** Exams sold when a site lists none (the family's model choices). */
 const DEFAULT_EXAMS: ExamPrice[] = ['WAEC', 'NECO', 'NABTEB'].map((exam) => ({
 	exam,
@@ -121,21 +128,9 @@ export function buildIndex(catalog: Catalog, profile: UserProfile, fetchedAt: nu
 		catalog,
 		profile,
 		fetchedAt,
-		networks: choices(
-			catalog.networks,
-			(n) => n.id,
-			(n) => String(n.name),
-			(n) => NETWORK_GROUPS.get(nameKey(canonicalNetwork(n.name))),
-			NETWORK_GROUPS,
-		),
+		networks: aliased(catalog.networks, canonicalNetwork, NETWORK_GROUPS),
 		planById: new Map(),
-		cables: choices(
-			catalog.cable,
-			(c) => c.id,
-			(c) => String(c.name),
-			(c) => CABLE_GROUPS.get(nameKey(canonicalCable(c.name))),
-			CABLE_GROUPS,
-		),
+		cables: aliased(catalog.cable, canonicalCable, CABLE_GROUPS),
 		packageById: new Map(),
 		discos: choices(
 			catalog.discos,
@@ -168,30 +163,27 @@ async function optional(http: HttpCore, path: string, signal?: AbortSignal): Pro
 	}
 }
 
-/**
- * Catalogue sections that builds serve under different routes (docs/real-sites.md §3.2): the newer
- * `/api/get/…` form, then the older `/api/network/`, `/api/cable/`, `/api/disco/` that MSORG's own app reads.
- * Where a build has neither, the section comes from the legacy `/api/user/` payload. The route that answered
- * is remembered per site (client/site.ts), so later fetches go straight to it.
- */
-const SECTION_ROUTES = {
-	network: ['/api/get/network/', '/api/network/'],
-	cable: ['/api/get/cable/', '/api/cable/'],
-	disco: ['/api/get/disco/', '/api/disco/'],
-} as const;
-
 /** Remembered for a section whose every route is missing: read the /api/user/ payload without asking again. */
 const USER_PAYLOAD = '/api/user/';
 
+/**
+ * A section's body from its routes (docs/real-sites.md §3.2), or undefined where none serves it (then the
+ * legacy /api/user/ payload has it). Sections that builds serve under different routes (the newer `/api/get/…`
+ * form, then the older `/api/network/`, `/api/cable/`, `/api/disco/` that MSORG's own app reads) remember the
+ * route that answered per site (client/site.ts), so later fetches go straight to it, or that none did.
+ */
 async function sectionBody(
 	http: HttpCore,
-	name: keyof typeof SECTION_ROUTES,
+	name: string,
+	routes: readonly string[],
+	remember: boolean,
 	signal?: AbortSignal,
 ): Promise<unknown | undefined> {
+	if (!remember) return optional(http, routes[0], signal);
 	const fact = `catalogue.${name}`;
 	if (siteFact(http.baseUrl, fact) === USER_PAYLOAD) return undefined;
 	try {
-		return await viaKnownRoute(http, fact, SECTION_ROUTES[name], (route) => http.get(route, { signal }));
+		return await viaKnownRoute(http, fact, routes, (route) => http.get(route, { signal }));
 	} catch (e) {
 		if (!isMissingRoute(e)) throw e;
 		learnSiteFact(http.baseUrl, fact, USER_PAYLOAD);
@@ -207,7 +199,7 @@ function networksFrom(
 	logger?: Logger,
 ): NetworkInfo[] {
 	let why = 'no catalogue route answered (/api/get/network/, /api/network/) and /api/user/ carries no Dataplans';
-	for (const src of [netBody, root.Dataplans]) {
+	for (const src of [netBody, legacyNetworks(root)]) {
 		if (src === undefined || src === null) continue;
 		try {
 			const nets = parseNetworks(src, userType);
@@ -220,48 +212,43 @@ function networksFrom(
 		}
 	}
 	throw new VtuBadResponseError(`The data plan catalogue has an unexpected shape: ${why}`, {
-		path: '/api/get/network/',
+		path: NETWORK_ROUTES[0],
 	});
 }
 
+/** A product's section: the first of its route's body and its legacy piece that parses, else its fallback. */
+function sectionFrom(
+	s: CatalogSection,
+	body: unknown,
+	root: Record<string, unknown>,
+	networks: NetworkInfo[],
+	logger?: Logger,
+): unknown {
+	for (const src of [body, s.legacy(root)]) {
+		if (src === undefined || src === null) continue;
+		try {
+			return s.parse(src, { networks });
+		} catch (e) {
+			if (!(e instanceof CatalogShapeError)) throw e;
+			logger?.warn?.(`catalogue section ${s.name} has an unexpected shape; trying the legacy payload`, {
+				reason: e.message,
+			});
+		}
+	}
+	return s.fallback;
+}
+
 async function fetchCatalog(http: HttpCore, logger?: Logger, signal?: AbortSignal): Promise<CatalogIndex> {
-	const [userBody, netBody, cableBody, discoBody, examBody, airBody, smsBody, rechBody] = await Promise.all([
+	const [userBody, netBody, ...bodies] = await Promise.all([
 		http.get('/api/user/', { signal }),
-		sectionBody(http, 'network', signal),
-		sectionBody(http, 'cable', signal),
-		sectionBody(http, 'disco', signal),
-		optional(http, '/api/get/exam/', signal),
-		optional(http, '/api/get/airtime/', signal),
-		optional(http, '/api/get/sms/', signal),
-		optional(http, '/api/get/recharge/', signal),
+		sectionBody(http, 'network', NETWORK_ROUTES, true, signal),
+		...CATALOG_SECTIONS.map((s) => sectionBody(http, s.name, s.routes, s.remember, signal)),
 	]);
 	const { profile, root } = parseUserPayload(userBody);
-	const section = <T>(name: string, primary: unknown, legacy: unknown, parse: (b: unknown) => T, fallback: T): T => {
-		for (const src of [primary, legacy]) {
-			if (src === undefined || src === null) continue;
-			try {
-				return parse(src);
-			} catch (e) {
-				if (!(e instanceof CatalogShapeError)) throw e;
-				logger?.warn?.(`catalogue section ${name} has an unexpected shape; trying the legacy payload`, {
-					reason: e.message,
-				});
-			}
-		}
-		return fallback;
-	};
 	const networks = networksFrom(netBody, root, profile.userType, logger);
-	const nameById = new Map(networks.map((n) => [n.id, String(n.name)]));
-	const idByName = new Map(networks.map((n) => [String(n.name), n.id]));
-	const catalog: Catalog = {
-		networks,
-		cable: section('cable', cableBody, root.Cableplan, parseCable, []),
-		discos: section('disco', discoBody, root.Disco ?? root.disco, parseDiscos, []),
-		exams: section('exam', examBody, root.Exam, parseExams, []),
-		airtime: section('airtime', airBody, root.topuppercentage, (b) => parseAirtime(b, nameById), []),
-		sms: section('sms', smsBody, root.sms ?? root.SMS, parseSmsRates, ASSUMED_SMS_RATES),
-		recharge: section('recharge', rechBody, root.recharge, (b) => parseRecharge(b, idByName), []),
-	};
+	const sections = CATALOG_SECTIONS.map((s, i) => [s.key, sectionFrom(s, bodies[i], root, networks, logger)]);
+	// every field but `networks` has its section: the registry's type check fails on one left unread
+	const catalog = { networks, ...Object.fromEntries(sections) } as Catalog;
 	return buildIndex(catalog, profile, http.now());
 }
 

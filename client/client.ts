@@ -103,6 +103,12 @@ export interface VtuClientOptions {
 	accounts?: AccountRegistry;
 }
 
+/** A product's area (`client.data`, `client.cable`, …): buy and quote with the product filled in. */
+export interface ProductArea<T extends PurchaseRequest> {
+	buy(r: WithoutProduct<T>, o?: BuyOptions): Promise<PurchaseResult>;
+	quote(r: WithoutProduct<T>): Promise<PurchaseQuote>;
+}
+
 export class VtuClient {
 	private readonly http: HttpCore;
 	private readonly cache: CatalogCache;
@@ -128,41 +134,23 @@ export class VtuClient {
 		recharge(): Promise<Catalog['recharge']>;
 		invalidate(): void;
 	};
-	readonly data: {
-		buy(r: WithoutProduct<DataPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<DataPurchase>): Promise<PurchaseQuote>;
-	};
-	readonly airtime: {
-		buy(r: WithoutProduct<AirtimePurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<AirtimePurchase>): Promise<PurchaseQuote>;
-	};
-	readonly cable: {
-		buy(r: WithoutProduct<CablePurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<CablePurchase>): Promise<PurchaseQuote>;
+	readonly data: ProductArea<DataPurchase>;
+	readonly airtime: ProductArea<AirtimePurchase>;
+	readonly cable: ProductArea<CablePurchase> & {
 		validate(r: { provider: string | number; iuc: string }): Promise<ValidationResult>;
 	};
-	readonly electricity: {
-		buy(r: WithoutProduct<ElectricityPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<ElectricityPurchase>): Promise<PurchaseQuote>;
+	readonly electricity: ProductArea<ElectricityPurchase> & {
 		validate(r: {
 			disco: string | number;
 			meter: string;
 			meterType: 'prepaid' | 'postpaid';
 		}): Promise<ValidationResult>;
 	};
-	readonly examPins: {
-		buy(r: WithoutProduct<ExamPinPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<ExamPinPurchase>): Promise<PurchaseQuote>;
+	readonly examPins: ProductArea<ExamPinPurchase> & {
 		get(id: number): Promise<PurchaseResult>;
 	};
-	readonly rechargeCards: {
-		buy(r: WithoutProduct<RechargeCardPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<RechargeCardPurchase>): Promise<PurchaseQuote>;
-	};
-	readonly dataCoupons: {
-		buy(r: WithoutProduct<DataCouponPurchase>, o?: BuyOptions): Promise<PurchaseResult>;
-		quote(r: WithoutProduct<DataCouponPurchase>): Promise<PurchaseQuote>;
-	};
+	readonly rechargeCards: ProductArea<RechargeCardPurchase>;
+	readonly dataCoupons: ProductArea<DataCouponPurchase>;
 	readonly sms: {
 		plan(r: WithoutProduct<SmsPurchase>): Promise<SmsPlan>;
 		send(r: WithoutProduct<SmsPurchase>, o?: BuyOptions): Promise<PurchaseResult[]>;
@@ -227,25 +215,8 @@ export class VtuClient {
 				return { count: p.count, next: p.next, items: p.items };
 			},
 		};
-		this.catalog = {
-			get: async (o) => {
-				const i = await this.cache.get({ fresh: o?.fresh });
-				return { ...i.catalog, sms: this.settings.smsRates(i) };
-			},
-			dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
-			networks: async () => (await idx()).catalog.networks,
-			cable: async () => (await idx()).catalog.cable,
-			discos: async () => (await idx()).catalog.discos,
-			exams: async () => (await idx()).catalog.exams,
-			airtime: async () => (await idx()).catalog.airtime,
-			sms: async () => this.settings.smsRates(await idx()),
-			recharge: async () => (await idx()).catalog.recharge,
-			invalidate: () => this.cache.invalidate(),
-		};
-		const sugar = <T extends PurchaseRequest>(product: T['product']) => ({
-			buy: (r: WithoutProduct<T>, o?: BuyOptions) => this.buy({ ...r, product } as unknown as PurchaseRequest, o),
-			quote: (r: WithoutProduct<T>) => this.quote({ ...r, product } as unknown as PurchaseRequest),
-		});
+		this.catalog = this.catalogArea();
+		const sugar = <T extends PurchaseRequest>(product: T['product']) => this.productArea<T>(product);
 		this.data = sugar<DataPurchase>('data');
 		this.airtime = sugar<AirtimePurchase>('airtime');
 		this.cable = { ...sugar<CablePurchase>('cable'), validate: async (r) => validateIuc(this.http, await idx(), r) };
@@ -268,7 +239,37 @@ export class VtuClient {
 			validateBvn: (n) => validateIdentity(this.http, 'bvn', n),
 			validateNin: (n) => validateIdentity(this.http, 'nin', n),
 		};
-		this.transactions = {
+		this.transactions = this.transactionsArea();
+	}
+
+	private productArea<T extends PurchaseRequest>(product: T['product']): ProductArea<T> {
+		return {
+			buy: (r: WithoutProduct<T>, o?: BuyOptions) => this.buy({ ...r, product } as unknown as PurchaseRequest, o),
+			quote: (r: WithoutProduct<T>) => this.quote({ ...r, product } as unknown as PurchaseRequest),
+		};
+	}
+
+	private catalogArea(): VtuClient['catalog'] {
+		const idx = () => this.cache.get();
+		return {
+			get: async (o) => {
+				const i = await this.cache.get({ fresh: o?.fresh });
+				return { ...i.catalog, sms: this.settings.smsRates(i) };
+			},
+			dataPlans: async (network) => resolveNetwork(await idx(), network).plans,
+			networks: async () => (await idx()).catalog.networks,
+			cable: async () => (await idx()).catalog.cable,
+			discos: async () => (await idx()).catalog.discos,
+			exams: async () => (await idx()).catalog.exams,
+			airtime: async () => (await idx()).catalog.airtime,
+			sms: async () => this.settings.smsRates(await idx()),
+			recharge: async () => (await idx()).catalog.recharge,
+			invalidate: () => this.cache.invalidate(),
+		};
+	}
+
+	private transactionsArea(): VtuClient['transactions'] {
+		return {
 			get: async (product, id) => fetchRecord(this.ctx, this.module(product), recordId(id)),
 			findByIdent: (product, ident) => this.findByIdent(product, ident),
 			list: async (product, o) => {
@@ -380,7 +381,9 @@ export class VtuClient {
 		return matchingRecords(this.ctx, module, prep, new Date(opts.since).getTime(), opts.signal, opts.listCache);
 	}
 
-	/** Marks records as owned (e.g. found by an "already bought?" check): no reconciliation in this process adopts them. */
+	/**
+	 * Marks records as owned (e.g. found by an "already bought?" check): no reconciliation in this process adopts them.
+	 */
 	claimRecords(records: PurchaseResult[]): void {
 		for (const r of records) claim(this.ctx, r);
 	}

@@ -38,7 +38,9 @@ export const NOT_CHARGED_CODES: ReadonlySet<string> = new Set<VtuErrorCode>([
 
 /** What to do about an HTTP 403 from the family's servers (the client's message, node errors, the credential test). */
 export const FORBIDDEN_ADVICE =
-	"Two usual causes: (1) the public IP address of the machine calling the API is not on the site's API IP whitelist (pricing page): add it, or empty the list; (2) the account is not of type API: ask the site owner to make it user type API.";
+	"Two usual causes: (1) the public IP address of the machine calling the API is not on the site's API IP whitelist " +
+	'(pricing page): add it, or empty the list; (2) the account is not of type API: ask the site owner to make it user ' +
+	'type API.';
 
 const secrets = new Set<string>();
 

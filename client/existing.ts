@@ -15,7 +15,9 @@ import { PRODUCT_SPECS } from './products/registry';
 import { recordKey } from './purchase';
 import type { Product, PurchaseRequest, PurchaseResult } from './types';
 
-/** Products answered by one record per request. A batch product (bulk SMS: one request → many batches) is not checked. */
+/**
+ * Products answered by one record per request. A batch product (bulk SMS: one request → many batches) is not checked.
+ */
 const CHECKED = new Set<string>(PRODUCT_SPECS.filter((s) => !('batch' in s)).map((s) => s.product));
 
 export function canCheckExisting(req: unknown): req is PurchaseRequest {

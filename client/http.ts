@@ -94,13 +94,15 @@ export function normalizeBaseUrl(baseUrl: string): string {
 		u = new URL(b);
 	} catch {
 		throw new VtuInvalidInputError(
-			`baseUrl ${JSON.stringify(safeUrlText(b))} is not a valid web address: type the site's address, e.g. https://example.com`,
+			`baseUrl ${JSON.stringify(safeUrlText(b))} is not a valid web address: type the site's address, e.g. ` +
+				`https://example.com`,
 			{ field: 'baseUrl' },
 		);
 	}
 	if (u.username || u.password) {
 		throw new VtuInvalidInputError(
-			`baseUrl must not contain a user name or password (the "user:password@" part): the site is reached with the API token only. Type just the address, e.g. ${u.protocol}//${u.host}`,
+			`baseUrl must not contain a user name or password (the "user:password@" part): the site is reached with the API ` +
+				`token only. Type just the address, e.g. ${u.protocol}//${u.host}`,
 			{ field: 'baseUrl' },
 		);
 	}
@@ -203,7 +205,8 @@ export function classifyResponse(
 
 	if (status === 401) {
 		return new VtuAuthError(
-			`The API token was rejected (HTTP 401${quoted}). Copy the token again from the site's API/documentation page (it may have been reset) and send it as "Authorization: Token …".`,
+			`The API token was rejected (HTTP 401${quoted}). Copy the token again from the site's API/documentation page (it ` +
+				`may have been reset) and send it as "Authorization: Token …".`,
 			{ ...base, serverMessage: srv.message },
 		);
 	}
@@ -216,13 +219,16 @@ export function classifyResponse(
 	if (status === 429) {
 		const retryAfterMs = parseRetryAfter(headers, json);
 		return new VtuRateLimitedError(
-			`Rate limited by the server (HTTP 429${quoted})${retryAfterMs !== undefined ? `; retry after ${Math.ceil(retryAfterMs / 1000)}s` : ''}. Slow down or lower the concurrency.`,
+			`Rate limited by the server (HTTP ` +
+				`429${quoted})${retryAfterMs !== undefined ? `; retry after ${Math.ceil(retryAfterMs / 1000)}s` : ''}. Slow down ` +
+				`or lower the concurrency.`,
 			{ ...base, serverMessage: srv.message, retryAfterMs },
 		);
 	}
 	if (status === 404) {
 		return new VtuNotFoundError(
-			`Not found (HTTP 404) for ${method} ${path}${quoted}. The record does not exist or belongs to another account, or the site does not offer this endpoint.`,
+			`Not found (HTTP 404) for ${method} ${path}${quoted}. The record does not exist or belongs to another account, or ` +
+				`the site does not offer this endpoint.`,
 			// Django's own page (html) or nothing (empty): no view matched the URL; json: a view answered
 			{
 				...base,
@@ -233,39 +239,54 @@ export function classifyResponse(
 	}
 	if (status >= 500 || html) {
 		return new VtuServerError(
-			`The server failed (HTTP ${status}${html ? ', HTML error page' : ''}) on ${method} ${path}${quoted}. The vendor's site may be down or this build may not support the request.`,
+			`The server failed (HTTP ${status}${html ? ', HTML error page' : ''}) on ${method} ${path}${quoted}. The vendor's ` +
+				`site may be down or this build may not support the request.`,
 			{ ...base, serverMessage: srv.message || undefined, snippet: snippet(body) },
 		);
 	}
 	if (status >= 300 && status < 400) {
 		const loc = header(headers, 'location');
 		return new VtuBadResponseError(
-			`The server redirected ${method} ${path} (HTTP ${status}${loc ? ` to ${loc}` : ''}); redirects are not followed so a purchase is never repeated as a GET. Check the base URL (http vs https, www) and the trailing slash.`,
+			`The server redirected ${method} ${path} (HTTP ${status}${loc ? ` to ${loc}` : ''}); redirects are not followed ` +
+				`so a purchase is never repeated as a GET. Check the base URL (http vs https, www) and the trailing slash.`,
 			base,
 		);
 	}
 	if (status === 400 || status === 422 || (status >= 400 && status < 500 && parsed.ok && json !== undefined)) {
-		if (!parsed.ok) {
-			return new VtuBadResponseError(`Unreadable ${status} answer to ${method} ${path}: ${snippet(body)}`, {
-				...base,
-				snippet: snippet(body),
-			});
-		}
-		if (/insufficien/i.test(srv.message)) {
-			return new VtuInsufficientBalanceError(
-				`Insufficient wallet balance${quoted}. Fund the wallet and try again; nothing was charged.`,
-				{ ...base, serverMessage: srv.message },
-			);
-		}
-		const field = srv.field ? (FIELD_BY_WIRE[srv.field] ?? srv.field) : undefined;
-		return new VtuInvalidInputError(
-			`The server refused the request (HTTP ${status}${quoted}). Nothing was charged; fix the input and try again.`,
-			{ ...base, serverMessage: srv.message, field },
-		);
+		return refusalError({ base, body, parsed: parsed.ok, srv, quoted });
 	}
 	return new VtuBadResponseError(
 		`Unexpected HTTP ${status} from ${method} ${path}: ${snippet(body) || '(empty body)'}`,
 		{ ...base, snippet: snippet(body) },
+	);
+}
+
+/** A 4xx the site answered in JSON: it refused the request (nothing charged), for want of money or of input. */
+function refusalError(a: {
+	base: { httpStatus: number; method: string; path: string };
+	body: string;
+	parsed: boolean;
+	srv: { message: string; field?: string };
+	quoted: string;
+}): VtuError {
+	const { base, srv, quoted } = a;
+	const { httpStatus: status, method, path } = base;
+	if (!a.parsed) {
+		return new VtuBadResponseError(`Unreadable ${status} answer to ${method} ${path}: ${snippet(a.body)}`, {
+			...base,
+			snippet: snippet(a.body),
+		});
+	}
+	if (/insufficien/i.test(srv.message)) {
+		return new VtuInsufficientBalanceError(
+			`Insufficient wallet balance${quoted}. Fund the wallet and try again; nothing was charged.`,
+			{ ...base, serverMessage: srv.message },
+		);
+	}
+	const field = srv.field ? (FIELD_BY_WIRE[srv.field] ?? srv.field) : undefined;
+	return new VtuInvalidInputError(
+		`The server refused the request (HTTP ${status}${quoted}). Nothing was charged; fix the input and try again.`,
+		{ ...base, serverMessage: srv.message, field },
 	);
 }
 
@@ -299,7 +320,8 @@ export class HttpCore {
 		}
 		if (/[\s\p{Cc}]/u.test(token)) {
 			throw new VtuInvalidInputError(
-				"token has spaces or line breaks inside it: copy it again from the site's API/documentation page (one word of letters and digits).",
+				"token has spaces or line breaks inside it: copy it again from the site's API/documentation page (one word of " +
+					'letters and digits).',
 				{ field: 'token' },
 			);
 		}
@@ -378,10 +400,15 @@ export class HttpCore {
 				}
 				throw new VtuNetworkError(
 					never
-						? `Could not reach ${this.baseUrl} (${te.kind}); the request was never sent. Check the base URL and that the site is up.`
+						? `Could not reach ${this.baseUrl} (${te.kind}); the request was never sent. Check the base URL and that the ` +
+							`site is up.`
 						: te.kind === 'timeout'
-							? `No answer from ${this.baseUrl} within ${timeoutMs} ms for ${method} ${path}${repeatable && attempt > 1 ? ` (${attempt} attempts)` : ''}; the request may have reached the server.`
-							: `The connection to ${this.baseUrl} failed (${te.kind}) during ${method} ${path}${repeatable && attempt > 1 ? ` (${attempt} attempts)` : ''}; the request may have reached the server.`,
+							? `No answer from ${this.baseUrl} within ${timeoutMs} ms for ${method} ` +
+								`${path}${repeatable && attempt > 1 ? ` (${attempt} attempts)` : ''}; the request may have reached the ` +
+								`server.`
+							: `The connection to ${this.baseUrl} failed (${te.kind}) during ${method} ` +
+								`${path}${repeatable && attempt > 1 ? ` (${attempt} attempts)` : ''}; the request may have reached the ` +
+								`server.`,
 					{
 						method,
 						path,
@@ -437,7 +464,8 @@ export class HttpCore {
 			const ct = header(res.headers, 'content-type');
 			if (looksLikeHtml(res.body, ct)) {
 				throw new VtuBadResponseError(
-					`Expected JSON from ${method} ${path} but got an HTML page (HTTP ${res.status}): ${snippet(res.body, 120)}. Check the base URL (it must be the site's root, e.g. https://example.com).`,
+					`Expected JSON from ${method} ${path} but got an HTML page (HTTP ${res.status}): ${snippet(res.body, 120)}. ` +
+						`Check the base URL (it must be the site's root, e.g. https://example.com).`,
 					{ httpStatus: res.status, method, path, snippet: snippet(res.body) },
 				);
 			}

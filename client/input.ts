@@ -90,7 +90,9 @@ export function hasVisibleText(s: string): boolean {
 	return s.replace(INVISIBLE, '') !== '';
 }
 
-/** The SMS text: at least one visible character, at most `maxChars` characters as the site counts them (code points). */
+/**
+ * The SMS text: at least one visible character, at most `maxChars` characters as the site counts them (code points).
+ */
 export function parseMessage(v: unknown, maxChars: number, field = 'message'): string {
 	if (v === undefined || v === null || v === '') throw invalid(field, `${field} is empty; write the SMS text.`);
 	if (typeof v !== 'string') throw invalid(field, `${field} must be text (the SMS to send), not ${shown(v)}.`);
@@ -98,7 +100,8 @@ export function parseMessage(v: unknown, maxChars: number, field = 'message'): s
 	if (!hasVisibleText(v)) {
 		throw invalid(
 			field,
-			`${field} has no visible characters (only spaces or invisible characters such as zero-width spaces); write the SMS text.`,
+			`${field} has no visible characters (only spaces or invisible characters such as zero-width spaces); write the ` +
+				`SMS text.`,
 		);
 	}
 	const n = [...v].length;
@@ -171,7 +174,10 @@ export function phoneProblemText(problem: PhoneProblem, input?: unknown): string
 			const local = digits.startsWith('234') ? '0' + digits.slice(3).replace(/^0/, '') : digits;
 			// 0702 is shared: 07025/07026 are MTN's, the rest of 0702 is not mobile
 			const prefix = local.slice(0, local.startsWith('0702') ? 5 : 4);
-			return `${local.length >= 4 ? prefix : 'its prefix'} is not the prefix of a mobile network (toll-free, premium and fixed-line numbers cannot get airtime, data or SMS; a ported number keeps its original prefix)`;
+			return (
+				`${local.length >= 4 ? prefix : 'its prefix'} is not the prefix of a mobile network (toll-free, premium ` +
+				`and fixed-line numbers cannot get airtime, data or SMS; a ported number keeps its original prefix)`
+			);
 		}
 	}
 }

@@ -122,7 +122,8 @@ export function parsePlainNaira(value: unknown, field = 'amount'): number {
 	const extra = s === null ? null : /^(\d+\.\d{2})\d+$/.exec(s);
 	if (extra)
 		throw fail(
-			`${typed} has more than two decimals: type at most two decimals, e.g. ${typeof value === 'number' ? value.toFixed(2) : extra[1]}.`,
+			`${typed} has more than two decimals: type at most two decimals, e.g. ` +
+				`${typeof value === 'number' ? value.toFixed(2) : extra[1]}.`,
 		);
 	if (s !== null && /^\d{14,}(?:\.\d*)?$/.test(s))
 		throw fail(`${typed} is far too large for one purchase: type the amount in naira, e.g. 5000.`);
@@ -130,7 +131,8 @@ export function parsePlainNaira(value: unknown, field = 'amount'): number {
 	if (meant !== null && meant < 0) throw fail(`${typed} must not be negative: type the amount to pay, e.g. 250.`);
 	if (meant !== null)
 		throw fail(
-			`${typed} must be a plain number: type ${formatNaira(meant).replace(/\.00$/, '')} (digits and at most two decimals; no ₦, commas or spaces).`,
+			`${typed} must be a plain number: type ${formatNaira(meant).replace(/\.00$/, '')} (digits and at most two ` +
+				`decimals; no ₦, commas or spaces).`,
 		);
 	throw fail(`${typed} is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.`);
 }

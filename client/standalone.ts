@@ -31,7 +31,10 @@ export const timerSleep: Sleep = (ms, signal) =>
 let defaultTransport: Transport | undefined;
 
 export class VtuClient extends CoreClient {
-	/** Default transport: createNodeTransport() (node:http keep-alive, the fastest in bench:client); default sleep: timerSleep. */
+	/**
+	 * Default transport: createNodeTransport() (node:http keep-alive, the fastest in bench:client); default sleep:
+	 * timerSleep.
+	 */
 	constructor(opts: VtuClientOptions) {
 		super(
 			opts && typeof opts === 'object'

@@ -85,7 +85,10 @@ export interface AirtimeDiscount {
 	shareAndSellPercent: string;
 }
 
-/** Where an SMS rate came from: the site's catalogue, the credential, the first batch's wallet change, or assumed (the safe side). */
+/**
+ * Where an SMS rate came from: the site's catalogue, the credential, the first batch's wallet change, or assumed (the
+ * safe side).
+ */
 export type RateSource = 'catalogue' | 'credential' | 'learned' | 'assumed';
 
 export interface SmsRates {
@@ -242,7 +245,10 @@ export interface WaitOptions {
 
 export interface BuyOptions {
 	waitForFinal?: boolean | WaitOptions;
-	/** Opt-in: one safe re-send after reconcile proved nothing was charged (a proven not_charged only, never an unknown outcome). */
+	/**
+	 * Opt-in: one safe re-send after reconcile proved nothing was charged (a proven not_charged only, never an unknown
+	 * outcome).
+	 */
 	retryIfNotCharged?: boolean;
 	signal?: AbortSignal;
 }
@@ -258,7 +264,10 @@ export interface ClaimedRecordInput {
 }
 
 export interface ReconcileOptions {
-	/** When the POST was sent (or, after a crash, just before it was sent): a Date, epoch ms or an ISO time (an unknown_outcome's `details.sentAt`). */
+	/**
+	 * When the POST was sent (or, after a crash, just before it was sent): a Date, epoch ms or an ISO time (an
+	 * unknown_outcome's `details.sentAt`).
+	 */
 	sentAt: Date | string | number;
 	/** Record ids already accounted for (other orders); never adopted. */
 	excludeIds?: number[];

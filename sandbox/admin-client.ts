@@ -67,7 +67,10 @@ export interface SandboxConfig {
 	customer_ref: boolean;
 	/** Honour per-request `X-Sandbox-Fault` headers (default false). */
 	request_faults: boolean;
-	/** Slow vendor: `share` of purchases finish (answer, debit, record) after a time drawn from [minMs, maxMs]. Default share 0. */
+	/**
+	 * Slow vendor: `share` of purchases finish (answer, debit, record) after a time drawn from [minMs, maxMs]. Default
+	 * share 0.
+	 */
 	slow_vendor: { share: number; minMs: number; maxMs: number };
 	/** At most this many purchases in flight, the others queue (null = unlimited, the default). */
 	max_in_flight: number | null;

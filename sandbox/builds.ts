@@ -27,7 +27,10 @@ export interface Build {
 	olderRoutes: readonly OlderRoute[];
 	/** The one `MeterType` encoding `/api/billpayment/` accepts: "Prepaid"/"Postpaid" or 1/2. */
 	meterType: 'name' | 'number';
-	/** What validation takes as `disconame` / `cablename`: the name ("Ikeja Electric", "GOTV") or the id; the other crashes (500). */
+	/**
+	 * What validation takes as `disconame` / `cablename`: the name ("Ikeja Electric", "GOTV") or the id; the other crashes
+	 * (500).
+	 */
 	validateBy: 'name' | 'id';
 	/** `GET /api/sendsms/`: DRF pages, or every row in one bare list. */
 	smsHistory: 'paginated' | 'list';
@@ -47,59 +50,53 @@ export interface Build {
 export const COUPON_PATHS = ['/api/data_pin/', '/api/datarechargepin/'] as const;
 type CouponPath = (typeof COUPON_PATHS)[number];
 
+/** What the public server copy does; each build below says where it differs. */
+const SERVER_COPY = {
+	getRoutes: true,
+	olderRoutes: ALL_OLDER,
+	meterType: 'name',
+	validateBy: 'name',
+	smsHistory: 'paginated',
+	purchaseStatus: 201,
+	senderMax: 12,
+	couponPath: '/api/data_pin/',
+} as const satisfies Partial<Build>;
+
 export const BUILDS: Record<BuildName, Build> = {
 	legitdata: {
+		...SERVER_COPY,
 		name: 'legitdata',
 		summary: 'the public server copy: every catalogue route, names everywhere, 201, paged SMS history',
-		getRoutes: true,
-		olderRoutes: ALL_OLDER,
-		meterType: 'name',
-		validateBy: 'name',
-		smsHistory: 'paginated',
-		purchaseStatus: 201,
-		senderMax: 12,
-		couponPath: '/api/data_pin/',
 		walletSummary: 'list',
 	},
 	husmodata: {
+		...SERVER_COPY,
 		name: 'husmodata',
 		summary:
-			'the older Husmodata build: MeterType 1/2, validation by id, 200 on purchases, SMS history as a bare list, data coupons at /api/datarechargepin/',
-		getRoutes: true,
-		olderRoutes: ALL_OLDER,
+			'the older Husmodata build: MeterType 1/2, validation by id, 200 on purchases, SMS history as a bare list, data ' +
+			'coupons at /api/datarechargepin/',
 		meterType: 'number',
 		validateBy: 'id',
 		smsHistory: 'list',
 		purchaseStatus: 200,
-		senderMax: 12,
 		couponPath: '/api/datarechargepin/',
 		walletSummary: 'none',
 	},
 	muhallidata: {
+		...SERVER_COPY,
 		name: 'muhallidata',
 		summary: "what MSORG's own app reads: only /api/network/, /api/cable/, /api/disco/ (no /api/get/…)",
 		getRoutes: false,
-		olderRoutes: ALL_OLDER,
-		meterType: 'name',
-		validateBy: 'name',
-		smsHistory: 'paginated',
-		purchaseStatus: 201,
-		senderMax: 12,
-		couponPath: '/api/data_pin/',
 		walletSummary: 'paginated',
 	},
 	legacy: {
+		...SERVER_COPY,
 		name: 'legacy',
 		summary:
-			'plans and packages only in the /api/user/ payload (no /api/get/…, /api/network/ or /api/cable/); /api/disco/ stays, as no payload lists discos',
+			'plans and packages only in the /api/user/ payload (no /api/get/…, /api/network/ or /api/cable/); /api/disco/ ' +
+			'stays, as no payload lists discos',
 		getRoutes: false,
 		olderRoutes: ['disco'],
-		meterType: 'name',
-		validateBy: 'name',
-		smsHistory: 'paginated',
-		purchaseStatus: 201,
-		senderMax: 12,
-		couponPath: '/api/data_pin/',
 		walletSummary: 'none',
 	},
 };

@@ -19,6 +19,7 @@ import {
 	planAvailable,
 } from './catalog';
 import { applyPercent } from './money';
+import type { Tier } from './catalog';
 import { Rng } from './rng';
 import type { Product, SandboxState, Txn, TxnDetail, User } from './state';
 
@@ -188,94 +189,91 @@ const phoneOf = (rng: Rng, prefixes: string[]): string => {
 	return p + String(rng.u32() % 10 ** (11 - p.length)).padStart(11 - p.length, '0');
 };
 
+/** How often other buyers buy each product, in draws out of ten (data coupons: never). */
+const WEIGHTS = { data: 3, airtime: 2, cable: 1, electricity: 1, exam_pin: 1, recharge_card: 1, sms: 1 } as const;
+type Mixed = keyof typeof WEIGHTS;
+/** One entry per draw out of ten, in the order above (the seeded draws depend on it). */
+const MIX = (Object.keys(WEIGHTS) as Mixed[]).flatMap((p) => Array<Mixed>(WEIGHTS[p]).fill(p));
+
+type Network = (typeof NETWORKS)[number];
+
 /** A purchase another buyer makes: any product, mostly fresh recipients. */
 function freshDraw(rng: Rng, user: User): Draw {
-	const tier = user.tier;
 	const net = pick(rng, NETWORKS);
-	switch (
-		pick(rng, [
-			'data',
-			'data',
-			'data',
-			'airtime',
-			'airtime',
-			'cable',
-			'electricity',
-			'exam_pin',
-			'recharge_card',
-			'sms',
-		] as const)
-	) {
-		case 'data': {
-			const plan = pick(
-				rng,
-				DATA_PLANS.filter((p) => p.networkId === net.id && planAvailable(p)),
-			);
-			return {
-				product: 'data',
-				kobo: plan.price[tier],
-				recipient: phoneOf(rng, net.prefixes),
-				d: { networkId: net.id, planId: plan.id, ported: false },
-			};
-		}
-		case 'airtime': {
-			const face = (50 + (rng.u32() % 20) * 50) * 100;
-			const kobo = applyPercent(face, airtimePercentBp(net.name, 'VTU', tier));
-			return {
-				product: 'airtime',
-				kobo,
-				recipient: phoneOf(rng, net.prefixes),
-				d: { networkId: net.id, ported: false, airtimeType: 'VTU', faceKobo: face },
-			};
-		}
-		case 'cable': {
-			const plan = pick(rng, CABLE_PLANS);
-			const card = pick(rng, [FIXTURES.iuc.GOTV, FIXTURES.iuc.DSTV, `7${String(rng.u32() % 1e9).padStart(9, '0')}`]);
-			return {
-				product: 'cable',
-				kobo: plan.price[tier],
-				recipient: card,
-				d: { cableId: plan.cableId, cablePlanId: plan.id, customerName: 'OTHER BUYER' },
-			};
-		}
-		case 'electricity': {
-			const kobo = (500 + (rng.u32() % 40) * 100) * 100;
-			const meter = `45${String(rng.u32() % 1e9).padStart(9, '0')}`;
-			return {
-				product: 'electricity',
-				kobo,
-				recipient: meter,
-				d: {
-					discoId: pick(rng, DISCOS).id,
-					meterType: 'Prepaid',
-					customerPhone: '',
-					faceKobo: kobo,
-					customerName: 'OTHER BUYER',
-					customerAddress: '',
-				},
-			};
-		}
-		case 'exam_pin': {
-			const exam = pick(rng, EXAMS);
-			return { product: 'exam_pin', kobo: exam.price[tier], recipient: exam.name, d: { exam: exam.name, quantity: 1 } };
-		}
-		case 'recharge_card': {
-			const denom = pick(rng, RECHARGE_DENOMS);
-			return {
-				product: 'recharge_card',
-				kobo: denom.price[tier],
-				recipient: 'Shop',
-				d: { networkId: denom.networkId, denomId: denom.id, quantity: 1, nameOnCard: 'Shop' },
-			};
-		}
-		default: {
-			const to = [`234${phoneOf(rng, NETWORKS[0].prefixes).slice(1)}`];
-			return {
-				product: 'sms',
-				kobo: 180,
-				recipient: to.join(','),
-				d: { sender: 'Shop', to, message: 'Your order is ready', pages: 1, rateKobo: 180, invalid: 0, dnd: false },
-			};
-		}
-	}
+	return FRESH[pick(rng, MIX)](rng, user.tier, net);
 }
+
+/** Each product of the mix drawn fresh (the network is drawn first for all, as the draw order is seeded). */
+const FRESH: Record<Mixed, (rng: Rng, tier: Tier, net: Network) => Draw> = {
+	data: (rng, tier, net) => {
+		const plan = pick(
+			rng,
+			DATA_PLANS.filter((p) => p.networkId === net.id && planAvailable(p)),
+		);
+		return {
+			product: 'data',
+			kobo: plan.price[tier],
+			recipient: phoneOf(rng, net.prefixes),
+			d: { networkId: net.id, planId: plan.id, ported: false },
+		};
+	},
+	airtime: (rng, tier, net) => {
+		const face = (50 + (rng.u32() % 20) * 50) * 100;
+		const kobo = applyPercent(face, airtimePercentBp(net.name, 'VTU', tier));
+		return {
+			product: 'airtime',
+			kobo,
+			recipient: phoneOf(rng, net.prefixes),
+			d: { networkId: net.id, ported: false, airtimeType: 'VTU', faceKobo: face },
+		};
+	},
+	cable: (rng, tier) => {
+		const plan = pick(rng, CABLE_PLANS);
+		const card = pick(rng, [FIXTURES.iuc.GOTV, FIXTURES.iuc.DSTV, `7${String(rng.u32() % 1e9).padStart(9, '0')}`]);
+		return {
+			product: 'cable',
+			kobo: plan.price[tier],
+			recipient: card,
+			d: { cableId: plan.cableId, cablePlanId: plan.id, customerName: 'OTHER BUYER' },
+		};
+	},
+	electricity: (rng) => {
+		const kobo = (500 + (rng.u32() % 40) * 100) * 100;
+		const meter = `45${String(rng.u32() % 1e9).padStart(9, '0')}`;
+		return {
+			product: 'electricity',
+			kobo,
+			recipient: meter,
+			d: {
+				discoId: pick(rng, DISCOS).id,
+				meterType: 'Prepaid',
+				customerPhone: '',
+				faceKobo: kobo,
+				customerName: 'OTHER BUYER',
+				customerAddress: '',
+			},
+		};
+	},
+	exam_pin: (rng, tier) => {
+		const exam = pick(rng, EXAMS);
+		return { product: 'exam_pin', kobo: exam.price[tier], recipient: exam.name, d: { exam: exam.name, quantity: 1 } };
+	},
+	recharge_card: (rng, tier) => {
+		const denom = pick(rng, RECHARGE_DENOMS);
+		return {
+			product: 'recharge_card',
+			kobo: denom.price[tier],
+			recipient: 'Shop',
+			d: { networkId: denom.networkId, denomId: denom.id, quantity: 1, nameOnCard: 'Shop' },
+		};
+	},
+	sms: (rng) => {
+		const to = [`234${phoneOf(rng, NETWORKS[0].prefixes).slice(1)}`];
+		return {
+			product: 'sms',
+			kobo: 180,
+			recipient: to.join(','),
+			d: { sender: 'Shop', to, message: 'Your order is ready', pages: 1, rateKobo: 180, invalid: 0, dnd: false },
+		};
+	},
+};

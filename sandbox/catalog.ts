@@ -164,7 +164,8 @@ export const CABLE_PLANS: CablePlan[] = ([
   [10, 3, 'Basic', 3700, 3690, 3685, 3680],
   [11, 3, 'Smart', 4700, 4690, 4685, 4680],
   [12, 3, 'Classic', 5500, 5490, 5480, 5470],
-] as Array<[number, number, string, number, number, number, number]>).map(([id, cableId, name, ...p]) => ({ id, cableId, name, price: prices(p) }));
+] as Array<[number, number, string, number, number, number, number]>)
+  .map(([id, cableId, name, ...p]) => ({ id, cableId, name, price: prices(p) }));
 export const cablePlanById = new Map(CABLE_PLANS.map((p) => [p.id, p]));
 
 /** Name → cable; the family also accepts STARTIMES. */
@@ -230,7 +231,9 @@ const AIRTIME_API: Record<string, { vtu: string; sns: string }> = {
 };
 const TIER_PERCENT_EXTRA: TierPrices = [150, 100, 50, 0];
 
-/** Percent in basis points (9750 = 97.5%) charged to `tier` for `type` airtime. awuf4U is charged at the VTU percent. */
+/**
+ * Percent in basis points (9750 = 97.5%) charged to `tier` for `type` airtime. awuf4U is charged at the VTU percent.
+ */
 export function airtimePercentBp(network: string, type: AirtimeType, tier: Tier): number {
 	const row = Object.hasOwn(AIRTIME_API, network) ? AIRTIME_API[network] : undefined;
 	if (!row) throw new Error(`no airtime rates for network ${network}`);
@@ -253,7 +256,9 @@ export interface RechargeDenom {
 	price: TierPrices;
 }
 const FACES = [100, 200, 500, 1000];
-/** ids: MTN 1-4, GLO 5-8, 9MOBILE 9-12, AIRTEL 13-16 (face ₦100, ₦200, ₦500, ₦1000). Tiers pay 100/99/98.5/98 %. */
+/**
+ * ids: MTN 1-4, GLO 5-8, 9MOBILE 9-12, AIRTEL 13-16 (face ₦100, ₦200, ₦500, ₦1000). Tiers pay 100/99/98.5/98 %.
+ */
 export const RECHARGE_DENOMS: RechargeDenom[] = [1, 2, 3, 4].flatMap((networkId) =>
 	FACES.map((face, i) => ({
 		id: (networkId - 1) * 4 + i + 1,

@@ -1,5 +1,6 @@
 /**
- * npm run sandbox -- [--port 8080] [--dialect seed|family] [--build legitdata|husmodata|muhallidata|legacy] [--seed 7] [--busy <records/s>]
+ * npm run sandbox -- [--port 8080] [--dialect seed|family] [--build legitdata|husmodata|muhallidata|legacy]
+ *   [--seed 7] [--busy <records/s>]
  * Prints three shell-ready lines (base URL, demo token, admin key) and runs until SIGINT/SIGTERM.
  * VTU_SANDBOX_TOKEN / VTU_ADMIN_KEY fix the demo token / admin key (handy for demos).
  */

@@ -101,9 +101,11 @@ export class Capacity {
 // ---------------------------------------------------------------- canned answers (Django/DRF look-alikes)
 
 export const SERVER_ERROR_HTML =
-	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n';
+	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server ' +
+	'Error (500)</h1><p></p>\n</body>\n</html>\n';
 export const NOT_FOUND_HTML =
-	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n';
+	'<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The ' +
+	'requested resource was not found on this server.</p>\n</body>\n</html>\n';
 
 export const html500 = (): Out => ({ status: 500, html: SERVER_ERROR_HTML });
 const GATEWAY_TITLES = new Map<number, string>([
@@ -116,7 +118,10 @@ export const errorPage = (status: number): Out =>
 	GATEWAY_TITLES.has(status)
 		? {
 				status,
-				html: `<html>\r\n<head><title>${status} ${GATEWAY_TITLES.get(status)}</title></head>\r\n<body>\r\n<center><h1>${status} ${GATEWAY_TITLES.get(status)}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+				html:
+					`<html>\r\n<head><title>${status} ` +
+					`${GATEWAY_TITLES.get(status)}</title></head>\r\n<body>\r\n<center><h1>${status} ` +
+					`${GATEWAY_TITLES.get(status)}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
 			}
 		: html500();
 /** Django's 404 page: a route this site does not have. */
@@ -162,7 +167,8 @@ function authenticate(state: SandboxState, req: FastifyRequest, optional: boolea
 	if (state.config.enforce_user_type && user.userType !== 'API') {
 		return detail(
 			403,
-			`This account is not an API user (user_type is "${user.userType}"). Upgrade the account to user type API to use its token.`,
+			`This account is not an API user (user_type is "${user.userType}"). Upgrade the account to user type API to use ` +
+				`its token.`,
 		);
 	}
 	if (user.whitelist.length > 0) {
@@ -200,18 +206,21 @@ export type Handler<U extends User | null = User> = (ctx: Ctx<U>) => Out;
 type Answered = FastifyReply | undefined | Promise<FastifyReply | undefined>;
 const isPromise = (x: Answered): x is Promise<FastifyReply | undefined> => x instanceof Promise;
 
-function handle(
-	rt: Runtime,
-	req: FastifyRequest,
-	reply: FastifyReply,
-	handler: Handler<User | null>,
-	optional: boolean,
-): Answered {
-	if (req.method !== 'POST') return serve(rt, req, reply, handler, optional);
+/** One registered route: what serves it (built once, at registration). */
+interface Served {
+	rt: Runtime;
+	handler: Handler<User | null>;
+	/** Anonymous callers too (the family's validation views). */
+	optional: boolean;
+}
+
+function handle(s: Served, req: FastifyRequest, reply: FastifyReply): Answered {
+	const rt = s.rt;
+	if (req.method !== 'POST') return serve(s, req, reply);
 	// every POST of the merchant API is a purchase: it holds a vendor slot until it is answered
 	const { max_in_flight: max, over_capacity: over } = rt.state.config;
 	if (!rt.capacity.tryAcquire(max)) {
-		if (over === 'queue') return queued(rt, req, reply, handler, optional);
+		if (over === 'queue') return queued(s, req, reply);
 		// refused before the site does anything with it: no debit, no record
 		rt.capacity.refusedTotal++;
 		return send(
@@ -223,7 +232,7 @@ function handle(
 	}
 	let out: Answered;
 	try {
-		out = serve(rt, req, reply, handler, optional);
+		out = serve(s, req, reply);
 	} catch (e) {
 		rt.capacity.release();
 		throw e;
@@ -236,16 +245,11 @@ function handle(
 }
 
 /** A purchase beyond the vendor's capacity: it waits for a slot (first come, first served). */
-async function queued(
-	rt: Runtime,
-	req: FastifyRequest,
-	reply: FastifyReply,
-	handler: Handler<User | null>,
-	optional: boolean,
-) {
+async function queued(s: Served, req: FastifyRequest, reply: FastifyReply) {
+	const rt = s.rt;
 	await rt.capacity.acquire(rt.state.config.max_in_flight);
 	try {
-		return await serve(rt, req, reply, handler, optional);
+		return await serve(s, req, reply);
 	} finally {
 		rt.capacity.release();
 	}
@@ -262,14 +266,8 @@ function slowMsOf(state: SandboxState, method: string, fault: Fault | undefined)
 type Hit = { fault: Fault; entry: FaultLogEntry } | null;
 
 /** The fault rules first (a header-chosen fault, or the configured rules' roll), then the route. */
-function serve(
-	rt: Runtime,
-	req: FastifyRequest,
-	reply: FastifyReply,
-	handler: Handler<User | null>,
-	optional: boolean,
-): Answered {
-	const state = rt.state;
+function serve(s: Served, req: FastifyRequest, reply: FastifyReply): Answered {
+	const state = s.rt.state;
 	const asked = state.config.request_faults ? req.headers['x-sandbox-fault'] : undefined;
 	const hit: Hit =
 		typeof asked === 'string'
@@ -278,8 +276,7 @@ function serve(
 				? state.faults.pick(req.method, pathOf(req.url), state.rng)
 				: null;
 	const fault = hit?.fault;
-	if (fault?.kind === 'latency')
-		return sleep(fault.latencyMs).then(() => answer(rt, req, reply, handler, optional, hit));
+	if (fault?.kind === 'latency') return sleep(fault.latencyMs).then(() => answer(s, req, reply, hit));
 	if (fault?.kind === 'rate_limit') {
 		const s = fault.retryAfterSeconds;
 		return send(
@@ -289,21 +286,15 @@ function serve(
 		);
 	}
 	if (fault?.kind === 'error_before') return send(reply, errorPage(fault.httpStatus), hit!.entry);
-	return answer(rt, req, reply, handler, optional, hit);
+	return answer(s, req, reply, hit);
 }
 
 /** Authentication, the handler (and a slow vendor's wait), then the answer with any after-the-handler fault. */
-function answer(
-	rt: Runtime,
-	req: FastifyRequest,
-	reply: FastifyReply,
-	handler: Handler<User | null>,
-	optional: boolean,
-	hit: Hit,
-): Answered {
+function answer(s: Served, req: FastifyRequest, reply: FastifyReply, hit: Hit): Answered {
+	const { rt, handler } = s;
 	const state = rt.state;
 	const fault = hit?.fault;
-	const auth = authenticate(state, req, optional);
+	const auth = authenticate(state, req, s.optional);
 	if (auth !== null && 'status' in auth) return finish(rt, req, reply, hit, auth, auth);
 	const body = req.body && typeof req.body === 'object' ? (req.body as Body) : {};
 	const ctx: Ctx<User | null> = {
@@ -369,11 +360,13 @@ function finish(
 }
 
 /** Fastify's route handler: a promise when the answer waits, else undefined (the reply is already sent). */
-const route =
-	(rt: Runtime, handler: Handler<User | null>, optional: boolean) => (req: FastifyRequest, reply: FastifyReply) => {
-		const out = handle(rt, req, reply, handler, optional);
+function route(rt: Runtime, handler: Handler<User | null>, optional: boolean) {
+	const s: Served = { rt, handler, optional };
+	return (req: FastifyRequest, reply: FastifyReply) => {
+		const out = handle(s, req, reply);
 		return isPromise(out) ? out : undefined;
 	};
+}
 
 /** Register an /api route that needs a token. */
 export function apiRoute(

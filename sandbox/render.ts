@@ -25,7 +25,7 @@ import {
 	type Tier,
 } from './catalog';
 import { bpToPercent, naira2, nairaNumber, nairaShort, pyFloat } from './money';
-import type { Dialect, Txn, TxnDetail, User } from './state';
+import type { Dialect, Product, Txn, TxnDetail, User } from './state';
 
 type Money = (kobo: number) => string;
 export const moneyOf = (dialect: Dialect): Money => (dialect === 'seed' ? naira2 : pyFloat);
@@ -266,161 +266,167 @@ export function renderTxn(t: Txn, dialect: Dialect): Record<string, unknown> {
 	return out;
 }
 
+/** What every product's record shares: the wallet's money in the dialect's format, before and after. */
+interface RecordContext {
+	t: Txn;
+	d: TxnDetail;
+	dialect: Dialect;
+	m: Money;
+	before: string;
+	after: string;
+}
+
 function renderRecord(t: Txn, dialect: Dialect): Record<string, unknown> {
 	const m = moneyOf(dialect);
-	const d = t.d;
-	const before = m(t.beforeKobo);
-	const after = m(t.afterKobo);
-	switch (t.product) {
-		case 'data': {
-			const p = planById.get(d.planId!)!;
-			return {
-				id: t.id,
-				ident: t.ident,
-				network: d.networkId,
-				plan: d.planId,
-				mobile_number: t.recipient,
-				Ported_number: d.ported,
-				Status: t.status,
-				balance_before: before,
-				balance_after: after,
-				plan_network: networkById.get(p.networkId)!.name,
-				plan_name: planName(p),
-				plan_amount: dialect === 'seed' ? naira2(t.amountKobo) : `₦${pyFloat(t.amountKobo)}`,
-				create_date: t.createDate,
-				api_response: d.apiResponse ?? '',
-			};
-		}
-		case 'airtime':
-			return {
-				id: t.id,
-				ident: t.ident,
-				airtime_type: d.airtimeType,
-				network: d.networkId,
-				paid_amount: m(t.amountKobo),
-				amount: m(d.faceKobo!),
-				plan_amount: `${dialect === 'seed' ? 'N' : '₦'}${nairaShort(d.faceKobo!)}`,
-				plan_network: networkById.get(d.networkId!)!.name,
-				mobile_number: t.recipient,
-				balance_before: before,
-				balance_after: after,
-				Status: t.status,
-				create_date: t.createDate,
-				Ported_number: d.ported,
-			};
-		case 'cable':
-			return {
-				id: t.id,
-				ident: t.ident,
-				cablename: d.cableId,
-				cableplan: d.cablePlanId,
-				package: packageName(d.cablePlanId!),
-				plan_amount: m(t.amountKobo),
-				paid_amount: m(t.amountKobo),
-				balance_before: before,
-				balance_after: after,
-				smart_card_number: t.recipient,
-				Status: t.status,
-				create_date: t.createDate,
-				customer_name: d.customerName,
-			};
-		case 'electricity': {
-			const token = d.token ?? '';
-			return {
-				id: t.id,
-				ident: t.ident,
-				package: discoById.get(d.discoId!)!.name,
-				disco_name: d.discoId,
-				amount: m(d.faceKobo!),
-				paid_amount: m(t.amountKobo),
-				Customer_Phone: d.customerPhone ?? '',
-				meter_number: t.recipient,
-				token: dialect === 'family' && token ? `Token : ${token}` : token,
-				MeterType: d.meterType,
-				balance_before: before,
-				balance_after: after,
-				Status: t.status,
-				create_date: t.createDate,
-				customer_name: d.customerName,
-				customer_address: d.customerAddress,
-			};
-		}
-		case 'exam_pin':
-			return {
-				id: t.id,
-				...(dialect === 'seed' ? { ident: t.ident } : {}),
-				exam_name: d.exam,
-				quantity: d.quantity,
-				Status: t.status,
-				amount: m(t.amountKobo),
-				previous_balance: before,
-				after_balance: after,
-				create_date: t.createDate,
-				data: d.raw ?? '',
-				pins: d.pins ?? [],
-			};
-		case 'recharge_card': {
-			const denom = denomById.get(d.denomId!)!;
-			const net = networkById.get(d.networkId!)!.name;
-			return {
-				id: t.id,
-				ident: t.ident,
-				network: d.networkId,
-				network_amount: d.denomId,
-				name_on_card: d.nameOnCard,
-				quantity: d.quantity,
-				amount: m(t.amountKobo),
-				previous_balance: before,
-				after_balance: after,
-				Status: t.status,
-				create_date: t.createDate,
-				network_name: net,
-				data_pin: pinRows(d, 'vtuapp.rechargepin', net, nairaShort(denom.faceKobo), (pin) =>
-					LOAD_CODES.get(net)!.replace('PIN', pin),
-				),
-			};
-		}
-		case 'data_coupon': {
-			const p = planById.get(d.planId!)!;
-			const net = networkById.get(p.networkId)!.name;
-			return {
-				id: t.id,
-				ident: t.ident,
-				network: net,
-				data_plan: d.planId,
-				plan_name: planName(p),
-				name_on_card: d.nameOnCard,
-				quantity: d.quantity,
-				amount: m(t.amountKobo),
-				previous_balance: before,
-				after_balance: after,
-				Status: t.status,
-				create_date: t.createDate,
-				network_name: net,
-				// a data coupon is loaded by the plan's own code, not a dial string: load_code stays empty
-				data_pin: pinRows(d, 'vtuapp.datapin', net, planName(p), () => ''),
-			};
-		}
-		case 'sms':
-			return {
-				id: t.id,
-				ident: t.ident,
-				sendername: d.sender,
-				to: d.to!.join(','),
-				message: d.message,
-				page: d.pages,
-				unit: m(d.rateKobo!),
-				amount: m(t.amountKobo),
-				total: d.to!.length,
-				invalid: d.invalid,
-				DND: d.dnd,
-				Status: t.status,
-				balance_before: before,
-				balance_after: after,
-				create_date: t.createDate,
-			};
-	}
+	return RECORDS[t.product]({ t, d: t.d, dialect, m, before: m(t.beforeKobo), after: m(t.afterKobo) });
 }
+
+/** What a record of an order of pins (recharge cards, data coupons) carries besides the product's own. */
+function pinOrder({ t, d, m, before, after }: Omit<RecordContext, 'dialect'>, network: string) {
+	return {
+		name_on_card: d.nameOnCard,
+		quantity: d.quantity,
+		amount: m(t.amountKobo),
+		previous_balance: before,
+		after_balance: after,
+		Status: t.status,
+		create_date: t.createDate,
+		network_name: network,
+	};
+}
+
+/** Each product's record as GET /api/<product>/<id> answers it (one entry per sandbox product). */
+const RECORDS: Record<Product, (c: RecordContext) => Record<string, unknown>> = {
+	data: ({ t, d, dialect, before, after }) => {
+		const p = planById.get(d.planId!)!;
+		return {
+			id: t.id,
+			ident: t.ident,
+			network: d.networkId,
+			plan: d.planId,
+			mobile_number: t.recipient,
+			Ported_number: d.ported,
+			Status: t.status,
+			balance_before: before,
+			balance_after: after,
+			plan_network: networkById.get(p.networkId)!.name,
+			plan_name: planName(p),
+			plan_amount: dialect === 'seed' ? naira2(t.amountKobo) : `₦${pyFloat(t.amountKobo)}`,
+			create_date: t.createDate,
+			api_response: d.apiResponse ?? '',
+		};
+	},
+	airtime: ({ t, d, dialect, m, before, after }) => ({
+		id: t.id,
+		ident: t.ident,
+		airtime_type: d.airtimeType,
+		network: d.networkId,
+		paid_amount: m(t.amountKobo),
+		amount: m(d.faceKobo!),
+		plan_amount: `${dialect === 'seed' ? 'N' : '₦'}${nairaShort(d.faceKobo!)}`,
+		plan_network: networkById.get(d.networkId!)!.name,
+		mobile_number: t.recipient,
+		balance_before: before,
+		balance_after: after,
+		Status: t.status,
+		create_date: t.createDate,
+		Ported_number: d.ported,
+	}),
+	cable: ({ t, d, m, before, after }) => ({
+		id: t.id,
+		ident: t.ident,
+		cablename: d.cableId,
+		cableplan: d.cablePlanId,
+		package: packageName(d.cablePlanId!),
+		plan_amount: m(t.amountKobo),
+		paid_amount: m(t.amountKobo),
+		balance_before: before,
+		balance_after: after,
+		smart_card_number: t.recipient,
+		Status: t.status,
+		create_date: t.createDate,
+		customer_name: d.customerName,
+	}),
+	electricity: ({ t, d, dialect, m, before, after }) => {
+		const token = d.token ?? '';
+		return {
+			id: t.id,
+			ident: t.ident,
+			package: discoById.get(d.discoId!)!.name,
+			disco_name: d.discoId,
+			amount: m(d.faceKobo!),
+			paid_amount: m(t.amountKobo),
+			Customer_Phone: d.customerPhone ?? '',
+			meter_number: t.recipient,
+			token: dialect === 'family' && token ? `Token : ${token}` : token,
+			MeterType: d.meterType,
+			balance_before: before,
+			balance_after: after,
+			Status: t.status,
+			create_date: t.createDate,
+			customer_name: d.customerName,
+			customer_address: d.customerAddress,
+		};
+	},
+	exam_pin: ({ t, d, dialect, m, before, after }) => ({
+		id: t.id,
+		...(dialect === 'seed' ? { ident: t.ident } : {}),
+		exam_name: d.exam,
+		quantity: d.quantity,
+		Status: t.status,
+		amount: m(t.amountKobo),
+		previous_balance: before,
+		after_balance: after,
+		create_date: t.createDate,
+		data: d.raw ?? '',
+		pins: d.pins ?? [],
+	}),
+	recharge_card: ({ t, d, m, before, after }) => {
+		const denom = denomById.get(d.denomId!)!;
+		const net = networkById.get(d.networkId!)!.name;
+		return {
+			id: t.id,
+			ident: t.ident,
+			network: d.networkId,
+			network_amount: d.denomId,
+			...pinOrder({ t, d, m, before, after }, net),
+			data_pin: pinRows(d, 'vtuapp.rechargepin', net, nairaShort(denom.faceKobo), (pin) =>
+				LOAD_CODES.get(net)!.replace('PIN', pin),
+			),
+		};
+	},
+	data_coupon: ({ t, d, m, before, after }) => {
+		const p = planById.get(d.planId!)!;
+		const net = networkById.get(p.networkId)!.name;
+		return {
+			id: t.id,
+			ident: t.ident,
+			network: net,
+			data_plan: d.planId,
+			plan_name: planName(p),
+			...pinOrder({ t, d, m, before, after }, net),
+			// a data coupon is loaded by the plan's own code, not a dial string: load_code stays empty
+			data_pin: pinRows(d, 'vtuapp.datapin', net, planName(p), () => ''),
+		};
+	},
+	sms: ({ t, d, m, before, after }) => ({
+		id: t.id,
+		ident: t.ident,
+		sendername: d.sender,
+		to: d.to!.join(','),
+		message: d.message,
+		page: d.pages,
+		unit: m(d.rateKobo!),
+		amount: m(t.amountKobo),
+		total: d.to!.length,
+		invalid: d.invalid,
+		DND: d.dnd,
+		Status: t.status,
+		balance_before: before,
+		balance_after: after,
+		create_date: t.createDate,
+	}),
+};
 
 /** GET /api/sendsms/ history entries (the family's shorter shape). */
 export function renderSmsHistory(t: Txn, dialect: Dialect): Record<string, unknown> {

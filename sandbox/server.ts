@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { parse as parseQs } from 'node:querystring';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { adminRoutes } from './admin';
 import { applyBuild, type BuildName, checkBuild } from './builds';
 import type { BusySpec } from './busy';
@@ -77,6 +77,36 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 	validateRoutes(app, rt);
 	adminRoutes(app, state, adminKey, rt.capacity);
 
+	djangoFallbacks(app);
+
+	await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
+	const port = (app.server.address() as AddressInfo).port;
+	if (opts.busy) state.busy.start(opts.busy);
+
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		adminKey,
+		demo: {
+			get username() {
+				return state.demoUser.username;
+			},
+			get token() {
+				return state.demoUser.token;
+			},
+		},
+		state,
+		async close() {
+			state.busy.stop('closed');
+			state.clearTimers();
+			for (const s of rt.held) s.destroy();
+			rt.held.clear();
+			await app.close();
+		},
+	};
+}
+
+/** What Django answers outside the routes: APPEND_SLASH redirects, its 404 and 500 pages, DRF's parse errors. */
+function djangoFallbacks(app: FastifyInstance): void {
 	app.setNotFoundHandler((req, reply) => {
 		// Django APPEND_SLASH: a slash-less URL whose slashed form exists gets a 301 (POSTs included,
 		// which is the family's gotcha: a client following it re-issues a GET and lands on the list).
@@ -104,29 +134,4 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 		}
 		return reply.code(500).type('text/html; charset=utf-8').send(SERVER_ERROR_HTML);
 	});
-
-	await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
-	const port = (app.server.address() as AddressInfo).port;
-	if (opts.busy) state.busy.start(opts.busy);
-
-	return {
-		baseUrl: `http://127.0.0.1:${port}`,
-		adminKey,
-		demo: {
-			get username() {
-				return state.demoUser.username;
-			},
-			get token() {
-				return state.demoUser.token;
-			},
-		},
-		state,
-		async close() {
-			state.busy.stop('closed');
-			state.clearTimers();
-			for (const s of rt.held) s.destroy();
-			rt.held.clear();
-			await app.close();
-		},
-	};
 }

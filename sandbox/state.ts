@@ -123,7 +123,10 @@ export interface Config {
 	identity_fee: string;
 	/** Read-only: fixed at start. */
 	dialect: Dialect;
-	/** 403 for tokens of accounts whose user_type is not API. Default: on in seed dialect, off in family (no such check there). */
+	/**
+	 * 403 for tokens of accounts whose user_type is not API. Default: on in seed dialect, off in family (no such check
+	 * there).
+	 */
 	enforce_user_type: boolean;
 	settle: SettleConfig;
 	/**
@@ -132,7 +135,10 @@ export interface Config {
 	 * other form answers Django's 404 page, as on a site that lacks it (docs/real-sites.md §8).
 	 */
 	validation_routes: ValidationRoutes;
-	/** Store `customer_ref` from purchase bodies and echo it in records (unverified on real sites, docs/real-sites.md §7). Default off. */
+	/**
+	 * Store `customer_ref` from purchase bodies and echo it in records (unverified on real sites, docs/real-sites.md §7).
+	 * Default off.
+	 */
 	customer_ref: boolean;
 	/** Honour `X-Sandbox-Fault` request headers (per-request faults for chaos actors). Default off. */
 	request_faults: boolean;

@@ -10,6 +10,15 @@ const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 // `fg` is the pictogram's colour, `ac` the accent drawn on top of it (the tile's colour).
+// Pieces several glyphs share (spelled out once, so each glyph's line stays short; the SVG is the same).
+const line = (fg, width) => `stroke="${fg}" stroke-width="${width}" fill="none"`;
+const JOIN = 'stroke-linejoin="round"';
+const ROUND = `stroke-linecap="round" ${JOIN}`;
+const dots = (fill, r, cy, xs) => xs.map((cx) => `<circle cx="${cx}" cy="${cy}" r="${r}" fill="${fill}"/>`).join('');
+const HANDSET =
+	'M17 11c2-2 5-2 6.5.5l4 7c1 2 .5 4-1.5 5.5l-3 2c2.5 5.5 6.5 9.5 12 12l2-3c1.5-2 3.5-2.5 5.5-1.5l7 4c2.5 1.5 ' +
+	'2.5 4.5.5 6.5l-3.5 3.5c-4.5 4.5-16 .5-25-8.5S9 20.5 13.5 15z';
+
 const GLYPHS = {
 	// signal bars with a download arrow
 	data: (fg) => `
@@ -17,11 +26,11 @@ const GLYPHS = {
     <rect x="22" y="32" width="7" height="20" rx="2" fill="${fg}"/>
     <rect x="32" y="24" width="7" height="28" rx="2" fill="${fg}"/>
     <rect x="42" y="14" width="7" height="38" rx="2" fill="${fg}"/>
-    <path d="M20 10v14m-6-6 6 6 6-6" stroke="${fg}" stroke-width="4" fill="none" stroke-linecap="round" stroke-linejoin="round"/>`,
+    <path d="M20 10v14m-6-6 6 6 6-6" ${line(fg, 4)} ${ROUND}/>`,
 	// a phone handset with call waves
 	airtime: (fg) => `
-    <path d="M17 11c2-2 5-2 6.5.5l4 7c1 2 .5 4-1.5 5.5l-3 2c2.5 5.5 6.5 9.5 12 12l2-3c1.5-2 3.5-2.5 5.5-1.5l7 4c2.5 1.5 2.5 4.5.5 6.5l-3.5 3.5c-4.5 4.5-16 .5-25-8.5S9 20.5 13.5 15z" fill="${fg}"/>
-    <path d="M37 12a15 15 0 0 1 15 15M37 20a7 7 0 0 1 7 7" stroke="${fg}" stroke-width="4" fill="none" stroke-linecap="round"/>`,
+    <path d="${HANDSET}" fill="${fg}"/>
+    <path d="M37 12a15 15 0 0 1 15 15M37 20a7 7 0 0 1 7 7" ${line(fg, 4)} stroke-linecap="round"/>`,
 	// a television with an antenna and a play mark
 	cable: (fg, ac) => `
     <path d="M24 9l8 9 8-9" stroke="${fg}" stroke-width="4" fill="none" stroke-linecap="round" stroke-linejoin="round"/>
@@ -30,7 +39,7 @@ const GLYPHS = {
     <rect x="22" y="52" width="20" height="4" rx="2" fill="${fg}"/>`,
 	// a lightning bolt
 	electricity: (fg) => `
-    <path d="M37 6L14 36h15l-4 22 25-32H35l4-20z" fill="${fg}" stroke="${fg}" stroke-width="2" stroke-linejoin="round"/>`,
+    <path d="M37 6L14 36h15l-4 22 25-32H35l4-20z" fill="${fg}" stroke="${fg}" stroke-width="2" ${JOIN}/>`,
 	// a graduation cap with tassel
 	exam_pin: (fg) => `
     <path d="M32 12L5 25l27 13 27-13z" fill="${fg}"/>
@@ -41,12 +50,12 @@ const GLYPHS = {
 	recharge_card: (fg, ac) => `
     <rect x="7" y="14" width="50" height="36" rx="5" fill="${fg}"/>
     <path d="M14 26h36v9H14z" fill="${ac}"/>
-    <path d="M16 30.5l3-3 3 6 3-6 3 6 3-6 3 6 3-6 3 6 3-6 3 3" stroke="${fg}" stroke-width="2" fill="none" stroke-linejoin="round"/>
-    <circle cx="17" cy="42" r="2.5" fill="${ac}"/><circle cx="25" cy="42" r="2.5" fill="${ac}"/><circle cx="33" cy="42" r="2.5" fill="${ac}"/><circle cx="41" cy="42" r="2.5" fill="${ac}"/>`,
+    <path d="M16 30.5l3-3 3 6 3-6 3 6 3-6 3 6 3-6 3 6 3-6 3 3" ${line(fg, 2)} ${JOIN}/>
+    ${dots(ac, 2.5, 42, [17, 25, 33, 41])}`,
 	// a speech bubble with three dots
 	sms: (fg, ac) => `
     <path d="M12 11h40a5 5 0 0 1 5 5v24a5 5 0 0 1-5 5H30l-12 10v-10h-6a5 5 0 0 1-5-5V16a5 5 0 0 1 5-5z" fill="${fg}"/>
-    <circle cx="21" cy="28" r="4" fill="${ac}"/><circle cx="32" cy="28" r="4" fill="${ac}"/><circle cx="43" cy="28" r="4" fill="${ac}"/>`,
+    ${dots(ac, 4, 28, [21, 32, 43])}`,
 	// an ID card with a portrait and text lines
 	identity: (fg, ac) => `
     <rect x="6" y="13" width="52" height="38" rx="5" fill="${fg}"/>
@@ -67,7 +76,7 @@ const GLYPHS = {
     <path d="M52 30a20 20 0 0 0-35-12" stroke="${fg}" stroke-width="4.5" fill="none" stroke-linecap="round"/>
     <path d="M12 9v12h12" stroke="${fg}" stroke-width="4.5" fill="none" stroke-linecap="round" stroke-linejoin="round"/>
     <path d="M12 34a20 20 0 0 0 35 12" stroke="${fg}" stroke-width="4.5" fill="none" stroke-linecap="round"/>
-    <path d="M52 55V43H40" stroke="${fg}" stroke-width="4.5" fill="none" stroke-linecap="round" stroke-linejoin="round"/>
+    <path d="M52 55V43H40" ${line(fg, 4.5)} ${ROUND}/>
     <rect x="24" y="21" width="16" height="22" rx="2.5" fill="${fg}"/>
     <rect x="27.5" y="26" width="9" height="3" rx="1.5" fill="${ac}"/>
     <rect x="27.5" y="33" width="9" height="3" rx="1.5" fill="${ac}"/>`,

@@ -56,7 +56,8 @@ function jestOnce(n) {
 		passed += report.numPassedTests;
 		failed += report.numFailedTests + (code === 0 ? 0 : report.numFailedTests === 0 ? 1 : 0);
 		log(
-			`run ${n}/${runs}: ${report.numPassedTests} passed, ${report.numFailedTests} failed of ${report.numTotalTests} in ${s} s (jest exit ${code}; load average ${os.loadavg()[0].toFixed(1)})`,
+			`run ${n}/${runs}: ${report.numPassedTests} passed, ${report.numFailedTests} failed of ${report.numTotalTests} in ` +
+				`${s} s (jest exit ${code}; load average ${os.loadavg()[0].toFixed(1)})`,
 		);
 		if (code !== 0) break;
 	}

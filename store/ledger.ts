@@ -299,7 +299,9 @@ async function applyDeltas(t: Tx, account: string, d: Deltas): Promise<void> {
 		// the no-overspend rule, evaluated by the database on the row it locks (Postgres re-checks it after a
 		// concurrent update commits; SQLite runs writers one at a time)
 		.where(
-			sql<boolean>`(limit_debits = 0 or debits_pending + ${d.debits_pending} + debits_posted + ${d.debits_posted} <= credits_posted + ${d.credits_posted})`,
+			sql<boolean>`(limit_debits = 0
+				or debits_pending + ${d.debits_pending} + debits_posted + ${d.debits_posted}
+					<= credits_posted + ${d.credits_posted})`,
 		)
 		.executeTakeFirst();
 	if (Number(res.numUpdatedRows) === 1) return;
@@ -568,7 +570,8 @@ export async function audit(db: StoreDb): Promise<AuditReport> {
 	const refunded = sum((t) => t.reason === 'refund');
 	const manual = sum((t) => t.reason === 'manual_credit') - sum((t) => t.reason === 'manual_debit');
 	if (wallets !== paidIn - spent + refunded + manual) {
-		problems.push(`wallets ${wallets} ≠ paid in ${paidIn} − spent ${spent} + refunded ${refunded} + manual ${manual}`);
+		const sources = `paid in ${paidIn} − spent ${spent} + refunded ${refunded} + manual ${manual}`;
+		problems.push(`wallets ${wallets} ≠ ${sources}`);
 	}
 	const resolved = new Map<string, number>();
 	for (const t of transfers) if (t.pending_id) resolved.set(t.pending_id, (resolved.get(t.pending_id) ?? 0) + 1);

@@ -96,7 +96,8 @@ export class Storefront {
 			if (!this.lowAlerted) {
 				this.lowAlerted = true;
 				this.deps.alertOwner?.(
-					`Vendor wallet is low: ₦${(float / 100).toFixed(2)} left; orders it cannot cover are refused until it is funded.`,
+					`Vendor wallet is low: ₦${(float / 100).toFixed(2)} left; orders it cannot cover are refused until it is ` +
+						`funded.`,
 				);
 			}
 		} else {

@@ -283,7 +283,8 @@ export class FakeTelegram {
 				this.callListeners.delete(check);
 				reject(
 					new Error(
-						`Timed out waiting for ${what}. Last texts: ${JSON.stringify(this.calls.slice(-5).map((c) => [c.method, c.payload.text ?? c.payload.chat_id]))}`,
+						`Timed out waiting for ${what}. Last texts: ` +
+							`${JSON.stringify(this.calls.slice(-5).map((c) => [c.method, c.payload.text ?? c.payload.chat_id]))}`,
 					),
 				);
 			}, timeoutMs);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { CatalogIndex, Choices } from '../catalog';
 import { VtuBadResponseError, VtuInvalidInputError, shown } from '../errors';
-import { parseBoolean, parseId } from '../input';
+import { optionalText, parseBoolean, parseId } from '../input';
 import { money, tryParseKobo } from '../money';
 import { nameKey } from '../schemas/aliases';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
@@ -97,6 +97,38 @@ export function atSite<M extends ProductModule<any>>(module: M, baseUrl: string)
  * What an order of pins (exam pins, recharge cards, data coupons) charged: these serializers name the
  * balances previous_balance / after_balance (newer builds balance_before / balance_after).
  */
+/** A record of this order: to this recipient (searched by it), for this face value (airtime, electricity). */
+export function sameFaceValue(recipient: string, kobo: number): MatchSpec {
+	return {
+		recipient,
+		search: recipient,
+		test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
+	};
+}
+
+/**
+ * The name printed on an order of pins (recharge cards, data coupons): the caller's, else the account's, as
+ * the family's serializers refuse a blank name_on_card.
+ */
+export function nameOnCard(given: unknown, idx: CatalogIndex, maxChars: number, what: string): string {
+	const name = optionalText(given, 'nameOnCard', what, maxChars);
+	return name || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, maxChars);
+}
+
+/**
+ * A record's wallet money: the balance before and after (either family spelling) and what was charged:
+ * `paid` where the record says it, else what left the wallet, else `fallback`.
+ */
+export function recordMoney(
+	o: Record<string, unknown>,
+	paid: Money | null,
+	fallback?: Money | null,
+): { amount: Money; before: Money | null; after: Money | null } {
+	const before = firstMoney(o.balance_before, o.previous_balance);
+	const after = firstMoney(o.balance_after, o.after_balance);
+	return { amount: charged(paid, before, after, fallback), before, after };
+}
+
 export function pinOrderMoney(o: Record<string, unknown>): {
 	amount: Money;
 	before: Money | null;
@@ -336,12 +368,14 @@ export function resolveChoice<T>(c: Choices<T>, input: unknown, field: string, w
 	if (hits) {
 		throw invalid(
 			field,
-			`${field} ${shown(input)} fits several entries on this site: ${hits.map(c.label).join(', ')}. Type the id of the one you mean.`,
+			`${field} ${shown(input)} fits several entries on this site: ${hits.map(c.label).join(', ')}. Type the id of the ` +
+				`one you mean.`,
 		);
 	}
 	throw invalid(
 		field,
-		`${field} ${shown(input)} is not ${what} of this site (an id, the exact name or a listed alias is needed). ${choices}.`,
+		`${field} ${shown(input)} is not ${what} of this site (an id, the exact name or a listed alias is needed). ` +
+			`${choices}.`,
 	);
 }
 

@@ -6,7 +6,7 @@
  */
 import { shown } from '../errors';
 import { invalid, type ProductModule } from './common';
-import type { ProductDefinition } from './define';
+import type { CatalogSection, ProductDefinition, SectionKey } from './define';
 import type { ProductField } from './table';
 import { airtime } from './airtime';
 import { cable } from './cable';
@@ -42,6 +42,17 @@ export const PRODUCT_TABLE = Object.fromEntries(PRODUCT_LIST.map((d) => [d.spec.
 
 /** The table's rows in registration order (n8n's product dropdowns sort them by title). */
 export const PRODUCT_SPECS: Array<Definition['spec']> = PRODUCT_LIST.map((d) => d.spec);
+
+type SectionOf<D> = D extends { catalog: CatalogSection<infer K> } ? K : never;
+/** A `Catalog` field no registered product reads (none: every field but `networks` has its product's section). */
+type Unread = Exclude<SectionKey, SectionOf<Definition>>;
+
+/**
+ * The products' own catalogue sections, in registration order (client/catalog.ts reads them all). Its type
+ * fails the check, naming the field, while a `Catalog` field has no section.
+ */
+export const CATALOG_SECTIONS: CatalogSection[] & ([Unread] extends [never] ? unknown : { unread: Unread }) =
+	PRODUCT_LIST.flatMap((d) => (d.catalog ? [d.catalog] : []));
 
 /** Each product's module by name. */
 export const PRODUCTS = Object.fromEntries(PRODUCT_LIST.map((d) => [d.spec.product, d.module])) as Record<

@@ -14,7 +14,10 @@ export interface ProductOperation {
 	action: string;
 }
 
-/** One request field: `label` names it to people (node errors, bot), `wire` is its key in the site's JSON body (null: not sent). */
+/**
+ * One request field: `label` names it to people (node errors, bot), `wire` is its key in the site's JSON body (null:
+ * not sent).
+ */
 export interface ProductField {
 	label: string;
 	wire: string | null;

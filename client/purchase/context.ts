@@ -16,7 +16,10 @@ export interface ReconcileSettings {
 	waitMs: number;
 	/** Pause between re-reads. Default 1 500. */
 	pollMs: number;
-	/** List pages `transactions.get` / `findByIdent` scan for a record on sites without a detail route (at least 5). Default 3. */
+	/**
+	 * List pages `transactions.get` / `findByIdent` scan for a record on sites without a detail route (at least 5).
+	 * Default 3.
+	 */
 	maxPages: number;
 	/**
 	 * List pages one read may go back to reach its window's start (reconciliation and the "already

@@ -57,7 +57,9 @@ function takeClaims(ctx: PurchaseContext, product: Product, claimed: ClaimedReco
 	}
 }
 
-/** No clock yet (a fresh process): learn the server's zone from a claimed record (after a read brought a Date header). */
+/**
+ * No clock yet (a fresh process): learn the server's zone from a claimed record (after a read brought a Date header).
+ */
 function learnClock(ctx: PurchaseContext, claimed: ClaimedRecord[] | undefined): void {
 	if (!claimed?.length || knownOffset(ctx) !== null) return;
 	const c = claimed.find((x) => x.createdAt && typeof x.sentAt === 'number');
@@ -155,7 +157,10 @@ function summary(r: PurchaseResult): Record<string, unknown> {
 }
 
 function describe(r: PurchaseResult): string {
-	return `#${r.id ?? '?'} ${r.createdAt ?? 'no date'} ${formatNaira(r.amount.kobo)} ${r.status}${r.ident ? ` ref ${r.ident}` : ''}`;
+	return (
+		`#${r.id ?? '?'} ${r.createdAt ?? 'no date'} ${formatNaira(r.amount.kobo)} ` +
+		`${r.status}${r.ident ? ` ref ${r.ident}` : ''}`
+	);
 }
 
 function unknownOutcome(
@@ -169,11 +174,12 @@ function unknownOutcome(
 ): VtuUnknownOutcomeError {
 	const candidates = [...ev.seen.values()].filter((r) => !isClaimed(ctx, r));
 	const resolvableAfter = new Date(run.sentAt + ctx.reconcile.maxProcessingMs).toISOString();
-	const listed = candidates.length
-		? ` Candidates: ${candidates.slice(0, 3).map(describe).join('; ')}${candidates.length > 3 ? ` and ${candidates.length - 3} more` : ''}.`
-		: '';
+	const more = candidates.length > 3 ? ` and ${candidates.length - 3} more` : '';
+	const listed = candidates.length ? ` Candidates: ${candidates.slice(0, 3).map(describe).join('; ')}${more}.` : '';
 	return new VtuUnknownOutcomeError(
-		`The outcome of this ${module.product} purchase is unknown${run.cause ? ` after ${run.cause}` : ''}: ${what}.${listed} Do not buy it again before it is resolved: client.reconcile(request, { sentAt }) answers it${candidates.length ? '' : ` once ${resolvableAfter} has passed`}, or check the transaction history.`,
+		`The outcome of this ${module.product} purchase is unknown${run.cause ? ` after ${run.cause}` : ''}: ` +
+			`${what}.${listed} Do not buy it again before it is resolved: client.reconcile(request, { sentAt }) answers ` +
+			`it${candidates.length ? '' : ` once ${resolvableAfter} has passed`}, or check the transaction history.`,
 		{
 			candidates,
 			details: {
@@ -196,10 +202,18 @@ function unknownOutcome(
 /** Why there is no answer yet, when no candidate is in sight. */
 function notYetProven(ctx: PurchaseContext, run: ReconcileRun, ev: Evidence): string {
 	if (ev.walletDebits?.length)
-		return `no matching record is listed, but the wallet history shows ${ev.walletDebits.length} matching debit${ev.walletDebits.length > 1 ? 's' : ''} more than the matching records (${ev.walletDebits.map((e) => `${formatNaira(e.amount.kobo)} at ${e.createdAt ?? 'no date'}`).join('; ')}): a charge whose record is late or missing`;
+		return (
+			`no matching record is listed, but the wallet history shows ${ev.walletDebits.length} matching ` +
+			`debit${ev.walletDebits.length > 1 ? 's' : ''} more than the matching records ` +
+			`(${ev.walletDebits.map((e) => `${formatNaira(e.amount.kobo)} at ${e.createdAt ?? 'no date'}`).join('; ')}): a ` +
+			`charge whose record is late or missing`
+		);
 	if (ev.coveredAt === null)
 		return `the records since the purchase was sent could not all be read (${ev.pages} pages, reconcile.readBackPages)`;
-	return `no matching record yet, but the vendor may still create it until ${new Date(run.sentAt + ctx.reconcile.maxProcessingMs).toISOString()} (reconcile.maxProcessingMs)`;
+	return (
+		`no matching record yet, but the vendor may still create it until ` +
+		`${new Date(run.sentAt + ctx.reconcile.maxProcessingMs).toISOString()} (reconcile.maxProcessingMs)`
+	);
 }
 
 function walletDetails(ev: Evidence): Record<string, unknown> {
@@ -216,7 +230,9 @@ function notCharged(
 	ev: Evidence,
 ): VtuNotChargedError {
 	return new VtuNotChargedError(
-		`The ${module.product} purchase was not charged${run.cause ? ` after ${run.cause}` : ''}: every record of the account since it was sent was read after the vendor could no longer be creating it (reconcile.maxProcessingMs), and none matches. It is safe to buy again.`,
+		`The ${module.product} purchase was not charged${run.cause ? ` after ${run.cause}` : ''}: every record of the ` +
+			`account since it was sent was read after the vendor could no longer be creating it (reconcile.maxProcessingMs), ` +
+			`and none matches. It is safe to buy again.`,
 		{
 			details: {
 				product: module.product,
@@ -338,28 +354,39 @@ export async function reconcilePurchase(
 			if (!ev.walletDebits?.length) throw notCharged(module, prep, run, ev);
 		}
 		const now = ctx.http.now();
-		if (now >= deadline) {
-			if (candidates.length === 0)
-				throw unknownOutcome(ctx, module, prep, run, ev, notYetProven(ctx, run, ev), walletDetails(ev));
-			const whose = othersInFlight
-				? ' while identical purchases were in flight'
-				: candidates.length === 1
-					? ' and this account is shared with other buyers (reconcile.sharedAccount), so it may be theirs'
-					: '';
-			throw unknownOutcome(
-				ctx,
-				module,
-				prep,
-				run,
-				ev,
-				`${candidates.length} matching record${candidates.length > 1 ? 's' : ''} could be it${whose}`,
-			);
-		}
+		if (now >= deadline) throw pastDeadline(ctx, module, prep, run, ev, candidates, othersInFlight);
 		// Not provable yet: read again (the record may still appear; an identical purchase in flight may claim
 		// its own record from its direct answer). Wake right after the processing bound when it comes first.
 		const untilBound = bound > now ? bound - now + 1 : Infinity;
 		await ctx.http.sleep(Math.min(ctx.reconcile.pollMs, deadline - now, untilBound), run.signal);
 	}
+}
+
+/** The deadline came with nothing adopted: unknown_outcome, saying why (no record yet, or which could be it). */
+function pastDeadline(
+	ctx: PurchaseContext,
+	module: ProductModule,
+	prep: PreparedPurchase,
+	run: ReconcileRun,
+	ev: Evidence,
+	candidates: PurchaseResult[],
+	othersInFlight: boolean,
+): VtuUnknownOutcomeError {
+	if (candidates.length === 0)
+		return unknownOutcome(ctx, module, prep, run, ev, notYetProven(ctx, run, ev), walletDetails(ev));
+	const whose = othersInFlight
+		? ' while identical purchases were in flight'
+		: candidates.length === 1
+			? ' and this account is shared with other buyers (reconcile.sharedAccount), so it may be theirs'
+			: '';
+	return unknownOutcome(
+		ctx,
+		module,
+		prep,
+		run,
+		ev,
+		`${candidates.length} matching record${candidates.length > 1 ? 's' : ''} could be it${whose}`,
+	);
 }
 
 /**

@@ -133,11 +133,17 @@ export async function readRecent(
 	return { items: await all, complete: true, pages: 0, topId: null };
 }
 
-/** A read that had to reach the window's start, or unknown_outcome (the "already bought?" check must not say "not bought" blindly). */
+/**
+ * A read that had to reach the window's start, or unknown_outcome (the "already bought?" check must not say "not
+ * bought" blindly).
+ */
 function complete(module: ProductModule, back: ReadBack, out: ReadOut): PurchaseResult[] {
 	if (out.complete) return out.items;
 	throw new VtuUnknownOutcomeError(
-		`Could not tell whether this ${module.product} purchase was already bought: the account has more than ${out.items.length} ${module.product} records since ${new Date(back.sinceMs).toISOString()}, more than the check reads (${out.pages} pages). Nothing was bought for it: check a shorter time back, or the transaction history, before buying it.`,
+		`Could not tell whether this ${module.product} purchase was already bought: the account has more than ` +
+			`${out.items.length} ${module.product} records since ${new Date(back.sinceMs).toISOString()}, more than the check ` +
+			`reads (${out.pages} pages). Nothing was bought for it: check a shorter time back, or the transaction history, ` +
+			`before buying it.`,
 		{ candidates: [], details: { product: module.product, pagesRead: out.pages } },
 	);
 }

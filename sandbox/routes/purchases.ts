@@ -1,6 +1,6 @@
 /**
- * The eight purchase POSTs (data coupons at the build's route). Each: DRF-style field checks → the family's business rules
- * (same texts) → wallet check → state.purchase() (debit + record + ledger) → 201 record.
+ * The eight purchase POSTs (data coupons at the build's route). Each: DRF-style field checks → the family's business
+ * rules (same texts) → wallet check → state.purchase() (debit + record + ledger) → 201 record.
  */
 import type { FastifyInstance } from 'fastify';
 import { COUPON_PATHS, couponPath, senderMax } from '../builds';

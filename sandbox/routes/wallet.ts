@@ -23,7 +23,10 @@ function debitText(t: Txn): string {
 			return `${networkById.get(p.networkId)!.name} ${planName(p)}   N${amt}  DATA topup  with ${t.recipient} `;
 		}
 		case 'airtime':
-			return `${networkById.get(d.networkId!)!.name} ${pyFloat(d.faceKobo!)} ${d.airtimeType} Airtime topup  with ${t.recipient} `;
+			return (
+				`${networkById.get(d.networkId!)!.name} ${pyFloat(d.faceKobo!)} ${d.airtimeType} Airtime topup  with ` +
+				`${t.recipient} `
+			);
 		case 'cable':
 			return `${CABLE_PLANS.find((p) => p.id === d.cablePlanId)!.name} N${amt} Cablesub  with ${t.recipient} `;
 		case 'electricity':
@@ -68,7 +71,10 @@ function row(state: SandboxState, e: LedgerEntry): Record<string, unknown> {
 	};
 }
 
-/** Newest first; `?search=` matches the text or the row's ident (case-insensitive). Entries, not rows: a page renders only its own. */
+/**
+ * Newest first; `?search=` matches the text or the row's ident (case-insensitive). Entries, not rows: a page renders
+ * only its own.
+ */
 function walletEntries(c: Ctx, search: string | undefined): readonly LedgerEntry[] {
 	const entries = c.state.ledgerOf(c.user.username);
 	if (!search) return entries;

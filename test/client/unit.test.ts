@@ -18,14 +18,12 @@ import {
 } from '../../client';
 import { registerSecret } from '../../client/errors';
 import { parseUserPayload } from '../../client/products/user';
-import {
-	parseAirtime,
-	parseCable,
-	parseDiscos,
-	parseExams,
-	parseNetworks,
-	parseRecharge,
-} from '../../client/schemas/catalog';
+import { parseAirtime } from '../../client/products/airtime/catalog';
+import { parseCable } from '../../client/products/cable/catalog';
+import { parseNetworks } from '../../client/products/data/catalog';
+import { parseDiscos } from '../../client/products/electricity/catalog';
+import { parseExams } from '../../client/products/exam-pin/catalog';
+import { parseRecharge } from '../../client/products/recharge-card/catalog';
 import { PRODUCTS, productModule } from '../../client/products';
 import { buildIndex } from '../../client/catalog';
 import { parsePlainNaira } from '../../client/money';

@@ -3,11 +3,12 @@ import { formatNaira, money, nairaText, parsePlainNaira, percentOf } from '../..
 import { tryNormalizePhone } from '../../phone';
 import { canonicalNetwork } from '../../schemas/catalog';
 import {
-	charged,
 	firstMoney,
+	recordMoney,
 	invalid,
 	optionalBoolean,
 	parseBase,
+	sameFaceValue,
 	resolveNetwork,
 	result,
 	text,
@@ -82,23 +83,15 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
 				description: `${nairaText(kobo)} ${net.name} ${type} airtime to ${phone} (you pay ${pct}%: ${nairaText(cost)})`,
 				request: body,
 			},
-			match: {
-				recipient: phone,
-				search: phone,
-				test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
-			},
+			match: sameFaceValue(phone, kobo),
 		};
 	},
 	parse(raw, path) {
 		const b = parseBase(raw, 'airtime');
 		const o = b.o;
-		const before = firstMoney(o.balance_before, o.previous_balance);
-		const after = firstMoney(o.balance_after, o.after_balance);
 		const face = firstMoney(o.amount, o.plan_amount);
 		return result('airtime', b, path, {
-			amount: charged(firstMoney(o.paid_amount), before, after, face),
-			before,
-			after,
+			...recordMoney(o, firstMoney(o.paid_amount), face),
 			recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
 			details: {
 				faceValue: face,

@@ -5,7 +5,10 @@ import { getTransaction, NETWORK, PHONE, PORTED, type ProductSpec } from '../tab
 const AIRTIME_LIMITS = {
 	/** ₦50 VTU, ₦100 Share and Sell: the family's server refuses less. */
 	minKobo: { VTU: 5_000, 'Share and Sell': 10_000 },
-	/** ₦50,000 per top-up: a cap of ours (the family's server states none); typical of the upstream VTU gateways' single top-up limit. */
+	/**
+	 * ₦50,000 per top-up: a cap of ours (the family's server states none); typical of the upstream VTU gateways' single
+	 * top-up limit.
+	 */
 	maxKobo: 5_000_000,
 };
 

@@ -2,8 +2,8 @@ import type { CatalogIndex } from '../../catalog';
 import { parseMobile } from '../../input';
 import type { CableProvider } from '../../types';
 import {
-	charged,
 	firstMoney,
+	recordMoney,
 	invalid,
 	parseBase,
 	requireDigits,
@@ -45,7 +45,8 @@ export const cableProduct: ProductModule<CablePurchase> = {
 		if (!pkg || pkg.providerId !== prov.id) {
 			throw invalid(
 				'package',
-				`package ${pkgId} is not a ${prov.name} package${pkg ? ` (it belongs to ${pkg.provider})` : ''}. Pick one from client.catalog.cable().`,
+				`package ${pkgId} is not a ${prov.name} package${pkg ? ` (it belongs to ${pkg.provider})` : ''}. Pick one from ` +
+					`client.catalog.cable().`,
 			);
 		}
 		const iuc = checkIuc(req.iuc);
@@ -68,12 +69,8 @@ export const cableProduct: ProductModule<CablePurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'cable');
 		const o = b.o;
-		const before = firstMoney(o.balance_before, o.previous_balance);
-		const after = firstMoney(o.balance_after, o.after_balance);
 		return result('cable', b, path, {
-			amount: charged(firstMoney(o.paid_amount, o.plan_amount, o.amount), before, after),
-			before,
-			after,
+			...recordMoney(o, firstMoney(o.paid_amount, o.plan_amount, o.amount)),
 			recipient: text(o.smart_card_number) || null,
 			details: {
 				package: typeof o.cableplan === 'number' ? o.cableplan : Number(o.cableplan) || o.cableplan,

@@ -12,7 +12,7 @@ import { VtuNotFoundError, type VtuError } from '../../errors';
 import type { BuyOptions, PurchaseResult } from '../../types';
 import {
 	invalid,
-	optionalText,
+	nameOnCard,
 	parseBase,
 	requireInt,
 	requireQuantity,
@@ -51,13 +51,12 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 		if (!plan || plan.networkId !== net.id)
 			throw invalid(
 				'plan',
-				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is ${plan.network})` : ''}. Pick one from client.catalog.dataPlans("${net.name}").`,
+				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is ${plan.network})` : ''}. Pick one from ` +
+					`client.catalog.dataPlans("${net.name}").`,
 			);
 		if (!plan.available) throw invalid('plan', `plan ${planId} (${plan.label}) is not available now; pick another.`);
 		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
-		const given = optionalText(req.nameOnCard, 'nameOnCard', 'the name printed on the coupons', L.nameOnCardChars);
-		// name_on_card may not be blank on the family's serializers: default to the account's name
-		const name = given || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, L.nameOnCardChars);
+		const name = nameOnCard(req.nameOnCard, idx, L.nameOnCardChars, 'the name printed on the coupons');
 		const body = {
 			[F.network.wire]: String(net.name),
 			[F.plan.wire]: plan.id,

@@ -1,8 +1,8 @@
 import { tryNormalizePhone } from '../../phone';
 import { parseMobile } from '../../input';
 import {
-	charged,
 	firstMoney,
+	recordMoney,
 	invalid,
 	optionalBoolean,
 	parseBase,
@@ -39,7 +39,8 @@ export function checkPhoneNetwork(phoneIn: unknown, net: NetworkInfo, ported: bo
 	if (!ported && detected !== want) {
 		throw invalid(
 			'phone',
-			`phone ${phone} looks like a ${detected} number, not ${want}. Choose network ${detected}, or set ported: true if the number was ported to ${want}.`,
+			`phone ${phone} looks like a ${detected} number, not ${want}. Choose network ${detected}, or set ported: true if ` +
+				`the number was ported to ${want}.`,
 		);
 	}
 	return phone;
@@ -67,7 +68,8 @@ export const dataProduct: ProductModule<DataPurchase> = {
 		if (!plan || plan.networkId !== net.id) {
 			throw invalid(
 				'plan',
-				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is a ${plan.network} plan)` : ''}. Pick one from client.catalog.dataPlans('${net.name}').`,
+				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is a ${plan.network} plan)` : ''}. Pick one from ` +
+					`client.catalog.dataPlans('${net.name}').`,
 			);
 		}
 		if (!plan.available)
@@ -99,12 +101,8 @@ export const dataProduct: ProductModule<DataPurchase> = {
 	parse(raw, path) {
 		const b = parseBase(raw, 'data');
 		const o = b.o;
-		const before = firstMoney(o.balance_before, o.previous_balance);
-		const after = firstMoney(o.balance_after, o.after_balance);
 		return result('data', b, path, {
-			amount: charged(firstMoney(o.plan_amount, o.paid_amount, o.amount), before, after),
-			before,
-			after,
+			...recordMoney(o, firstMoney(o.plan_amount, o.paid_amount, o.amount)),
 			recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
 			details: dataDetails(o),
 		});

@@ -3,10 +3,11 @@ import type { CatalogIndex } from '../../catalog';
 import { formatNaira, nairaText, parsePlainNaira } from '../../money';
 import { parseMobile } from '../../input';
 import {
-	charged,
 	firstMoney,
+	recordMoney,
 	invalid,
 	parseBase,
+	sameFaceValue,
 	requireDigits,
 	resolveChoice,
 	result,
@@ -32,7 +33,10 @@ export interface ElectricityPurchase {
 
 const { fields: F, limits: L, path: PATH } = ELECTRICITY_SPEC;
 
-/** By id, exact name or alias ("Ikeja", "IKEDC" → Ikeja Electric). A city a disco serves ("Abakaliki") is not an alias: refused with the list. */
+/**
+ * By id, exact name or alias ("Ikeja", "IKEDC" → Ikeja Electric). A city a disco serves ("Abakaliki") is not an
+ * alias: refused with the list.
+ */
 export function resolveDisco(idx: CatalogIndex, disco: unknown): Disco {
 	return resolveChoice(idx.discos, disco, 'disco', 'an electricity company');
 }
@@ -69,7 +73,8 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 		if (kobo > L.maxKobo) {
 			throw invalid(
 				'amount',
-				`amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per token; type a smaller amount or split it.`,
+				`amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per token; type a smaller amount or ` +
+					`split it.`,
 			);
 		}
 		const phone = req.phone !== undefined && req.phone !== '' ? parseMobile(req.phone, 'phone').phone : undefined;
@@ -93,18 +98,12 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 				description: `${nairaText(kobo)} ${disco.name} ${mt} token for meter ${meter}`,
 				request: body,
 			},
-			match: {
-				recipient: meter,
-				search: meter,
-				test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
-			},
+			match: sameFaceValue(meter, kobo),
 		};
 	},
 	parse(raw, path) {
 		const b = parseBase(raw, 'electricity');
 		const o = b.o;
-		const before = firstMoney(o.balance_before, o.previous_balance);
-		const after = firstMoney(o.balance_after, o.after_balance);
 		const face = firstMoney(o.amount);
 		const mtRaw = text(o.MeterType).toLowerCase();
 		const details: Record<string, unknown> = {
@@ -119,9 +118,7 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 		if (units !== undefined && units !== null && units !== '') details.units = text(units);
 		if (o.customer_address) details.customerAddress = text(o.customer_address);
 		return result('electricity', b, path, {
-			amount: charged(firstMoney(o.paid_amount), before, after, face),
-			before,
-			after,
+			...recordMoney(o, firstMoney(o.paid_amount), face),
 			recipient: text(o.meter_number) || null,
 			details,
 		});

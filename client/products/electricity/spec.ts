@@ -38,8 +38,8 @@ export const ELECTRICITY_SPEC = {
 		/** ₦500: the site's minimum. */
 		minKobo: 50_000,
 		/**
-		 * ₦500,000 per token: a cap of ours. The family's server and docs state no maximum (docs/real-sites.md §4.4); the cap
-		 * stops a typo (an extra zero or five) from spending the wallet on one meter.
+		 * ₦500,000 per token: a cap of ours. The family's server and docs state no maximum (docs/real-sites.md §4.4); the
+		 * cap stops a typo (an extra zero or five) from spending the wallet on one meter.
 		 */
 		maxKobo: 50_000_000,
 		meterDigits: { min: 6, max: 13 },

@@ -18,7 +18,8 @@ export async function validateMeter(
 	if (!isRecord(r))
 		throw invalid(
 			'meter',
-			'electricity.validate needs { disco, meter, meterType }, e.g. { disco: "Ikeja Electric", meter: "45012345678", meterType: "prepaid" }.',
+			'electricity.validate needs { disco, meter, meterType }, e.g. { disco: "Ikeja Electric", meter: "45012345678", ' +
+				'meterType: "prepaid" }.',
 		);
 	const disco = resolveDisco(idx, r.disco);
 	const meter = checkMeter(r.meter);

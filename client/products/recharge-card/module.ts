@@ -4,7 +4,7 @@ import {
 	firstMoney,
 	invalid,
 	isRec,
-	optionalText,
+	nameOnCard,
 	parseBase,
 	requireInt,
 	requireQuantity,
@@ -69,18 +69,12 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 		if (!d || d.networkId !== net.id) {
 			throw invalid(
 				'denomination',
-				`denomination ${denomId} is not a ${net.name} recharge card${d ? ` (it is ${d.network})` : ''}. Pick one from client.catalog.recharge().`,
+				`denomination ${denomId} is not a ${net.name} recharge card${d ? ` (it is ${d.network})` : ''}. Pick one from ` +
+					`client.catalog.recharge().`,
 			);
 		}
 		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
-		// name_on_card may not be blank on the family's serializer: default to the account's name.
-		const given = optionalText(
-			req.nameOnCard,
-			'nameOnCard',
-			'the name printed on the cards, e.g. "Ade Stores"',
-			L.nameOnCardChars,
-		);
-		const name = given || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, L.nameOnCardChars);
+		const name = nameOnCard(req.nameOnCard, idx, L.nameOnCardChars, 'the name printed on the cards, e.g. "Ade Stores"');
 		const body = {
 			[F.network.wire]: net.id,
 			[F.denomination.wire]: d.id,

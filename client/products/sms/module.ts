@@ -54,7 +54,9 @@ export function prepareSmsBatch(plan: SmsPlan, batch: string[], ratePerPageKobo 
 			product: 'sms',
 			recipient: batch.join(','),
 			amount: cost,
-			description: `${plan.pages}-page SMS from ${plan.sender} to ${batch.length} number${batch.length > 1 ? 's' : ''}${plan.dnd ? ' (DND route)' : ''}`,
+			description:
+				`${plan.pages}-page SMS from ${plan.sender} to ${batch.length} ` +
+				`number${batch.length > 1 ? 's' : ''}${plan.dnd ? ' (DND route)' : ''}`,
 			request: body,
 			rateSource: plan.rateSource,
 			rateNote: plan.rateNote,

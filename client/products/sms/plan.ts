@@ -36,10 +36,20 @@ export function smsPages(message: string): number {
 
 /** GSM 03.38 7-bit alphabet, basic set and extension table: a message outside it travels as Unicode (UCS-2). */
 const GSM7 = new Set([
-	...'@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà^{}\\[~]|€\f',
+	...('@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡' +
+		'ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà' +
+		'^{}\\[~]|€\f'),
 ]);
 
 /** The characters of `message` (each once) that networks bill as Unicode, e.g. ₦ and emoji. */
+
+/** Words that make a "sent" or "success" in an SMS answer mean the opposite. */
+const NEGATION = new RegExp(
+	"\\b(?:not|no|never|unable|cannot|can't|couldn't|fail(?:ed|ure)?|error|insufficient|invalid|declined|rejected)" +
+		'\\b|unsuccess',
+	'i',
+);
+
 export function unicodeChars(message: string): string[] {
 	return [...new Set([...message].filter((c) => !GSM7.has(c)))];
 }
@@ -80,7 +90,8 @@ export function planSms(req: Omit<SmsPurchase, 'product'> | SmsPurchase, rates: 
 			'recipients',
 			inputs.length === 0
 				? 'recipients is empty; give one or more Nigerian mobile numbers separated by commas.'
-				: `none of the ${inputs.length} recipients is a Nigerian mobile number (e.g. ${JSON.stringify(bad[0])}: ${phoneProblemText(rejected[0].reason as PhoneProblem, bad[0])}); ${MOBILE_EXAMPLE}.`,
+				: `none of the ${inputs.length} recipients is a Nigerian mobile number (e.g. ${JSON.stringify(bad[0])}: ` +
+						`${phoneProblemText(rejected[0].reason as PhoneProblem, bad[0])}); ${MOBILE_EXAMPLE}.`,
 		);
 	}
 	const pages = smsPages(message);
@@ -207,10 +218,7 @@ export function parseSmsSend(
 	const msg = text(raw.error ?? raw.message ?? raw.msg ?? raw.detail ?? raw.status ?? '');
 	const st = normalizeStatus(raw.Status ?? raw.status);
 	// "Message not sent", "unsuccessful", "could not be sent" also contain "sent"/"success": a negation wins.
-	const negated =
-		/\b(?:not|no|never|unable|cannot|can't|couldn't|fail(?:ed|ure)?|error|insufficient|invalid|declined|rejected)\b|unsuccess/i.test(
-			msg,
-		);
+	const negated = NEGATION.test(msg);
 	const ok = !negated && (/succes+ful+y?\s*sent|\bsent\b|success/i.test(msg) || st === 'successful');
 	if (!ok) {
 		if (/insufficien/i.test(msg))

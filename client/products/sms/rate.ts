@@ -39,7 +39,8 @@ export function parseSmsRateOption(o: SmsRateOption | undefined): Partial<Record
 		const k = tryParseKobo(v, false); // a third decimal is a typo, not a rate to round
 		if (k === null || k < PLAUSIBLE_KOBO.min || k > PLAUSIBLE_KOBO.max) {
 			throw new VtuInvalidInputError(
-				`smsRates.${route} ${JSON.stringify(v)} is not an SMS rate: give naira per page per number between ₦0.50 and ₦20, e.g. "2.50".`,
+				`smsRates.${route} ${JSON.stringify(v)} is not an SMS rate: give naira per page per number between ₦0.50 and ` +
+					`₦20, e.g. "2.50".`,
 				{ field: `smsRates.${route}` },
 			);
 		}
@@ -75,9 +76,15 @@ export function rateNote(source: RateSource, rate: Money, dnd: boolean): string 
 		case 'credential':
 			return `₦${rate.naira} a page (${route}), the rate set in the credential`;
 		case 'learned':
-			return `₦${rate.naira} a page (${route}), learned from this site's first batch (wallet change per number and page)`;
+			return (
+				`₦${rate.naira} a page (${route}), learned from this site's first batch (wallet change per number and ` +
+				`page)`
+			);
 		case 'assumed':
-			return `₦${rate.naira} a page (${route}) assumed: the site publishes no SMS rate and the credential sets none, so the highest tariff seen on these sites is used until the first batch shows the real one`;
+			return (
+				`₦${rate.naira} a page (${route}) assumed: the site publishes no SMS rate and the credential sets none, ` +
+				`so the highest tariff seen on these sites is used until the first batch shows the real one`
+			);
 	}
 }
 
