@@ -207,6 +207,13 @@ export class Prices {
 	}
 }
 
+/** A data plan's price key (its network and kind are its plan type). */
+export const dataPriceKey = (p: { id: number; network: string; kind: string }): PriceKey => ({
+	product: 'data',
+	type: `${p.network} ${p.kind}`,
+	plan: String(p.id),
+});
+
 type CatalogReader = { get(): Promise<Catalog> };
 
 const same = (a: string | number, b: string | number) =>
@@ -219,7 +226,7 @@ export async function priceKeyOf(catalog: CatalogReader, req: PurchaseRequest): 
 	switch (req.product) {
 		case 'data': {
 			const plan = net(req.network)?.plans.find((p) => p.id === Number(req.plan));
-			return { product: 'data', type: plan ? `${plan.network} ${plan.kind}` : undefined, plan: String(req.plan) };
+			return plan ? dataPriceKey(plan) : { product: 'data', plan: String(req.plan) };
 		}
 		case 'airtime':
 			return { product: 'airtime', type: net(req.network)?.name };

@@ -350,7 +350,10 @@ export class FakeTelegram {
 			const out: Record<string, any> = { ...q };
 			if (boundary) {
 				for (const part of raw.split(`--${boundary}`)) {
-					const m = /name="([^"]+)"(?:; filename="[^"]*")?\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*)\r\n$/.exec(part);
+					// grammY writes a file part as `name="<id>";filename=<name>` (no space, no quotes)
+					const m = /name="([^"]+)"(?:;\s*filename=(?:"[^"]*"|[^\r\n;]*))?\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*)\r\n$/.exec(
+						part,
+					);
 					if (m) {
 						try {
 							out[m[1]] = JSON.parse(m[2]);

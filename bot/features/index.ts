@@ -9,6 +9,8 @@ import { balance } from './balance';
 import { data } from './data';
 import { history } from './history';
 import { help, menu } from './menu';
+import { ownerDesk, support } from './owner-desk';
+import { ownerPrices } from './owner-prices';
 import { pin } from './pin';
 import type { Feature } from './registry';
 import { repeat } from './repeat';
@@ -29,9 +31,12 @@ export function features(): readonly Feature[] {
 			airtime,
 			storefrontBalance,
 			storefrontFund,
+			ownerPrices,
+			support,
 			cancel,
 			storefrontHelp,
 			storefrontOwner,
+			ownerDesk,
 			unhandled,
 		];
 	return [menu, data, airtime, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];

@@ -25,6 +25,17 @@ export interface GateOptions {
 	rateLimitRedis?: RateLimitRedis;
 }
 
+/** A stranger asked for the till: its admins are told once (they answer with /allow). */
+async function alertAdmins(s: Services, uid: number): Promise<void> {
+	for (const admin of s.access.adminIds) {
+		try {
+			await s.api.sendMessage(admin, t('owner-access-request', { user: s.access.describe(uid), id: String(uid) }));
+		} catch (e) {
+			s.logger.warn('admin not told of an access request', { admin, err: e instanceof Error ? e.message : String(e) });
+		}
+	}
+}
+
 export function gates(s: Services, o: GateOptions): Composer<MyContext> {
 	const { journal, logger, access } = s;
 	const firstSeen = async (updateId: number): Promise<boolean> => {
@@ -66,6 +77,7 @@ export function gates(s: Services, o: GateOptions): Composer<MyContext> {
 		// A storefront serves anyone who opens it; the till only its staff.
 		if (s.storefront || access.isAllowed(uid)) return next();
 		logger.info('stranger refused', { user: uid });
+		if (access.requestAccess(uid)) await alertAdmins(s, uid);
 		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('gate-not-allowed') });
 		else if (ctx.chat?.type === 'private' && ctx.message) {
 			await ctx.reply(t('gate-private-bot', { id: String(uid) }));

@@ -25,6 +25,7 @@ async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPur
 		const o = await side.offer(userId, req);
 		return o.ok ? { ok: true, value: o } : o;
 	} catch (e) {
+		await side.noteVendorError(e);
 		if (e instanceof VtuError && e.code === 'insufficient_balance') return { ok: false, text: t('sf-float-refused') };
 		if (e instanceof VtuError && e.code === 'invalid_input') return { ok: false, text: e.message };
 		return { ok: false, text: failText(s, t('sf-quote-failed'), e) };
@@ -52,7 +53,8 @@ async function placeAndTell(
 ): Promise<string> {
 	if (Date.now() - offer.at > s.cfg.confirmTtlMs) return t('sf-offer-expired');
 	try {
-		const out = await side.place(userId, offer.orderId, req);
+		const out = await side.place(userId, offer.orderId, req, offer.price);
+		if (out.error) await side.noteVendorError(out.error);
 		await side.claim(`order:${out.orderId}:${out.state}`); // told here: the follower does not tell it again
 		return await outcomeText(side, userId, meta, out);
 	} catch (e) {
@@ -62,7 +64,9 @@ async function placeAndTell(
 				? t('sf-wallet-short', { price: naira(offer.price), available: naira(w.available) })
 				: t('sf-float-refused');
 		}
-		if (e instanceof VtuError && e.code === 'invalid_input') return e.message;
+		if (e instanceof VtuError && e.code === 'invalid_input')
+			return e.field === 'price' ? t('sf-price-changed') : e.message;
+		await side.noteVendorError(e);
 		s.logger.error('storefront order failed', { user: userId, order: offer.orderId, err: e });
 		return t('sf-order-error', { ref: offer.orderId });
 	}

@@ -125,7 +125,17 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const s = await shop();
 		// the storefront's commands, from the registry: none of the till's staff commands
 		const commands = env.tg.callsOf('setMyCommands')[0].payload.commands as { command: string }[];
-		expect(commands.map((c) => c.command)).toEqual(['start', 'data', 'airtime', 'balance', 'fund', 'cancel', 'help']);
+		expect(commands.map((c) => c.command)).toEqual([
+			'start',
+			'data',
+			'airtime',
+			'balance',
+			'fund',
+			'prices',
+			'support',
+			'cancel',
+			'help',
+		]);
 		const account = await start(s.app, env.alice);
 		expect(await start(s.app, env.alice)).toBe(account); // one account per customer
 		const sent = await s.admin('transfer', {
