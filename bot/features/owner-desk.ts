@@ -72,17 +72,18 @@ async function findCustomer(side: StoreSide, arg: string): Promise<string | null
 	return p?.customer_id ?? null;
 }
 
-const ENTRY_REASONS = new Set([
-	'payment',
-	'payment_fee',
-	'unpark',
-	'hold',
-	'settle',
-	'release',
-	'refund',
-	'manual_credit',
-	'manual_debit',
-]);
+/** A ledger reason, in words. */
+const ENTRY_TEXT: Record<string, string> = {
+	payment: 'ledger-payment',
+	payment_fee: 'ledger-payment-fee',
+	unpark: 'ledger-unpark',
+	hold: 'ledger-hold',
+	settle: 'ledger-settle',
+	release: 'ledger-release',
+	refund: 'ledger-refund',
+	manual_credit: 'ledger-manual-credit',
+	manual_debit: 'ledger-manual-debit',
+};
 
 /** The wallet's last ledger entries, newest first, one line each. */
 async function recentEntries(side: StoreSide, customer: string, limit = 10): Promise<string[]> {
@@ -96,7 +97,7 @@ async function recentEntries(side: StoreSide, customer: string, limit = 10): Pro
 		.execute();
 	return rows.map((r) => {
 		const sign = r.credit_account === w ? '+' : '−';
-		const reason = ENTRY_REASONS.has(r.reason) ? t(`ledger-${r.reason.replace('_', '-')}`) : r.reason;
+		const reason = ENTRY_TEXT[r.reason] ? t(ENTRY_TEXT[r.reason]) : r.reason;
 		const at = new Date(Date.parse(r.created_at) + 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
 		return t('customer-entry', { at, amount: `${sign}${naira(Number(r.amount))}`, reason, ref: r.reference });
 	});
@@ -198,7 +199,7 @@ const onlyAdmins =
 		s.access.isAdmin(ctx.from?.id) ? h(ctx) : ctx.reply(t('admin-only'));
 
 export const ownerDesk: Feature = {
-	name: 'owner-desk',
+	name: 'desk',
 	commands: [
 		{ name: 'report', description: 'cmd-report', admin: true },
 		{ name: 'customer', description: 'cmd-customer', admin: true },

@@ -150,7 +150,7 @@ function tierCommand(s: Services): CommandHandler {
 }
 
 export const ownerPrices: Feature = {
-	name: 'owner-prices',
+	name: 'pricing',
 	commands: [
 		{ name: 'prices', description: 'cmd-prices', help: 'help-prices', keepsFlow: true },
 		{ name: 'setprice', description: 'cmd-setprice', admin: true },
