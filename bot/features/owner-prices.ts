@@ -23,7 +23,10 @@ export function chunks(lines: string[], max = CHUNK): string[] {
 	const out: string[] = [];
 	let cur = '';
 	for (const l of lines) {
-		if (cur && cur.length + l.length + 1 > max) (out.push(cur), (cur = ''));
+		if (cur && cur.length + l.length + 1 > max) {
+			out.push(cur);
+			cur = '';
+		}
 		cur = cur ? `${cur}\n${l}` : l;
 	}
 	if (cur) out.push(cur);
