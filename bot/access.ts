@@ -88,7 +88,12 @@ export class Access {
 
 	/** A stranger wrote to the bot: true the first time (whichever instance sees it first). */
 	requestAccess(userId: number): boolean {
-		return this.stmts.request.run(`access-request:${userId}`, this.clock.now()).changes === 1;
+		return this.claimOnce(`access-request:${userId}`);
+	}
+
+	/** True the first time `key` is claimed, by any instance on this file (for alerts sent once). */
+	claimOnce(key: string): boolean {
+		return this.stmts.request.run(key, this.clock.now()).changes === 1;
 	}
 
 	/** Strangers who asked and are neither allowed nor denied yet. */

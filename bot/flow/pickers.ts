@@ -12,6 +12,7 @@ import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
 import { cb } from '../callback-data';
 import { t } from '../i18n';
 import { dataPriceKey, type PriceTable } from '../../store/prices';
+import { noteVendorRefusal } from '../owner-alerts';
 
 export interface NetView {
 	id: number;
@@ -31,8 +32,8 @@ export interface PlanView {
 export function failText(s: Services, what: string, e: unknown): string {
 	const code = errorCode(e) ?? null;
 	s.logger.warn(what, { code, err: e instanceof Error ? e.message : String(e) });
-	// the vendor refusing the token: the owner is told (storefront: once an hour, across instances)
-	if (code === 'auth') void s.storefront?.noteVendorError(e).catch(() => undefined);
+	// the vendor refusing the token: the owner is told (once an hour, across instances)
+	if (code === 'auth') void noteVendorRefusal(s, e).catch(() => undefined);
 	return t('err-with-reason', { what, reason: userError(code, e instanceof Error ? e.message : null) });
 }
 

@@ -6,6 +6,7 @@ import { Composer } from 'grammy';
 import { limit } from '@grammyjs/ratelimiter';
 import type { MyContext, Services } from '../context';
 import { t } from '../i18n';
+import { tellAdmins } from '../owner-alerts';
 
 /** Remembers update ids across instances (Redis); the default is the SQLite `seen_updates` table. */
 export interface UpdateDedupe {
@@ -23,17 +24,6 @@ export interface GateOptions {
 	rateLimit: number;
 	rateWindowMs: number;
 	rateLimitRedis?: RateLimitRedis;
-}
-
-/** A stranger asked for the till: its admins are told once (they answer with /allow). */
-async function alertAdmins(s: Services, uid: number): Promise<void> {
-	for (const admin of s.access.adminIds) {
-		try {
-			await s.api.sendMessage(admin, t('owner-access-request', { user: s.access.describe(uid), id: String(uid) }));
-		} catch (e) {
-			s.logger.warn('admin not told of an access request', { admin, err: e instanceof Error ? e.message : String(e) });
-		}
-	}
 }
 
 export function gates(s: Services, o: GateOptions): Composer<MyContext> {
@@ -77,7 +67,9 @@ export function gates(s: Services, o: GateOptions): Composer<MyContext> {
 		// A storefront serves anyone who opens it; the till only its staff.
 		if (s.storefront || access.isAllowed(uid)) return next();
 		logger.info('stranger refused', { user: uid });
-		if (access.requestAccess(uid)) await alertAdmins(s, uid);
+		// a stranger asking for the till: its admins are told once (they answer with /allow)
+		if (access.requestAccess(uid))
+			await tellAdmins(s, t('owner-access-request', { user: access.describe(uid), id: String(uid) }));
 		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('gate-not-allowed') });
 		else if (ctx.chat?.type === 'private' && ctx.message) {
 			await ctx.reply(t('gate-private-bot', { id: String(uid) }));

@@ -285,7 +285,7 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 	});
 });
 
-describe('the till: access requests', () => {
+describe('the till: access requests and alerts', () => {
 	const env = useBotEnv();
 	test('a stranger asking alerts the admin once and waits in /users until allowed', async () => {
 		const app = await env.makeBot();
@@ -299,5 +299,13 @@ describe('the till: access requests', () => {
 		await env.send(app, env.tg.textUpdate(env.admin1, '/users'));
 		expect(env.tg.lastText(env.admin1.id)).not.toContain(text('admin-pending'));
 		expect(env.tg.lastText(env.admin1.id)).toContain(user);
+	});
+
+	test('the vendor refuses the token: the admins are alerted once', async () => {
+		const app = await env.makeBot({}, env.dbPath, env.clientFor('not-a-valid-token-0000'));
+		for (let i = 0; i < 2; i++) await env.send(app, env.tg.textUpdate(env.alice, '/data'));
+		await env.tg.waitFor(() => env.tg.textsTo(env.admin1.id).includes(text('owner-alert-token')));
+		await env.send(app, env.tg.textUpdate(env.bob, '/data'));
+		expect(env.tg.textsTo(env.admin1.id).filter((x) => x === text('owner-alert-token'))).toHaveLength(1);
 	});
 });
