@@ -6,7 +6,6 @@
  */
 import { VtuError } from '../../client/errors';
 import { parseMarkup, parseTier, PriceTable, type Markup, type Tier } from '../../store/prices';
-import type { CommandContext } from 'grammy';
 import type { MyContext, Services } from '../context';
 import { flowOpen } from '../flow/confirm';
 import { menuButton } from '../flow/keyboards';
@@ -47,9 +46,10 @@ export function priceListLines(items: PricedItem[], table: PriceTable): string[]
 	return lines;
 }
 
-async function pricesCommand(s: Services, ctx: CommandContext<MyContext>): Promise<unknown> {
+/** The price list of the customer's tier (an owner may ask for a tier: `/prices reseller`). */
+async function showPrices(s: Services, ctx: MyContext, arg = ''): Promise<unknown> {
 	const side = s.storefront!;
-	const asked = parseTier(ctx.match);
+	const asked = parseTier(arg);
 	const markup = flowOpen(s, ctx) ? {} : { reply_markup: menuButton() };
 	const tier = asked && s.access.isAdmin(ctx.from?.id) ? asked : await side.prices.tierOf(String(ctx.from!.id));
 	try {
@@ -159,9 +159,11 @@ export const ownerPrices: Feature = {
 		{ name: 'setprice', description: 'cmd-setprice', admin: true },
 		{ name: 'tier', description: 'cmd-tier', admin: true },
 	],
+	menu: { label: 'menu-prices', place: 'prices', row: 2 },
 	build: (s) => ({
+		places: { prices: (ctx) => showPrices(s, ctx) },
 		commands: {
-			prices: (ctx) => pricesCommand(s, ctx),
+			prices: (ctx) => showPrices(s, ctx, ctx.match),
 			setprice: setPriceCommand(s),
 			tier: tierCommand(s),
 		},

@@ -365,6 +365,7 @@ sf-debited-you = The shop debited { $amount } from your wallet ({ $reason }). Ba
 ## The owner's desk (storefront): seller's prices, /prices, reports, customers, broadcast, support, alerts
 sf-price-changed = The price changed since you saw it: nothing was taken. Start again to see the new price.
 cmd-prices = Price list
+menu-prices = 🏷️ Prices
 help-prices = /prices – today's prices
 cmd-setprice = Set a price: /setprice <product> [plan type | plan <id>] <5% or ₦20> [reseller]
 cmd-tier = Set a customer's price tier: /tier <telegram id> regular|reseller

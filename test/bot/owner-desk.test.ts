@@ -111,6 +111,9 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 		const mtn = list.indexOf(text('prices-section-data', { network: 'MTN' }));
 		expect(mtn).toBeGreaterThan(0);
 		expect(list.slice(mtn)).toContain(text('prices-line', { name: '1GB SME (30 days)', price: '₦262.50' }));
+		// the main menu's Prices button shows the same list
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, text('menu-prices')));
+		expect(env.tg.lastText(env.alice.id)).toBe(list.join('\n'));
 		// without a rule: the general markup (10% + ₦50)
 		const waec = (await env.client.catalog.exams()).find((e) => e.exam === 'WAEC')!.price.kobo;
 		const general = waec + Math.round(waec / 10) + 5_000;
