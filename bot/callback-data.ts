@@ -7,7 +7,18 @@
 import type { Composer, Context, Filter } from 'grammy';
 
 /** Where a `go:` button leads (a feature of the registry, or the menu / help). */
-export const PLACES = ['menu', 'data', 'airtime', 'sms', 'balance', 'history', 'help', 'setpin', 'fund', 'prices'] as const;
+export const PLACES = [
+	'menu',
+	'data',
+	'airtime',
+	'sms',
+	'balance',
+	'history',
+	'help',
+	'setpin',
+	'fund',
+	'prices',
+] as const;
 export type Place = (typeof PLACES)[number];
 
 /** What each kind of button carries. */
