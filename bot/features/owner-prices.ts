@@ -111,10 +111,11 @@ function setPriceCommand(s: Services): CommandHandler {
 		const p = parseSetPrice(ctx.match);
 		if (!p) return ctx.reply(t('setprice-usage'));
 		const side = s.storefront!;
-		const items = catalogueItems(await side.o.client.catalog.get());
-		const covered = itemsIn(items, p.product, p.scope);
+		const catalog = await side.o.client.catalog.get();
+		const items = catalogueItems(catalog);
+		const covered = itemsIn(catalog, items, p.product, p.scope);
 		if (p.scope && !covered.length) {
-			const types = typesOf(items, p.product);
+			const types = typesOf(catalog, items, p.product);
 			return ctx.reply(t('setprice-unknown', { what: p.scope.slice(5), types: types.join(', ') || '–' }));
 		}
 		if (p.markup === 'off') {

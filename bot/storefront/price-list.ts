@@ -88,15 +88,29 @@ export function catalogueItems(c: Catalog): PricedItem[] {
 	];
 }
 
-/** The plan types the owner may name for a product (upper case), e.g. "MTN SME" for data. */
-export function typesOf(items: PricedItem[], product: string): string[] {
+/** The plan types the owner may name for a product (upper case), e.g. "MTN SME" for data, a disco for electricity. */
+export function typesOf(c: Catalog, items: PricedItem[], product: string): string[] {
 	const out = new Set<string>();
 	for (const i of items) if (i.key.product === product && i.key.type) out.add(normType(i.key.type));
+	if (product === 'electricity') for (const d of c.discos) out.add(normType(d.name));
 	return [...out];
 }
 
-/** The items a rule's scope covers. */
-export function itemsIn(items: PricedItem[], product: string, scope: string): PricedItem[] {
+/**
+ * The items a rule's scope covers. Electricity is listed as one sample token; a disco's rule is shown on a
+ * sample token of that disco.
+ */
+export function itemsIn(c: Catalog, items: PricedItem[], product: string, scope: string): PricedItem[] {
+	const disco = product === 'electricity' && scope.startsWith('type:') ? scope.slice(5) : null;
+	if (disco && c.discos.some((d) => normType(d.name) === disco))
+		return [
+			{
+				key: { product, type: disco },
+				name: `${disco} ${t('prices-electricity-item', { amount: naira(SAMPLE_TOKEN) })}`,
+				cost: SAMPLE_TOKEN,
+				section: t('prices-section-electricity'),
+			},
+		];
 	return items.filter((i) => {
 		if (product !== '*' && i.key.product !== product) return false;
 		if (scope.startsWith('type:')) return normType(i.key.type ?? '') === scope.slice(5);

@@ -104,6 +104,17 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 			pattern('setprice-unknown', { what: 'MTN TURBO', types: /.*MTN SME.*/ }),
 		);
 		expect(await owner(s.app, '/setprice data MTN SME five')).toBe(text('setprice-usage'));
+		// electricity by disco: shown on a sample token of that disco
+		const ikeja = (await owner(s.app, '/setprice electricity Ikeja Electric ₦100')).split('\n');
+		expect(ikeja).toEqual([
+			text('setprice-set', { rule: 'electricity IKEJA ELECTRIC (regular)', markup: '₦100.00' }),
+			text('setprice-margin', {
+				name: `IKEJA ELECTRIC ${text('prices-electricity-item', { amount: '₦5,000.00' })}`,
+				cost: '₦5,000.00',
+				price: '₦5,100.00',
+				margin: '₦100.00',
+			}),
+		]);
 
 		await env.send(s.app, env.tg.textUpdate(env.alice, '/prices'));
 		const list = env.tg.lastText(env.alice.id)!.split('\n');
