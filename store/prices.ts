@@ -203,7 +203,8 @@ export class Prices {
 
 	/** The one pricing function: what `customerId` pays for `key` at the vendor's `cost`. */
 	async priceOf(customerId: string, key: PriceKey, cost: number): Promise<Priced> {
-		return (await this.table(await this.tierOf(customerId))).price(key, cost);
+		const [rules, tier] = await Promise.all([this.rules(), this.tierOf(customerId)]); // two reads at once
+		return new PriceTable(rules, tier, this.fallback).price(key, cost);
 	}
 }
 

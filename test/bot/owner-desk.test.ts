@@ -8,6 +8,8 @@
  */
 import { VtuClient } from '../../client';
 import { naira } from '../../bot/orders';
+import { reportDays } from '../../bot/features/owner-desk';
+import { chunks, parseSetPrice } from '../../bot/features/owner-prices';
 import type { VtuBot } from '../../bot/bot';
 import { createLogger } from '../../bot/logger';
 import { StoreSide } from '../../bot/storefront/service';
@@ -24,6 +26,35 @@ import { pattern, text } from './texts';
 const SECRET = 'sk_test_owner_desk_0123456789abcdef';
 const ADMIN_KEY = 'pay-admin-key-owner-desk';
 const NAIRA = /₦[\d,]+\.\d\d/;
+
+test('what the owner types: /setprice, /report days; long lists cut under the message limit', () => {
+	expect(parseSetPrice('data MTN SME 5%')).toEqual({
+		product: 'data',
+		scope: 'type:MTN SME',
+		tier: 'regular',
+		markup: { percent: '5' },
+	});
+	expect(parseSetPrice('data plan 7 ₦20 reseller')).toEqual({
+		product: 'data',
+		scope: 'plan:7',
+		tier: 'reseller',
+		markup: { fixedKobo: 2_000 },
+	});
+	expect(parseSetPrice('all 2.5%')).toMatchObject({ product: '*', scope: '', markup: { percent: '2.5' } });
+	expect(parseSetPrice('exam WAEC off')).toMatchObject({ product: 'exam_pin', scope: 'type:WAEC', markup: 'off' });
+	for (const bad of ['', 'data', 'tv 5%', 'data MTN SME', 'all MTN 5%', 'data 500%'])
+		expect(parseSetPrice(bad)).toBeNull();
+	const now = new Date('2026-11-24T23:30:00Z'); // 00:30 on the 25th in Lagos
+	expect(reportDays('', now)).toEqual({ first: '2026-11-25', last: '2026-11-25' });
+	expect(reportDays('yesterday', now)).toEqual({ first: '2026-11-24', last: '2026-11-24' });
+	expect(reportDays('2026-11-01 2026-11-30', now)).toEqual({ first: '2026-11-01', last: '2026-11-30' });
+	for (const bad of ['last week', '2026-11-01 to 2026-11-30', '24/11/2026']) expect(reportDays(bad, now)).toBeNull();
+	const lines = Array.from({ length: 300 }, (_, i) => `line ${i} ${'x'.repeat(20)}`);
+	const parts = chunks(lines);
+	expect(parts.length).toBeGreaterThan(1);
+	for (const p of parts) expect(p.length).toBeLessThanOrEqual(3500);
+	expect(parts.join('\n')).toBe(lines.join('\n'));
+});
 
 describe.each(backendNames())("the owner's desk on %s", (name) => {
 	const env = useBotEnv();
