@@ -6,12 +6,11 @@
  * vendor wallet cannot cover before anything is held, and alerts the owner once per low-balance episode.
  */
 import { VtuError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../client/errors';
-import { percentOf } from '../client/money';
 import type { VtuClient } from '../client/client';
 import type { PurchaseRequest, PurchaseResult } from '../client/types';
 import type { OrderRow, StoreDb, StoreTables } from './db';
 import { isAlreadyWritten, retryOnDeadlock, type Books } from './ledger';
-import { Prices, priceKeyOf } from './prices';
+import { applyMarkup, Prices, priceKeyOf } from './prices';
 import type { Transaction } from 'kysely';
 
 const ADOPT_REFUSED =
@@ -96,8 +95,7 @@ export class Storefront {
 
 	/** The configured markup on a vendor cost (kobo), where the seller set no price rule. */
 	priceFor(cost: number): number {
-		const p = this.deps.pricing ?? {};
-		return cost + (p.markupPercent !== undefined ? percentOf(cost, p.markupPercent) : 0) + (p.markupKobo ?? 0);
+		return applyMarkup(cost, this.prices.fallback);
 	}
 
 	/** What this customer pays for `req` at the vendor's `cost`: the seller's rules (store/prices.ts). */
