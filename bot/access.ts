@@ -33,6 +33,10 @@ export class Access {
          ON CONFLICT(user_id) DO UPDATE SET name = excluded.name, username = excluded.username, seen_at = excluded.seen_at`,
 			),
 			profile: db.prepare(`SELECT name, username FROM profiles WHERE user_id = ?`),
+			// a stranger's request for access, in the shared `kv` table: the first instance to write it alerts
+			request: db.prepare(`INSERT INTO kv (key, value, updated_at) VALUES (?, '', ?) ON CONFLICT(key) DO NOTHING`),
+			requests: db.prepare(`SELECT key FROM kv WHERE key >= 'access-request:' AND key < 'access-request;'`),
+			denied: db.prepare(`SELECT 1 FROM users WHERE user_id = ? AND allowed = 0`),
 		};
 	}
 
@@ -76,6 +80,28 @@ export class Access {
 		if (this.admins.has(userId)) return false;
 		this.stmts.set.run({ user_id: userId, allowed: 0, by, now: this.clock.now() });
 		return true;
+	}
+
+	get adminIds(): number[] {
+		return [...this.admins];
+	}
+
+	/** A stranger wrote to the bot: true the first time (whichever instance sees it first). */
+	requestAccess(userId: number): boolean {
+		return this.claimOnce(`access-request:${userId}`);
+	}
+
+	/** True the first time `key` is claimed, by any instance on this file (for alerts sent once). */
+	claimOnce(key: string): boolean {
+		return this.stmts.request.run(key, this.clock.now()).changes === 1;
+	}
+
+	/** Strangers who asked and are neither allowed nor denied yet. */
+	pendingRequests(): number[] {
+		return (this.stmts.requests.all() as { key: string }[])
+			.map((r) => Number(r.key.slice('access-request:'.length)))
+			.filter((id) => Number.isSafeInteger(id) && !this.isAllowed(id) && !this.stmts.denied.get(id))
+			.sort((a, b) => a - b);
 	}
 
 	listAllowed(): number[] {

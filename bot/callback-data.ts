@@ -22,6 +22,7 @@ export const PLACES = [
 	'electricity',
 	'exam_pin',
 	'recharge_card',
+	'prices',
 ] as const;
 export type Place = (typeof PLACES)[number];
 

@@ -130,6 +130,7 @@ const storefrontEnv = {
 	),
 	STORE_DB_PATH: optional,
 	STORE_WEBHOOK_PORT: int(8081, 0, 65535),
+	STORE_SUMMARY_HOUR: int(8, 0, 23),
 	STORE_CUSTOMER_EMAIL_DOMAIN: z
 		.string()
 		.trim()
@@ -255,6 +256,8 @@ export interface StorefrontConfig {
 	webhookPort: number;
 	/** Paystack needs an email per customer: `tg<telegram id>@<this domain>`. */
 	emailDomain: string;
+	/** Lagos hour from which yesterday's summary goes to the owners (0-23). */
+	summaryHour: number;
 }
 
 /** The store's SQLite file by default: next to the journal (`vtu-bot.sqlite` → `vtu-bot.store.sqlite`). */
@@ -387,6 +390,7 @@ function storefrontOf(e: z.infer<typeof EnvSchema>): StorefrontConfig {
 		dbPath: e.STORE_DB_PATH ?? storeDbPathOf(e.BOT_DB_PATH),
 		webhookPort: e.STORE_WEBHOOK_PORT,
 		emailDomain: e.STORE_CUSTOMER_EMAIL_DOMAIN,
+		summaryHour: e.STORE_SUMMARY_HOUR,
 	};
 }
 

@@ -84,8 +84,34 @@ export interface OrderRow {
 	created_at: string;
 }
 
+/** A seller's price rule (store/prices.ts): one per (product, scope, tier). */
+export interface PriceRuleRow {
+	/** data | airtime | cable | electricity | exam_pin | recharge_card | sms | * (every product) */
+	product: string;
+	/** '' (the whole product), 'type:<plan type>' (e.g. 'type:MTN SME') or 'plan:<id>' */
+	scope: string;
+	/** regular | reseller */
+	tier: string;
+	/** percent markup on the vendor's cost as an exact decimal string ("5", "2.5"), or null */
+	percent: string | null;
+	/** fixed markup in kobo */
+	fixed: number;
+	updated_by: string | null;
+	updated_at: string;
+}
+
+/** What the shop knows of a customer beyond the ledger: their @username (for lookups) and price tier. */
+export interface CustomerProfileRow {
+	customer_id: string;
+	username: string | null;
+	tier: string;
+	updated_at: string;
+}
+
 export interface StoreTables {
 	orders: OrderRow;
+	price_rules: PriceRuleRow;
+	customer_profiles: CustomerProfileRow;
 	accounts: AccountRow;
 	transfers: TransferRow;
 	payments: PaymentRow;
@@ -205,6 +231,16 @@ async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
       created_at text not null)`,
 		// a vendor record belongs to one order at most, whichever instance adopts it
 		sql`create unique index if not exists orders_vendor_record on orders(vendor_product, vendor_id)`,
+		// the seller's prices and customer tiers (store/prices.ts)
+		sql`create table if not exists price_rules (
+      product text not null, scope text not null, tier text not null, percent text, fixed ${n} not null default 0,
+      updated_by text, updated_at text not null, primary key (product, scope, tier), check (fixed >= 0))`,
+		sql`create table if not exists customer_profiles (
+      customer_id text primary key references customers(id), username text, tier text not null default 'regular',
+      updated_at text not null)`,
+		sql`create index if not exists customer_profiles_username on customer_profiles(username)`,
+		// reports read the ledger by time
+		sql`create index if not exists transfers_created on transfers(created_at)`,
 	];
 	if (dialect === 'sqlite') {
 		for (const stmt of ddl) await stmt.execute(db);

@@ -6,11 +6,11 @@
  * vendor wallet cannot cover before anything is held, and alerts the owner once per low-balance episode.
  */
 import { VtuError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../client/errors';
-import { percentOf } from '../client/money';
 import type { VtuClient } from '../client/client';
 import type { PurchaseRequest, PurchaseResult } from '../client/types';
 import type { OrderRow, StoreDb, StoreTables } from './db';
 import { isAlreadyWritten, retryOnDeadlock, type Books } from './ledger';
+import { applyMarkup, Prices, priceKeyOf } from './prices';
 import type { Transaction } from 'kysely';
 
 const ADOPT_REFUSED =
@@ -60,6 +60,8 @@ export interface OrderDeps {
 	 */
 	followClient?: VtuClient;
 	pricing?: Pricing;
+	/** The seller's prices (store/prices.ts); default: `pricing` for everyone, plus any rules in the database. */
+	prices?: Prices;
 	/** vendor wallet level (kobo) under which the owner is alerted, once until it recovers */
 	lowFloatKobo?: number;
 	alertOwner?: (text: string) => void;
@@ -79,13 +81,26 @@ export interface OrderOutcome {
 
 export class Storefront {
 	private lowAlerted = false;
+	readonly prices: Prices;
 
-	constructor(readonly deps: OrderDeps) {}
+	constructor(readonly deps: OrderDeps) {
+		const p = deps.pricing ?? {};
+		this.prices =
+			deps.prices ??
+			new Prices(deps.books.db, {
+				percent: p.markupPercent !== undefined ? String(p.markupPercent) : undefined,
+				fixedKobo: p.markupKobo,
+			});
+	}
 
-	/** The customer's price for a vendor cost (kobo). */
+	/** The configured markup on a vendor cost (kobo), where the seller set no price rule. */
 	priceFor(cost: number): number {
-		const p = this.deps.pricing ?? {};
-		return cost + (p.markupPercent !== undefined ? percentOf(cost, p.markupPercent) : 0) + (p.markupKobo ?? 0);
+		return applyMarkup(cost, this.prices.fallback);
+	}
+
+	/** What this customer pays for `req` at the vendor's `cost`: the seller's rules (store/prices.ts). */
+	async priceOf(customerId: string, req: PurchaseRequest, cost: number): Promise<number> {
+		return (await this.prices.priceOf(customerId, await priceKeyOf(this.deps.client.catalog, req), cost)).price;
 	}
 
 	/** Refuses (nothing held) when the vendor wallet cannot cover `cost`; alerts the owner once when low. */
@@ -109,14 +124,26 @@ export class Storefront {
 			);
 	}
 
-	/** Places one order. Throws `invalid_input` / `insufficient_balance` before anything is held. */
-	async placeOrder(customerId: string, orderId: string, req: PurchaseRequest): Promise<OrderOutcome> {
+	/**
+	 * Places one order. Throws `invalid_input` / `insufficient_balance` before anything is held; with
+	 * `opts.price` (what the customer was shown), `invalid_input` too when the seller's price has changed since.
+	 */
+	async placeOrder(
+		customerId: string,
+		orderId: string,
+		req: PurchaseRequest,
+		opts: { price?: number } = {},
+	): Promise<OrderOutcome> {
 		if (!/^[A-Za-z0-9_.:-]{1,80}$/.test(orderId))
 			throw new VtuInvalidInputError('order id must be 1-80 letters, digits or _ . : -', { field: 'orderId' });
 		const { client } = this.deps;
 		const quote = await client.quote(req);
 		const cost = quote.amount.kobo;
-		const price = this.priceFor(cost);
+		const price = await this.priceOf(customerId, req, cost);
+		if (opts.price !== undefined && opts.price !== price)
+			throw new VtuInvalidInputError('The price has changed since you saw it: nothing was taken. Start again.', {
+				field: 'price',
+			});
 		await this.guardFloat(cost);
 		const sentAt = new Date().toISOString();
 		await this.open(customerId, orderId, req, price, cost, sentAt); // refused → nothing held, nothing sent

@@ -352,7 +352,10 @@ export class FakeTelegram {
 			if (boundary) {
 				// a file part's header names it `name="<id>";filename=<name>` (grammY) or `; filename="<name>"`
 				for (const part of raw.split(`--${boundary}`)) {
-					const m = /name="([^"]+)"(?:;\s*filename=[^\r\n]*)?\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*)\r\n$/.exec(part);
+					// grammY writes a file part as `name="<id>";filename=<name>` (no space, no quotes)
+					const m = /name="([^"]+)"(?:;\s*filename=(?:"[^"]*"|[^\r\n;]*))?\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*)\r\n$/.exec(
+						part,
+					);
 					if (m) {
 						try {
 							out[m[1]] = JSON.parse(m[2]);

@@ -34,13 +34,13 @@ export function adminFeature(s: Services): Record<string, CommandHandler> {
 		s.logger.info('user denied', { user: id, by: ctx.from!.id });
 		await ctx.reply(t('admin-denied', { user: s.access.describe(id) }));
 	};
-	const users: CommandHandler = (ctx) =>
-		ctx.reply(
-			`${t('admin-users')}\n${s.access
-				.listAllowed()
-				.map((id) => s.access.describe(id))
-				.join('\n')}`,
+	const users: CommandHandler = (ctx) => {
+		const pending = s.access.pendingRequests().map((id) => s.access.describe(id));
+		const allowed = s.access.listAllowed().map((id) => s.access.describe(id));
+		return ctx.reply(
+			[t('admin-users'), ...allowed, ...(pending.length ? ['', t('admin-pending'), ...pending] : [])].join('\n'),
 		);
+	};
 	const unlock: CommandHandler = async (ctx) => {
 		const id = parseId(ctx.match);
 		if (id === null) return void (await ctx.reply(t('admin-unlock-usage')));

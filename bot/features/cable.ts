@@ -2,12 +2,13 @@
 import { Composer } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
-import { choiceSteps, priceText, type Item } from '../flow/choices';
+import { choiceSteps, customerPricer, type Item, type Pricer } from '../flow/choices';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { accountStep, type AccountCheck } from '../flow/validate';
 import { t } from '../i18n';
+import { naira } from '../orders';
 import { PRODUCT_TABLE, type CableProvider } from '../vtu';
 import type { Feature } from './registry';
 
@@ -20,13 +21,17 @@ interface Provider {
 const IUC = PRODUCT_TABLE.cable.limits.iucDigits;
 
 /** Providers with their packages: ids, names and prices only (kept in the conversation's state). */
-const providersOf = (list: CableProvider[]): Provider[] =>
+const providersOf = (list: CableProvider[], price: Pricer): Provider[] =>
 	list
 		.filter((p) => p.packages.length > 0)
 		.map((p) => ({
 			id: p.id,
 			name: String(p.name),
-			packages: p.packages.map((k) => ({ id: k.id, name: k.name, kobo: k.price.kobo })),
+			packages: p.packages.map((k) => ({
+				id: k.id,
+				name: k.name,
+				kobo: price({ product: 'cable', type: String(p.name), plan: String(k.id) }, k.price.kobo),
+			})),
 		}));
 
 export function cableFeature(s: Services): Composer<MyContext> {
@@ -45,14 +50,16 @@ export function cableFeature(s: Services): Composer<MyContext> {
 	});
 
 	async function cable(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		const loaded = await load(conversation, async () => providersOf(await s.client.catalog.cable()));
+		const loaded = await load(conversation, async () =>
+			providersOf(await s.client.catalog.cable(), await customerPricer(s, ctx.from?.id)),
+		);
 		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
 		if (!loaded.value.length) return void (await ctx.reply(t('cable-none'), again()));
 		const providers = loaded.value;
 		const items: Item[] = providers.map((p) => ({ n: p.id, text: p.name }));
 		const first = await pickOne(conversation, ctx, t('cable-choose-provider'), items, 3);
 		const provider = providers.find((p) => p.id === first.item.n)!;
-		const packages: Item[] = provider.packages.map((k) => ({ n: k.id, text: `${k.name} ${priceText(s, k.kobo)}` }));
+		const packages: Item[] = provider.packages.map((k) => ({ n: k.id, text: `${k.name} ${naira(k.kobo)}` }));
 		const second = await pickNext(
 			conversation,
 			first.c,

@@ -23,7 +23,7 @@ export function dataFeature(s: Services): Composer<MyContext> {
 		const shown = await showPlans(conversation, c, net);
 		if (!shown.ok) return void (await safeEdit(conversation, c, shown.text, tryAgainKeyboard('data')));
 		const chosen = await choose(conversation, messageId, ['plan'], t('data-use-plan-buttons'));
-		const found = await loadPlan(conversation, net.id, chosen.tap.n);
+		const found = await loadPlan(conversation, net.id, chosen.tap.n, ctx.from?.id);
 		if (!found.ok) return void (await safeEdit(conversation, chosen.c, found.text, tryAgainKeyboard('data')));
 		const plan = found.value;
 		// The plan message becomes the phone question (no new message for it).

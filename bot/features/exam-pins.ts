@@ -2,11 +2,12 @@
 import { Composer } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
-import { choiceSteps, priceText } from '../flow/choices';
+import { choiceSteps, customerPricer } from '../flow/choices';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { t } from '../i18n';
+import { naira } from '../orders';
 import { PRODUCT_TABLE } from '../vtu';
 import type { Feature } from './registry';
 
@@ -18,15 +19,19 @@ export function examPinFeature(s: Services): Composer<MyContext> {
 	const again = () => ({ reply_markup: tryAgainKeyboard('exam_pin') });
 
 	async function examPin(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		const loaded = await load(conversation, async () =>
-			(await s.client.catalog.exams()).map((e) => ({ exam: String(e.exam).toUpperCase(), kobo: e.price.kobo })),
-		);
+		const loaded = await load(conversation, async () => {
+			const price = await customerPricer(s, ctx.from?.id);
+			return (await s.client.catalog.exams()).map((e) => ({
+				exam: String(e.exam).toUpperCase(),
+				kobo: price({ product: 'exam_pin', type: String(e.exam) }, e.price.kobo),
+			}));
+		});
 		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
 		if (!loaded.value.length) return void (await ctx.reply(t('exam-none'), again()));
 		const exams = loaded.value;
 		const items = exams.map((e, i) => ({
 			n: i + 1,
-			text: t('exam-button', { exam: e.exam, price: priceText(s, e.kobo) }),
+			text: t('exam-button', { exam: e.exam, price: naira(e.kobo) }),
 		}));
 		const first = await pickOne(conversation, ctx, t('exam-choose'), items);
 		const exam = exams[first.item.n - 1].exam;

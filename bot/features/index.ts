@@ -12,6 +12,8 @@ import { examPins } from './exam-pins';
 import { data } from './data';
 import { history } from './history';
 import { help, menu } from './menu';
+import { ownerDesk, support } from './owner-desk';
+import { ownerPrices } from './owner-prices';
 import { pin } from './pin';
 import { rechargeCards } from './recharge-cards';
 import type { Feature } from './registry';
@@ -34,9 +36,12 @@ export function features(): readonly Feature[] {
 			...PRODUCTS,
 			storefrontBalance,
 			storefrontFund,
+			ownerPrices,
+			support,
 			cancel,
 			storefrontHelp,
 			storefrontOwner,
+			ownerDesk,
 			unhandled,
 		];
 	return [menu, data, airtime, ...PRODUCTS, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];

@@ -5,7 +5,7 @@
 import { Composer } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
-import { choiceSteps, parsed, priceText } from '../flow/choices';
+import { choiceSteps, customerPricer, parsed, type Pricer } from '../flow/choices';
 import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
@@ -24,13 +24,13 @@ interface Card {
 	kobo: number;
 }
 
-const cardsOf = (list: RechargeDenomination[]): Card[] =>
+const cardsOf = (list: RechargeDenomination[], price: Pricer): Card[] =>
 	list.map((d) => ({
 		id: d.id,
 		networkId: d.networkId,
 		network: String(d.network),
 		face: d.faceValue.kobo,
-		kobo: d.price.kobo,
+		kobo: price({ product: 'recharge_card', type: String(d.network), plan: String(d.id) }, d.price.kobo),
 	}));
 
 export function rechargeCardFeature(s: Services): Composer<MyContext> {
@@ -39,7 +39,9 @@ export function rechargeCardFeature(s: Services): Composer<MyContext> {
 	const again = () => ({ reply_markup: tryAgainKeyboard('recharge_card') });
 
 	async function cards(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		const loaded = await load(conversation, async () => cardsOf(await s.client.catalog.recharge()));
+		const loaded = await load(conversation, async () =>
+			cardsOf(await s.client.catalog.recharge(), await customerPricer(s, ctx.from?.id)),
+		);
 		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
 		if (!loaded.value.length) return void (await ctx.reply(t('cards-none'), again()));
 		const all = loaded.value;
@@ -47,7 +49,7 @@ export function rechargeCardFeature(s: Services): Composer<MyContext> {
 		const first = await pickOne(conversation, ctx, t('cards-choose-network'), networks, 2);
 		const values = all
 			.filter((c) => c.networkId === first.item.n)
-			.map((c) => ({ n: c.id, text: t('cards-button', { face: naira(c.face), price: priceText(s, c.kobo) }) }));
+			.map((c) => ({ n: c.id, text: t('cards-button', { face: naira(c.face), price: naira(c.kobo) }) }));
 		const title = t('cards-choose-value', { network: first.item.text });
 		const second = await pickNext(conversation, first.c, title, values, 1);
 		const card = all.find((c) => c.id === second.item.n)!;

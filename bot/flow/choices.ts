@@ -8,7 +8,7 @@ import { InlineKeyboard } from 'grammy';
 import type { ConvContext, MyConversation, Services } from '../context';
 import { cb } from '../callback-data';
 import { t } from '../i18n';
-import { naira } from '../orders';
+import type { PriceKey } from '../../store/prices';
 import { buttonSteps, failText } from './pickers';
 import { choose, grid, nudge, type Loaded } from './ui';
 
@@ -29,9 +29,17 @@ export function parsed<T>(parse: () => T): Parsed<T> {
 	}
 }
 
-/** A price as the customer pays it: the seller's price in storefront mode, the vendor's in the till. */
-export function priceText(s: Services, kobo: number): string {
-	return naira(s.storefront ? s.storefront.priceFor(kobo) : kobo);
+/** Prices a catalogue item at what the customer pays (the vendor's cost in the till). */
+export type Pricer = (key: PriceKey, cost: number) => number;
+
+/**
+ * The storefront's prices for this customer's tier: the same table the Confirm prices the order with, so a
+ * list never shows a price the order then refuses as changed. Call it inside `load` (one database read).
+ */
+export async function customerPricer(s: Services, userId: number | undefined): Promise<Pricer> {
+	if (!s.storefront || userId === undefined) return (_key, cost) => cost;
+	const table = await s.storefront.priceTable(userId);
+	return (key, cost) => table.price(key, cost).price;
 }
 
 /** Asks until the text parses (each refusal is the parser's message and the question again). */

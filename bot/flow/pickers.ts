@@ -11,6 +11,8 @@ import { classifyPhone, errorCode, formatPhone, mobileProblem, type DataPlan } f
 import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
 import { cb } from '../callback-data';
 import { t } from '../i18n';
+import { dataPriceKey, type PriceTable } from '../../store/prices';
+import { noteVendorRefusal } from '../owner-alerts';
 
 export interface NetView {
 	id: number;
@@ -30,6 +32,8 @@ export interface PlanView {
 export function failText(s: Services, what: string, e: unknown): string {
 	const code = errorCode(e) ?? null;
 	s.logger.warn(what, { code, err: e instanceof Error ? e.message : String(e) });
+	// the vendor refusing the token: the owner is told (once an hour, across instances)
+	if (code === 'auth') void noteVendorRefusal(s, e).catch(() => undefined);
 	return t('err-with-reason', { what, reason: userError(code, e instanceof Error ? e.message : null) });
 }
 
@@ -106,19 +110,20 @@ export function networkSteps(s: Services) {
 
 /** A network's data plans: the list (edited into the tapped message) and the chosen plan. */
 export function planSteps(s: Services) {
-	/** The plan's button: the seller's price in storefront mode, the vendor's in the till. */
-	const labelOf = (p: DataPlan): string =>
-		s.storefront
-			? `${p.size} ${p.kind} ${naira(s.storefront.priceFor(p.price.kobo))}${p.validity ? ` (${p.validity})` : ''}`
+	/** The plan's button: the seller's price for this customer in storefront mode, the vendor's in the till. */
+	const labelOf = (p: DataPlan, prices?: PriceTable): string =>
+		prices
+			? `${p.size} ${p.kind} ${naira(prices.price(dataPriceKey(p), p.price.kobo).price)}${p.validity ? ` (${p.validity})` : ''}`
 			: p.label;
 
-	async function availablePlans(networkId: number): Promise<PlanView[]> {
+	async function availablePlans(networkId: number, userId?: number): Promise<PlanView[]> {
 		const net = (await s.client.catalog.networks()).find((n) => n.id === networkId);
+		const prices = s.storefront && userId !== undefined ? await s.storefront.priceTable(userId) : undefined;
 		return (net?.plans ?? [])
 			.filter((p) => p.available)
 			.map((p) => ({
 				id: p.id,
-				label: labelOf(p),
+				label: labelOf(p, prices),
 				name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}`,
 			}));
 	}
@@ -138,7 +143,7 @@ export function planSteps(s: Services) {
 		return conversation.external(async (outside): Promise<Loaded<true>> => {
 			let plans: PlanView[];
 			try {
-				plans = await availablePlans(net.id);
+				plans = await availablePlans(net.id, c.from?.id);
 			} catch (e) {
 				return { ok: false, text: failText(s, t('price-list-failed'), e) };
 			}
@@ -155,10 +160,15 @@ export function planSteps(s: Services) {
 	}
 
 	/** The plan tapped in the list `showPlans` sent. */
-	async function loadPlan(conversation: MyConversation, networkId: number, planId: number): Promise<Loaded<PlanView>> {
+	async function loadPlan(
+		conversation: MyConversation,
+		networkId: number,
+		planId: number,
+		userId?: number,
+	): Promise<Loaded<PlanView>> {
 		return conversation.external(async (): Promise<Loaded<PlanView>> => {
 			try {
-				const plan = (await availablePlans(networkId)).find((p) => p.id === planId);
+				const plan = (await availablePlans(networkId, userId)).find((p) => p.id === planId);
 				return plan ? { ok: true, value: plan } : { ok: false, text: t('data-plan-gone') };
 			} catch (e) {
 				return { ok: false, text: failText(s, t('price-list-failed'), e) };

@@ -442,3 +442,100 @@ sheet-title = { $what } (ref { $ref })
 sheet-serial = Serial: { $serial }
 sheet-load = Load: { $code }
 sheet-caption = 🖨️ The PINs on a sheet to print (open it in a browser and print).
+
+## The owner's desk (storefront): seller's prices, /prices, reports, customers, broadcast, support, alerts
+sf-price-changed = The price changed since you saw it: nothing was taken. Start again to see the new price.
+cmd-prices = Price list
+menu-prices = 🏷️ Prices
+help-prices = /prices – today's prices
+cmd-setprice = Set a price: /setprice <product> [plan type | plan <id>] <5% or ₦20> [reseller]
+cmd-tier = Set a customer's price tier: /tier <telegram id> regular|reseller
+prices-head = 🏷️ Today's prices
+prices-head-tier = 🏷️ Today's prices ({ $tier })
+prices-line = { $name }: { $price }
+prices-section-data = 📶 { $network } data
+prices-section-airtime = 📱 Airtime
+prices-airtime-item = { $amount } { $network } airtime
+prices-section-cable = 📺 Cable TV
+prices-section-exam = 🎓 Exam pins
+prices-exam-item = { $exam } pin
+prices-section-recharge = 🎫 Recharge cards
+prices-recharge-item = { $network } { $amount } card
+prices-section-electricity = 💡 Electricity
+prices-electricity-item = { $amount } token
+setprice-usage =
+    Type /setprice, the product, a plan type or "plan <id>" if you like, then the markup (5% or ₦20),
+    and "reseller" for resellers' prices, e.g.
+    /setprice data MTN SME 5%
+    /setprice data plan 7 ₦20
+    /setprice airtime 2% reseller
+    /setprice all 5%
+    /setprice data MTN SME off (back to the general price)
+    Products: data, airtime, cable, electricity, exam, recharge, sms, all
+setprice-every-product = every product
+setprice-unknown = There is no "{ $what }" here. Plan types: { $types }
+setprice-none = There was no price set for { $rule }: nothing changed.
+setprice-set = ✅ { $rule }: vendor's cost + { $markup }. New prices:
+setprice-removed = ✅ { $rule }: back to the general price. Prices now:
+setprice-margin = { $name }: cost { $cost } → { $price } (margin { $margin })
+setprice-more = … and { $count } more
+tier-usage = Type /tier, the customer's Telegram id and regular or reseller, e.g. /tier 123456789 reseller
+tier-set = ✅ { $customer } now pays { $tier } prices.
+cmd-report = Report: /report [yesterday | YYYY-MM-DD [YYYY-MM-DD]]
+report-usage =
+    Type /report for today, /report yesterday, /report 2026-11-24 for a day
+    or /report 2026-11-01 2026-11-30 for a range of days (Lagos time).
+report-range = A report covers 1 to { $max } days, the first day before the last.
+report-title-range = { $first } to { $last }
+report-csv = Every order, payment, refund and adjustment ({ $rows } lines), with the totals.
+owner-summary-day = { $day }
+owner-summary =
+    📊 { $title }
+    Orders: { $orders }, sold for { $sales }
+    Vendor's cost: { $cost }
+    Refunds: { $refunds }
+    Profit: { $profit }
+    Payments in: { $payments }, { $paidIn } (provider fees { $fees })
+    Profit after fees: { $net }
+cmd-customer = Look up a customer: /customer <telegram id or @username>
+customer-usage = Type /customer and the customer's Telegram id or @username, e.g. /customer @ada
+customer-not-found = No customer "{ $who }": they appear here once they have opened the bot.
+customer-card =
+    👤 { $name } ({ $username }, { $id }), { $tier } prices, since { $since }
+    💰 Wallet: { $balance } ({ $held } held, { $available } to spend)
+customer-entries = Recent entries:
+customer-no-entries = No entries yet.
+customer-entry = { $at } { $amount } { $reason } ({ $ref })
+ledger-payment = payment
+ledger-payment-fee = payment (provider fee, borne by the shop)
+ledger-unpark = payment assigned by the owner
+ledger-hold = held for an order
+ledger-settle = order paid
+ledger-release = order not bought: released
+ledger-refund = refund
+ledger-manual-credit = credit by the owner
+ledger-manual-debit = debit by the owner
+cmd-broadcast = Message every customer: /broadcast <text>
+broadcast-usage = Type /broadcast and the message (up to 4000 characters), e.g. /broadcast MTN data is back!
+broadcast-started = 📣 Sending to { $count } customers…
+broadcast-done = 📣 Broadcast done: { $sent } sent, { $failed } could not be reached.
+cmd-reply = Answer a customer: /reply <telegram id> <text>
+reply-usage = Type /reply, the customer's Telegram id and your answer, e.g. /reply 123456789 It is sorted now.
+reply-sent = ✅ Sent to { $customer }.
+reply-failed = Could not reach { $customer } (they may have blocked the bot).
+support-answer = 💬 From the shop: { $text }
+cmd-support = Message the shop
+help-support = /support <message> – a question for the shop
+support-usage = Type /support and your message, e.g. /support my data did not arrive
+support-to-owner =
+    💬 Support from { $who } ({ $id }):
+    { $text }
+    Answer with /reply { $id } <text>
+support-sent = ✅ Your message went to the shop; the answer comes here.
+owner-alert-token =
+    ⚠️ The vendor refused the bot's API token: every order fails until it is fixed.
+    Check VTU_API_TOKEN (and VTU_BASE_URL) and restart the bot.
+owner-access-request =
+    🙋 { $user } asked to use the bot.
+    /allow { $id } to let them in.
+admin-pending = Waiting for access:

@@ -6,6 +6,7 @@ import { Composer } from 'grammy';
 import { limit } from '@grammyjs/ratelimiter';
 import type { MyContext, Services } from '../context';
 import { t } from '../i18n';
+import { tellAdmins } from '../owner-alerts';
 
 /** Remembers update ids across instances (Redis); the default is the SQLite `seen_updates` table. */
 export interface UpdateDedupe {
@@ -66,6 +67,9 @@ export function gates(s: Services, o: GateOptions): Composer<MyContext> {
 		// A storefront serves anyone who opens it; the till only its staff.
 		if (s.storefront || access.isAllowed(uid)) return next();
 		logger.info('stranger refused', { user: uid });
+		// a stranger asking for the till: its admins are told once (they answer with /allow)
+		if (access.requestAccess(uid))
+			await tellAdmins(s, t('owner-access-request', { user: access.describe(uid), id: String(uid) }));
 		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('gate-not-allowed') });
 		else if (ctx.chat?.type === 'private' && ctx.message) {
 			await ctx.reply(t('gate-private-bot', { id: String(uid) }));

@@ -26,6 +26,7 @@ async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPur
 		const o = await side.offer(userId, req);
 		return o.ok ? { ok: true, value: o } : o;
 	} catch (e) {
+		await side.noteVendorError(e);
 		if (e instanceof VtuError && e.code === 'insufficient_balance') return { ok: false, text: t('sf-float-refused') };
 		if (e instanceof VtuError && e.code === 'invalid_input') return { ok: false, text: e.message };
 		return { ok: false, text: failText(s, t('sf-quote-failed'), e) };
@@ -62,7 +63,8 @@ async function placeAndTell(
 ): Promise<Told> {
 	if (Date.now() - offer.at > s.cfg.confirmTtlMs) return { text: t('sf-offer-expired'), delivered: null };
 	try {
-		const out = await side.place(userId, offer.orderId, req);
+		const out = await side.place(userId, offer.orderId, req, offer.price);
+		if (out.error) await side.noteVendorError(out.error);
 		await side.claim(`order:${out.orderId}:${out.state}`); // told here: the follower does not tell it again
 		const r = out.state === 'settled' ? out.result : null;
 		const delivered = r ? { product: r.product, ident: r.ident, details: r.details ?? {} } : null;
@@ -80,7 +82,9 @@ async function refusalText(s: Services, side: StoreSide, userId: number, offer: 
 			? t('sf-wallet-short', { price: naira(offer.price), available: naira(w.available) })
 			: t('sf-float-refused');
 	}
-	if (e instanceof VtuError && e.code === 'invalid_input') return e.message;
+	if (e instanceof VtuError && e.code === 'invalid_input')
+		return e.field === 'price' ? t('sf-price-changed') : e.message;
+	await side.noteVendorError(e);
 	s.logger.error('storefront order failed', { user: userId, order: offer.orderId, err: e });
 	return t('sf-order-error', { ref: offer.orderId });
 }

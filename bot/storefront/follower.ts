@@ -83,11 +83,13 @@ export class StoreFollower {
 		if (this.timer) return;
 		this.timer = setInterval(() => void this.tick(), this.o.intervalMs);
 		this.timer.unref();
+		this.side.daily.start(); // the owner's daily summary runs beside the follower
 	}
 
 	async stop(): Promise<void> {
 		if (this.timer) clearInterval(this.timer);
 		this.timer = undefined;
 		await this.running;
+		await this.side.daily.stop();
 	}
 }

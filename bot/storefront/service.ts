@@ -10,6 +10,8 @@ import type { VtuClient } from '../../client/client';
 import { Books } from '../../store/ledger';
 import { openStoreDb, type OpenedDb } from '../../store/db';
 import { Storefront, type OrderOutcome, type Pricing } from '../../store/orders';
+import type { PriceTable, Prices } from '../../store/prices';
+import { DailySummary } from './daily';
 import { monnify, openCustomerAccount, paystack, type OpenedAccount, type PaymentProvider } from '../../store/payments';
 import type { StorefrontConfig } from '../config';
 import type { Logger } from '../logger';
@@ -27,6 +29,8 @@ export interface StoreSideOptions {
 	ownerIds: number[];
 	emailDomain?: string;
 	logger: Logger;
+	/** Lagos hour (0-23) after which yesterday's summary goes to the owner (bot/storefront/daily.ts); default 8 */
+	summaryHour?: number;
 }
 
 /** The provider of a storefront configuration (Paystack or Monnify, live or the local payment sandbox). */
@@ -50,6 +54,8 @@ export type Offer =
 export class StoreSide {
 	readonly books: Books;
 	readonly store: Storefront;
+	/** yesterday's figures to the owners, once a day (started with the follower) */
+	readonly daily: DailySummary;
 	private api?: Api;
 
 	constructor(readonly o: StoreSideOptions) {
@@ -61,6 +67,7 @@ export class StoreSide {
 			lowFloatKobo: o.lowFloatKobo,
 			alertOwner: (text) => void this.alertOwner(text),
 		});
+		this.daily = new DailySummary(this, o.summaryHour ?? 8);
 	}
 
 	/** Opens the store database named by the configuration (SQLite file or Postgres) and its books. */
@@ -75,6 +82,7 @@ export class StoreSide {
 			ownerIds,
 			emailDomain: cfg.emailDomain,
 			logger,
+			summaryHour: cfg.summaryHour,
 		});
 		await side.init();
 		return side;
@@ -86,6 +94,16 @@ export class StoreSide {
 		await sql`create table if not exists bot_notices (key text primary key, created_at text not null)`.execute(
 			this.books.db,
 		);
+	}
+
+	/** The seller's prices (store/prices.ts): the rules in the store database, the configured markup as fallback. */
+	get prices(): Prices {
+		return this.store.prices;
+	}
+
+	/** The price list of this customer's tier (one read; for plan lists and /prices). */
+	async priceTable(userId: number): Promise<PriceTable> {
+		return this.prices.table(await this.prices.tierOf(String(userId)));
 	}
 
 	/** The Bot API the messages go out through (the bot's own, with auto-retry). */
@@ -102,15 +120,31 @@ export class StoreSide {
 	}
 
 	/** Registers a Telegram user as a customer and opens (once) their receiving account at the provider. */
-	async register(user: { id: number; first_name: string; last_name?: string }): Promise<OpenedAccount> {
+	async register(user: {
+		id: number;
+		first_name: string;
+		last_name?: string;
+		username?: string;
+	}): Promise<OpenedAccount> {
 		const id = String(user.id);
 		const name = [user.first_name, user.last_name].filter(Boolean).join(' ').slice(0, 60) || `Customer ${id}`;
 		await this.books.createCustomer(id, name);
+		await this.remember(id, user.username);
 		return openCustomerAccount(this.books, this.o.provider, {
 			customerId: id,
 			name,
 			email: `tg${id}@${this.o.emailDomain ?? 'customers.invalid'}`,
 		});
+	}
+
+	/** The customer's @username, for the owner's /customer lookup (their tier is kept as it is). */
+	async remember(customerId: string, username: string | undefined): Promise<void> {
+		const at = new Date().toISOString();
+		await this.books.db
+			.insertInto('customer_profiles')
+			.values({ customer_id: customerId, username: username?.toLowerCase() ?? null, tier: 'regular', updated_at: at })
+			.onConflict((oc) => oc.column('customer_id').doUpdateSet({ username: username?.toLowerCase() ?? null }))
+			.execute();
 	}
 
 	/** The customer's wallet (an empty one for someone who never pressed /start). */
@@ -153,7 +187,27 @@ export class StoreSide {
 
 	private async alertOwner(text: string): Promise<void> {
 		this.o.logger.warn('vendor wallet low: owner alerted', { owners: this.o.ownerIds.length });
-		for (const id of this.o.ownerIds) await this.send(id, t('sf-owner-low-float', { detail: text }));
+		await this.tellOwners(t('sf-owner-low-float', { detail: text }));
+	}
+
+	get ownerIds(): number[] {
+		return this.o.ownerIds;
+	}
+
+	async tellOwners(text: string): Promise<void> {
+		for (const id of this.o.ownerIds) await this.send(id, text);
+	}
+
+	/**
+	 * The vendor refused the bot's token (an `auth` error): the owner is told, once an hour across instances,
+	 * since every order fails until the token is fixed.
+	 */
+	async noteVendorError(e: unknown): Promise<void> {
+		if ((e as { code?: unknown } | null)?.code !== 'auth') return;
+		const hour = new Date().toISOString().slice(0, 13);
+		if (!(await this.claim(`alert:vendor-auth:${hour}`))) return;
+		this.o.logger.warn('the vendor refused the token: owner alerted', { owners: this.o.ownerIds.length });
+		await this.tellOwners(t('owner-alert-token'));
 	}
 
 	/** Everything checked before the Confirm button: the customer exists, the price, the float, the wallet. */
@@ -161,7 +215,7 @@ export class StoreSide {
 		const customer = String(userId);
 		await this.books.createCustomer(customer);
 		const cost = (await this.o.client.quote(req)).amount.kobo;
-		const price = this.store.priceFor(cost);
+		const price = await this.store.priceOf(customer, req, cost);
 		await this.store.guardFloat(cost); // insufficient_balance: the shop cannot fill it; nothing held
 		const w = await this.books.walletBalance(customer);
 		if (w.available < price)
@@ -171,11 +225,12 @@ export class StoreSide {
 	}
 
 	/** Places the order (hold → buy → settle / release / refund, or held while unknown). */
-	place(userId: number, orderId: string, req: BotPurchaseRequest): Promise<OrderOutcome> {
-		return this.store.placeOrder(String(userId), orderId, req);
+	place(userId: number, orderId: string, req: BotPurchaseRequest, price?: number): Promise<OrderOutcome> {
+		return this.store.placeOrder(String(userId), orderId, req, { price });
 	}
 
 	async close(): Promise<void> {
+		await this.daily.stop();
 		await this.o.opened.close();
 	}
 }

@@ -135,6 +135,8 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 			'cards',
 			'balance',
 			'fund',
+			'prices',
+			'support',
 			'cancel',
 			'help',
 		]);

@@ -1,0 +1,120 @@
+/**
+ * The catalogue as the seller prices it: what each product's plan types and plans are called (to check what
+ * the owner types in /setprice), and sample items with the vendor's cost (for /prices and for the margin
+ * shown after a price change). Costs come from the client's cached catalogue: no purchase, no quote call.
+ */
+import { percentOf } from '../../client/money';
+import type { Catalog } from '../../client/types';
+import { normType, type PriceKey } from '../../store/prices';
+import { t } from '../i18n';
+import { naira } from '../orders';
+
+/** How the owner names a product in /setprice, and its product id. */
+export const PRODUCT_WORDS: Record<string, string> = {
+	all: '*',
+	data: 'data',
+	airtime: 'airtime',
+	cable: 'cable',
+	electricity: 'electricity',
+	exam: 'exam_pin',
+	exam_pin: 'exam_pin',
+	recharge: 'recharge_card',
+	recharge_card: 'recharge_card',
+	sms: 'sms',
+};
+
+/** One thing a customer can buy, with the vendor's cost: a line of the price list. */
+export interface PricedItem {
+	key: PriceKey;
+	/** e.g. "1GB SME (30 days)", "₦1,000 airtime" */
+	name: string;
+	cost: number;
+	/** the section it is listed under, e.g. "MTN data" */
+	section: string;
+}
+
+const SAMPLE_AIRTIME = 100_000;
+const SAMPLE_TOKEN = 500_000;
+
+function dataItems(c: Catalog): PricedItem[] {
+	return c.networks.flatMap((n) =>
+		n.plans
+			.filter((p) => p.available)
+			.map((p) => ({
+				key: { product: 'data', type: `${p.network} ${p.kind}`, plan: String(p.id) },
+				name: `${p.size} ${p.kind}${p.validity ? ` (${p.validity})` : ''}`,
+				cost: p.price.kobo,
+				section: t('prices-section-data', { network: String(n.name) }),
+			})),
+	);
+}
+
+/** Every item of the catalogue (electricity: a sample token, airtime: a sample top-up per network). */
+export function catalogueItems(c: Catalog): PricedItem[] {
+	return [
+		...dataItems(c),
+		...c.airtime.map((a) => ({
+			key: { product: 'airtime', type: String(a.network) },
+			name: t('prices-airtime-item', { amount: naira(SAMPLE_AIRTIME), network: String(a.network) }),
+			cost: percentOf(SAMPLE_AIRTIME, a.vtuPercent),
+			section: t('prices-section-airtime'),
+		})),
+		...c.cable.flatMap((p) =>
+			p.packages.map((k) => ({
+				key: { product: 'cable', type: String(p.name), plan: String(k.id) },
+				name: `${p.name} ${k.name}`,
+				cost: k.price.kobo,
+				section: t('prices-section-cable'),
+			})),
+		),
+		...c.exams.map((e) => ({
+			key: { product: 'exam_pin', type: String(e.exam) },
+			name: t('prices-exam-item', { exam: String(e.exam) }),
+			cost: e.price.kobo,
+			section: t('prices-section-exam'),
+		})),
+		...c.recharge.map((r) => ({
+			key: { product: 'recharge_card', type: String(r.network), plan: String(r.id) },
+			name: t('prices-recharge-item', { network: String(r.network), amount: naira(r.faceValue.kobo) }),
+			cost: r.price.kobo,
+			section: t('prices-section-recharge'),
+		})),
+		...c.discos.slice(0, 1).map(() => ({
+			key: { product: 'electricity' },
+			name: t('prices-electricity-item', { amount: naira(SAMPLE_TOKEN) }),
+			cost: SAMPLE_TOKEN,
+			section: t('prices-section-electricity'),
+		})),
+	];
+}
+
+/** The plan types the owner may name for a product (upper case), e.g. "MTN SME" for data, a disco for electricity. */
+export function typesOf(c: Catalog, items: PricedItem[], product: string): string[] {
+	const out = new Set<string>();
+	for (const i of items) if (i.key.product === product && i.key.type) out.add(normType(i.key.type));
+	if (product === 'electricity') for (const d of c.discos) out.add(normType(d.name));
+	return [...out];
+}
+
+/**
+ * The items a rule's scope covers. Electricity is listed as one sample token; a disco's rule is shown on a
+ * sample token of that disco.
+ */
+export function itemsIn(c: Catalog, items: PricedItem[], product: string, scope: string): PricedItem[] {
+	const disco = product === 'electricity' && scope.startsWith('type:') ? scope.slice(5) : null;
+	if (disco && c.discos.some((d) => normType(d.name) === disco))
+		return [
+			{
+				key: { product, type: disco },
+				name: `${disco} ${t('prices-electricity-item', { amount: naira(SAMPLE_TOKEN) })}`,
+				cost: SAMPLE_TOKEN,
+				section: t('prices-section-electricity'),
+			},
+		];
+	return items.filter((i) => {
+		if (product !== '*' && i.key.product !== product) return false;
+		if (scope.startsWith('type:')) return normType(i.key.type ?? '') === scope.slice(5);
+		if (scope.startsWith('plan:')) return i.key.plan === scope.slice(5);
+		return true;
+	});
+}
