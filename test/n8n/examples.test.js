@@ -42,6 +42,7 @@ test('at least five examples; each imports with every node type known to n8n', a
 	assert.ok(codexOf('vtuBulkSms').alias.includes('sms'), JSON.stringify(codexOf('vtuBulkSms')));
 	assert.ok(codexOf('vtuElectricity').alias.includes('NEPA'));
 	assert.ok(codexOf('vtuCableTv').alias.includes('DSTV'));
+	assert.ok(codexOf('vtuIdentity').alias.includes('BVN'));
 	for (const f of FILES) {
 		const wf = load(f);
 		assert.ok(wf.name && wf.nodes && wf.connections, `${f}: not a workflow`);
@@ -328,16 +329,36 @@ test('failed-transaction-alert: Execute workflow (manual) shows the current tran
 	assert.deepEqual(await vtu.sb.since('demo', seq), []);
 });
 
-test('recharge-cards-print-sheet: balance checked, 12 cards ordered with CSV and HTML', async () => {
+test('recharge-cards-print-sheet: priced first (can run, within the ₦5,000 budget), then 12 cards with CSV and HTML', async () => {
 	const seq = await vtu.sb.lastSeq();
 	const run = clean(await vtu.n8n.runWorkflow(load('recharge-cards-print-sheet.json')));
 	assert.equal(run.status, 'success', JSON.stringify(run.error));
+	const priced = run.nodeOutput('Price the order (dry run)');
+	assert.equal(priced.length, 1, JSON.stringify(priced));
+	assert.deepEqual(
+		[priced[0].canRun, priced[0].dryRun, priced[0].total, priced[0].spendCap, priced[0].shortBy],
+		[true, true, '2352.00', '5000.00', '0.00'],
+	);
 	const [order] = run.nodeOutput('Order cards');
 	assert.deepEqual([order.status, order.cardCount, order.amount], ['successful', 12, '2352.00']);
 	const bin = run.nodeItems('Order cards')[0].binary;
 	assert.deepEqual(Object.keys(bin).sort(), ['csv', 'html']);
 	assert.equal((await vtu.n8n.binaryBuffer(bin.csv)).toString('utf8').trim().split('\n').length, 13);
+	assert.ok(!run.runData['Cannot run']);
 	assert.deepEqual(debits(await vtu.sb.since('demo', seq)), [['debit', 'recharge_card', 235200]]);
+});
+
+test('recharge-cards-print-sheet: a budget below the order (its one Spend Cap) stops it; no card ordered', async () => {
+	const wf = load('recharge-cards-print-sheet.json');
+	wf.nodes.find((n) => n.name === 'Price the order (dry run)').parameters.options.spendCap = 2000;
+	const seq = await vtu.sb.lastSeq();
+	const run = clean(await vtu.n8n.runWorkflow(wf));
+	assert.equal(run.status, 'error');
+	const [summary] = run.nodeOutput('Price the order (dry run)');
+	assert.deepEqual([summary.canRun, summary.total, summary.withinSpendCap], [false, '2352.00', false]);
+	assert.ok(!run.runData['Order cards'], 'the order node did not run');
+	assert.match(run.nodeError('Cannot run').message, /^Cannot run: .*₦2,352\.00.* No card was ordered\.$/);
+	assert.deepEqual(await vtu.sb.since('demo', seq), []);
 });
 
 test("ai-agent-vtu-assistant: imports; its tools are our nodes' tool variants (usableAsTool): every VTU node has a tool variant, every buying tool a Spend Cap", async () => {
