@@ -217,19 +217,8 @@ test('schedule-bulk-sms-campaign: priced, then one campaign to the 4 subscribers
 
 test('csv-bulk-sms-campaign: Read/Write File → Extract From File (CSV) → priced → one personalised campaign; rejected.csv saved', async () => {
 	fs.mkdirSync(HOME_FILES, { recursive: true });
-	fs.writeFileSync(
-		path.join(HOME_FILES, 'customers.csv'),
-		[
-			'name,phone',
-			'Ada,08031234567',
-			'Bayo,08061234567',
-			'Ada,+234 803 123 4567',
-			'Chi,0800 123 4567',
-			'Dupe,',
-			'Efe,08051234567',
-			'Femi,0809 123 4567',
-		].join('\n') + '\n',
-	);
+	// the sample file the example's note points to (the demo copies it there too)
+	fs.copyFileSync(path.join(EX_DIR, 'customers.csv'), path.join(HOME_FILES, 'customers.csv'));
 	const wf = load('csv-bulk-sms-campaign.json'); // as imported: its paths find ~/.n8n-files of the user running n8n
 	const seq = await vtu.sb.lastSeq();
 	const run = clean(await vtu.n8n.runWorkflow(wf));
