@@ -1,7 +1,7 @@
 'use strict';
-// examples/*.json in a real n8n (test/n8n/n8n-versions.json): every example imports; the ones that need no outside
-// service run against the sandbox (ledger checked). The AI-agent one needs an LLM: import only,
-// and its tools must be our nodes' tool variants (usableAsTool).
+// examples/*.json in a real n8n (test/n8n/n8n-versions.json): every example imports and runs against the sandbox
+// (ledger checked). The AI-agent one runs with a scripted OpenAI-compatible model (no LLM runs here); its tools
+// must be our nodes' tool variants (usableAsTool).
 const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -9,6 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { useVtuN8n, REPO_ROOT } = require('./harness');
 const { oneNode } = require('./sandbox');
+const { startScriptedModel } = require('./scripted-model');
 
 const EX_DIR = path.join(REPO_ROOT, 'examples');
 const load = (f) => JSON.parse(fs.readFileSync(path.join(EX_DIR, f), 'utf8'));
@@ -389,6 +390,76 @@ test("ai-agent-vtu-assistant: imports; its tools are our nodes' tool variants (u
 	);
 	const buyTools = wf.nodes.filter((x) => /Tool$/.test(x.type) && x.parameters.operation === 'buy');
 	for (const t of buyTools) assert.ok(t.parameters.options.spendCap > 0, `${t.name} has no Spend Cap`);
+});
+
+/**
+ * Runs ai-agent-vtu-assistant as imported, with one chat message (pinned on its Chat Trigger, as the editor's chat
+ * does) and its OpenAI Chat Model's credential pointed at a scripted OpenAI-compatible endpoint (no language model
+ * runs here; test/n8n/scripted-model.js). n8n's agent, our tool variants and the sandbox are real.
+ */
+async function runAgent(chatInput, script) {
+	const model = await startScriptedModel(script);
+	try {
+		const key = await vtu.n8n.createCredential({
+			name: `Scripted model ${Date.now()}`,
+			type: 'openAiApi',
+			data: { apiKey: 'sk-scripted-model', url: model.baseUrl, header: false },
+			makeDefault: false,
+		});
+		const wf = load('ai-agent-vtu-assistant.json');
+		wf.nodes.find((n) => n.name === 'OpenAI Chat Model').credentials = {
+			openAiApi: { id: key.id, name: key.name },
+		};
+		wf.pinData = {
+			'When chat message received': [{ json: { sessionId: `s${Date.now()}`, action: 'sendMessage', chatInput } }],
+		};
+		const seq = await vtu.sb.lastSeq();
+		const run = clean(await vtu.n8n.runWorkflow(wf, { timeoutMs: 120_000 }));
+		return { run, requests: model.requests, ledger: await vtu.sb.since('demo', seq) };
+	} finally {
+		await model.stop();
+	}
+}
+
+const lastToolResult = (requests) => {
+	const tools = requests.flatMap((r) => (r.messages ?? []).filter((m) => m.role === 'tool'));
+	return tools.length ? String(tools[tools.length - 1].content) : undefined;
+};
+
+test('ai-agent-vtu-assistant runs as imported: asked for the balance, the agent calls the Wallet tool, which reads the sandbox', async () => {
+	const kobo = await vtu.sb.balanceKobo('demo');
+	const { run, requests, ledger } = await runAgent('What is my wallet balance?', ({ toolResults }) =>
+		toolResults.length === 0 ? { tool: /^Wallet_balance$/, args: {} } : { text: `Wallet: ${toolResults[0]}` },
+	);
+	assert.equal(run.status, 'success', JSON.stringify(run.error));
+	const offered = requests[0].tools.map((t) => t.function.name).sort();
+	assert.deepEqual(offered, [
+		'Buy_airtime',
+		'Buy_data',
+		'Data_plans',
+		'Find_transaction',
+		'Validate_BVN',
+		'Wallet_balance',
+	]);
+	const result = lastToolResult(requests);
+	assert.ok(result && result.includes((kobo / 100).toFixed(2)), `tool result ${result} lacks the balance ${kobo}`);
+	const [answer] = run.nodeOutput('VTU assistant');
+	assert.ok(answer.output.includes((kobo / 100).toFixed(2)), JSON.stringify(answer));
+	assert.deepEqual(ledger, [], 'reading the balance buys nothing');
+});
+
+test('ai-agent-vtu-assistant: the agent buys data through the Buy data tool: one debit, the tool answers with the record', async () => {
+	const args = { network: 'MTN', planId: 2, phone: '08031234567' };
+	const { run, requests, ledger } = await runAgent(
+		'Buy 1GB MTN for 08031234567, yes I confirm ₦250',
+		({ toolResults }) =>
+			toolResults.length === 0 ? { tool: /^Buy_data$/, args } : { text: `Done: ${toolResults[0]}` },
+	);
+	assert.equal(run.status, 'success', JSON.stringify(run.error));
+	const result = lastToolResult(requests);
+	assert.match(result, /successful/, result);
+	assert.match(result, /08031234567/, result);
+	assert.deepEqual(debits(ledger), [['debit', 'data', 25000]]);
 });
 
 test('resolve-unclear-purchases: the row whose answer was lost waits (parked by n8n), then resolves to its own record; 3 debits, none twice', async () => {
