@@ -20,12 +20,15 @@ const FILES = fs
 
 // n8n 2.x reads and writes files only under ~/.n8n-files (its default file rule, left as it is here): the CSV
 // example runs as imported, the test puts its file in the home of the user running n8n and removes it after.
+// Files already there (yours, or the sample `npm run demo` placed) are moved aside meanwhile and put back.
 const HOME_FILES = path.join(os.homedir(), '.n8n-files');
 const CSV_FILES = ['customers.csv', 'rejected.csv'].map((f) => path.join(HOME_FILES, f));
-for (const f of CSV_FILES) assert.ok(!fs.existsSync(f), `${f} exists: the CSV example test would overwrite it`);
+const setAside = CSV_FILES.filter((f) => fs.existsSync(f)).map((f) => [f, `${f}.kept-during-e2e-${process.pid}`]);
+for (const [f, kept] of setAside) fs.renameSync(f, kept);
 const vtu = useVtuN8n({ credentialName: 'VTU API' });
 after(() => {
 	for (const f of CSV_FILES) fs.rmSync(f, { force: true });
+	for (const [f, kept] of setAside) fs.renameSync(kept, f);
 });
 
 const debits = (ledger) => ledger.map((l) => [l.kind, l.product, l.amountKobo]);
