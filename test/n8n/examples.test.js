@@ -270,7 +270,7 @@ test('failed-transaction-alert: a failed data purchase → one SMS to the owner,
 
 		const seq = await vtu.sb.lastSeq();
 		await vtu.sb.setStatus('data', txn.id, 'failed');
-		const runs = await vtu.n8n.pollNow(stored.id);
+		const runs = await vtu.n8n.pollNow(stored.id, { min: 1 });
 		assert.equal(runs.length, 1);
 		clean(runs[0]);
 		assert.equal(runs[0].status, 'success', JSON.stringify(runs[0].error));
