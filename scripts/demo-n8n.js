@@ -11,10 +11,28 @@
  *      DEMO_N8N_LOG (file for n8n's console output).
  */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { startN8n, DEFAULT_OWNER, REPO_ROOT } = require('../test/n8n/harness');
 
 const CREDENTIAL_NAME = 'VTU Sandbox';
+
+/**
+ * n8n 2.x's Read/Write Files node reads only under ~/.n8n-files of the user running n8n (its default file
+ * rule), so the CSV example finds its sample file there. Never overwrites a file the user already has.
+ */
+function placeSampleFiles() {
+	const dir = path.join(os.homedir(), '.n8n-files');
+	const target = path.join(dir, 'customers.csv');
+	if (fs.existsSync(target)) return `${target} (yours, kept)`;
+	try {
+		fs.mkdirSync(dir, { recursive: true });
+		fs.copyFileSync(path.join(REPO_ROOT, 'examples', 'customers.csv'), target);
+	} catch (e) {
+		return `(could not place ${target}: ${e.message})`;
+	}
+	return `${target} (sample for the CSV SMS example)`;
+}
 
 async function main() {
 	const baseUrl = process.env.VTU_BASE_URL;
@@ -109,6 +127,7 @@ async function main() {
 		}
 	}
 
+	const sampleFiles = placeSampleFiles();
 	const url = `http://${listen === '0.0.0.0' ? '127.0.0.1' : listen}:${port}`;
 	const lines = [
 		'',
@@ -124,6 +143,7 @@ async function main() {
 			? `credential: "${cred.name}" (id ${cred.id}) → test: ${credTest.status} ${credTest.message || ''}`
 			: 'credential: (not created)',
 		`workflows:  ${imported.length ? imported.join('\n            ') : '(no examples/*.json)'}`,
+		`files:      ${sampleFiles}`,
 		`n8n state:  ${n8n.userFolder}${userFolder ? '' : ' (temporary; set DEMO_N8N_USER_FOLDER to keep it)'}`,
 		'',
 		'Press Ctrl-C to stop.',

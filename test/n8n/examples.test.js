@@ -1,7 +1,7 @@
 'use strict';
-// examples/*.json in a real n8n (test/n8n/n8n-versions.json): every example imports; the ones that need no outside
-// service run against the sandbox (ledger checked). The AI-agent one needs an LLM: import only,
-// and its tools must be our nodes' tool variants (usableAsTool).
+// examples/*.json in a real n8n (test/n8n/n8n-versions.json): every example imports and runs against the sandbox
+// (ledger checked). The AI-agent one runs with a scripted OpenAI-compatible model (no LLM runs here); its tools
+// must be our nodes' tool variants (usableAsTool).
 const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -9,6 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { useVtuN8n, REPO_ROOT } = require('./harness');
 const { oneNode } = require('./sandbox');
+const { startScriptedModel } = require('./scripted-model');
 
 const EX_DIR = path.join(REPO_ROOT, 'examples');
 const load = (f) => JSON.parse(fs.readFileSync(path.join(EX_DIR, f), 'utf8'));
@@ -19,12 +20,15 @@ const FILES = fs
 
 // n8n 2.x reads and writes files only under ~/.n8n-files (its default file rule, left as it is here): the CSV
 // example runs as imported, the test puts its file in the home of the user running n8n and removes it after.
+// Files already there (yours, or the sample `npm run demo` placed) are moved aside meanwhile and put back.
 const HOME_FILES = path.join(os.homedir(), '.n8n-files');
 const CSV_FILES = ['customers.csv', 'rejected.csv'].map((f) => path.join(HOME_FILES, f));
-for (const f of CSV_FILES) assert.ok(!fs.existsSync(f), `${f} exists: the CSV example test would overwrite it`);
+const setAside = CSV_FILES.filter((f) => fs.existsSync(f)).map((f) => [f, `${f}.kept-during-e2e-${process.pid}`]);
+for (const [f, kept] of setAside) fs.renameSync(f, kept);
 const vtu = useVtuN8n({ credentialName: 'VTU API' });
 after(() => {
 	for (const f of CSV_FILES) fs.rmSync(f, { force: true });
+	for (const [f, kept] of setAside) fs.renameSync(kept, f);
 });
 
 const debits = (ledger) => ledger.map((l) => [l.kind, l.product, l.amountKobo]);
@@ -42,6 +46,7 @@ test('at least five examples; each imports with every node type known to n8n', a
 	assert.ok(codexOf('vtuBulkSms').alias.includes('sms'), JSON.stringify(codexOf('vtuBulkSms')));
 	assert.ok(codexOf('vtuElectricity').alias.includes('NEPA'));
 	assert.ok(codexOf('vtuCableTv').alias.includes('DSTV'));
+	assert.ok(codexOf('vtuIdentity').alias.includes('BVN'));
 	for (const f of FILES) {
 		const wf = load(f);
 		assert.ok(wf.name && wf.nodes && wf.connections, `${f}: not a workflow`);
@@ -216,19 +221,8 @@ test('schedule-bulk-sms-campaign: priced, then one campaign to the 4 subscribers
 
 test('csv-bulk-sms-campaign: Read/Write File → Extract From File (CSV) → priced → one personalised campaign; rejected.csv saved', async () => {
 	fs.mkdirSync(HOME_FILES, { recursive: true });
-	fs.writeFileSync(
-		path.join(HOME_FILES, 'customers.csv'),
-		[
-			'name,phone',
-			'Ada,08031234567',
-			'Bayo,08061234567',
-			'Ada,+234 803 123 4567',
-			'Chi,0800 123 4567',
-			'Dupe,',
-			'Efe,08051234567',
-			'Femi,0809 123 4567',
-		].join('\n') + '\n',
-	);
+	// the sample file the example's note points to (the demo copies it there too)
+	fs.copyFileSync(path.join(EX_DIR, 'customers.csv'), path.join(HOME_FILES, 'customers.csv'));
 	const wf = load('csv-bulk-sms-campaign.json'); // as imported: its paths find ~/.n8n-files of the user running n8n
 	const seq = await vtu.sb.lastSeq();
 	const run = clean(await vtu.n8n.runWorkflow(wf));
@@ -276,7 +270,7 @@ test('failed-transaction-alert: a failed data purchase → one SMS to the owner,
 
 		const seq = await vtu.sb.lastSeq();
 		await vtu.sb.setStatus('data', txn.id, 'failed');
-		const runs = await vtu.n8n.pollNow(stored.id);
+		const runs = await vtu.n8n.pollNow(stored.id, { min: 1 });
 		assert.equal(runs.length, 1);
 		clean(runs[0]);
 		assert.equal(runs[0].status, 'success', JSON.stringify(runs[0].error));
@@ -328,16 +322,36 @@ test('failed-transaction-alert: Execute workflow (manual) shows the current tran
 	assert.deepEqual(await vtu.sb.since('demo', seq), []);
 });
 
-test('recharge-cards-print-sheet: balance checked, 12 cards ordered with CSV and HTML', async () => {
+test('recharge-cards-print-sheet: priced first (can run, within the ₦5,000 budget), then 12 cards with CSV and HTML', async () => {
 	const seq = await vtu.sb.lastSeq();
 	const run = clean(await vtu.n8n.runWorkflow(load('recharge-cards-print-sheet.json')));
 	assert.equal(run.status, 'success', JSON.stringify(run.error));
+	const priced = run.nodeOutput('Price the order (dry run)');
+	assert.equal(priced.length, 1, JSON.stringify(priced));
+	assert.deepEqual(
+		[priced[0].canRun, priced[0].dryRun, priced[0].total, priced[0].spendCap, priced[0].shortBy],
+		[true, true, '2352.00', '5000.00', '0.00'],
+	);
 	const [order] = run.nodeOutput('Order cards');
 	assert.deepEqual([order.status, order.cardCount, order.amount], ['successful', 12, '2352.00']);
 	const bin = run.nodeItems('Order cards')[0].binary;
 	assert.deepEqual(Object.keys(bin).sort(), ['csv', 'html']);
 	assert.equal((await vtu.n8n.binaryBuffer(bin.csv)).toString('utf8').trim().split('\n').length, 13);
+	assert.ok(!run.runData['Cannot run']);
 	assert.deepEqual(debits(await vtu.sb.since('demo', seq)), [['debit', 'recharge_card', 235200]]);
+});
+
+test('recharge-cards-print-sheet: a budget below the order (its one Spend Cap) stops it; no card ordered', async () => {
+	const wf = load('recharge-cards-print-sheet.json');
+	wf.nodes.find((n) => n.name === 'Price the order (dry run)').parameters.options.spendCap = 2000;
+	const seq = await vtu.sb.lastSeq();
+	const run = clean(await vtu.n8n.runWorkflow(wf));
+	assert.equal(run.status, 'error');
+	const [summary] = run.nodeOutput('Price the order (dry run)');
+	assert.deepEqual([summary.canRun, summary.total, summary.withinSpendCap], [false, '2352.00', false]);
+	assert.ok(!run.runData['Order cards'], 'the order node did not run');
+	assert.match(run.nodeError('Cannot run').message, /^Cannot run: .*₦2,352\.00.* No card was ordered\.$/);
+	assert.deepEqual(await vtu.sb.since('demo', seq), []);
 });
 
 test("ai-agent-vtu-assistant: imports; its tools are our nodes' tool variants (usableAsTool): every VTU node has a tool variant, every buying tool a Spend Cap", async () => {
@@ -379,6 +393,76 @@ test("ai-agent-vtu-assistant: imports; its tools are our nodes' tool variants (u
 	);
 	const buyTools = wf.nodes.filter((x) => /Tool$/.test(x.type) && x.parameters.operation === 'buy');
 	for (const t of buyTools) assert.ok(t.parameters.options.spendCap > 0, `${t.name} has no Spend Cap`);
+});
+
+/**
+ * Runs ai-agent-vtu-assistant as imported, with one chat message (pinned on its Chat Trigger, as the editor's chat
+ * does) and its OpenAI Chat Model's credential pointed at a scripted OpenAI-compatible endpoint (no language model
+ * runs here; test/n8n/scripted-model.js). n8n's agent, our tool variants and the sandbox are real.
+ */
+async function runAgent(chatInput, script) {
+	const model = await startScriptedModel(script);
+	try {
+		const key = await vtu.n8n.createCredential({
+			name: `Scripted model ${Date.now()}`,
+			type: 'openAiApi',
+			data: { apiKey: 'sk-scripted-model', url: model.baseUrl, header: false },
+			makeDefault: false,
+		});
+		const wf = load('ai-agent-vtu-assistant.json');
+		wf.nodes.find((n) => n.name === 'OpenAI Chat Model').credentials = {
+			openAiApi: { id: key.id, name: key.name },
+		};
+		wf.pinData = {
+			'When chat message received': [{ json: { sessionId: `s${Date.now()}`, action: 'sendMessage', chatInput } }],
+		};
+		const seq = await vtu.sb.lastSeq();
+		const run = clean(await vtu.n8n.runWorkflow(wf, { timeoutMs: 120_000 }));
+		return { run, requests: model.requests, ledger: await vtu.sb.since('demo', seq) };
+	} finally {
+		await model.stop();
+	}
+}
+
+const lastToolResult = (requests) => {
+	const tools = requests.flatMap((r) => (r.messages ?? []).filter((m) => m.role === 'tool'));
+	return tools.length ? String(tools[tools.length - 1].content) : undefined;
+};
+
+test('ai-agent-vtu-assistant runs as imported: asked for the balance, the agent calls the Wallet tool, which reads the sandbox', async () => {
+	const kobo = await vtu.sb.balanceKobo('demo');
+	const { run, requests, ledger } = await runAgent('What is my wallet balance?', ({ toolResults }) =>
+		toolResults.length === 0 ? { tool: /^Wallet_balance$/, args: {} } : { text: `Wallet: ${toolResults[0]}` },
+	);
+	assert.equal(run.status, 'success', JSON.stringify(run.error));
+	const offered = requests[0].tools.map((t) => t.function.name).sort();
+	assert.deepEqual(offered, [
+		'Buy_airtime',
+		'Buy_data',
+		'Data_plans',
+		'Find_transaction',
+		'Validate_BVN',
+		'Wallet_balance',
+	]);
+	const result = lastToolResult(requests);
+	assert.ok(result && result.includes((kobo / 100).toFixed(2)), `tool result ${result} lacks the balance ${kobo}`);
+	const [answer] = run.nodeOutput('VTU assistant');
+	assert.ok(answer.output.includes((kobo / 100).toFixed(2)), JSON.stringify(answer));
+	assert.deepEqual(ledger, [], 'reading the balance buys nothing');
+});
+
+test('ai-agent-vtu-assistant: the agent buys data through the Buy data tool: one debit, the tool answers with the record', async () => {
+	const args = { network: 'MTN', planId: 2, phone: '08031234567' };
+	const { run, requests, ledger } = await runAgent(
+		'Buy 1GB MTN for 08031234567, yes I confirm ₦250',
+		({ toolResults }) =>
+			toolResults.length === 0 ? { tool: /^Buy_data$/, args } : { text: `Done: ${toolResults[0]}` },
+	);
+	assert.equal(run.status, 'success', JSON.stringify(run.error));
+	const result = lastToolResult(requests);
+	assert.match(result, /successful/, result);
+	assert.match(result, /08031234567/, result);
+	assert.deepEqual(debits(ledger), [['debit', 'data', 25000]]);
 });
 
 test('resolve-unclear-purchases: the row whose answer was lost waits (parked by n8n), then resolves to its own record; 3 debits, none twice', async () => {

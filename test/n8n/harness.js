@@ -587,15 +587,18 @@ class N8nInstance {
 	/**
 	 * Activates a workflow (n8n runs one poll of each polling trigger right away; an error
 	 * there fails activation → this throws). Waits until the executions that poll produced
-	 * are finished, and returns them as RunResults (empty when poll() returned null).
+	 * are finished, and returns them as RunResults (empty when poll() returned null). `min`: the
+	 * number of executions the caller expects at least (waited for, up to timeoutMs).
 	 */
-	async activateWorkflow(id, { settleMs = 300, timeoutMs = 30000 } = {}) {
+	async activateWorkflow(id, { settleMs = 300, timeoutMs = 30000, min = 0 } = {}) {
 		const before = new Set((await this.listExecutions(id)).map((e) => e.id));
 		const wf = await this.getWorkflow(id);
 		await this.request('POST', `/rest/workflows/${id}/activate`, { versionId: wf.versionId });
 		this.activeWorkflows.add(String(id));
 		await this.#waitForPublication(id, { timeoutMs });
-		return await this.#collectNewExecutions(id, before, { settleMs, timeoutMs });
+		// n8n starts the execution of what the first poll emitted without awaiting it: a caller that expects
+		// one (min: 1) waits for it instead of trusting that it shows up within settleMs on a busy machine
+		return await this.#collectNewExecutions(id, before, { settleMs, timeoutMs, min });
 	}
 
 	/**

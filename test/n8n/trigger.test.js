@@ -79,13 +79,13 @@ test('a new (processing) transaction is emitted once as "new"', async () => {
 	await vtu.sb.setConfig({ settle: { mode: 'processing', delayMs: 3600000, finalStatus: 'successful' } });
 	pending = await buyData('08061234567');
 	assert.equal(pending.status, 'processing');
-	assert.deepEqual(events(await vtu.n8n.pollNow(wfId)), [['new', pending.id, 'processing']]);
+	assert.deepEqual(events(await vtu.n8n.pollNow(wfId, { min: 1 })), [['new', pending.id, 'processing']]);
 	assert.deepEqual(events(await vtu.n8n.pollNow(wfId)), []);
 });
 
 test('processing → successful is emitted once as "completed"', async () => {
 	await vtu.sb.setStatus('data', pending.id, 'successful');
-	const runs = await vtu.n8n.pollNow(wfId);
+	const runs = await vtu.n8n.pollNow(wfId, { min: 1 });
 	assert.deepEqual(events(runs), [['completed', pending.id, 'successful']]);
 	const j = runs[0].nodeOutput('VTU Transaction Trigger')[0];
 	assert.equal(j.previousStatus, 'processing');
@@ -103,7 +103,7 @@ test('successful → failed (reversal with refund) is emitted once as "reversed"
 		refund.map((l) => [l.kind, l.amountKobo, l.txnId]),
 		[['refund', 25000, pending.id]],
 	);
-	const runs = await vtu.n8n.pollNow(wfId);
+	const runs = await vtu.n8n.pollNow(wfId, { min: 1 });
 	assert.deepEqual(events(runs), [['reversed', pending.id, 'failed']]);
 	assert.equal(runs[0].nodeOutput('VTU Transaction Trigger')[0].previousStatus, 'successful');
 	assert.deepEqual(events(await vtu.n8n.pollNow(wfId)), []);
@@ -112,7 +112,7 @@ test('successful → failed (reversal with refund) is emitted once as "reversed"
 test('processing → failed is emitted as "failed"; several changes in one poll come in one execution', async () => {
 	const a = await buyData('08131234567');
 	const b = await buyData('08161234567');
-	assert.deepEqual(events(await vtu.n8n.pollNow(wfId)), [
+	assert.deepEqual(events(await vtu.n8n.pollNow(wfId, { min: 1 })), [
 		['new', b.id, 'processing'],
 		['new', a.id, 'processing'],
 	]);
@@ -120,7 +120,7 @@ test('processing → failed is emitted as "failed"; several changes in one poll 
 	await vtu.sb.setStatus('data', b.id, 'successful');
 	await vtu.sb.setConfig({ settle: { mode: 'immediate' } });
 	const c = await buyData('08031234567');
-	const runs = await vtu.n8n.pollNow(wfId);
+	const runs = await vtu.n8n.pollNow(wfId, { min: 1 });
 	assert.equal(runs.length, 1);
 	assert.deepEqual(
 		events(runs).sort((x, y) => x[1] - y[1]),

@@ -320,10 +320,15 @@ describe('found where builders look', () => {
 		['VtuAirtime', ['airtime', 'recharge']],
 		['VtuData', ['data', 'data bundle']],
 		['VtuCableTv', ['DSTV', 'GOtv', 'Startimes']],
-		['VtuElectricity', ['NEPA', 'prepaid meter', 'electricity token']],
-		['VtuExamPin', ['WAEC', 'NECO']],
+		['VtuElectricity', ['NEPA', 'prepaid meter', 'electricity token', 'light bill']],
+		['VtuExamPin', ['WAEC', 'NECO', 'JAMB']],
 		['VtuRechargeCard', ['recharge card']],
 		['VtuBulkSms', ['sms', 'bulk sms']],
+		// the node checks a BVN or a NIN: found by those words, not by phone or meter words it does not serve
+		['VtuIdentity', ['BVN', 'NIN', 'KYC']],
+		['VtuWallet', ['wallet', 'balance']],
+		['VtuTransaction', ['transaction', 'requery']],
+		['VtuTransactionTrigger', ['failed purchase', 'refund']],
 	])('%s is found as %p', (node, names) => {
 		const c = codex(node);
 		expect(c.alias).toEqual(expect.arrayContaining(names));
