@@ -2,7 +2,7 @@
 /**
  * bench/n8n: airtime purchases in ONE real n8n (test/n8n harness; N8N_E2E_VERSION picks the version) against ONE
  * sandbox, three setups in the same run:
- *   ours:  Code (N items) → VTU Airtime (default settings: the adaptive pace from 10 up to 100; with
+ *   ours:  Code (N items) → VTU Airtime (default settings: the adaptive pace from 10 up to 1000; with
  *          --concurrency C it starts at C and C is the ceiling)
  *   http:  Code → n8n's HTTP Request node doing the same POST /api/topup/ with the same vtuApi credential, as a
  *          builder would set it up (JSON body from one expression, every other setting at its default: every

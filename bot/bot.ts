@@ -321,6 +321,16 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
 }
 
 /**
+ * Only a text or caption starting with "/" can match a command (@grammyjs/commands with its defaults:
+ * prefix "/", matched at the start). Every other update (taps, the phone number, a PIN) skips the two
+ * command groups, whose ~20 commands each filtered it in a chain of its own (a profile of bench:bot).
+ */
+function isCommandText(ctx: MyContext): boolean {
+	const m = ctx.msg;
+	return (m?.text ?? m?.caption)?.startsWith('/') === true;
+}
+
+/**
  * The features of the registry, in this order: reading commands (answered during a flow, which stays
  * open) → flow-ending commands (/cancel) → Confirm / Cancel taps → the flows (conversations must be
  * installed before a command enters them) → the other commands → `go:` buttons → each feature's own
@@ -338,11 +348,11 @@ function useFeatures(b: Composer<MyContext>, s: Services): void {
 		}
 		return g;
 	};
-	b.use(group(true));
+	b.filter(isCommandText, group(true));
 	b.use(flowCommands(s, new Set(specs.filter((c) => c.keepsFlow).map((c) => c.name))));
 	b.use(confirmButtons(s));
 	for (const { parts } of built) if (parts.flows) b.use(parts.flows);
-	b.use(group(false));
+	b.filter(isCommandText, group(false));
 	const places = Object.assign({}, ...built.map((x) => x.parts.places ?? {})) as NonNullable<FeatureParts['places']>;
 	const go = new Composer<MyContext>();
 	onCallback(go, ['go'], async (ctx, tap) => {

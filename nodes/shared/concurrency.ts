@@ -1,7 +1,7 @@
 /**
  * Adaptive concurrency for the purchase runner (AIMD, as TCP does with its window): start with a few
- * purchases in flight, double per round trip while the site answers cleanly and about as fast as its
- * fastest answer, then grow by one per round trip; cut to 0.7 on a refusal (429), a 5xx or an unclear
+ * purchases in flight, triple per round trip while the site answers cleanly and about as fast as its
+ * fastest answer (slow start), then grow by one per round trip; cut to 0.7 on a refusal (429), a 5xx or an unclear
  * outcome, or when answers take much longer than the fastest one (the site is queueing us). Never above
  * the ceiling the workflow's builder set. A refused purchase (429: the site did nothing) waits and goes
  * back in the queue; everything else is the caller's to settle (an unclear purchase is reconciled by the
@@ -11,6 +11,20 @@ import { sleep } from 'n8n-workflow';
 
 /** In flight at the start: what the nodes always sent at once, known to suit real sites. */
 export const START_CONCURRENCY = 10;
+/**
+ * The ceiling when the builder sets none. Only a site that keeps answering fast and clean ever sees it: the
+ * pace stops growing at the first slow answer, refusal or error (docs/nodes.md says why this is safe).
+ * 1000 in flight lets 2,000 items at a 1 s site go about as fast as n8n's HTTP Request sending every item at
+ * once (bench/README.md); a lower ceiling is the run's speed limit against such a site (100: 0.3× as fast).
+ */
+export const DEFAULT_CEILING = 1000;
+/**
+ * What each clean answer adds during slow start: 2, so the limit triples per round trip (10, 30, 90, 270,
+ * 810…). Against a 1 s site the ramp is the run's cost (each step is one answer time); doubling needs 8
+ * round trips to have 2,000 items sent, tripling 6. The price: a site that breaks without slowing down first
+ * can see up to three times what it took cleanly the round trip before, for one round trip.
+ */
+export const SLOW_START_STEP = 2;
 /**
  * An answer counts as "slow" (the site is queueing) past this many times the fastest one seen plus
  * LATENCY_SLACK_MS (the slack keeps a site answering in milliseconds from looking strained by jitter).
@@ -58,8 +72,8 @@ export class AdaptiveLimit {
 			if (ms > this.fastestMs * LATENCY_FACTOR + LATENCY_SLACK_MS) return this.strained(sentAt);
 			this.fastestMs = Math.min(this.fastestMs, ms);
 		}
-		// one more per answer doubles the limit per round trip; 1/limit per answer adds one per round trip
-		this.limit = Math.min(this.ceiling, this.limit + (this.slowStart ? 1 : 1 / this.limit));
+		// SLOW_START_STEP more per answer triples the limit per round trip; 1/limit per answer adds one per round trip
+		this.limit = Math.min(this.ceiling, this.limit + (this.slowStart ? SLOW_START_STEP : 1 / this.limit));
 		this.peak = Math.max(this.peak, this.current);
 	}
 

@@ -24,7 +24,7 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 				default: DEFAULT_CONCURRENCY,
 				description:
-					'The most items bought at the same time. Not set: the node starts with 10 and sends more, up to 100, only while the site answers quickly and cleanly. Set: it starts at this number. Either way it slows down (to 0.7×) on "too many requests" (HTTP 429), server errors or slow answers. Set it to what the site allows if you know it. Results stay one per input item, in input order.',
+					'The most items bought at the same time. Not set: the node starts with 10 and sends more, up to 1000, only while the site answers quickly and cleanly. Set: it starts at this number. Either way it slows down (to 0.7×) on "too many requests" (HTTP 429), server errors or slow answers. Set it to what the site allows if you know it. Results stay one per input item, in input order.',
 			},
 			{
 				displayName: 'Dry Run',

@@ -16,7 +16,14 @@ import type { ClientOptions } from './client';
 import { getClient, getVtuCredentials } from './client';
 import { LOCKED_OPTIONS } from './descriptions';
 import { errorJson, refuse, toNodeError } from './errors';
-import { AdaptiveLimit, MAX_REQUEUES, runAdaptive, START_CONCURRENCY, type Outcome } from './concurrency';
+import {
+	AdaptiveLimit,
+	DEFAULT_CEILING,
+	MAX_REQUEUES,
+	runAdaptive,
+	START_CONCURRENCY,
+	type Outcome,
+} from './concurrency';
 import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
 import { customerRefOf, resolveUnclear, unclearFacts } from './unclear';
@@ -46,12 +53,10 @@ export const RETRY_LOOKBACK_MINUTES = 24 * 60;
 
 /**
  * The Concurrency option is a ceiling: the runner starts with START_CONCURRENCY purchases in flight and
- * grows only while the site answers cleanly and fast (nodes/shared/concurrency.ts). 100: against a site
- * answering in 1 s that can take the load, 100 at a time comes close to n8n's HTTP Request node sending
- * every item at once (bench/n8n.js); a site that cannot take it slows down or refuses first, and the pace
- * halves then, so the ceiling is not what such a site sees.
+ * grows only while the site answers cleanly and fast (nodes/shared/concurrency.ts; DEFAULT_CEILING there
+ * says why the default is what it is).
  */
-export const DEFAULT_CONCURRENCY = 100;
+export const DEFAULT_CONCURRENCY = DEFAULT_CEILING;
 export const MAX_CONCURRENCY = 1000;
 
 /**

@@ -3,8 +3,8 @@
  * in the real n8n engine against the sandbox with a vendor answer time (a `latency` fault on every purchase)
  * and a capacity (config max_in_flight) that queues, refuses with 429 or sheds with 503.
  */
-import { AdaptiveLimit, START_CONCURRENCY } from '../../nodes/shared/concurrency';
-import { DEFAULT_CONCURRENCY } from '../../nodes/shared/runner';
+import { AdaptiveLimit, DEFAULT_CEILING, SLOW_START_STEP, START_CONCURRENCY } from '../../nodes/shared/concurrency';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../nodes/shared/runner';
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
 import type { ConfigPatch } from '../../sandbox/admin-client';
 import { runNode } from './engine';
@@ -39,14 +39,23 @@ async function debitsByPhone(): Promise<Map<string, number>> {
 }
 
 describe('AdaptiveLimit', () => {
-	test('doubles per round trip while answers are clean, up to the ceiling', () => {
-		const l = new AdaptiveLimit(50);
+	test('triples per round trip while answers are clean (slow start), up to the ceiling', () => {
+		const l = new AdaptiveLimit(100);
 		expect(l.current).toBe(START_CONCURRENCY);
 		for (let k = 0; k < 10; k++) l.answered(0, 100); // one round trip of 10 clean answers
-		expect(l.current).toBe(20);
-		for (let k = 0; k < 100; k++) l.answered(0, 100);
-		expect(l.current).toBe(50);
-		expect(l.peak).toBe(50);
+		expect(l.current).toBe(30);
+		for (let k = 0; k < 30; k++) l.answered(0, 100); // the next round trip
+		expect(l.current).toBe(90);
+		for (let k = 0; k < 90; k++) l.answered(0, 100);
+		expect([l.current, l.peak]).toEqual([100, 100]);
+	});
+
+	test('the default ceiling is the most a builder may set, and slow start steps by SLOW_START_STEP', () => {
+		expect(DEFAULT_CONCURRENCY).toBe(DEFAULT_CEILING);
+		expect(DEFAULT_CEILING).toBeLessThanOrEqual(MAX_CONCURRENCY);
+		const l = new AdaptiveLimit(DEFAULT_CEILING);
+		l.answered(0, 1000);
+		expect(l.current).toBe(START_CONCURRENCY + SLOW_START_STEP);
 	});
 
 	test('cuts to 0.7 once per round trip on strain, then grows by one per round trip', () => {
@@ -71,14 +80,14 @@ describe('AdaptiveLimit', () => {
 		expect(l.cuts).toBe(0);
 		l.answered(0, 2300);
 		expect(l.cuts).toBe(1);
-		expect(l.current).toBe(15); // 22 after two clean answers, × 0.7
+		expect(l.current).toBe(16); // 24 after two clean answers, × 0.7
 	});
 
 	test('an untimed answer (waited for the final status) only grows the pace', () => {
 		const l = new AdaptiveLimit(100, 10);
 		l.answered(0, 100);
 		l.answered(0); // however long it took
-		expect([l.current, l.cuts]).toEqual([12, 0]);
+		expect([l.current, l.cuts]).toEqual([10 + 2 * SLOW_START_STEP, 0]);
 	});
 
 	test('never below one, never above the ceiling', () => {
