@@ -22,7 +22,7 @@ import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './
 import { quoteJson, resultJson } from './format';
 import { customerRefOf, resolveUnclear, unclearFacts } from './unclear';
 import { dryRunOutput, existingJson, type DryRunFacts } from './dryRun';
-import { stopReport, type BoughtRow } from './stopReport';
+import { rowsWord, stopReport, type BoughtRow } from './stopReport';
 
 export interface PurchaseRunOptions {
 	waitForFinal: boolean;
@@ -558,7 +558,7 @@ export function hintFailedRows(ctx: IExecuteFunctions, items: INodeExecutionData
 	const more = failed.length > 10 ? ', …' : '';
 	ctx.addExecutionHints({
 		message:
-			`${failed.length} of ${rows} row${rows === 1 ? '' : 's'} not done (rows ${list}${more})` +
+			`${failed.length} of ${rowsWord(rows)} not done (row${failed.length === 1 ? '' : 's'} ${list}${more})` +
 			(unclear ? `, ${unclear} of them unclear: check later, do not buy again` : '') +
 			(ctx.getNode().onError === 'continueErrorOutput'
 				? '. They are on the error output.'

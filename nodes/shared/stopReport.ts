@@ -34,6 +34,11 @@ export function rowsWord(n: number): string {
 	return `${n} row${n === 1 ? '' : 's'}`;
 }
 
+/** `row 4` or `rows 4, 5`. */
+export function rowList(rows: number[]): string {
+	return `row${rows.length === 1 ? '' : 's'} ${listed(rows, String, ', ')}`;
+}
+
 function listed<T>(items: T[], text: (item: T) => string, sep = '; '): string {
 	const shown = items.slice(0, LIST_MAX).map(text).join(sep);
 	return items.length > LIST_MAX ? `${shown}${sep}and ${items.length - LIST_MAX} more` : shown;
@@ -41,7 +46,10 @@ function listed<T>(items: T[], text: (item: T) => string, sep = '; '): string {
 
 /** `row 3: <reason>`, the reason without the `[row 3]` tag it already carries. */
 function rowReason(f: StopFacts, [i, error]: [number, unknown]): string {
-	return `row ${i + 1}: ${f.reason(error, i).replace(/\s*\[row \d+\]$/, '')}`;
+	return `row ${i + 1}: ${f
+		.reason(error, i)
+		.replace(/\s*\[row \d+\]$/, '')
+		.replace(/\.$/, '')}`;
 }
 
 function boughtText(b: BoughtRow): string {
@@ -55,12 +63,12 @@ export function stopReport(f: StopFacts): { message: string; description: string
 	const unclear = f.failed.filter(([, e]) => f.unclear(e));
 	// refused rows were never sent, whatever their code (an unreadable history refuses with unknown_outcome)
 	const notBought = [...f.refused, ...f.failed.filter(([, e]) => !f.unclear(e))].sort((a, b) => a[0] - b[0]);
-	const first = rowReason(f, problems[0]).replace(/^row/, 'Row');
+	const first = `${rowReason(f, problems[0]).replace(/^row/, 'Row')}.`;
 	const lines: string[] = [];
 	let message: string;
 	if (f.bought.length === 0 && unclear.length === 0) {
-		const rows = problems.map(([i]) => i + 1).join(', ');
-		message = `Nothing was bought: ${rowsWord(problems.length)} of ${f.rows} cannot be (rows ${rows}). ${first}`;
+		const rows = rowList(problems.map(([i]) => i + 1));
+		message = `Nothing was bought: ${problems.length} of ${rowsWord(f.rows)} cannot be bought (${rows}). ${first}`;
 		lines.push(`Not bought: ${listed(notBought, (p) => rowReason(f, p))}.`);
 		lines.push('Nothing was sent for any row: correct these rows and run the node again.');
 	} else {
@@ -81,7 +89,7 @@ export function stopReport(f: StopFacts): { message: string; description: string
 			);
 		}
 		if (f.notSent.length) {
-			lines.push(`Not sent (the run stopped first): rows ${listed(f.notSent, (i) => String(i + 1), ', ')}.`);
+			lines.push(`Not sent (the run stopped first): ${rowList(f.notSent.map((i) => i + 1))}.`);
 		}
 		lines.push(
 			"Retry On Fail and Executions' Retry give the bought rows back without buying them again. To get every " +
