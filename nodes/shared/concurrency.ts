@@ -9,6 +9,16 @@
  */
 import { sleep } from 'n8n-workflow';
 
+/**
+ * The Concurrency option is a ceiling: the runner starts with START_CONCURRENCY purchases in flight and
+ * grows only while the site answers cleanly and fast (below). 100: against a site
+ * answering in 1 s that can take the load, 100 at a time comes close to n8n's HTTP Request node sending
+ * every item at once (bench/n8n.js); a site that cannot take it slows down or refuses first, and the pace
+ * halves then, so the ceiling is not what such a site sees.
+ */
+export const DEFAULT_CONCURRENCY = 100;
+export const MAX_CONCURRENCY = 1000;
+
 /** In flight at the start: what the nodes always sent at once, known to suit real sites. */
 export const START_CONCURRENCY = 10;
 /**

@@ -17,7 +17,15 @@ import type { ClientOptions } from './client';
 import { getClient, getVtuCredentials } from './client';
 import { LOCKED_OPTIONS } from './descriptions';
 import { errorJson, refuse, toNodeError } from './errors';
-import { AdaptiveLimit, MAX_REQUEUES, runAdaptive, START_CONCURRENCY, type Outcome } from './concurrency';
+import {
+	AdaptiveLimit,
+	DEFAULT_CONCURRENCY,
+	MAX_CONCURRENCY,
+	MAX_REQUEUES,
+	runAdaptive,
+	START_CONCURRENCY,
+	type Outcome,
+} from './concurrency';
 import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
 import { customerRefOf, resolveUnclear, unclearFacts } from './unclear';
@@ -47,15 +55,7 @@ export interface PurchaseRunOptions {
  */
 export const RETRY_LOOKBACK_MINUTES = 24 * 60;
 
-/**
- * The Concurrency option is a ceiling: the runner starts with START_CONCURRENCY purchases in flight and
- * grows only while the site answers cleanly and fast (nodes/shared/concurrency.ts). 100: against a site
- * answering in 1 s that can take the load, 100 at a time comes close to n8n's HTTP Request node sending
- * every item at once (bench/n8n.js); a site that cannot take it slows down or refuses first, and the pace
- * halves then, so the ceiling is not what such a site sees.
- */
-export const DEFAULT_CONCURRENCY = 100;
-export const MAX_CONCURRENCY = 1000;
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY };
 
 /**
  * Refuse a limit an AI agent could fill: the fields take no expression in the editor, but a workflow's JSON
