@@ -475,7 +475,8 @@ function boughtRows<R>(run: Run<R>): BoughtRow[] {
 		rows.push({
 			row: i + 1,
 			reference: typeof json.ident === 'string' ? json.ident : undefined,
-			amountKobo: amountKobo(json.amount),
+			// a recharge card order's first item is a card: the order's amount is orderAmount
+			amountKobo: amountKobo(json.amount ?? json.orderAmount),
 		});
 	});
 	return rows;
