@@ -1,6 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
-import type { NodeApiError } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type IPairedItemData,
+	type NodeApiError,
+} from 'n8n-workflow';
 
 import {
 	nairaText,
