@@ -10,7 +10,7 @@ import { NOT_CHARGED_CODES } from '../../client/errors';
 import { getVtuCredentials } from '../shared/client';
 import { refuse } from '../shared/errors';
 import { unclearFacts } from '../shared/unclear';
-import { naira } from '../shared/format';
+import { countText, naira } from '../shared/format';
 import { booleanParam, itemParam, stringParam } from '../shared/params';
 import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { START_CONCURRENCY } from '../shared/concurrency';
@@ -307,7 +307,7 @@ export class VtuBulkSms implements INodeType {
 				'rejected.csv',
 				'text/csv',
 			);
-			items[0].json.rejectedFile = `rejected.csv: ${rejected.count} numbers not sent, with row, name, number, status and reason`;
+			items[0].json.rejectedFile = `rejected.csv: ${countText(rejected.count, 'number')} not sent, with row, name, number, status and reason`;
 		}
 		if (checkLater.count > 0) {
 			binary.checkLater = await this.helpers.prepareBinaryData(
@@ -315,7 +315,7 @@ export class VtuBulkSms implements INodeType {
 				'check-later.csv',
 				'text/csv',
 			);
-			items[0].json.checkLaterFile = `check-later.csv: ${checkLater.count} numbers of requests with no clear answer (maybe texted and charged): do not resend them, resolve them first`;
+			items[0].json.checkLaterFile = `check-later.csv: ${countText(checkLater.count, 'number')} of requests with no clear answer (maybe texted and charged): do not resend them, resolve them first`;
 		}
 		if (Object.keys(binary).length > 0) items[0].binary = binary;
 		return [items];
@@ -420,7 +420,7 @@ function checkSendable(c: Campaign, inWindow: boolean, window: string): void {
 	if (c.batches.every((b) => b.recipients.length === 0)) {
 		throw refuse(
 			'invalid_input',
-			`Nothing to send: none of the ${c.recipients.length} numbers is a new, valid Nigerian mobile number that has not opted out`,
+			`Nothing to send: ${c.recipients.length === 1 ? 'the 1 number is not' : `none of the ${countText(c.recipients.length, 'number')} is`} a new, valid Nigerian mobile number that has not opted out`,
 			'Run with Dry Run on to see every number and why it was left out.',
 		);
 	}
@@ -499,7 +499,7 @@ async function listBatches(ctx: IExecuteFunctions, i: number, client: VtuClient)
 		if (res.next <= page) {
 			throw refuse(
 				'bad_response',
-				`Stopped after page ${page} (${batches.length} batches read): the site's next page is ${res.next}, which does not move forward, so reading on would loop`,
+				`Stopped after page ${page} (${countText(batches.length, 'batch', 'batches')} read): the site's next page is ${res.next}, which does not move forward, so reading on would loop`,
 				"Turn off Return All and use Limit, or report the site's paging to its support.",
 			);
 		}

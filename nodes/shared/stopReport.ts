@@ -4,6 +4,7 @@
  * the throw. Rows are counted from 1, as n8n's panels show them.
  */
 import { nairaText } from '../../client/core';
+import { countText } from './format';
 
 export interface BoughtRow {
 	/** From 1. */
@@ -31,7 +32,7 @@ export interface StopFacts {
 const LIST_MAX = 20;
 
 export function rowsWord(n: number): string {
-	return `${n} row${n === 1 ? '' : 's'}`;
+	return countText(n, 'row');
 }
 
 /** `row 4` or `rows 4, 5`. */

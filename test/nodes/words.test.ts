@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 
 import { forBuilder } from '../../nodes/shared/errors';
+import { countText } from '../../nodes/shared/format';
 import { rowList, rowsWord } from '../../nodes/shared/stopReport';
 
 const CODE_NAME = /client\.[a-z]\w*|reconcile\.[a-z]\w*|\b[a-z]+[A-Z]\w*: (true|false)|set [a-z]\w*:/;
