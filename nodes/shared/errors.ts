@@ -75,7 +75,9 @@ const BUILDER_WORDS: Array<[RegExp, string]> = [
 	[/set ported: true/g, 'turn on Ported Number'],
 	[/\(reconcile\.sharedAccount\)/g, '(credential setting "Other Buyers Use This Token")'],
 	[/reconcile\.sharedAccount/g, 'the credential setting "Other Buyers Use This Token"'],
-	[/\b1 rows\b/g, '1 row'],
+	// one of a kind is singular (not 21 or 1,001 of them)
+	[/(?<![\d,.])1 (row|recipient|number|item|page|request|record)s\b/g, '1 $1'],
+	[/(?<![\d,.])1 batches\b/g, '1 batch'],
 ];
 
 /** Field names the client starts its messages with, as the nodes show them. */

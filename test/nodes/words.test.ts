@@ -66,6 +66,9 @@ describe("builder's words", () => {
 		).toBe(
 			"Do not buy it again before it is resolved: VTU Transaction's Resolve Unclear Purchase answers it, or check the transaction history.",
 		);
+		expect(forBuilder('Nothing to send: none of the 1 recipients; 1 rows, 21 rows, 1,001 rows, 1 batches.')).toBe(
+			'Nothing to send: none of the 1 recipient; 1 row, 21 rows, 1,001 rows, 1 batch.',
+		);
 		expect(forBuilder('Rate limited by the server (HTTP 429). Slow down or lower the concurrency.')).toBe(
 			"Rate limited by the server (HTTP 429). Slow down or lower the node's Concurrency option.",
 		);
