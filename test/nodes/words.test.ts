@@ -81,5 +81,6 @@ describe("builder's words", () => {
 			'row 4',
 			'rows 4, 5',
 		]);
+		expect([countText(1, 'batch', 'batches'), countText(20000, 'number')]).toEqual(['1 batch', '20,000 numbers']);
 	});
 });
