@@ -108,4 +108,29 @@ describe('a run that stops', () => {
 			phones[0],
 		]);
 	});
+
+	test.each([
+		['without Continue On Fail', {}],
+		['with Continue On Fail', { continueOnFail: true }],
+		['with the error output', { settings: { onError: 'continueErrorOutput' } }],
+	])('a dry run %s: one summary lists every bad row, nothing bought', async (_name, mode) => {
+		const before = await env.balance();
+		const r = await runNode(airtime, {
+			parameters: {
+				operation: 'buy',
+				network: 'MTN',
+				amount: 100,
+				phone: '={{$json.phone}}',
+				options: { dryRun: true },
+			},
+			input: [{ phone: phones[0] }, { phone: 'abc' }, { phone: phones[1] }, { phone: '0805123' }],
+			creds: env.creds(),
+			...mode,
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.items).toHaveLength(1);
+		expect(r.items[0].json).toMatchObject({ dryRun: true, canRun: false, rows: 4, ready: 2, bad: 2 });
+		expect((r.items[0].json.badRows as Array<{ row: number }>).map((b) => b.row)).toEqual([2, 4]);
+		expect(await env.balance()).toBe(before);
+	});
 });
