@@ -4,7 +4,7 @@
  * n8n engine (WorkflowExecute) against the sandbox.
  */
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
-import { runNode } from './engine';
+import { runNode, type RunOptions } from './engine';
 import { useVtuSandbox } from './helpers';
 
 const env = useVtuSandbox();
@@ -109,7 +109,7 @@ describe('a run that stops', () => {
 		]);
 	});
 
-	test.each([
+	test.each<[string, Partial<RunOptions>]>([
 		['without Continue On Fail', {}],
 		['with Continue On Fail', { continueOnFail: true }],
 		['with the error output', { settings: { onError: 'continueErrorOutput' } }],
