@@ -69,9 +69,12 @@ export function stopReport(f: StopFacts): { message: string; description: string
 	let message: string;
 	if (f.bought.length === 0 && unclear.length === 0) {
 		const rows = rowList(problems.map(([i]) => i + 1));
-		message = `Nothing was bought: ${problems.length} of ${rowsWord(f.rows)} cannot be bought (${rows}). ${first}`;
+		// rows refused before sending "cannot be bought"; rows the site refused (proven not charged) were sent
+		const verb = f.failed.length ? 'not bought' : 'cannot be bought';
+		message = `Nothing was bought: ${problems.length} of ${rowsWord(f.rows)} ${verb} (${rows}). ${first}`;
 		lines.push(`Not bought: ${listed(notBought, (p) => rowReason(f, p))}.`);
-		lines.push('Nothing was sent for any row: correct these rows and run the node again.');
+		if (f.failed.length === 0) lines.push('Nothing was sent for any row: correct these rows and run the node again.');
+		else if (f.notSent.length) lines.push(`Not sent (the run stopped first): ${rowList(f.notSent.map((i) => i + 1))}.`);
 	} else {
 		const spent = f.bought.reduce((sum, b) => sum + b.amountKobo, 0);
 		const counts = [`${f.bought.length} of ${rowsWord(f.rows)} bought${spent > 0 ? ` (${nairaText(spent)})` : ''}`];

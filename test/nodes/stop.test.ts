@@ -4,6 +4,7 @@
  * n8n engine (WorkflowExecute) against the sandbox.
  */
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
+import { stopReport } from '../../nodes/shared/stopReport';
 import { runNode, type RunOptions } from './engine';
 import { useVtuSandbox } from './helpers';
 
@@ -132,5 +133,40 @@ describe('a run that stops', () => {
 		expect(r.items[0].json).toMatchObject({ dryRun: true, canRun: false, rows: 4, ready: 2, bad: 2 });
 		expect((r.items[0].json.badRows as Array<{ row: number }>).map((b) => b.row)).toEqual([2, 4]);
 		expect(await env.balance()).toBe(before);
+	});
+});
+
+describe('the stop report', () => {
+	const facts = {
+		rows: 3,
+		bought: [],
+		refused: [],
+		notSent: [2],
+		reason: (e: unknown, i: number) => `${(e as Error).message} [row ${i + 1}]`,
+		unclear: (e: unknown) => (e as { code?: string }).code === 'unknown_outcome',
+	};
+	const refusedBySite = Object.assign(new Error('Insufficient wallet balance.'), { code: 'insufficient_balance' });
+
+	test('rows the site refused were sent: the report never says nothing was sent', () => {
+		const r = stopReport({
+			...facts,
+			failed: [
+				[0, refusedBySite],
+				[1, refusedBySite],
+			],
+		});
+		expect(r.message).toBe(
+			'Nothing was bought: 2 of 3 rows not bought (rows 1, 2). Row 1: Insufficient wallet balance.',
+		);
+		expect(r.description).toBe(
+			'Not bought: row 1: Insufficient wallet balance; row 2: Insufficient wallet balance. ' +
+				'Not sent (the run stopped first): row 3.',
+		);
+	});
+
+	test('rows refused before sending: nothing was sent for any row', () => {
+		const r = stopReport({ ...facts, notSent: [1], failed: [], refused: [[0, new Error('Phone Number is blank.')]] });
+		expect(r.message).toBe('Nothing was bought: 1 of 3 rows cannot be bought (row 1). Row 1: Phone Number is blank.');
+		expect(r.description).toContain('Nothing was sent for any row');
 	});
 });
