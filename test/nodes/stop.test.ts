@@ -12,20 +12,17 @@ const env = useVtuSandbox();
 const airtime = new VtuAirtime();
 const phones = ['08031230001', '08031230002', '08031230003', '08031230004'];
 
+/** ₦100 MTN airtime for each input row's phone, with these options; run options (credential, mode) beside. */
+function buyAirtime(input: Array<{ phone: string }>, options: object = {}, run: Partial<RunOptions> = {}) {
+	const parameters = { operation: 'buy', network: 'MTN', amount: 100, phone: '={{$json.phone}}', options };
+	return runNode(airtime, { parameters, input, creds: env.creds(), ...run });
+}
+
 describe('a run that stops', () => {
 	test('the wallet runs out at row 3: the error names the 2 rows bought (amount, reference), the failed row and the unsent one', async () => {
 		const { token } = await env.admin.createUser({ username: 'stop1', balance: '250.00' });
-		const r = await runNode(airtime, {
-			parameters: {
-				operation: 'buy',
-				network: 'MTN',
-				amount: 100,
-				phone: '={{$json.phone}}',
-				options: { concurrency: 1 },
-			},
-			input: phones.map((phone) => ({ phone })),
-			creds: { ...env.creds(), apiToken: token },
-		});
+		const input = phones.map((phone) => ({ phone }));
+		const r = await buyAirtime(input, { concurrency: 1 }, { creds: { ...env.creds(), apiToken: token } });
 		const bought = await env.admin.transactions({ username: 'stop1' });
 		expect(bought.map((t) => t.recipient)).toEqual(phones.slice(0, 2));
 		expect(r.error).toBeDefined();
@@ -47,11 +44,7 @@ describe('a run that stops', () => {
 
 	test('several bad rows in a real run: one error lists them all and nothing is bought', async () => {
 		const before = await env.balance();
-		const r = await runNode(airtime, {
-			parameters: { operation: 'buy', network: 'MTN', amount: 100, phone: '={{$json.phone}}' },
-			input: [{ phone: phones[0] }, { phone: 'abc' }, { phone: phones[1] }, { phone: '0805123' }],
-			creds: env.creds(),
-		});
+		const r = await buyAirtime([{ phone: phones[0] }, { phone: 'abc' }, { phone: phones[1] }, { phone: '0805123' }]);
 		const { message, description } = r.error as { message: string; description?: string };
 		expect(message).toMatch(/^Nothing was bought: 2 of 4 rows cannot be bought \(rows 2, 4\)\. Row 2: Phone Number /);
 		expect(description).toMatch(/^Not bought: row 2: Phone Number .*; row 4: Phone Number .*\./);
@@ -61,26 +54,17 @@ describe('a run that stops', () => {
 
 	test('one bad row alone keeps its own error (the field and the row), nothing bought', async () => {
 		const before = await env.balance();
-		const r = await runNode(airtime, {
-			parameters: { operation: 'buy', network: 'MTN', amount: 100, phone: '={{$json.phone}}' },
-			input: [{ phone: phones[0] }, { phone: 'abc' }],
-			creds: env.creds(),
-		});
+		const r = await buyAirtime([{ phone: phones[0] }, { phone: 'abc' }]);
 		expect((r.error as { message: string }).message).toMatch(/^Phone Number .*\[row 2\]$/);
 		expect(await env.balance()).toBe(before);
 	});
 
 	test('over the Spend Cap: every row over it is listed and nothing is bought', async () => {
 		const before = await env.balance();
-		const parameters = {
-			operation: 'buy',
-			network: 'MTN',
-			amount: 100,
-			phone: '={{$json.phone}}',
-			options: { spendCap: 250 },
-		};
-		const input = phones.map((phone) => ({ phone }));
-		const r = await runNode(airtime, { parameters, input, creds: env.creds() });
+		const r = await buyAirtime(
+			phones.map((phone) => ({ phone })),
+			{ spendCap: 250 },
+		);
 		const { message } = r.error as { message: string };
 		expect(message).toMatch(/^Nothing was bought: 2 of 4 rows cannot be bought \(rows 3, 4\)\. Row 3: Not bought: /);
 		expect(message).toContain('Spend Cap of ₦250.00');
@@ -89,17 +73,10 @@ describe('a run that stops', () => {
 
 	test('an unclear row stops the run: the error says unclear, do not buy again, and the rest were not sent', async () => {
 		await env.admin.addFault({ endpoint: 'POST /api/topup/', kind: 'reset_after', count: 1 });
-		const r = await runNode(airtime, {
-			parameters: {
-				operation: 'buy',
-				network: 'MTN',
-				amount: 100,
-				phone: '={{$json.phone}}',
-				options: { concurrency: 1 },
-			},
-			input: phones.slice(0, 3).map((phone) => ({ phone })),
-			creds: env.creds(),
-		});
+		const r = await buyAirtime(
+			phones.slice(0, 3).map((phone) => ({ phone })),
+			{ concurrency: 1 },
+		);
 		const { message, description } = r.error as { message: string; description?: string };
 		expect(message).toMatch(/^The run stopped: 0 of 3 rows bought, 1 unclear, 2 not sent\. Row 1: /);
 		expect(description).toMatch(/Unclear, check later and do not buy them again .*: row 1: /);
@@ -116,18 +93,8 @@ describe('a run that stops', () => {
 		['with the error output', { settings: { onError: 'continueErrorOutput' } }],
 	])('a dry run %s: one summary lists every bad row, nothing bought', async (_name, mode) => {
 		const before = await env.balance();
-		const r = await runNode(airtime, {
-			parameters: {
-				operation: 'buy',
-				network: 'MTN',
-				amount: 100,
-				phone: '={{$json.phone}}',
-				options: { dryRun: true },
-			},
-			input: [{ phone: phones[0] }, { phone: 'abc' }, { phone: phones[1] }, { phone: '0805123' }],
-			creds: env.creds(),
-			...mode,
-		});
+		const input = [{ phone: phones[0] }, { phone: 'abc' }, { phone: phones[1] }, { phone: '0805123' }];
+		const r = await buyAirtime(input, { dryRun: true }, mode);
 		expect(r.error).toBeUndefined();
 		expect(r.items).toHaveLength(1);
 		expect(r.items[0].json).toMatchObject({ dryRun: true, canRun: false, rows: 4, ready: 2, bad: 2 });
