@@ -15,14 +15,7 @@ const ts = require('typescript');
 const LIMIT = 80;
 const FOLDERS = ['client', 'nodes', 'bot', 'sandbox', 'store'];
 const ALLOWED = new Set([
-	'nodes/shared/runner.ts:runPurchases',
-	'nodes/shared/descriptions.ts:purchaseOptions',
-	'nodes/VtuBulkSms/campaign.ts:planCampaign',
-	'nodes/VtuBulkSms/VtuBulkSms.node.ts:sendCampaign',
-	'nodes/VtuRechargeCard/VtuRechargeCard.node.ts:VtuRechargeCard.execute',
-	'bot/flow/pickers.ts:pickers',
 	'bot/main.ts:main',
-	'bot/features/sms.ts:smsFeature',
 	'bot/bot.ts:createCore',
 	'bot/polling.ts:startPolling',
 ]);

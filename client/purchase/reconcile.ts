@@ -176,10 +176,12 @@ function unknownOutcome(
 	const resolvableAfter = new Date(run.sentAt + ctx.reconcile.maxProcessingMs).toISOString();
 	const more = candidates.length > 3 ? ` and ${candidates.length - 3} more` : '';
 	const listed = candidates.length ? ` Candidates: ${candidates.slice(0, 3).map(describe).join('; ')}${more}.` : '';
+	const when = candidates.length ? '' : ` once ${resolvableAfter} has passed`;
 	return new VtuUnknownOutcomeError(
 		`The outcome of this ${module.product} purchase is unknown${run.cause ? ` after ${run.cause}` : ''}: ` +
-			`${what}.${listed} Do not buy it again before it is resolved: client.reconcile(request, { sentAt }) answers ` +
-			`it${candidates.length ? '' : ` once ${resolvableAfter} has passed`}, or check the transaction history.`,
+			`${what}.${listed} Do not buy it again before it is resolved: ` +
+			`client.reconcile(request, { sentAt }) answers it${when}, ` +
+			'or check the transaction history.',
 		{
 			candidates,
 			details: {

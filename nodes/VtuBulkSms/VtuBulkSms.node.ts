@@ -10,7 +10,7 @@ import { NOT_CHARGED_CODES } from '../../client/errors';
 import { getVtuCredentials } from '../shared/client';
 import { refuse } from '../shared/errors';
 import { unclearFacts } from '../shared/unclear';
-import { naira } from '../shared/format';
+import { countText, naira } from '../shared/format';
 import { booleanParam, itemParam, stringParam } from '../shared/params';
 import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
 import { START_CONCURRENCY } from '../shared/concurrency';
@@ -18,6 +18,7 @@ import { readPurchaseOptions, runEachItem, runPool, runPurchases } from '../shar
 import {
 	batchNumbers,
 	type Campaign,
+	type CampaignBatch,
 	checkLaterCsv,
 	campaignIdOf,
 	type CampaignRow,
@@ -306,7 +307,7 @@ export class VtuBulkSms implements INodeType {
 				'rejected.csv',
 				'text/csv',
 			);
-			items[0].json.rejectedFile = `rejected.csv: ${rejected.count} numbers not sent, with row, name, number, status and reason`;
+			items[0].json.rejectedFile = `rejected.csv: ${countText(rejected.count, 'number')} not sent, with row, name, number, status and reason`;
 		}
 		if (checkLater.count > 0) {
 			binary.checkLater = await this.helpers.prepareBinaryData(
@@ -314,7 +315,7 @@ export class VtuBulkSms implements INodeType {
 				'check-later.csv',
 				'text/csv',
 			);
-			items[0].json.checkLaterFile = `check-later.csv: ${checkLater.count} numbers of requests with no clear answer (maybe texted and charged): do not resend them, resolve them first`;
+			items[0].json.checkLaterFile = `check-later.csv: ${countText(checkLater.count, 'number')} of requests with no clear answer (maybe texted and charged): do not resend them, resolve them first`;
 		}
 		if (Object.keys(binary).length > 0) items[0].binary = binary;
 		return [items];
@@ -365,6 +366,14 @@ function campaignStatus(c: Campaign): string {
 	return st.has('successful') ? 'partial' : 'failed';
 }
 
+/** What the batches of one send share: why sending stopped, and the wallet after the newest request. */
+interface SendState {
+	stop: string | null;
+	balance: IDataObject[string];
+	lastId: number;
+	processingMs: number;
+}
+
 /**
  * Send every batch as its own safe purchase (client.sms.send: one request, reconciled on an unclear
  * answer), with bounded concurrency, the send rate and the send window. A batch that fails is
@@ -377,31 +386,15 @@ async function sendCampaign(
 	opts: BuyOptions,
 ): Promise<{ kobo: number; extra: IDataObject }> {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const toSend = c.batches.reduce((n, b) => n + b.recipients.length, 0);
-	if (toSend === 0) {
-		throw refuse(
-			'invalid_input',
-			`Nothing to send: none of the ${c.recipients.length} numbers is a new, valid Nigerian mobile number that has not opted out`,
-			'Run with Dry Run on to see every number and why it was left out.',
-		);
-	}
 	const start = Math.floor(Number(options.sendWindowStart ?? 0) || 0);
 	const end = Math.floor(Number(options.sendWindowEnd ?? 0) || 0);
 	const window = `${hourLabel(start)}–${hourLabel(end)} Lagos time`;
-	if (!inSendWindow(new Date(), start, end)) {
-		throw refuse(
-			'not_charged',
-			`Outside the send window (${window}): nothing was sent`,
-			'Run the workflow inside the window, or widen Send Window Start/End.',
-		);
-	}
+	checkSendable(c, inSendWindow(new Date(), start, end), window);
 	const rate = Number(options.sendRate ?? 0) || 0;
 	const pace = rate > 0 ? pacer(rate) : null;
 	const { concurrency } = readPurchaseOptions(ctx);
-	const { processingMs } = await getVtuCredentials(ctx);
-	let stop: string | null = null;
-	let balance: IDataObject[string] = null;
-	let lastId = -Infinity;
+	const state: SendState = { stop: null, balance: null, lastId: -Infinity, processingMs: 0 };
+	state.processingMs = (await getVtuCredentials(ctx)).processingMs;
 	await runPool(
 		c.batches.map((_, i) => i),
 		// the option is the purchase runner's ceiling; campaign batches keep the fixed starting pace
@@ -409,52 +402,85 @@ async function sendCampaign(
 		async (i) => {
 			const b = c.batches[i];
 			if (pace) await pace(b.recipients.length);
-			if (stop === null && !inSendWindow(new Date(), start, end)) stop = `the send window (${window}) closed`;
-			if (stop !== null) {
-				[b.status, b.error] = ['not sent', `not sent: ${stop}`];
-				return;
-			}
-			b.sentAt = new Date().toISOString();
-			try {
-				const [r] = await client.sms.send(
-					{ sender: c.sender, message: b.message, recipients: batchNumbers(c, b), dnd: c.dnd },
-					opts,
-				);
-				b.ident = r.ident;
-				b.id = r.id;
-				b.status = r.status === 'successful' ? 'successful' : r.status === 'failed' ? 'failed' : 'unknown outcome';
-				b.chargedKobo = r.status === 'failed' ? 0 : r.amount.kobo;
-				if (r.status !== 'successful') b.error = r.message || `the site says ${r.status}`;
-				// A site that counts pages differently (e.g. UTF-16 units) charges more than quoted: stop there
-				// so the campaign cannot run past its quote and the Spend Cap by more than this one request.
-				if (b.chargedKobo > b.costKobo) {
-					stop = `the site charged ${formatNaira(b.chargedKobo, { symbol: true })} for a request quoted ${formatNaira(b.costKobo, { symbol: true })}`;
-				}
-				if (r.balanceAfter && Number(r.id) > lastId) [lastId, balance] = [Number(r.id), naira(r.balanceAfter)];
-			} catch (e) {
-				const code = (e as { code?: string }).code ?? 'error';
-				// Only a proven refusal is "failed"; anything else may have been charged and texted: check later.
-				const notCharged = NOT_CHARGED_CODES.has(code);
-				b.status = notCharged ? 'failed' : 'unknown outcome';
-				b.error = notCharged
-					? `${code}: ${(e as Error).message}`
-					: `check later (${code}), do not resend: ${(e as Error).message}`;
-				b.chargedKobo = 0;
-				b.unclearKobo = notCharged ? 0 : b.costKobo;
-				if (!notCharged) {
-					const facts = unclearFacts(e, { request: null, sentAt: b.sentAt, processingMs });
-					b.resolvableAfter = String(facts.resolvableAfter);
-					if (facts.customerRef !== undefined) b.customerRef = facts.customerRef as string | null;
-				}
-				if (STOP_CODES.has(code)) stop = `an earlier batch failed with ${code}`;
-			}
+			if (state.stop === null && !inSendWindow(new Date(), start, end))
+				state.stop = `the send window (${window}) closed`;
+			if (state.stop !== null) [b.status, b.error] = ['not sent', `not sent: ${state.stop}`];
+			else await sendBatch(client, c, b, opts, state);
 		},
 		() => false,
 	);
 	settle(c);
 	c.campaignId = campaignIdOf(c);
 	// the Spend Cap counts unclear requests as spent (they may have been charged)
-	return { kobo: c.batches.reduce((s, b) => s + b.chargedKobo + b.unclearKobo, 0), extra: { balance } };
+	return { kobo: c.batches.reduce((s, b) => s + b.chargedKobo + b.unclearKobo, 0), extra: { balance: state.balance } };
+}
+
+/** Refuse a campaign with nothing to send, or started outside its send window: nothing is sent. */
+function checkSendable(c: Campaign, inWindow: boolean, window: string): void {
+	if (c.batches.every((b) => b.recipients.length === 0)) {
+		throw refuse(
+			'invalid_input',
+			`Nothing to send: ${c.recipients.length === 1 ? 'the 1 number is not' : `none of the ${countText(c.recipients.length, 'number')} is`} a new, valid Nigerian mobile number that has not opted out`,
+			'Run with Dry Run on to see every number and why it was left out.',
+		);
+	}
+	if (!inWindow) {
+		throw refuse(
+			'not_charged',
+			`Outside the send window (${window}): nothing was sent`,
+			'Run the workflow inside the window, or widen Send Window Start/End.',
+		);
+	}
+}
+
+/** One batch as one safe purchase; its outcome is written on the batch. */
+async function sendBatch(
+	client: VtuClient,
+	c: Campaign,
+	b: CampaignBatch,
+	opts: BuyOptions,
+	state: SendState,
+): Promise<void> {
+	b.sentAt = new Date().toISOString();
+	try {
+		const [r] = await client.sms.send(
+			{ sender: c.sender, message: b.message, recipients: batchNumbers(c, b), dnd: c.dnd },
+			opts,
+		);
+		b.ident = r.ident;
+		b.id = r.id;
+		b.status = r.status === 'successful' ? 'successful' : r.status === 'failed' ? 'failed' : 'unknown outcome';
+		b.chargedKobo = r.status === 'failed' ? 0 : r.amount.kobo;
+		if (r.status !== 'successful') b.error = r.message || `the site says ${r.status}`;
+		// A site that counts pages differently (e.g. UTF-16 units) charges more than quoted: stop there
+		// so the campaign cannot run past its quote and the Spend Cap by more than this one request.
+		if (b.chargedKobo > b.costKobo) {
+			state.stop = `the site charged ${formatNaira(b.chargedKobo, { symbol: true })} for a request quoted ${formatNaira(b.costKobo, { symbol: true })}`;
+		}
+		if (r.balanceAfter && Number(r.id) > state.lastId) {
+			[state.lastId, state.balance] = [Number(r.id), naira(r.balanceAfter)];
+		}
+	} catch (e) {
+		batchFailed(b, e, state);
+	}
+}
+
+/** Only a proven refusal is "failed"; anything else may have been charged and texted: check later. */
+function batchFailed(b: CampaignBatch, e: unknown, state: SendState): void {
+	const code = (e as { code?: string }).code ?? 'error';
+	const notCharged = NOT_CHARGED_CODES.has(code);
+	b.status = notCharged ? 'failed' : 'unknown outcome';
+	b.error = notCharged
+		? `${code}: ${(e as Error).message}`
+		: `check later (${code}), do not resend: ${(e as Error).message}`;
+	b.chargedKobo = 0;
+	b.unclearKobo = notCharged ? 0 : b.costKobo;
+	if (!notCharged) {
+		const facts = unclearFacts(e, { request: null, sentAt: b.sentAt as string, processingMs: state.processingMs });
+		b.resolvableAfter = String(facts.resolvableAfter);
+		if (facts.customerRef !== undefined) b.customerRef = facts.customerRef as string | null;
+	}
+	if (STOP_CODES.has(code)) state.stop = `an earlier batch failed with ${code}`;
 }
 
 /** List Batches: one item per batch or per campaign; Return All reads every page or says where it stopped. */
@@ -473,7 +499,7 @@ async function listBatches(ctx: IExecuteFunctions, i: number, client: VtuClient)
 		if (res.next <= page) {
 			throw refuse(
 				'bad_response',
-				`Stopped after page ${page} (${batches.length} batches read): the site's next page is ${res.next}, which does not move forward, so reading on would loop`,
+				`Stopped after page ${page} (${countText(batches.length, 'batch', 'batches')} read): the site's next page is ${res.next}, which does not move forward, so reading on would loop`,
 				"Turn off Return All and use Limit, or report the site's paging to its support.",
 			);
 		}

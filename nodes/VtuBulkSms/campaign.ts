@@ -108,23 +108,41 @@ export function messageProblem(message: unknown): string | null {
 	}
 }
 
+interface PlanOptions {
+	sender: string;
+	dnd: boolean;
+	optOut: Set<string>;
+	batchSize: number;
+	rateKobo: number;
+	oncePerNumber?: boolean;
+}
+
 /**
  * Classify every entry (invalid → opted out → duplicate → to send), then batch the ones to send by
  * message: at most `batchSize` numbers per request, one message per request (the site's API takes one
  * text per POST). A number gets one text per campaign (its first row's), personalised or not, unless
  * `oncePerNumber` is false: then only the same number with the same message is a duplicate.
  */
-export function planCampaign(
+export function planCampaign(rows: CampaignRow[], o: PlanOptions): Campaign {
+	const { recipients, byMessage } = classifyRows(rows, o);
+	const { batches, costKobo, unicode } = batchByMessage(recipients, byMessage, o.batchSize, o.rateKobo);
+	return {
+		sender: o.sender,
+		dnd: o.dnd,
+		recipients,
+		batches,
+		rateKobo: o.rateKobo,
+		costKobo,
+		unicode,
+		campaignId: null,
+	};
+}
+
+/** Every entry of every row as a recipient; those to send grouped by message (recipient indices). */
+function classifyRows(
 	rows: CampaignRow[],
-	o: {
-		sender: string;
-		dnd: boolean;
-		optOut: Set<string>;
-		batchSize: number;
-		rateKobo: number;
-		oncePerNumber?: boolean;
-	},
-): Campaign {
+	o: PlanOptions,
+): { recipients: Recipient[]; byMessage: Map<string, number[]> } {
 	const recipients: Recipient[] = [];
 	const byMessage = new Map<string, number[]>();
 	const oncePerNumber = o.oncePerNumber !== false;
@@ -141,6 +159,7 @@ export function planCampaign(
 				reason: null,
 				batch: null,
 			};
+			recipients.push(r);
 			const c = classifyPhone(input);
 			if ('problem' in c) [r.status, r.reason] = ['invalid', c.problem];
 			else {
@@ -151,22 +170,29 @@ export function planCampaign(
 					const key = oncePerNumber ? c.phone : `${c.phone}\u0000${row.message}`;
 					const first = seen.get(key);
 					if (first !== undefined) {
-						[r.status, r.reason] = [
-							'duplicate',
-							`${oncePerNumber ? 'number' : 'same number and message'} already texted by row ${first + 1}`,
-						];
+						const what = oncePerNumber ? 'number' : 'same number and message';
+						[r.status, r.reason] = ['duplicate', `${what} already texted by row ${first + 1}`];
 					} else {
 						seen.set(key, item);
 						const list = byMessage.get(row.message) ?? [];
-						list.push(recipients.length);
+						list.push(recipients.length - 1);
 						byMessage.set(row.message, list);
 					}
 				}
 			}
-			recipients.push(r);
 		}
 	});
-	const size = Math.max(1, Math.floor(o.batchSize));
+	return { recipients, byMessage };
+}
+
+/** One batch per at most `batchSize` recipients of one message, priced at `rateKobo` per page. */
+function batchByMessage(
+	recipients: Recipient[],
+	byMessage: Map<string, number[]>,
+	batchSize: number,
+	rateKobo: number,
+): { batches: CampaignBatch[]; costKobo: number; unicode: string[] } {
+	const size = Math.max(1, Math.floor(batchSize));
 	const batches: CampaignBatch[] = [];
 	const unicode = new Set<string>();
 	let costKobo = 0;
@@ -175,7 +201,7 @@ export function planCampaign(
 		for (const ch of unicodeChars(message)) unicode.add(ch);
 		for (let s = 0; s < idx.length; s += size) {
 			const part = idx.slice(s, s + size);
-			const cost = part.length * pages * o.rateKobo;
+			const cost = part.length * pages * rateKobo;
 			for (const i of part) recipients[i].batch = batches.length;
 			batches.push({
 				message,
@@ -194,16 +220,7 @@ export function planCampaign(
 			costKobo += cost;
 		}
 	}
-	return {
-		sender: o.sender,
-		dnd: o.dnd,
-		recipients,
-		batches,
-		rateKobo: o.rateKobo,
-		costKobo,
-		unicode: [...unicode],
-		campaignId: null,
-	};
+	return { batches, costKobo, unicode: [...unicode] };
 }
 
 /** The numbers of a batch, in local form. */

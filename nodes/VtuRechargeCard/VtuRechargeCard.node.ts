@@ -171,62 +171,83 @@ export class VtuRechargeCard implements INodeType {
 				},
 				execute: async (client, req, opts, i) => {
 					const r = await client.buy(req, opts);
-					const order = resultJson(r);
-					const cards = cardsOf(r);
-					const network = String(
-						(r.details?.network as string | undefined) ??
-							order.network ??
-							(req as { network: string | number }).network,
-					);
-					const nameOnCard = (req as { nameOnCard?: string }).nameOnCard ?? '';
-					const binary: Record<string, IBinaryData> = {};
-					const stem = `recharge-cards-${r.id ?? r.ident ?? 'order'}`;
-					if (cards.length && (printable === 'csv' || printable === 'both')) {
-						binary.csv = await this.helpers.prepareBinaryData(
-							Buffer.from(cardsCsv(cards, network, nameOnCard), 'utf8'),
-							`${stem}.csv`,
-							'text/csv',
-						);
-					}
-					if (cards.length && (printable === 'html' || printable === 'both')) {
-						binary.html = await this.helpers.prepareBinaryData(
-							Buffer.from(cardsHtml(cards, network, nameOnCard), 'utf8'),
-							`${stem}.html`,
-							'text/html',
-						);
-					}
-					const hasBinary = Object.keys(binary).length > 0;
-					const { cards: _omit, ...orderWithoutCards } = order;
-					void _omit;
-					let items: INodeExecutionData[];
-					if (output === 'order' || cards.length === 0) {
-						items = [
-							{
-								json: { ...orderWithoutCards, cards: cards as unknown as IDataObject[], cardCount: cards.length },
-								pairedItem: { item: i },
-							},
-						];
-					} else {
-						items = cards.map((c, n) => ({
-							pairedItem: { item: i },
-							json: {
-								...c,
-								network,
-								cardNumber: n + 1,
-								cardCount: cards.length,
-								orderId: r.id,
-								ident: r.ident,
-								status: r.status,
-								path: r.path,
-								orderAmount: order.amount,
-								balance: order.balance,
-							},
-						}));
-					}
-					if (hasBinary) items[0].binary = binary;
+					const items = await orderItems(this, r, req, { output, printable, item: i });
 					return { items, chargedKobo: r.status === 'failed' ? 0 : r.amount.kobo };
 				},
 			}),
 		];
 	}
+}
+
+/**
+ * A bought order as output items: one per card (or one for the order), the first carrying the CSV and/or
+ * print-ready HTML sheet the builder asked for.
+ */
+async function orderItems(
+	ctx: IExecuteFunctions,
+	r: PurchaseResult,
+	req: PurchaseRequest,
+	o: { output: string; printable: string; item: number },
+): Promise<INodeExecutionData[]> {
+	const order = resultJson(r);
+	const cards = cardsOf(r);
+	const network = String(
+		(r.details?.network as string | undefined) ?? order.network ?? (req as { network: string | number }).network,
+	);
+	const nameOnCard = (req as { nameOnCard?: string }).nameOnCard ?? '';
+	let items: INodeExecutionData[];
+	if (o.output === 'order' || cards.length === 0) {
+		const { cards: _omit, ...orderWithoutCards } = order;
+		void _omit;
+		const json = { ...orderWithoutCards, cards: cards as unknown as IDataObject[], cardCount: cards.length };
+		items = [{ json, pairedItem: { item: o.item } }];
+	} else {
+		items = cards.map((c, n) => ({
+			pairedItem: { item: o.item },
+			json: {
+				...c,
+				network,
+				cardNumber: n + 1,
+				cardCount: cards.length,
+				orderId: r.id,
+				ident: r.ident,
+				status: r.status,
+				path: r.path,
+				orderAmount: order.amount,
+				balance: order.balance,
+			},
+		}));
+	}
+	const binary = await printFiles(ctx, cards, o.printable, {
+		network,
+		nameOnCard,
+		stem: `recharge-cards-${r.id ?? r.ident ?? 'order'}`,
+	});
+	if (Object.keys(binary).length > 0) items[0].binary = binary;
+	return items;
+}
+
+/** The cards as a CSV and/or a print-ready HTML sheet (Printable File), none when there are no cards. */
+async function printFiles(
+	ctx: IExecuteFunctions,
+	cards: ReturnType<typeof cardsOf>,
+	printable: string,
+	o: { network: string; nameOnCard: string; stem: string },
+): Promise<Record<string, IBinaryData>> {
+	const binary: Record<string, IBinaryData> = {};
+	if (cards.length && (printable === 'csv' || printable === 'both')) {
+		binary.csv = await ctx.helpers.prepareBinaryData(
+			Buffer.from(cardsCsv(cards, o.network, o.nameOnCard), 'utf8'),
+			`${o.stem}.csv`,
+			'text/csv',
+		);
+	}
+	if (cards.length && (printable === 'html' || printable === 'both')) {
+		binary.html = await ctx.helpers.prepareBinaryData(
+			Buffer.from(cardsHtml(cards, o.network, o.nameOnCard), 'utf8'),
+			`${o.stem}.html`,
+			'text/html',
+		);
+	}
+	return binary;
 }

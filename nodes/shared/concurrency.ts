@@ -9,6 +9,8 @@
  */
 import { sleep } from 'n8n-workflow';
 
+export const MAX_CONCURRENCY = 1000;
+
 /** In flight at the start: what the nodes always sent at once, known to suit real sites. */
 export const START_CONCURRENCY = 10;
 /**
@@ -18,6 +20,8 @@ export const START_CONCURRENCY = 10;
  * once (bench/README.md); a lower ceiling is the run's speed limit against such a site (100: 0.3× as fast).
  */
 export const DEFAULT_CEILING = 1000;
+/** The Concurrency option's default: the ceiling above (the pace starts at START_CONCURRENCY whatever it is). */
+export const DEFAULT_CONCURRENCY = DEFAULT_CEILING;
 /**
  * What each clean answer adds during slow start: 2, so the limit triples per round trip (10, 30, 90, 270,
  * 810…). Against a 1 s site the ramp is the run's cost (each step is one answer time); doubling needs 8

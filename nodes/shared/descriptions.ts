@@ -1,11 +1,89 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PRODUCT_SPECS } from '../../client/products/registry';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './runner';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './concurrency';
 
 type Show = Record<string, Array<string | number | boolean>>;
 
-/** Options shared by every purchase operation (runner.ts reads them). */
+/**
+ * A limit the workflow's builder sets: no expression, so n8n offers no "Let the model define this parameter"
+ * button on it and no AI agent ($fromAI) can move it.
+ */
+function locked(option: INodeProperties): INodeProperties {
+	return { ...option, noDataExpression: true };
+}
+
+/** Options shared by every purchase operation (runner.ts reads them): all locked. */
+const SHARED_OPTIONS: INodeProperties[] = [
+	locked({
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		default: DEFAULT_CONCURRENCY,
+		description:
+			'The most items bought at the same time. Not set: the node starts with 10 and sends more, up to 1000, only while the site answers quickly and cleanly. Set: it starts at this number. Either way it slows down (to 0.7×) on "too many requests" (HTTP 429), server errors or slow answers. Set it to what the site allows if you know it. Results stay one per input item, in input order.',
+	}),
+	locked({
+		displayName: 'Dry Run',
+		name: 'dryRun',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to only check and price every item without buying anything. Outputs one summary: can it run, rows, total, wallet balance, short by how much, and every bad row with its reason.',
+	}),
+	locked({
+		displayName: 'Dry Run Detail Per Row',
+		name: 'dryRunDetail',
+		type: 'boolean',
+		default: false,
+		description: 'Whether a dry run also outputs one item per row (its price, or why it is bad) after the summary',
+	}),
+	locked({
+		displayName: 'Retry If Not Charged',
+		name: 'retryIfNotCharged',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to send a purchase once more when its first attempt got no answer and the transaction list proves nothing was charged',
+	}),
+	locked({
+		displayName: 'Skip If Already Bought Within (Minutes)',
+		name: 'skipIfBoughtWithinMinutes',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description:
+			'Before buying, look each item up in the account\'s transactions of the last N minutes; an item already bought is output with path "existing" and its record, and nothing is sent for it. A retried execution always does this (24 hours back unless set here). Two genuine identical orders within the window cannot be told apart: the second is skipped. 0 = off for ordinary runs.',
+	}),
+	locked({
+		displayName: 'Spend Cap (₦)',
+		name: 'spendCap',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 0,
+		description:
+			'Most this node may spend in one execution, in naira. Items that would go over it are refused before anything is sent. 0 means no cap.',
+	}),
+	locked({
+		displayName: 'Wait for Final Status',
+		name: 'waitForFinal',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to keep checking a "processing" purchase until it is successful or failed (up to the wait timeout)',
+	}),
+	locked({
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 120,
+		description: 'How long Wait for Final Status keeps checking',
+	}),
+];
+
+/** The Options collection of a purchase operation: the shared options, then the node's own. */
 export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -14,91 +92,7 @@ export function purchaseOptions(show: Show, extra: INodeProperties[] = []): INod
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Concurrency',
-				name: 'concurrency',
-				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
-				noDataExpression: true,
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-				default: DEFAULT_CONCURRENCY,
-				description:
-					'The most items bought at the same time. Not set: the node starts with 10 and sends more, up to 1000, only while the site answers quickly and cleanly. Set: it starts at this number. Either way it slows down (to 0.7×) on "too many requests" (HTTP 429), server errors or slow answers. Set it to what the site allows if you know it. Results stay one per input item, in input order.',
-			},
-			{
-				displayName: 'Dry Run',
-				name: 'dryRun',
-				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
-				noDataExpression: true,
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to only check and price every item without buying anything. Outputs one summary: can it run, rows, total, wallet balance, short by how much, and every bad row with its reason.',
-			},
-			{
-				displayName: 'Dry Run Detail Per Row',
-				name: 'dryRunDetail',
-				type: 'boolean',
-				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
-				noDataExpression: true,
-				default: false,
-				description: 'Whether a dry run also outputs one item per row (its price, or why it is bad) after the summary',
-			},
-			{
-				displayName: 'Retry If Not Charged',
-				name: 'retryIfNotCharged',
-				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
-				noDataExpression: true,
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to send a purchase once more when its first attempt got no answer and the transaction list proves nothing was charged',
-			},
-			{
-				displayName: 'Skip If Already Bought Within (Minutes)',
-				name: 'skipIfBoughtWithinMinutes',
-				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
-				noDataExpression: true,
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 0,
-				description:
-					'Before buying, look each item up in the account\'s transactions of the last N minutes; an item already bought is output with path "existing" and its record, and nothing is sent for it. A retried execution always does this (24 hours back unless set here). Two genuine identical orders within the window cannot be told apart: the second is skipped. 0 = off for ordinary runs.',
-			},
-			{
-				displayName: 'Spend Cap (₦)',
-				name: 'spendCap',
-				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
-				noDataExpression: true,
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 0,
-				description:
-					'Most this node may spend in one execution, in naira. Items that would go over it are refused before anything is sent. 0 means no cap.',
-			},
-			{
-				displayName: 'Wait for Final Status',
-				name: 'waitForFinal',
-				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
-				noDataExpression: true,
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to keep checking a "processing" purchase until it is successful or failed (up to the wait timeout)',
-			},
-			{
-				displayName: 'Wait Timeout (Seconds)',
-				name: 'waitTimeout',
-				// a limit the workflow's builder sets: no expression, so no AI agent ($fromAI) can move it
-				noDataExpression: true,
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 120,
-				description: 'How long Wait for Final Status keeps checking',
-			},
-			...extra.map((o) => (LOCKED_EXTRAS.has(o.name) ? { ...o, noDataExpression: true } : o)),
-		],
+		options: [...SHARED_OPTIONS, ...extra.map((o) => (LOCKED_EXTRAS.has(o.name) ? locked(o) : o))],
 	};
 }
 

@@ -57,7 +57,7 @@ const BUILDER_WORDS: Array<[RegExp, string]> = [
 		/Pick one from client\.catalog\.dataPlans\([^)]*\)\./g,
 		"Choose one from the Plan list (it shows the chosen network's plans).",
 	],
-	[/a data plan id from client\.catalog\.dataPlans\(\)/g, 'a plan from the Plan list'],
+	[/a data plan id from client\.catalog\.dataPlans\([^)]*\)/g, 'a plan from the Plan list'],
 	[
 		/Pick one from client\.catalog\.cable\(\)\./g,
 		"Choose one from the Package list (it shows the chosen provider's packages).",
@@ -65,11 +65,19 @@ const BUILDER_WORDS: Array<[RegExp, string]> = [
 	[/a cable package id from client\.catalog\.cable\(\)/g, 'a package from the Package list'],
 	[/Pick one from client\.catalog\.recharge\(\)\./g, 'Choose one from the Denomination list.'],
 	[/a denomination id from client\.catalog\.recharge\(\)/g, 'a denomination from the Denomination list'],
+	[/client\.reconcile\(request, \{ sentAt \}\) answers it/g, "VTU Transaction's Resolve Unclear Purchase answers it"],
 	[/client\.catalog\.\w+\([^)]*\)/g, "the node's list"],
+	[/ is bought with client\.buy\./g, ' is bought with its own operation.'],
+	[/\(reconcile\.maxProcessingMs\)/g, '(credential setting "Vendor Processing Time")'],
+	[/, reconcile\.readBackPages\)/g, ', the most it reads back)'],
+	[/ \(reconcile\.readBackPages\)/g, ' (the most it reads back)'],
+	[/lower the concurrency\./g, "lower the node's Concurrency option."],
 	[/set ported: true/g, 'turn on Ported Number'],
 	[/\(reconcile\.sharedAccount\)/g, '(credential setting "Other Buyers Use This Token")'],
 	[/reconcile\.sharedAccount/g, 'the credential setting "Other Buyers Use This Token"'],
-	[/\b1 rows\b/g, '1 row'],
+	// one of a kind is singular (not 21 or 1,001 of them)
+	[/(?<![\d,.])1 (row|recipient|number|item|page|request|record)s\b/g, '1 $1'],
+	[/(?<![\d,.])1 batches\b/g, '1 batch'],
 ];
 
 /** Field names the client starts its messages with, as the nodes show them. */

@@ -53,3 +53,8 @@ export function quoteJson(q: PurchaseQuote): IDataObject {
 		request: plain(q.request) as IDataObject,
 	};
 }
+
+/** `1 number`, `2 numbers`, `20,000 rows`: a count as a builder reads it. */
+export function countText(n: number, noun: string, plural = `${noun}s`): string {
+	return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+}

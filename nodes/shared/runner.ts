@@ -1,7 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type IPairedItemData,
+	type NodeApiError,
+} from 'n8n-workflow';
 
 import {
-	formatNaira,
 	nairaText,
 	parseNaira,
 	type BuyOptions,
@@ -18,7 +25,8 @@ import { LOCKED_OPTIONS } from './descriptions';
 import { errorJson, refuse, toNodeError } from './errors';
 import {
 	AdaptiveLimit,
-	DEFAULT_CEILING,
+	DEFAULT_CONCURRENCY,
+	MAX_CONCURRENCY,
 	MAX_REQUEUES,
 	runAdaptive,
 	START_CONCURRENCY,
@@ -27,6 +35,8 @@ import {
 import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
 import { customerRefOf, resolveUnclear, unclearFacts } from './unclear';
+import { dryRunOutput, existingJson, type DryRunFacts } from './dryRun';
+import { rowsWord, stopReport, type BoughtRow } from './stopReport';
 
 export interface PurchaseRunOptions {
 	waitForFinal: boolean;
@@ -51,13 +61,7 @@ export interface PurchaseRunOptions {
  */
 export const RETRY_LOOKBACK_MINUTES = 24 * 60;
 
-/**
- * The Concurrency option is a ceiling: the runner starts with START_CONCURRENCY purchases in flight and
- * grows only while the site answers cleanly and fast (nodes/shared/concurrency.ts; DEFAULT_CEILING there
- * says why the default is what it is).
- */
-export const DEFAULT_CONCURRENCY = DEFAULT_CEILING;
-export const MAX_CONCURRENCY = 1000;
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY };
 
 /**
  * Refuse a limit an AI agent could fill: the fields take no expression in the editor, but a workflow's JSON
@@ -180,17 +184,67 @@ async function defaultExecute(
 	};
 }
 
+/** What one run of a purchase node holds while it goes through its phases. */
+interface Run<R> {
+	ctx: IExecuteFunctions;
+	node: INode;
+	hooks: PurchaseHooks<R>;
+	count: number;
+	paired: (index: number) => IPairedItemData | IPairedItemData[];
+	continueOnFail: boolean;
+	opts: PurchaseRunOptions;
+	client: VtuClient;
+	/** The vendor's processing bound (credential), for an unclear row's resolvableAfter. */
+	processingMs: number;
+	requests: Array<R | undefined>;
+	/** Each row's output item(s), in input order. */
+	outputs: Array<INodeExecutionData[] | undefined>;
+	/** Rows refused before anything was sent for them, with why. */
+	bad: Map<number, unknown>;
+	/** Rows sent (or recalled from an earlier try) that failed or are unclear, with why. */
+	failed: Map<number, unknown>;
+	/** Rows still to buy. */
+	pending: number[];
+	prices: Map<number, { kobo: number; json: IDataObject }>;
+	existing: Map<number, PurchaseResult>;
+	ledger: SpendLedger | undefined;
+	memory: RetryMemory;
+}
+
 /**
- * The one per-item runner of every purchase node: builds and checks every item first (nothing is
- * sent if one is bad and Continue On Fail is off), prices them for Dry Run / Spend Cap, then buys
- * with bounded concurrency. Output: one entry per input item (several for multi-item results) in
- * input order, each with pairedItem; failed rows are `{ error, code, … }` under Continue On Fail.
+ * The one per-item runner of every purchase node: builds, checks and prices every item first (nothing is
+ * sent while one is bad and Continue On Fail is off: the error then lists every bad row), answers a Dry Run,
+ * holds the Spend Cap, then buys with an adaptive pace. Output: one entry per input item (several for
+ * multi-item results) in input order, each with pairedItem; failed rows are `{ error, code, … }` under
+ * Continue On Fail (inside `error` on the error output). A run stopped by a failure throws an error that
+ * accounts for every row: bought (do not buy again), failed, unclear, not sent.
  */
 export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHooks<R>): Promise<INodeExecutionData[]> {
+	const run = await startRun(ctx, hooks);
+	await buildAll(run);
+	if (!run.opts.dryRun) await recallTries(run);
+	await priceAll(run);
+	const since = existingSince(ctx, run.opts);
+	if (since !== null) await skipExisting(run, since);
+	if (run.opts.dryRun) return dryRunOutput(run.client, dryRunFacts(run, since !== null));
+	if (run.ledger) reserveSpend(run, run.ledger);
+	if (!run.continueOnFail && (run.bad.size > 0 || run.failed.size > 0)) {
+		releaseUnsent(run, new Set());
+		throw stoppedError(run);
+	}
+	for (const [i, r] of run.existing) run.outputs[i] = [{ json: existingJson(r), pairedItem: run.paired(i) }];
+	const started = await buyAll(run);
+	releaseUnsent(run, started);
+	if (!run.continueOnFail && run.failed.size > 0) throw stoppedError(run, started);
+	const result = collect(run.outputs);
+	// n8n retries a run whose first item is an error (Continue On Fail) or that threw; this one is final
+	if (result[0]?.json.error === undefined) run.memory.forget();
+	hintFailedRows(ctx, result, run.count);
+	return result;
+}
+
+async function startRun<R>(ctx: IExecuteFunctions, hooks: PurchaseHooks<R>): Promise<Run<R>> {
 	const node = ctx.getNode();
-	const count = hooks.count ?? ctx.getInputData().length;
-	const paired = hooks.paired ?? ((i: number) => ({ item: i }));
-	const continueOnFail = ctx.continueOnFail();
 	let opts: PurchaseRunOptions;
 	try {
 		opts = readPurchaseOptions(ctx);
@@ -198,186 +252,248 @@ export async function runPurchases<R>(ctx: IExecuteFunctions, hooks: PurchaseHoo
 		throw toNodeError(node, error);
 	}
 	const client = await getClient(ctx, hooks.clientOptions);
-
-	const requests: Array<R | undefined> = new Array(count);
-	const outputs: Array<INodeExecutionData[] | undefined> = new Array(count);
-	// a dry run lists every bad row (it never stops at the first one); a real run stops unless Continue On Fail
-	const collectAll = continueOnFail || opts.dryRun;
-	const bad = new Map<number, unknown>();
-	const fail = (i: number, error: unknown) => {
-		if (!collectAll) throw toNodeError(node, error, i);
-		bad.set(i, error);
-		outputs[i] = [failedItem(node, errorJson(error, i), paired(i))];
+	const count = hooks.count ?? ctx.getInputData().length;
+	return {
+		ctx,
+		node,
+		hooks,
+		count,
+		paired: hooks.paired ?? ((i: number) => ({ item: i })),
+		continueOnFail: ctx.continueOnFail(),
+		opts,
+		client,
+		processingMs: (await getVtuCredentials(ctx)).processingMs,
+		requests: new Array(count),
+		outputs: new Array(count),
+		bad: new Map(),
+		failed: new Map(),
+		pending: [],
+		prices: new Map(),
+		existing: new Map(),
+		ledger: opts.spendCapKobo > 0 ? spendLedger(ctx) : undefined,
+		memory: retryMemory(ctx),
 	};
+}
 
-	// 1. Read every item's parameters before anything is sent.
-	for (let i = 0; i < count; i++) {
+/** A row refused before anything was sent for it (kept as its output for Continue On Fail and Dry Run). */
+function refuseRow<R>(run: Run<R>, i: number, error: unknown): void {
+	run.bad.set(i, error);
+	run.outputs[i] = [failedItem(run.node, errorJson(error, i), run.paired(i))];
+}
+
+/** A row that failed after it was sent: not charged (proven), or unclear with what resolving it needs. */
+function failRow<R>(run: Run<R>, i: number, error: unknown, sentAt: string, notCharged: boolean): void {
+	run.failed.set(i, error);
+	const json = errorJson(error, i);
+	if (!notCharged) {
+		const known = { request: run.requests[i], sentAt, processingMs: run.processingMs };
+		Object.assign(json, unclearFacts(error, known));
+	}
+	run.outputs[i] = [failedItem(run.node, json, run.paired(i))];
+}
+
+/** 1. Read every item's parameters before anything is sent. */
+async function buildAll<R>(run: Run<R>): Promise<void> {
+	for (let i = 0; i < run.count; i++) {
 		try {
-			requests[i] = await hooks.build(i);
+			run.requests[i] = await run.hooks.build(i);
+			run.pending.push(i);
 		} catch (error) {
-			fail(i, error);
+			refuseRow(run, i, error);
 		}
 	}
-	let pending = requests.map((r, i) => (r === undefined ? -1 : i)).filter((i) => i >= 0);
-	const ledger = opts.spendCapKobo > 0 ? spendLedger(ctx) : undefined;
+}
 
-	// n8n's Retry On Fail re-runs this node in the same execution: what an earlier try bought is given back,
-	// an unclear one is looked up again (never re-sent), and only the rest goes on.
-	const memory = retryMemory(ctx);
-	const { processingMs } = await getVtuCredentials(ctx);
-	if (!opts.dryRun) {
-		const done = await recallEarlierTries(
-			client,
-			memory,
-			ledger,
-			pending.map((i) => [i, requests[i]]),
-			(i, out) => {
-				if (out instanceof Array) outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
-				else if (!continueOnFail) throw toNodeError(node, out.error, i);
-				else {
-					const json = {
-						...errorJson(out.error, i),
-						...unclearFacts(out.error, { request: requests[i], sentAt: out.sentAt, processingMs }),
-					};
-					outputs[i] = [failedItem(node, json, paired(i))];
-				}
-			},
-		);
-		pending = pending.filter((i) => !done.has(i));
-	}
-
-	// 2. Check and price every item with the client's quote (local rules + cached catalogue), still
-	// without sending: a bad row stops the run before anything is bought (or fails alone under
-	// Continue On Fail); Dry Run and Spend Cap use the prices.
-	const prices = new Map<number, { kobo: number; json: IDataObject }>();
-	{
-		const quote = hooks.quote ?? (defaultQuote as NonNullable<PurchaseHooks<R>['quote']>);
-		let firstError: { i: number; error: unknown } | undefined;
-		await runPool(pending, Math.min(opts.concurrency, START_CONCURRENCY), async (i) => {
-			try {
-				prices.set(i, await quote(client, requests[i] as R, i));
-			} catch (error) {
-				if (!collectAll) {
-					if (!firstError || i < firstError.i) firstError = { i, error };
-					return;
-				}
-				fail(i, error);
-			}
-		});
-		if (firstError) throw toNodeError(node, firstError.error, firstError.i);
-		pending = pending.filter((i) => prices.has(i));
-	}
-
-	// 3. Retried execution (or the Skip If Already Bought option): items the account's records already
-	// answer are not bought again; an item whose records could not be read is not bought blindly.
-	const existing = new Map<number, PurchaseResult>();
-	const since = existingSince(ctx, opts);
-	if (since !== null) {
-		const checkable = new Map<number, PurchaseRequest>();
-		for (const i of pending) if (canCheckExisting(requests[i])) checkable.set(i, requests[i] as PurchaseRequest);
-		const { found, unchecked } = await findExisting(client, checkable, since, (n, read) =>
-			runPool([...Array(n).keys()], Math.min(opts.concurrency, START_CONCURRENCY), read),
-		);
-		for (const [i, r] of found) existing.set(i, r);
-		for (const i of [...unchecked.keys()].sort((a, b) => a - b)) fail(i, unchecked.get(i));
-		pending = pending.filter((i) => !existing.has(i) && !unchecked.has(i));
-	}
-
-	if (opts.dryRun) {
-		return dryRunOutput(client, {
-			count,
-			pending,
-			prices,
-			existing,
-			bad,
-			opts,
-			paired,
-			outputs,
-			spentKobo: ledger ? ledger.get() : 0,
-			detail: opts.dryRunDetail,
-			looked: since !== null,
-		});
-	}
-
-	// 4. Spend cap: reserve each item's price in input order; refuse what would go over.
-	if (ledger) {
-		const allowed: number[] = [];
-		for (const i of pending) {
-			const price = prices.get(i)!.kobo;
-			const after = ledger.get() + price;
-			if (after > opts.spendCapKobo) {
-				fail(
-					i,
-					refuse(
-						'spend_cap',
-						`Not bought: this item costs ${nairaText(price)} and would take this execution's spending to ${nairaText(after)}, over the Spend Cap of ${nairaText(opts.spendCapKobo)}. Nothing was sent for it`,
-					),
-				);
-				continue;
-			}
-			ledger.add(price);
-			allowed.push(i);
-		}
-		pending = allowed;
-	}
-
-	// 5. Buy, with bounded concurrency; results stay in input order.
-	const buyOpts: BuyOptions = {};
-	if (opts.waitForFinal) {
-		buyOpts.waitForFinal = { timeoutMs: opts.waitTimeoutSeconds * 1000 };
-	}
-	if (opts.retryIfNotCharged) buyOpts.retryIfNotCharged = true;
-	for (const [i, r] of existing) outputs[i] = [{ json: existingJson(r), pairedItem: paired(i) }];
-	const execute = hooks.execute ?? (defaultExecute as NonNullable<PurchaseHooks<R>['execute']>);
-	const started = new Set<number>();
-	let stopError: { i: number; error: unknown } | undefined;
-	const pace = new AdaptiveLimit(opts.concurrency, opts.startConcurrency);
-	await runAdaptive(
-		pending,
-		pace,
-		async (i, attempt) => {
-			started.add(i);
-			const reserved = prices.get(i)?.kobo ?? 0;
-			// a lower bound of when it left (what reconciliation needs to look back far enough)
-			const sentAt = new Date().toISOString();
-			try {
-				const { items: out, chargedKobo } = await execute(client, requests[i] as R, { ...buyOpts }, i);
-				if (ledger && chargedKobo !== null) ledger.add(chargedKobo - reserved);
-				outputs[i] = out.map((o) => ({ ...o, pairedItem: paired(i) }));
-				memory.set(i, requests[i], { kind: 'bought', items: out, chargedKobo, reservedKobo: chargedKobo ?? reserved });
-				// waiting for the final status makes the time the vendor's settling, not how busy the site is
-				return { kind: 'clean', untimed: opts.waitForFinal };
-			} catch (error) {
-				const refused = refusedFor(error, attempt);
-				if (refused) {
-					// the site did nothing: the item waits and goes again (a stop meanwhile leaves it unsent)
-					started.delete(i);
-					return refused;
-				}
-				const code = (error as { code?: string }).code;
-				const notCharged = code !== undefined && NOT_CHARGED_CODES.has(code);
-				if (ledger && notCharged) ledger.add(-reserved);
-				if (!notCharged) memory.set(i, requests[i], { kind: 'unclear', error, sentAt, reservedKobo: reserved });
-				if (!continueOnFail) {
-					if (!stopError || i < stopError.i) stopError = { i, error };
-				} else {
-					const json = errorJson(error, i);
-					if (!notCharged) Object.assign(json, unclearFacts(error, { request: requests[i], sentAt, processingMs }));
-					outputs[i] = [failedItem(node, json, paired(i))];
-				}
-				return { kind: code !== undefined && STRAIN_CODES.has(code) ? 'strained' : 'clean' };
-			}
+/**
+ * n8n's Retry On Fail re-runs this node in the same execution: what an earlier try bought is given back, an
+ * unclear one is looked up again (never re-sent), and only the rest goes on.
+ */
+async function recallTries<R>(run: Run<R>): Promise<void> {
+	const done = await recallEarlierTries(
+		run.client,
+		run.memory,
+		run.ledger,
+		run.pending.map((i) => [i, run.requests[i]]),
+		(i, out) => {
+			if (out instanceof Array) run.outputs[i] = out.map((o) => ({ ...o, pairedItem: run.paired(i) }));
+			else failRow(run, i, out.error, out.sentAt, false);
 		},
-		() => stopError !== undefined,
 	);
-	// items a stop left unsent give their reservation back (a retry reserves them again)
-	if (ledger) for (const i of pending) if (!started.has(i)) ledger.add(-(prices.get(i)?.kobo ?? 0));
-	if (stopError) throw toNodeError(node, stopError.error, stopError.i);
-	const result = collect(outputs);
-	// n8n retries a run whose first item is an error (Continue On Fail) or that threw; this one is final
-	if (result[0]?.json.error === undefined) memory.forget();
-	hintFailedRows(ctx, result, count);
-	return result;
+	run.pending = run.pending.filter((i) => !done.has(i));
+}
+
+/**
+ * 2. Check and price every item with the client's quote (local rules + cached catalogue), still without
+ * sending: Dry Run and Spend Cap use the prices; every bad row is found, not just the first.
+ */
+async function priceAll<R>(run: Run<R>): Promise<void> {
+	const quote = run.hooks.quote ?? (defaultQuote as NonNullable<PurchaseHooks<R>['quote']>);
+	await runPool(run.pending, Math.min(run.opts.concurrency, START_CONCURRENCY), async (i) => {
+		try {
+			run.prices.set(i, await quote(run.client, run.requests[i] as R, i));
+		} catch (error) {
+			refuseRow(run, i, error);
+		}
+	});
+	run.pending = run.pending.filter((i) => run.prices.has(i));
+}
+
+/**
+ * 3. Retried execution (or the Skip If Already Bought option): items the account's records already answer
+ * are not bought again; an item whose records could not be read is not bought blindly.
+ */
+async function skipExisting<R>(run: Run<R>, since: number): Promise<void> {
+	const checkable = new Map<number, PurchaseRequest>();
+	for (const i of run.pending)
+		if (canCheckExisting(run.requests[i])) checkable.set(i, run.requests[i] as PurchaseRequest);
+	const { found, unchecked } = await findExisting(run.client, checkable, since, (n, read) =>
+		runPool([...Array(n).keys()], Math.min(run.opts.concurrency, START_CONCURRENCY), read),
+	);
+	for (const [i, r] of found) run.existing.set(i, r);
+	for (const i of [...unchecked.keys()].sort((a, b) => a - b)) refuseRow(run, i, unchecked.get(i));
+	run.pending = run.pending.filter((i) => !run.existing.has(i) && !unchecked.has(i));
+}
+
+function dryRunFacts<R>(run: Run<R>, looked: boolean): DryRunFacts {
+	return {
+		count: run.count,
+		pending: run.pending,
+		prices: run.prices,
+		existing: run.existing,
+		bad: run.bad,
+		opts: run.opts,
+		paired: run.paired,
+		outputs: run.outputs,
+		spentKobo: run.ledger ? run.ledger.get() : 0,
+		detail: run.opts.dryRunDetail,
+		looked,
+	};
+}
+
+/** 4. Spend Cap: reserve each item's price in input order; refuse what would go over. */
+function reserveSpend<R>(run: Run<R>, ledger: SpendLedger): void {
+	const cap = run.opts.spendCapKobo;
+	const allowed: number[] = [];
+	for (const i of run.pending) {
+		const price = run.prices.get(i)!.kobo;
+		const after = ledger.get() + price;
+		if (after > cap) {
+			const message =
+				`Not bought: this row costs ${nairaText(price)} and would take this execution's spending to ` +
+				`${nairaText(after)}, over the Spend Cap of ${nairaText(cap)}. Nothing was sent for it`;
+			refuseRow(run, i, refuse('spend_cap', message));
+			continue;
+		}
+		ledger.add(price);
+		allowed.push(i);
+	}
+	run.pending = allowed;
+}
+
+/** Rows a stop left unsent give their Spend Cap reservation back (a retry reserves them again). */
+function releaseUnsent<R>(run: Run<R>, started: Set<number>): void {
+	if (!run.ledger) return;
+	for (const i of run.pending) if (!started.has(i)) run.ledger.add(-(run.prices.get(i)?.kobo ?? 0));
+}
+
+/**
+ * 5. Buy at an adaptive pace under the Concurrency ceiling; results stay in input order. Without Continue
+ * On Fail the first failure stops new sends (purchases in flight finish and are accounted for).
+ * Returns the rows that were sent.
+ */
+async function buyAll<R>(run: Run<R>): Promise<Set<number>> {
+	const buyOpts: BuyOptions = {};
+	if (run.opts.waitForFinal) buyOpts.waitForFinal = { timeoutMs: run.opts.waitTimeoutSeconds * 1000 };
+	if (run.opts.retryIfNotCharged) buyOpts.retryIfNotCharged = true;
+	const execute = run.hooks.execute ?? (defaultExecute as NonNullable<PurchaseHooks<R>['execute']>);
+	const started = new Set<number>();
+	const pace = new AdaptiveLimit(run.opts.concurrency, run.opts.startConcurrency);
+	const buyOne = async (i: number, attempt: number): Promise<Outcome> => {
+		started.add(i);
+		const reserved = run.prices.get(i)?.kobo ?? 0;
+		// a lower bound of when it left (what reconciliation needs to look back far enough)
+		const sentAt = new Date().toISOString();
+		try {
+			const { items: out, chargedKobo } = await execute(run.client, run.requests[i] as R, { ...buyOpts }, i);
+			if (run.ledger && chargedKobo !== null) run.ledger.add(chargedKobo - reserved);
+			run.outputs[i] = out.map((o) => ({ ...o, pairedItem: run.paired(i) }));
+			const memo = { kind: 'bought' as const, items: out, chargedKobo, reservedKobo: chargedKobo ?? reserved };
+			run.memory.set(i, run.requests[i], memo);
+			// waiting for the final status makes the time the vendor's settling, not how busy the site is
+			return { kind: 'clean', untimed: run.opts.waitForFinal };
+		} catch (error) {
+			const refused = refusedFor(error, attempt);
+			if (refused) {
+				// the site did nothing: the item waits and goes again (a stop meanwhile leaves it unsent)
+				started.delete(i);
+				return refused;
+			}
+			const code = (error as { code?: string }).code;
+			const notCharged = code !== undefined && NOT_CHARGED_CODES.has(code);
+			if (run.ledger && notCharged) run.ledger.add(-reserved);
+			if (!notCharged) run.memory.set(i, run.requests[i], { kind: 'unclear', error, sentAt, reservedKobo: reserved });
+			failRow(run, i, error, sentAt, notCharged);
+			return { kind: code !== undefined && STRAIN_CODES.has(code) ? 'strained' : 'clean' };
+		}
+	};
+	await runAdaptive(run.pending, pace, buyOne, () => !run.continueOnFail && run.failed.size > 0);
+	return started;
+}
+
+/**
+ * The error of a run stopped without Continue On Fail. One row refused and nothing else done: that row's
+ * own error. Otherwise one error that accounts for every row, so rows already bought are never lost in the
+ * throw: bought (do not buy again), failed, unclear (check later), not sent.
+ */
+function stoppedError<R>(run: Run<R>, started?: Set<number>): NodeApiError | NodeOperationError {
+	const problems = [...run.bad.keys(), ...run.failed.keys()].sort((a, b) => a - b);
+	const first = problems[0];
+	const firstError = run.bad.get(first) ?? run.failed.get(first);
+	const bought = boughtRows(run);
+	const unclear = [...run.failed.keys()].filter((i) => !isNotCharged(run.failed.get(i)));
+	if (problems.length === 1 && bought.length === 0 && unclear.length === 0) {
+		return toNodeError(run.node, firstError, first);
+	}
+	const notSent = run.pending.filter((i) => !started?.has(i));
+	const report = stopReport({
+		rows: run.count,
+		bought,
+		refused: [...run.bad.entries()],
+		failed: [...run.failed.entries()],
+		notSent,
+		reason: (e, i) => String(errorJson(e, i).error),
+		unclear: (e) => !isNotCharged(e),
+	});
+	return new NodeOperationError(run.node, report.message, { itemIndex: first, description: report.description });
+}
+
+function isNotCharged(error: unknown): boolean {
+	const code = (error as { code?: string } | undefined)?.code;
+	return code !== undefined && NOT_CHARGED_CODES.has(code);
+}
+
+/** Rows whose output is a purchase (bought now, by an earlier try, or found already bought). */
+function boughtRows<R>(run: Run<R>): BoughtRow[] {
+	const rows: BoughtRow[] = [];
+	run.outputs.forEach((out, i) => {
+		if (!out || out.length === 0 || run.bad.has(i) || run.failed.has(i)) return;
+		const json = out[0].json;
+		rows.push({
+			row: i + 1,
+			reference: typeof json.ident === 'string' ? json.ident : undefined,
+			// a recharge card order's first item is a card: the order's amount is orderAmount
+			amountKobo: amountKobo(json.amount ?? json.orderAmount),
+		});
+	});
+	return rows;
+}
+
+function amountKobo(v: unknown): number {
+	try {
+		return typeof v === 'string' || typeof v === 'number' ? parseNaira(v, 'amount') : 0;
+	} catch {
+		return 0;
+	}
 }
 
 /**
@@ -449,7 +565,7 @@ export function hintFailedRows(ctx: IExecuteFunctions, items: INodeExecutionData
 	const more = failed.length > 10 ? ', …' : '';
 	ctx.addExecutionHints({
 		message:
-			`${failed.length} of ${rows} row${rows === 1 ? '' : 's'} not done (rows ${list}${more})` +
+			`${failed.length} of ${rowsWord(rows)} not done (row${failed.length === 1 ? '' : 's'} ${list}${more})` +
 			(unclear ? `, ${unclear} of them unclear: check later, do not buy again` : '') +
 			(ctx.getNode().onError === 'continueErrorOutput'
 				? '. They are on the error output.'
@@ -459,105 +575,6 @@ export function hintFailedRows(ctx: IExecuteFunctions, items: INodeExecutionData
 	});
 }
 
-interface DryRunFacts {
-	count: number;
-	pending: number[];
-	prices: Map<number, { kobo: number; json: IDataObject }>;
-	existing: Map<number, PurchaseResult>;
-	bad: Map<number, unknown>;
-	opts: PurchaseRunOptions;
-	paired: (index: number) => IPairedItemData | IPairedItemData[];
-	outputs: Array<INodeExecutionData[] | undefined>;
-	spentKobo: number;
-	detail: boolean;
-	/** Whether items already bought were looked up (Skip If Already Bought Within, retried execution). */
-	looked: boolean;
-}
-
-/**
- * A dry run answers "can I run this?": one summary item (rows, total, wallet balance, short by how much,
- * every bad row with its reason), then, with Dry Run Detail, one item per row.
- */
-async function dryRunOutput(client: VtuClient, f: DryRunFacts): Promise<INodeExecutionData[]> {
-	let totalKobo = 0;
-	for (const i of f.pending) totalKobo += f.prices.get(i)!.kobo;
-	let wallet: number | null = null;
-	try {
-		wallet = (await client.user.balance()).kobo;
-	} catch {
-		wallet = null; // the summary says the balance could not be read; pricing still stands
-	}
-	const shortKobo = wallet === null ? 0 : Math.max(0, totalKobo - wallet);
-	const capLeft = f.opts.spendCapKobo > 0 ? f.opts.spendCapKobo - f.spentKobo : null;
-	const overCap = capLeft !== null && totalKobo > capLeft;
-	const badRows = [...f.bad.keys()]
-		.sort((a, b) => a - b)
-		.map((i) => {
-			const e = errorJson(f.bad.get(i), i);
-			return { row: i + 1, error: e.error, code: e.code, ...(e.hint ? { hint: e.hint } : {}) } as IDataObject;
-		});
-	const canRun = badRows.length === 0 && shortKobo === 0 && !overCap && wallet !== null;
-	const rowsWord = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
-	const parts = [`${rowsWord(f.count)}: ${f.pending.length} ready (${nairaText(totalKobo)})`];
-	if (badRows.length) parts.push(`${badRows.length} bad (rows ${badRows.map((b) => b.row).join(', ')})`);
-	if (f.existing.size) parts.push(`${f.existing.size} already bought, would be skipped`);
-	parts.push(wallet === null ? 'wallet balance could not be read' : `wallet ${nairaText(wallet)}`);
-	if (shortKobo > 0) parts.push(`short by ${nairaText(shortKobo)}`);
-	if (overCap) parts.push(`over the Spend Cap (${nairaText(capLeft!)} left of ${nairaText(f.opts.spendCapKobo)})`);
-	const summary: IDataObject = {
-		dryRun: true,
-		canRun,
-		summary: `${canRun ? 'Can run' : 'Cannot run'}: ${parts.join('; ')}.`,
-		rows: f.count,
-		ready: f.pending.length,
-		bad: badRows.length,
-		alreadyBought: f.existing.size,
-		total: formatNaira(totalKobo),
-		walletBalance: wallet === null ? null : formatNaira(wallet),
-		shortBy: formatNaira(shortKobo),
-		...(f.opts.spendCapKobo > 0 ? { spendCap: formatNaira(f.opts.spendCapKobo), withinSpendCap: !overCap } : {}),
-		badRows,
-	};
-	// one row (e.g. a whole SMS campaign): its own priced item, with the summary's facts
-	if (f.count === 1 && f.pending.length === 1) {
-		const { canRun: c, total, walletBalance, shortBy, spendCap, withinSpendCap } = summary;
-		const facts = {
-			canRun: c,
-			verdict: summary.summary,
-			total,
-			walletBalance,
-			shortBy,
-			...(spendCap ? { spendCap, withinSpendCap } : {}),
-		};
-		return [{ json: { dryRun: true, ...f.prices.get(f.pending[0])!.json, ...facts }, pairedItem: f.paired(0) }];
-	}
-	const everyRow = Array.from({ length: f.count }, (_, i) => f.paired(i)).flat();
-	const out: INodeExecutionData[] = [{ json: summary, pairedItem: everyRow }];
-	if (!f.detail) return out;
-	let running = f.spentKobo;
-	for (let i = 0; i < f.count; i++) {
-		const r = f.existing.get(i);
-		if (r)
-			out.push({
-				json: { dryRun: true, row: i + 1, wouldSkip: true, ...f.prices.get(i)!.json, existing: existingJson(r) },
-				pairedItem: f.paired(i),
-			});
-		else if (f.prices.has(i) && !f.bad.has(i)) {
-			running += f.prices.get(i)!.kobo;
-			const json: IDataObject = {
-				dryRun: true,
-				row: i + 1,
-				...(f.looked ? { wouldSkip: false } : {}),
-				...f.prices.get(i)!.json,
-			};
-			// whether this row still fits under the cap, rows bought in input order
-			if (f.opts.spendCapKobo > 0) json.withinSpendCap = running <= f.opts.spendCapKobo;
-			out.push({ json, pairedItem: f.paired(i) });
-		} else if (f.outputs[i]) out.push(...f.outputs[i]!);
-	}
-	return out;
-}
-
 /**
  * Since when items count as already bought (ms), or null when this run does not look: a retried
  * execution (n8n's "Retry execution", mode 'retry') always looks, other runs only with the option.
@@ -565,11 +582,6 @@ async function dryRunOutput(client: VtuClient, f: DryRunFacts): Promise<INodeExe
 export function existingSince(ctx: IExecuteFunctions, opts: PurchaseRunOptions, now = Date.now()): number | null {
 	const minutes = opts.skipIfBoughtWithinMinutes || (ctx.getMode() === 'retry' ? RETRY_LOOKBACK_MINUTES : 0);
 	return minutes > 0 ? now - minutes * 60_000 : null;
-}
-
-/** The output of an item that an earlier run already bought: its record, path 'existing', nothing sent. */
-function existingJson(r: PurchaseResult): IDataObject {
-	return { ...resultJson(r), path: 'existing' };
 }
 
 /**

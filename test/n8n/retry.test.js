@@ -85,6 +85,14 @@ test('Retry execution after a node stopped half-way buys only what the failed ru
 	assert.match(JSON.stringify(failed.nodeError('Node')), /balance/i);
 	const firstDebits = (await vtu.sb.ledger('poor')).filter((l) => l.kind === 'debit');
 	assert.equal(firstDebits.length, 3);
+	// n8n keeps no output of a node that fails: its error accounts for the rows already bought
+	const stopped = failed.nodeError('Node');
+	assert.match(
+		stopped.message,
+		/^The run stopped: 3 of 6 rows bought \(₦750\.00\), 1 not bought, 2 not sent\. Row 4: /,
+	);
+	assert.match(stopped.description, /^Bought, do not buy them again: row 1 \(₦250\.00, reference \S+\), row 2 /);
+	assert.match(stopped.description, /Not sent \(the run stopped first\): rows 5, 6\./);
 
 	await vtu.sb.admin('POST', '/admin/users/poor/fund', { amount: '5000.00' });
 	const res = await vtu.n8n.request('POST', `/rest/executions/${failed.executionId}/retry`, { loadWorkflow: false });

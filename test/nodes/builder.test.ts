@@ -187,7 +187,7 @@ describe('results a builder can route', () => {
 		expect(failed[0].json).toMatchObject({ phone: '0803', error: { code: 'invalid_input', row: 2, item: 1 } });
 		expect((failed[0].json.error as { message: string }).message).toMatch(/^Phone Number "0803" .*\[row 2\]$/);
 		expect(failed[0].pairedItem).toEqual({ item: 1 });
-		expect(task.hints?.map((h) => h.message)).toEqual(['1 of 3 rows not done (rows 2). They are on the error output.']);
+		expect(task.hints?.map((h) => h.message)).toEqual(['1 of 3 rows not done (row 2). They are on the error output.']);
 	});
 
 	test('Continue (regular output): failed rows stay among the others, and the output panel says how many failed', async () => {
@@ -195,7 +195,7 @@ describe('results a builder can route', () => {
 		expect(r.items.map((i) => i.json.row ?? i.json.status)).toEqual(['successful', 2, 'successful']);
 		const hints = r.run.data.resultData.runData.VTU[0].hints ?? [];
 		expect(hints.map((h) => h.message)).toEqual([
-			'1 of 3 rows not done (rows 2). Choose Settings, On Error: "Continue (using error output)" to route them on their own output.',
+			'1 of 3 rows not done (row 2). Choose Settings, On Error: "Continue (using error output)" to route them on their own output.',
 		]);
 	});
 });
@@ -213,7 +213,7 @@ describe('an unclear row on the error output', () => {
 		expect(ok).toHaveLength(0);
 		expect(failed[0].json.error).toMatchObject({ code: 'unknown_outcome', outcome: 'check later', row: 1 });
 		expect(task.hints?.[0].message).toMatch(
-			/^1 of 1 row not done \(rows 1\), 1 of them unclear: check later, do not buy again\. They are on the error output\.$/,
+			/^1 of 1 row not done \(row 1\), 1 of them unclear: check later, do not buy again\. They are on the error output\.$/,
 		);
 		const debits = async () => (await env.admin.ledger('demo')).filter((l) => l.kind === 'debit').length;
 		const before = await debits();
