@@ -14,11 +14,7 @@ const ts = require('typescript');
 
 const LIMIT = 80;
 const FOLDERS = ['client', 'nodes', 'bot', 'sandbox', 'store'];
-const ALLOWED = new Set([
-	'bot/main.ts:main',
-	'bot/bot.ts:createCore',
-	'bot/polling.ts:startPolling',
-]);
+const ALLOWED = new Set(['bot/main.ts:main', 'bot/bot.ts:createCore', 'bot/polling.ts:startPolling']);
 
 const root = path.resolve(__dirname, '..');
 
