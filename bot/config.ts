@@ -255,6 +255,8 @@ export interface StorefrontConfig {
 	webhookPort: number;
 	/** Paystack needs an email per customer: `tg<telegram id>@<this domain>`. */
 	emailDomain: string;
+	/** VTU_CUSTOMER_REF: each order's customer_ref is chosen and written with its hold, before the POST. */
+	customerRef?: boolean;
 }
 
 /** The store's SQLite file by default: next to the journal (`vtu-bot.sqlite` → `vtu-bot.store.sqlite`). */
@@ -387,6 +389,7 @@ function storefrontOf(e: z.infer<typeof EnvSchema>): StorefrontConfig {
 		dbPath: e.STORE_DB_PATH ?? storeDbPathOf(e.BOT_DB_PATH),
 		webhookPort: e.STORE_WEBHOOK_PORT,
 		emailDomain: e.STORE_CUSTOMER_EMAIL_DOMAIN,
+		customerRef: e.VTU_CUSTOMER_REF,
 	};
 }
 

@@ -27,6 +27,8 @@ export interface StoreSideOptions {
 	ownerIds: number[];
 	emailDomain?: string;
 	logger: Logger;
+	/** Each order's customer_ref chosen and written with its hold, before the POST (VTU_CUSTOMER_REF). */
+	customerRef?: boolean;
 }
 
 /** The provider of a storefront configuration (Paystack or Monnify, live or the local payment sandbox). */
@@ -60,6 +62,7 @@ export class StoreSide {
 			pricing: o.pricing,
 			lowFloatKobo: o.lowFloatKobo,
 			alertOwner: (text) => void this.alertOwner(text),
+			customerRef: o.customerRef,
 		});
 	}
 
@@ -75,6 +78,7 @@ export class StoreSide {
 			ownerIds,
 			emailDomain: cfg.emailDomain,
 			logger,
+			customerRef: cfg.customerRef,
 		});
 		await side.init();
 		return side;
