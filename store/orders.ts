@@ -125,9 +125,8 @@ export class Storefront {
 		const cost = quote.amount.kobo;
 		const price = this.priceFor(cost);
 		await this.guardFloat(cost);
-		const sentAt = new Date().toISOString();
 		const ref = this.deps.customerRef ? newCustomerRef() : null;
-		await this.open(customerId, orderId, req, { price, cost, at: sentAt, ref }); // refused → nothing held or sent
+		await this.open(customerId, orderId, req, { price, cost, ref }); // refused → nothing held, nothing sent
 		let r: PurchaseResult;
 		try {
 			r = await client.buy(req, ref === null ? undefined : { customerRef: ref });
@@ -140,18 +139,21 @@ export class Storefront {
 	/**
 	 * The order's row and its hold, in one transaction: a crash or a refusal never leaves money held with no
 	 * order to follow it, nor an order without its hold. An id already used is refused before anything is held.
+	 * sent_at is stamped by the attempt that commits (a deadlock retry stamps again): it must not be later than
+	 * the POST (the reconcile window starts there), and the nearer to it the tighter the window.
 	 */
 	private async open(
 		customerId: string,
 		orderId: string,
 		req: PurchaseRequest,
-		{ price, cost, at, ref }: { price: number; cost: number; at: string; ref: string | null },
+		{ price, cost, ref }: { price: number; cost: number; ref: string | null },
 	) {
 		const { books } = this.deps;
 		const taken = () =>
 			new VtuInvalidInputError(`order id ${orderId} is already used: give each order a new id`, { field: 'orderId' });
 		const run = () =>
 			books.db.transaction().execute(async (tx) => {
+				const at = new Date().toISOString();
 				const row = await tx
 					.insertInto('orders')
 					.values({
