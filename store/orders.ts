@@ -182,8 +182,9 @@ export class Storefront {
 	}
 
 	private async afterError(orderId: string, price: number, e: unknown): Promise<OrderOutcome> {
-		// a record linked to the order (by any instance, meanwhile) outweighs a reconcile's "not charged"
-		if (e instanceof VtuError && e.code === 'not_charged' && !(await this.linked(orderId))) {
+		if (e instanceof VtuError && e.code === 'not_charged') {
+			// a record linked to the order (by any instance, meanwhile) outweighs a reconcile's "not charged"
+			if (await this.linked(orderId)) return this.follow(orderId);
 			await this.deps.books.release(orderId);
 			await this.setState(orderId, 'released');
 			return { orderId, state: 'released', price, error: e };

@@ -152,4 +152,39 @@ describe.each(backendNames())('storefront orders cut off by a crash on %s', (nam
 		expect(await books.orderState('o-linked')).toBe('settled');
 		expect((await audit(books.db)).problems).toEqual([]);
 	});
+
+	test('"not charged" from a reconcile never releases an order that another instance linked meanwhile', async () => {
+		const { books } = await shop();
+		const req = ownData();
+		const at = new Date().toISOString();
+		const row = { request: JSON.stringify(req), price: 130_000, cost: 0, sent_at: at, created_at: at };
+		await books.hold('c1', 'o-race', row.price);
+		await books.db
+			.insertInto('orders')
+			.values({ ...row, id: 'o-race', customer_id: 'c1', vendor_product: null, vendor_id: null, state: 'held' })
+			.execute();
+		const real = otherProcess({ shared: false, maxProcessingMs: 0 });
+		let record = 0;
+		// the follower's reconcile reads an account without the record and answers not_charged; before that
+		// answer is acted on, the order's own instance (alive after all) buys and links its record
+		const racing = Object.assign(Object.create(real) as VtuClient, {
+			reconcile: async (r: PurchaseRequest, o: Parameters<VtuClient['reconcile']>[1]) => {
+				try {
+					return await real.reconcile(r, o);
+				} finally {
+					record = await rawBuy(env.client, env.sb.demo.token, req);
+					await books.db
+						.updateTable('orders')
+						.set({ vendor_product: 'data', vendor_id: record })
+						.where('id', '=', 'o-race')
+						.execute();
+				}
+			},
+		});
+		const store = new Storefront({ books, client: racing, followClient: racing, pricing: { markupPercent: 5 } });
+		const out = await store.follow('o-race');
+		expect(out).toMatchObject({ state: 'settled', result: { id: record } });
+		expect(await books.orderState('o-race')).toBe('settled');
+		expect((await audit(books.db)).problems).toEqual([]);
+	});
 });
