@@ -545,6 +545,8 @@ async function botChild(cfg: BotConfig): Promise<void> {
 			// checked again, and the bot's processing bound is the client's, as bot/main.ts sets them
 			followIntervalMs: 2_000,
 			maxProcessingMs: cfg.maxProcessingMs,
+			// VTU_CUSTOMER_REF, as bot/main.ts passes it: the bot chooses the reference and journals it before the POST
+			customerRef: cfg.customerRef,
 			rateLimit: 1_000_000,
 		},
 		{

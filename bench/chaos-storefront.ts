@@ -36,8 +36,8 @@ export interface StorefrontChaosOptions {
 	/** share of vendor purchases that meet a fault; also drives webhook faults and late refunds */
 	faultRate?: number;
 	/**
-	 * kill one of the two instances mid-run and start it again (`--crash`). Off by default: with it, runs
-	 * still end with an order released although its record exists (a false "not charged"; docs/storefront.md)
+	 * kill one of the two instances mid-run and start it again (`--crash`). Off by default. It used to end
+	 * about one run in two with an order released although its linked record existed (docs/storefront.md)
 	 */
 	crash?: boolean;
 	/** which runs: postgres (two instances) and/or sqlite (one) */

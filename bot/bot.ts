@@ -218,6 +218,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 		confirmTtlMs: cfg.confirmTtlMs,
 		now: () => clock.now(),
 		bounds,
+		customerRef: config.customerRef === true,
 	});
 
 	const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');

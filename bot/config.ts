@@ -258,6 +258,8 @@ export interface StorefrontConfig {
 	emailDomain: string;
 	/** Lagos hour from which yesterday's summary goes to the owners (0-23). */
 	summaryHour: number;
+	/** VTU_CUSTOMER_REF: each order's customer_ref is chosen and written with its hold, before the POST. */
+	customerRef?: boolean;
 }
 
 /** The store's SQLite file by default: next to the journal (`vtu-bot.sqlite` → `vtu-bot.store.sqlite`). */
@@ -391,6 +393,7 @@ function storefrontOf(e: z.infer<typeof EnvSchema>): StorefrontConfig {
 		webhookPort: e.STORE_WEBHOOK_PORT,
 		emailDomain: e.STORE_CUSTOMER_EMAIL_DOMAIN,
 		summaryHour: e.STORE_SUMMARY_HOUR,
+		customerRef: e.VTU_CUSTOMER_REF,
 	};
 }
 

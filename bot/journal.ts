@@ -185,7 +185,9 @@ export class Journal {
 			),
 			get: db.prepare(`SELECT * FROM orders WHERE id = ?`),
 			toSent: db.prepare(
-				`UPDATE orders SET state = 'sent', sent_at = @now, updated_at = @now WHERE id = @id AND state = 'created' RETURNING *`,
+				`UPDATE orders SET state = 'sent', sent_at = @now, updated_at = @now,
+           customer_ref = COALESCE(@customer_ref, customer_ref)
+         WHERE id = @id AND state = 'created' RETURNING *`,
 			),
 			cancel: db.prepare(
 				`UPDATE orders SET state = @state, final_at = @now, updated_at = @now WHERE id = @id AND state = 'created'`,
@@ -284,9 +286,11 @@ export class Journal {
 	/**
 	 * The single gate to the API: atomically check age and limits and move `created → sent`.
 	 * Only the caller that gets `{ ok: true }` may send the purchase. A refused order is closed in
-	 * the same transaction (`expired` when older than `maxAgeMs`, else `cancelled`).
+	 * the same transaction (`expired` when older than `maxAgeMs`, else `cancelled`). `customerRef`: the
+	 * customer_ref the purchase will carry, journalled with `sent` (before the POST), so that after a crash
+	 * mid-purchase the follower still knows it and a record carrying it is proven this order's.
 	 */
-	beginSend(id: string, limits: Limits, maxAgeMs = Infinity): BeginSendResult {
+	beginSend(id: string, limits: Limits, maxAgeMs = Infinity, customerRef?: string): BeginSendResult {
 		const run = this.db.transaction((): BeginSendResult => {
 			const order = this.get(id);
 			if (!order) return { ok: false, reason: 'not_found' };
@@ -304,7 +308,8 @@ export class Journal {
 				return refuse({ ok: false, reason: 'daily_limit', limitKobo: limits.dailyLimitKobo, spentKobo: spent, order });
 			}
 			// The row was read in this (immediate) transaction as `created`, so the update cannot miss.
-			return { ok: true, order: toOrder(this.stmts.toSent.get({ id, now }) as Row)! };
+			const customer_ref = customerRef ?? null;
+			return { ok: true, order: toOrder(this.stmts.toSent.get({ id, now, customer_ref }) as Row)! };
 		});
 		return run.immediate();
 	}

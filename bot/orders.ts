@@ -15,6 +15,7 @@ import {
 	formatNaira,
 	formatPhone,
 	money,
+	newCustomerRef,
 	refOf,
 	type BotPurchaseRequest,
 	type PurchaseResult,
@@ -168,6 +169,12 @@ export interface OrderServiceDeps {
 	confirmTtlMs: number;
 	now: () => number;
 	bounds: Bounds;
+	/**
+	 * Send each purchase with a customer_ref chosen here and journalled before the POST (VTU_CUSTOMER_REF):
+	 * a crash mid-purchase leaves the follower the reference, and on a site that echoes it the record
+	 * carrying it is proven the order's, whatever other buyers share the token.
+	 */
+	customerRef?: boolean;
 }
 
 export class OrderService {
@@ -176,7 +183,8 @@ export class OrderService {
 	async execute(orderId: string): Promise<ExecuteOutcome> {
 		const { journal, client, logger } = this.d;
 		// Age and limits are checked inside the created→sent transaction; a refused order is closed there.
-		const begin = journal.beginSend(orderId, this.d.limits, this.d.confirmTtlMs);
+		const ref = this.d.customerRef ? newCustomerRef() : undefined;
+		const begin = journal.beginSend(orderId, this.d.limits, this.d.confirmTtlMs, ref);
 		if (!begin.ok) {
 			if (begin.reason === 'state') return { kind: 'already', order: viewOf(begin.order) };
 			if (begin.reason === 'not_found') return { kind: 'refused', reason: 'not_found', text: t('refused-not-found') };
@@ -205,7 +213,7 @@ export class OrderService {
 			to: maskPhone(order.recipient),
 		});
 		try {
-			const result = await client.buy(req);
+			const result = await client.buy(req, ref === undefined ? undefined : { customerRef: ref });
 			logger.info('order result', { order: order.id, status: result.status, ident: result.ident, path: result.path });
 			return { kind: 'done', order: viewOf(this.record(order, result)) };
 		} catch (e) {
@@ -235,7 +243,8 @@ export class OrderService {
 		const { journal, logger } = this.d;
 		const stored = storedOf(result);
 		if (result.path === 'direct') return journal.recordResult(order.id, stored);
-		const sentRef = stored.customerRef || undefined;
+		// the ref journalled before the POST, else (a client that chose its own) the one the record carries
+		const sentRef = order.customerRef || stored.customerRef || undefined;
 		const a = journal.adopt(order.id, stored, sentRef);
 		if (a.ok) return a.order;
 		logger.warn('reconciled record not adopted', {

@@ -76,6 +76,8 @@ export function errorCode(e: unknown): string | undefined {
 export { NOT_CHARGED_CODES } from '../client/errors';
 // the customer_ref a record carries (where the site echoes one): proof of whose record it is
 export { refOf } from '../client/purchase/claims';
+// a customer_ref chosen before the purchase is sent (journalled first: bot/orders.ts)
+export { newCustomerRef } from '../client/purchase/execute';
 export { PRODUCT_TABLE } from '../client/products/registry';
 export { formatPhone, detectNetwork, normalizePhone, tryNormalizePhone } from '../client/phone';
 export { formatNaira, money, parseNaira, tryParseKobo } from '../client/money';

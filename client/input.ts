@@ -57,6 +57,19 @@ export function parseDigits(v: unknown, field: string, what: string, min: number
 }
 
 /**
+ * A customer_ref chosen by the caller (journalled before the purchase is sent): 1 to 64 printable ASCII
+ * characters, no spaces, so it goes into a JSON body and a database column unchanged.
+ */
+export function parseCustomerRef(v: unknown, field = 'customerRef'): string {
+	if (typeof v !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(v))
+		throw invalid(
+			field,
+			`${field} must be 1 to 64 letters, digits or symbols, no spaces (e.g. "ord-7f3a9c"); got ${shown(v)}.`,
+		);
+	return v;
+}
+
+/**
  * A yes/no field: the boolean true or false; absent (undefined or null) is `absent`. Text such as "true",
  * "yes" or "1" is refused, never read as one or the other, so every yes/no field behaves the same.
  */

@@ -251,6 +251,14 @@ export interface BuyOptions {
 	 */
 	retryIfNotCharged?: boolean;
 	signal?: AbortSignal;
+	/**
+	 * The customer_ref to send with this purchase, chosen by the caller before it is sent (1 to 64 printable
+	 * characters, no spaces; sent whatever the client's `customerRef` setting). A caller that journals it
+	 * first still knows it after a crash mid-purchase, and passes it to `reconcile({ customerRef })`: where
+	 * the site echoes it, the record carrying it is proven this purchase's. A re-send after a proven refusal
+	 * (retryIfNotCharged, another encoding) carries the same ref. Bulk SMS: only for a send of one batch.
+	 */
+	customerRef?: string;
 }
 
 /** A record another order owns (a journal row, a previous run's output). */

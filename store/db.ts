@@ -76,6 +76,11 @@ export interface OrderRow {
 	price: number;
 	cost: number;
 	sent_at: string | null;
+	/**
+	 * the customer_ref the purchase carries, written with the hold (before the POST): after a crash the
+	 * follower passes it to reconcile, and a record carrying it is proven this order's. NULL: none chosen.
+	 */
+	customer_ref: string | null;
 	/** the vendor's record once known */
 	vendor_product: string | null;
 	vendor_id: number | null;
@@ -228,7 +233,7 @@ async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
 		sql`create table if not exists orders (
       id text primary key, customer_id text not null references customers(id), request text not null,
       price ${n} not null, cost ${n} not null, sent_at text, vendor_product text, vendor_id ${n}, state text not null,
-      created_at text not null)`,
+      created_at text not null, customer_ref text)`,
 		// a vendor record belongs to one order at most, whichever instance adopts it
 		sql`create unique index if not exists orders_vendor_record on orders(vendor_product, vendor_id)`,
 		// the seller's prices and customer tiers (store/prices.ts)
@@ -244,11 +249,19 @@ async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
 	];
 	if (dialect === 'sqlite') {
 		for (const stmt of ddl) await stmt.execute(db);
+		// a file made before orders had customer_ref (SQLite has no ADD COLUMN IF NOT EXISTS)
+		const cols = await sql<{ name: string }>`pragma table_info(orders)`.execute(db);
+		if (!cols.rows.some((c) => c.name === 'customer_ref'))
+			await sql`alter table orders add column customer_ref text`.execute(db).catch((e: unknown) => {
+				// another process on the same file added it between the two statements
+				if (!/duplicate column/i.test(String((e as Error)?.message))) throw e;
+			});
 		return;
 	}
 	// two instances starting at once: CREATE … IF NOT EXISTS still races on Postgres's catalog, so one at a time
 	await db.transaction().execute(async (tx) => {
 		await sql`select pg_advisory_xact_lock(210021)`.execute(tx);
 		for (const stmt of ddl) await stmt.execute(tx);
+		await sql`alter table orders add column if not exists customer_ref text`.execute(tx);
 	});
 }

@@ -6,6 +6,8 @@
  * vendor wallet cannot cover before anything is held, and alerts the owner once per low-balance episode.
  */
 import { VtuError, VtuInsufficientBalanceError, VtuInvalidInputError } from '../client/errors';
+import { refOf } from '../client/purchase/claims';
+import { newCustomerRef } from '../client/purchase/execute';
 import type { VtuClient } from '../client/client';
 import type { PurchaseRequest, PurchaseResult } from '../client/types';
 import type { OrderRow, StoreDb, StoreTables } from './db';
@@ -65,6 +67,12 @@ export interface OrderDeps {
 	/** vendor wallet level (kobo) under which the owner is alerted, once until it recovers */
 	lowFloatKobo?: number;
 	alertOwner?: (text: string) => void;
+	/**
+	 * Send each order's purchase with a customer_ref chosen here and written with its hold, before the POST
+	 * (the bot's VTU_CUSTOMER_REF): after a crash mid-purchase, follow() passes it to reconcile, and on a
+	 * site that echoes it the record carrying it is proven the order's, whatever else buys on the token.
+	 */
+	customerRef?: boolean;
 }
 
 export type OrderState = 'held' | 'unknown' | 'settled' | 'released' | 'refunded';
@@ -145,11 +153,11 @@ export class Storefront {
 				field: 'price',
 			});
 		await this.guardFloat(cost);
-		const sentAt = new Date().toISOString();
-		await this.open(customerId, orderId, req, price, cost, sentAt); // refused → nothing held, nothing sent
+		const ref = this.deps.customerRef ? newCustomerRef() : null;
+		await this.open(customerId, orderId, req, { price, cost, ref }); // refused → nothing held, nothing sent
 		let r: PurchaseResult;
 		try {
-			r = await client.buy(req);
+			r = await client.buy(req, ref === null ? undefined : { customerRef: ref });
 		} catch (e) {
 			return this.afterError(orderId, price, e);
 		}
@@ -159,20 +167,21 @@ export class Storefront {
 	/**
 	 * The order's row and its hold, in one transaction: a crash or a refusal never leaves money held with no
 	 * order to follow it, nor an order without its hold. An id already used is refused before anything is held.
+	 * sent_at is stamped by the attempt that commits (a deadlock retry stamps again): it must not be later than
+	 * the POST (the reconcile window starts there), and the nearer to it the tighter the window.
 	 */
 	private async open(
 		customerId: string,
 		orderId: string,
 		req: PurchaseRequest,
-		price: number,
-		cost: number,
-		at: string,
+		{ price, cost, ref }: { price: number; cost: number; ref: string | null },
 	) {
 		const { books } = this.deps;
 		const taken = () =>
 			new VtuInvalidInputError(`order id ${orderId} is already used: give each order a new id`, { field: 'orderId' });
 		const run = () =>
 			books.db.transaction().execute(async (tx) => {
+				const at = new Date().toISOString();
 				const row = await tx
 					.insertInto('orders')
 					.values({
@@ -186,6 +195,7 @@ export class Storefront {
 						vendor_id: null,
 						state: 'held',
 						created_at: at,
+						customer_ref: ref,
 					})
 					.onConflict((oc) => oc.column('id').doNothing())
 					.executeTakeFirst();
@@ -201,6 +211,8 @@ export class Storefront {
 
 	private async afterError(orderId: string, price: number, e: unknown): Promise<OrderOutcome> {
 		if (e instanceof VtuError && e.code === 'not_charged') {
+			// a record linked to the order (by any instance, meanwhile) outweighs a reconcile's "not charged"
+			if (await this.linked(orderId)) return this.follow(orderId);
 			await this.deps.books.release(orderId);
 			await this.setState(orderId, 'released');
 			return { orderId, state: 'released', price, error: e };
@@ -254,6 +266,16 @@ export class Storefront {
 		const { books, client } = this.deps;
 		const o = await books.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
 		if (!o) throw new VtuError('not_found', `no order ${orderId}`);
+		if ((o.state === 'unknown' || o.state === 'held') && o.vendor_product && o.vendor_id !== null) {
+			// its record is already linked: an instance died (or failed) between linking it and settling. That
+			// record is the outcome; reconciling instead would skip it (this process may hold it as claimed,
+			// from following the other orders, whose evidence names every linked record) and "prove" not charged
+			const r = await (this.deps.followClient ?? client).transactions.get(
+				o.vendor_product as PurchaseResult['product'],
+				o.vendor_id,
+			);
+			return this.apply(orderId, o.price, r);
+		}
 		if (o.state === 'unknown' || o.state === 'held') {
 			const req = JSON.parse(o.request) as PurchaseRequest;
 			const ev = await this.evidence(o, req);
@@ -263,6 +285,8 @@ export class Storefront {
 					sentAt: new Date(o.sent_at ?? o.created_at),
 					waitMs: 0,
 					...ev,
+					// written before the POST: a record carrying it is this order's, proven
+					...(o.customer_ref ? { customerRef: o.customer_ref } : {}),
 				});
 			} catch (e) {
 				const mine = ev.identicalPending === 0 ? await this.interchangeable(o, req, e) : null;
@@ -328,13 +352,16 @@ export class Storefront {
 	}
 
 	/**
-	 * Links a reconciled record to `o`, unless an identical order opened meanwhile or another order owns it
-	 * (the unique (vendor_product, vendor_id) index decides between two instances adopting at once).
+	 * Links a reconciled record to `o`, unless an identical order opened meanwhile (and the record does not
+	 * carry `o`'s customer_ref) or another order owns it (the unique (vendor_product, vendor_id) index
+	 * decides between two instances adopting at once).
 	 */
 	private async adopt(o: OrderRow, r: PurchaseResult): Promise<boolean> {
+		// a record carrying the reference only this order's POST carried is its own, whatever else is open
+		const proven = o.customer_ref !== null && o.customer_ref !== '' && refOf(r) === o.customer_ref;
 		try {
 			return await this.deps.books.db.transaction().execute(async (tx) => {
-				if ((await openIdentical(tx, o)) > 0) return false;
+				if (!proven && (await openIdentical(tx, o)) > 0) return false;
 				await tx
 					.updateTable('orders')
 					.set({ vendor_product: r.product, vendor_id: r.id })
@@ -353,6 +380,16 @@ export class Storefront {
 			if (owner) return false;
 			throw e;
 		}
+	}
+
+	/** The vendor record linked to the order, if any (written before its sale is booked). */
+	private async linked(orderId: string): Promise<boolean> {
+		const row = await this.deps.books.db
+			.selectFrom('orders')
+			.select('vendor_id')
+			.where('id', '=', orderId)
+			.executeTakeFirst();
+		return row !== undefined && row.vendor_id !== null;
 	}
 
 	private async setState(orderId: string, state: OrderState): Promise<void> {

@@ -31,6 +31,8 @@ export interface StoreSideOptions {
 	logger: Logger;
 	/** Lagos hour (0-23) after which yesterday's summary goes to the owner (bot/storefront/daily.ts); default 8 */
 	summaryHour?: number;
+	/** Each order's customer_ref chosen and written with its hold, before the POST (VTU_CUSTOMER_REF). */
+	customerRef?: boolean;
 }
 
 /** The provider of a storefront configuration (Paystack or Monnify, live or the local payment sandbox). */
@@ -66,6 +68,7 @@ export class StoreSide {
 			pricing: o.pricing,
 			lowFloatKobo: o.lowFloatKobo,
 			alertOwner: (text) => void this.alertOwner(text),
+			customerRef: o.customerRef,
 		});
 		this.daily = new DailySummary(this, o.summaryHour ?? 8);
 	}
@@ -83,6 +86,7 @@ export class StoreSide {
 			emailDomain: cfg.emailDomain,
 			logger,
 			summaryHour: cfg.summaryHour,
+			customerRef: cfg.customerRef,
 		});
 		await side.init();
 		return side;

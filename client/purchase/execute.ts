@@ -27,6 +27,8 @@ export interface ExecuteOptions {
 	request: PurchaseRequest;
 	signal?: AbortSignal;
 	retryIfNotCharged?: boolean;
+	/** The caller's customer_ref for this purchase (already validated); else a fresh one when opted in. */
+	customerRef?: string;
 	/** Custom 2xx parser (SMS); `at`: when the POST was sent and its answer received (our clock). */
 	parse?: (
 		json: unknown,
@@ -48,7 +50,7 @@ async function attemptOnce(
 	opts: ExecuteOptions,
 	path: ResultPath,
 ): Promise<PurchaseResult> {
-	const ref = ctx.customerRef ? newCustomerRef() : undefined;
+	const ref = opts.customerRef ?? (ctx.customerRef ? newCustomerRef() : undefined);
 	const body = ref ? { ...prep.body, customer_ref: ref } : prep.body;
 	const sentAt = ctx.http.now();
 	let res: RawResponse | undefined;

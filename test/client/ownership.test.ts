@@ -177,6 +177,34 @@ describe('customer_ref (opt-in; the sandbox echoes it behind a switch)', () => {
 		expect(r).toMatchObject({ id: mine[0], path: 'reconciled' });
 	});
 
+	test("buy(req, { customerRef }): the caller's reference is sent, and proves the record of a lost answer", async () => {
+		const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110010' };
+		const c = client({ 'X-Sandbox-Fault': 'reset_after' }, { reconcile: { waitMs: 0, sharedAccount: true } });
+		// another buyer's identical record first: without the reference a shared account could not tell them apart
+		const twin = await rawBuy(env.client, env.sb.demo.token, req);
+		const r = await c.buy(req, { customerRef: 'ord-crash19-a' });
+		expect(r).toMatchObject({ path: 'reconciled', raw: { customer_ref: 'ord-crash19-a' } });
+		expect(r.id).not.toBe(twin);
+	});
+
+	test('buy(req, { customerRef }) refuses a bad reference, and a reference for several SMS batches, sending nothing', async () => {
+		const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110011' };
+		const before = (await env.admin.transactions()).length;
+		for (const bad of ['two words', '', 'x'.repeat(65), 7 as unknown as string])
+			await expect(client({}).buy(req, { customerRef: bad })).rejects.toMatchObject({
+				code: 'invalid_input',
+				field: 'customerRef',
+			});
+		const sms = { sender: 'Shop', message: 'Hello', recipients: ['08031110012', '08031110013'] };
+		await expect(client({}, { smsBatchSize: 1 }).sms.send(sms, { customerRef: 'ord-crash19-b' })).rejects.toMatchObject(
+			{
+				code: 'invalid_input',
+				message: expect.stringMatching(/customerRef names one POST, but this send needs 2 batches/),
+			},
+		);
+		expect((await env.admin.transactions()).length).toBe(before);
+	});
+
 	test('the sandbox stores the reference only behind its switch', async () => {
 		const req = { product: 'data' as const, network: 'MTN', plan: 3, phone: '08031110009' };
 		const on = await client({}, { customerRef: true }).buy(req);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStoreDb, type OpenedDb } from '../../store/db';
+import { openStoreDb, type OpenedDb, type OpenOptions } from '../../store/db';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startPostgres } = require('../n8n/queue') as {
@@ -24,7 +24,7 @@ export function postgresAvailable(): boolean {
 export interface Backend {
 	name: 'sqlite' | 'postgres';
 	/** a fresh, empty database; `open()` may be called again for a second "instance" on the same one */
-	fresh(): Promise<{ open(): Promise<OpenedDb> }>;
+	fresh(): Promise<{ open(): Promise<OpenedDb>; target: OpenOptions }>;
 	stop(): Promise<void>;
 }
 
@@ -35,8 +35,8 @@ export async function sqliteBackend(): Promise<Backend> {
 	return {
 		name: 'sqlite',
 		async fresh() {
-			const file = path.join(dir, `db${++counter}.sqlite`);
-			return { open: () => openStoreDb({ sqlitePath: file }) };
+			const target = { sqlitePath: path.join(dir, `db${++counter}.sqlite`) };
+			return { open: () => openStoreDb(target), target };
 		},
 		async stop() {
 			fs.rmSync(dir, { recursive: true, force: true });
@@ -53,7 +53,8 @@ export async function postgresBackend(): Promise<Backend> {
 			const name = `store_${process.pid}_${++counter}`;
 			const { sql } = await import('kysely');
 			await sql.raw(`create database ${name}`).execute(admin.db);
-			return { open: () => openStoreDb({ databaseUrl: `postgres://${pg.user}@${pg.host}:${pg.port}/${name}` }) };
+			const target = { databaseUrl: `postgres://${pg.user}@${pg.host}:${pg.port}/${name}` };
+			return { open: () => openStoreDb(target), target };
 		},
 		async stop() {
 			await admin.close();

@@ -129,6 +129,7 @@ async function sendCoupons(env: PurchaseEnv, req: DataCouponPurchase, opts: BuyO
 					request: req,
 					signal: opts.signal,
 					retryIfNotCharged: opts.retryIfNotCharged,
+					customerRef: opts.customerRef,
 				},
 			);
 			learnSiteFact(ctx.settings.baseUrl, ROUTE_FACT, path);

@@ -142,6 +142,7 @@ async function sendElectricity(
 			request: req,
 			signal: opts.signal,
 			retryIfNotCharged: opts.retryIfNotCharged,
+			customerRef: opts.customerRef,
 		});
 		return [r];
 	};

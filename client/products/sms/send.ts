@@ -23,6 +23,12 @@ export async function sendSms(
 	const idx = await env.index();
 	const rates = () => ctx.settings.smsRates(idx);
 	let plan = planSms(req, rates(), batchSize);
+	// one reference names one POST: a caller's ref cannot stand for several batches
+	if (opts.customerRef !== undefined && plan.batches.length > 1)
+		throw new VtuInvalidInputError(
+			`customerRef names one POST, but this send needs ${plan.batches.length} batches: send without customerRef, or send the recipients in batches of at most ${batchSize}.`,
+			{ field: 'customerRef' },
+		);
 	const out: PurchaseResult[] = [];
 	// no better rate than the assumption: the first batch's wallet change teaches the site's (rate.ts)
 	let window = needsLearning(rates(), plan.dnd) ? openLearningWindow(ctx.settings.baseUrl) : null;
@@ -34,6 +40,7 @@ export async function sendSms(
 				request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
 				signal: opts.signal,
 				retryIfNotCharged: opts.retryIfNotCharged,
+				customerRef: opts.customerRef,
 				parse: async (json, path, at) => {
 					const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
 					// the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
