@@ -84,8 +84,16 @@ export interface OrderRow {
 	created_at: string;
 }
 
+/** an owner alert sent once per crossing (store/alerts.ts): 1 = armed, 0 = fired and not yet cleared */
+export interface AlertRow {
+	key: string;
+	armed: number;
+	changed_at: string;
+}
+
 export interface StoreTables {
 	orders: OrderRow;
+	store_alerts: AlertRow;
 	accounts: AccountRow;
 	transfers: TransferRow;
 	payments: PaymentRow;
@@ -205,6 +213,8 @@ async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
       created_at text not null)`,
 		// a vendor record belongs to one order at most, whichever instance adopts it
 		sql`create unique index if not exists orders_vendor_record on orders(vendor_product, vendor_id)`,
+		sql`create table if not exists store_alerts (
+      key text primary key, armed integer not null, changed_at text not null)`,
 	];
 	if (dialect === 'sqlite') {
 		for (const stmt of ddl) await stmt.execute(db);
