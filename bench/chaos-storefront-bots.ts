@@ -45,9 +45,9 @@ import {
 
 const REPO = path.resolve(__dirname, '..');
 const BOT_TOKEN = '7000001:chaos-storefront-lane-bot-token';
-const HOOK_SECRET = 'chaos-storefront-telegram-secret';
+export const HOOK_SECRET = 'chaos-storefront-telegram-secret';
 const OWNER_ID = 4_999_999;
-const SECRETS = {
+export const SECRETS = {
 	paystackSecret: 'sk_test_chaos_bots',
 	monnifyApiKey: 'MK_TEST_CHAOS_BOTS',
 	monnifySecret: 'monnify-chaos-bots-secret',
@@ -56,7 +56,7 @@ const SECRETS = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A storefront bot in its own OS process: its Telegram webhook and its payment webhook server. */
-class BotProc {
+export class BotProc {
 	private constructor(
 		private readonly proc: ChildProcess,
 		readonly botUrl: string,
@@ -131,7 +131,7 @@ async function send(c: BotLane, update: unknown, bot?: BotProc): Promise<void> {
 	if (status !== 200) c.problems.push(`the bot answered an update with ${status}`);
 }
 
-function botEnv(
+export function botEnv(
 	backend: 'postgres' | 'sqlite',
 	infra: { dbUrl: string; dir: string; vendorUrl: string; token: string; payUrl: string; tg: FakeTelegram },
 	k: number,
@@ -304,6 +304,9 @@ async function auditTold(c: BotLane, dbUrl: string, customers: BotCustomer[]): P
 			const credited = paid.filter((p) => p.customer_id === cu.id).length;
 			const told = c.tg.textsTo(cu.user.id).filter((t) => /landed in your wallet/.test(t)).length;
 			if (told !== credited) problems.push(`customer ${cu.id}: ${credited} payments credited, told ${told} times`);
+			// a double tap on two instances: the second shows the first one's outcome, never an internal refusal
+			if (c.tg.textsTo(cu.user.id).some((t) => /already used/.test(t)))
+				problems.push(`customer ${cu.id} was told an order id was already used`);
 		}
 		return problems;
 	} finally {
