@@ -46,7 +46,7 @@ import {
 const REPO = path.resolve(__dirname, '..');
 const BOT_TOKEN = '7000001:chaos-storefront-lane-bot-token';
 export const HOOK_SECRET = 'chaos-storefront-telegram-secret';
-const OWNER_ID = 4_999_999;
+export const OWNER_ID = 4_999_999;
 export const SECRETS = {
 	paystackSecret: 'sk_test_chaos_bots',
 	monnifyApiKey: 'MK_TEST_CHAOS_BOTS',

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { database } from '../../bench/chaos-storefront';
-import { BotProc, botEnv, HOOK_SECRET, SECRETS } from '../../bench/chaos-storefront-bots';
+import { BotProc, botEnv, HOOK_SECRET, OWNER_ID, SECRETS } from '../../bench/chaos-storefront-bots';
 import { SandboxAdmin } from '../../sandbox/admin-client';
 import { startSandbox } from '../../sandbox/server';
 import { openStoreDb } from '../../store/db';
@@ -40,7 +40,8 @@ describe.each(backendNames())('storefront bots in webhook mode on %s', (backend)
 		await pay.start();
 		db = await database(backend, dir);
 		const admin = new SandboxAdmin(sb.baseUrl, sb.adminKey);
-		const { token } = await admin.createUser({ username: 'shop', balance: '100000.00' });
+		// just above the alert threshold (STORE_LOW_FLOAT_NAIRA 1000) plus one order: the second order crosses it
+		const { token } = await admin.createUser({ username: 'shop', balance: '1300.00' });
 		const infra = { dbUrl: db.url, dir, vendorUrl: sb.baseUrl, token, payUrl: pay.url, tg };
 		for (let k = 0; k < 2; k++) bots.push(await BotProc.start(botEnv(backend, infra, k)));
 		for (const b of bots) pay.opts.webhookUrls[provider].push(`${b.webhookUrl}/webhooks/${provider}`);
@@ -145,5 +146,24 @@ describe.each(backendNames())('storefront bots in webhook mode on %s', (backend)
 		} finally {
 			await opened.close();
 		}
+	});
+
+	test('the vendor wallet falls under the threshold: the owner is alerted once, whichever instances see it', async () => {
+		const users = [makeUser(6_200_003, 'Bola'), makeUser(6_200_004, 'Chidi'), makeUser(6_200_005, 'Dayo')];
+		// three customers reach Confirm at the same time, each conversation on both instances in turn
+		await Promise.all(
+			users.map(async (u, k) => {
+				const [a, b] = k % 2 ? [bots[1], bots[0]] : [bots[0], bots[1]];
+				await post(a, tg.textUpdate(u, '/data'));
+				await post(b, tg.buttonUpdate(u, 'MTN'));
+				await post(a, tg.buttonUpdate(u, /^1GB SME /));
+				await post(b, tg.textUpdate(u, '0803 765 4321'));
+			}),
+		);
+		const alerts = tg.textsTo(OWNER_ID).filter((t) => t.startsWith(text('sf-owner-low-float', { detail: '' })));
+		expect(alerts).toHaveLength(1);
+		// the vendor wallet still covers the order, so the customers are only told their wallets are empty
+		for (const u of users)
+			expect(tg.lastText(u.id)).toMatch(pattern('sf-wallet-short', { price: NAIRA, available: '₦0.00' }));
 	});
 });
