@@ -264,7 +264,7 @@ async function customerLife(c: BotLane, cu: BotCustomer): Promise<void> {
 	}
 }
 
-/** Waits until the bots' followers have finished every order: nothing held or unknown, every vendor failure refunded. */
+/** Waits until the bots' followers finished every order: nothing held or unknown, every vendor failure refunded. */
 async function settled(c: BotLane, dbUrl: string, admin: SandboxAdmin, boundMs: number): Promise<void> {
 	const opened = /^postgres/.test(dbUrl)
 		? await openStoreDb({ databaseUrl: dbUrl })
