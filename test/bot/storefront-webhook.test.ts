@@ -148,7 +148,7 @@ describe.each(backendNames())('storefront bots in webhook mode on %s', (backend)
 		}
 	});
 
-	test('the vendor wallet falls under the threshold: the owner is alerted once, whichever instance sees it', async () => {
+	test('the vendor wallet falls under the threshold: one owner alert, whichever instance sees it', async () => {
 		const users = [makeUser(6_200_003, 'Bola'), makeUser(6_200_004, 'Chidi'), makeUser(6_200_005, 'Dayo')];
 		// three customers reach Confirm at the same time, each conversation on both instances in turn
 		await Promise.all(
