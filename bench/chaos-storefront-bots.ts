@@ -25,6 +25,7 @@ import { SandboxAdmin } from '../sandbox/admin-client';
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
 import { openStoreDb } from '../store/db';
+import { Books } from '../store/ledger';
 import { PaymentSandbox } from '../store/sandbox/payments';
 import { FakeTelegram, type FakeUser } from '../tools/local-bot-api';
 import { auditRun } from './chaos-storefront-audit';
@@ -288,7 +289,21 @@ async function settled(c: BotLane, dbUrl: string, admin: SandboxAdmin, boundMs: 
 	}
 }
 
-/** What the customers were told: each credited payment announced to its customer exactly once. */
+/** /balance at a random instance, once everything is settled: what the bot says is what the books hold. */
+async function checkBalances(c: BotLane, books: Books, customers: BotCustomer[], problems: string[]): Promise<void> {
+	for (const cu of customers) {
+		await send(c, c.tg.textUpdate(cu.user, '/balance'));
+		const said = /Your wallet: ₦([\d,]+)\.(\d\d)/.exec(c.tg.lastText(cu.user.id) ?? '');
+		const kobo = said ? Number(said[1].replace(/,/g, '')) * 100 + Number(said[2]) : NaN;
+		const w = await books.walletBalance(cu.id);
+		if (kobo !== w.available) problems.push(`customer ${cu.id}: /balance said ${kobo} kobo, the books ${w.available}`);
+	}
+}
+
+/**
+ * What the customers were told: each credited payment announced to its customer exactly once, no internal
+ * refusal shown, and /balance equal to the books.
+ */
 async function auditTold(c: BotLane, dbUrl: string, customers: BotCustomer[]): Promise<string[]> {
 	const opened = /^postgres/.test(dbUrl)
 		? await openStoreDb({ databaseUrl: dbUrl })
@@ -308,6 +323,7 @@ async function auditTold(c: BotLane, dbUrl: string, customers: BotCustomer[]): P
 			if (c.tg.textsTo(cu.user.id).some((t) => /already used/.test(t)))
 				problems.push(`customer ${cu.id} was told an order id was already used`);
 		}
+		await checkBalances(c, new Books(opened.db), customers, problems);
 		return problems;
 	} finally {
 		await opened.close();
