@@ -45,7 +45,7 @@ import {
 } from './chaos-storefront';
 
 const REPO = path.resolve(__dirname, '..');
-const BOT_TOKEN = '7000001:chaos-storefront-lane-bot-token';
+export const BOT_TOKEN = '7000001:chaos-storefront-lane-bot-token';
 export const HOOK_SECRET = 'chaos-storefront-telegram-secret';
 export const OWNER_ID = 4_999_999;
 export const SECRETS = {

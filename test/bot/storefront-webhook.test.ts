@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { database } from '../../bench/chaos-storefront';
-import { BotProc, botEnv, HOOK_SECRET, OWNER_ID, SECRETS } from '../../bench/chaos-storefront-bots';
+import { BOT_TOKEN, BotProc, botEnv, HOOK_SECRET, OWNER_ID, SECRETS } from '../../bench/chaos-storefront-bots';
 import { SandboxAdmin } from '../../sandbox/admin-client';
 import { startSandbox } from '../../sandbox/server';
 import { openStoreDb } from '../../store/db';
@@ -165,5 +165,12 @@ describe.each(backendNames())('storefront bots in webhook mode on %s', (backend)
 		// the vendor wallet still covers the order, so the customers are only told their wallets are empty
 		for (const u of users)
 			expect(tg.lastText(u.id)).toMatch(pattern('sf-wallet-short', { price: NAIRA, available: '₦0.00' }));
+	});
+
+	test('the instances logged what they did, and no secret', () => {
+		const logs = [0, 1].map((k) => fs.readFileSync(path.join(dir, `bot${k}.log`), 'utf8')).join('\n');
+		expect(logs).toMatch(/refused/); // the forged payment webhook
+		const secrets = [BOT_TOKEN, HOOK_SECRET, SECRETS.paystackSecret, SECRETS.monnifySecret, SECRETS.monnifyApiKey];
+		for (const secret of secrets) expect(logs).not.toContain(secret);
 	});
 });
