@@ -322,6 +322,9 @@ async function auditTold(c: BotLane, dbUrl: string, customers: BotCustomer[]): P
 			// a double tap on two instances: the second shows the first one's outcome, never an internal refusal
 			if (c.tg.textsTo(cu.user.id).some((t) => /already used/.test(t)))
 				problems.push(`customer ${cu.id} was told an order id was already used`);
+			// every Confirm message ends as its order's outcome, whichever tap edited it last
+			if (c.tg.botMessages(cu.user.id).some((m) => /^⏳ Buying/.test(m.text ?? '')))
+				problems.push(`customer ${cu.id} was left with "Buying…" on a Confirm message`);
 		}
 		await checkBalances(c, new Books(opened.db), customers, problems);
 		return problems;
