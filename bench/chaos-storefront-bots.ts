@@ -54,6 +54,9 @@ export const SECRETS = {
 	monnifySecret: 'monnify-chaos-bots-secret',
 	adminKey: 'chaos-bots-admin',
 };
+/** The store database of a run: `postgres://…` or a SQLite file. */
+export const openDbAt = (url: string) =>
+	/^postgres/.test(url) ? openStoreDb({ databaseUrl: url }) : openStoreDb({ sqlitePath: url });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A storefront bot in its own OS process: its Telegram webhook and its payment webhook server. */
@@ -267,9 +270,7 @@ async function customerLife(c: BotLane, cu: BotCustomer): Promise<void> {
 
 /** Waits until the bots' followers finished every order: nothing held or unknown, every vendor failure refunded. */
 async function settled(c: BotLane, dbUrl: string, admin: SandboxAdmin, boundMs: number): Promise<void> {
-	const opened = /^postgres/.test(dbUrl)
-		? await openStoreDb({ databaseUrl: dbUrl })
-		: await openStoreDb({ sqlitePath: dbUrl });
+	const opened = await openDbAt(dbUrl);
 	try {
 		const until = Date.now() + boundMs;
 		for (;;) {
@@ -305,9 +306,7 @@ async function checkBalances(c: BotLane, books: Books, customers: BotCustomer[],
  * refusal shown, and /balance equal to the books.
  */
 async function auditTold(c: BotLane, dbUrl: string, customers: BotCustomer[]): Promise<string[]> {
-	const opened = /^postgres/.test(dbUrl)
-		? await openStoreDb({ databaseUrl: dbUrl })
-		: await openStoreDb({ sqlitePath: dbUrl });
+	const opened = await openDbAt(dbUrl);
 	try {
 		const problems: string[] = [];
 		const paid = await opened.db

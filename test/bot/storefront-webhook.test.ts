@@ -10,10 +10,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { database } from '../../bench/chaos-storefront';
-import { BOT_TOKEN, BotProc, botEnv, HOOK_SECRET, OWNER_ID, SECRETS } from '../../bench/chaos-storefront-bots';
+import {
+	BOT_TOKEN,
+	BotProc,
+	botEnv,
+	HOOK_SECRET,
+	OWNER_ID,
+	openDbAt,
+	SECRETS,
+} from '../../bench/chaos-storefront-bots';
 import { SandboxAdmin } from '../../sandbox/admin-client';
 import { startSandbox } from '../../sandbox/server';
-import { openStoreDb } from '../../store/db';
 import { audit } from '../../store/ledger';
 import { signBody } from '../../store/payments';
 import { PaymentSandbox } from '../../store/sandbox/payments';
@@ -130,9 +137,7 @@ describe.each(backendNames())('storefront bots in webhook mode on %s', (backend)
 		expect(tg.textsTo(u.id).filter((t) => /already used/.test(t))).toEqual([]);
 		const message = tg.botMessages(u.id).find((m) => m.message_id === confirm.messageId)!;
 		expect(message.text).toMatch(receipt);
-		const opened = /^postgres/.test(db.url)
-			? await openStoreDb({ databaseUrl: db.url })
-			: await openStoreDb({ sqlitePath: db.url });
+		const opened = await openDbAt(db.url);
 		try {
 			const orders = await opened.db.selectFrom('orders').selectAll().execute();
 			expect(orders.map((o) => o.state)).toEqual(['settled']);
