@@ -65,12 +65,14 @@ export interface RunStats {
 	webhookRetries: number;
 	vendorFaults: Record<string, number>;
 	lateRefunds: number;
+	/** bot lane: customer flows that stopped before Confirm or a refusal (a step's answer missing) */
+	skippedFlows?: string[];
 	audit: StoreAudit;
 }
 
 const REPO = path.resolve(__dirname, '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const int = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng.float() * (hi - lo + 1));
+export const int = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng.float() * (hi - lo + 1));
 
 /** A storefront instance in its own OS process, driven over IPC. */
 class InstanceProc {
@@ -147,7 +149,10 @@ class InstanceProc {
 }
 
 /** Where the ledger lives for one run; Postgres is a private cluster started (and stopped) here. */
-async function database(backend: 'postgres' | 'sqlite', dir: string): Promise<{ url: string; stop(): Promise<void> }> {
+export async function database(
+	backend: 'postgres' | 'sqlite',
+	dir: string,
+): Promise<{ url: string; stop(): Promise<void> }> {
 	if (backend === 'sqlite') return { url: path.join(dir, 'store.sqlite'), stop: async () => undefined };
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { startPostgres } = require('../test/n8n/queue') as {
@@ -160,18 +165,32 @@ async function database(backend: 'postgres' | 'sqlite', dir: string): Promise<{ 
 const VENDOR_FAULTS = ['timeout_after', 'html_after', 'error_before', 'flip_later'] as const;
 
 /** Vendor faults: each purchase POST meets one with probability `rate` (the sandbox's own fault rules). */
-async function armVendor(admin: SandboxAdmin, rate: number): Promise<void> {
+export async function armVendor(admin: SandboxAdmin, rate: number): Promise<void> {
 	if (rate <= 0) return;
 	for (const endpoint of ['POST /api/data/', 'POST /api/topup/'])
 		for (const kind of VENDOR_FAULTS)
 			await admin.addFault({ endpoint, kind, probability: rate / VENDOR_FAULTS.length, latencyMs: 300 });
 }
 
-interface Customer {
+export interface Customer {
 	id: string;
 	provider: 'paystack' | 'monnify';
 	accountNumber: string;
 	phone: string;
+}
+
+/** What funding, forging and the provider's late deliveries need of a run (the store lane's and the bot lane's). */
+export interface FundContext {
+	rng: Rng;
+	o: { faultRate: number; customers: number };
+	/** where each instance's payment webhook server listens (`<url>/webhooks/<provider>`) */
+	insts: { webhookUrl: string }[];
+	pay: PaymentSandbox;
+	held: string[];
+	stats: { forgeries: number; payments: number };
+	problems: string[];
+	/** the only provider the instances take webhooks from (else transfers to no customer go to either) */
+	provider?: 'paystack' | 'monnify';
 }
 
 interface RunContext {
@@ -206,11 +225,11 @@ function pickInst(c: RunContext): InstanceProc {
 }
 
 /** One incoming transfer with its webhook faults, drawn from the seed. */
-async function fund(c: RunContext, cu: Customer | null, amount: number): Promise<void> {
+export async function fund(c: FundContext, cu: Customer | null, amount: number): Promise<void> {
 	const r = c.rng.float();
 	const fr = c.o.faultRate;
 	const t: TransferRequest = {
-		provider: cu?.provider ?? (c.rng.float() < 0.5 ? 'paystack' : 'monnify'),
+		provider: cu?.provider ?? c.provider ?? (c.rng.float() < 0.5 ? 'paystack' : 'monnify'),
 		accountNumber: cu?.accountNumber ?? `77${int(c.rng, 10_000_000, 99_999_999)}`,
 		amount,
 		fee: Math.min(amount - 1, Math.round(amount * 0.01)),
@@ -240,7 +259,7 @@ async function fund(c: RunContext, cu: Customer | null, amount: number): Promise
 }
 
 /** Forgeries that never were payments: invented references, a tampered amount, a body without signature. */
-async function forge(c: RunContext, cu: Customer): Promise<void> {
+export async function forge(c: FundContext, cu: Customer): Promise<void> {
 	const ref = `FORGED${int(c.rng, 1, 1e9)}`;
 	const body =
 		cu.provider === 'paystack'
@@ -322,7 +341,7 @@ async function customerLife(c: RunContext, cu: Customer): Promise<void> {
 	}
 }
 
-async function pool<T>(items: T[], width: number, f: (x: T) => Promise<void>): Promise<void> {
+export async function pool<T>(items: T[], width: number, f: (x: T) => Promise<void>): Promise<void> {
 	let next = 0;
 	const lane = async () => {
 		while (next < items.length) await f(items[next++]);
@@ -504,7 +523,7 @@ async function openCustomers(c: RunContext): Promise<Customer[]> {
 }
 
 /** Held webhooks arrive late and in shuffled order (a provider's retry queue). */
-async function deliverHeld(c: RunContext): Promise<void> {
+export async function deliverHeld(c: FundContext): Promise<void> {
 	const refs = [...c.held];
 	for (let k = refs.length - 1; k > 0; k--) {
 		const j = int(c.rng, 0, k);
@@ -516,7 +535,7 @@ async function deliverHeld(c: RunContext): Promise<void> {
 }
 
 /** The provider retries what no instance accepted (a 503 while confirmation failed), as real providers do. */
-async function retryUndelivered(c: RunContext): Promise<void> {
+export async function retryUndelivered(c: FundContext): Promise<void> {
 	for (let round = 0; round < 5; round++) {
 		const ok = new Set(c.pay.deliveries.filter((d) => d.status === 200).map((d) => d.reference));
 		const todo = [...c.pay.txs.values()].filter((t) => !ok.has(t.reference));
@@ -526,7 +545,7 @@ async function retryUndelivered(c: RunContext): Promise<void> {
 }
 
 /** The vendor fails some successful purchases afterwards (its refund lands on the merchant wallet). */
-async function lateVendorRefunds(c: RunContext, admin: SandboxAdmin): Promise<number> {
+export async function lateVendorRefunds(c: FundContext, admin: SandboxAdmin): Promise<number> {
 	const ok = await admin.transactions({ username: 'shop', status: 'successful' });
 	// a share of them, and at least one whenever faults are on (a small lane still sees a late refund)
 	const picked = ok.filter(() => c.rng.float() < c.o.faultRate / 2);
@@ -562,6 +581,10 @@ export function formatRuns(runs: RunStats[]): string {
 				`${r.crashes} instance killed mid-run, ${r.lostAnswers} orders left without an answer by it`,
 		);
 		L.push(`  orders by ledger state: ${JSON.stringify(a.ordersByState)}`);
+		if (r.skippedFlows?.length)
+			L.push(
+				`  ${r.skippedFlows.length} customer flows stopped before Confirm: ${r.skippedFlows.slice(0, 3).join('; ')}`,
+			);
 		L.push(
 			`  vendor: ${a.vendorRecords} records, ${a.vendorFailed} failed, faults ${JSON.stringify(r.vendorFaults)}, ` +
 				`${r.lateRefunds} late refunds`,

@@ -5,7 +5,8 @@
  *   npm run chaos -- --actors 3 --fault-rate 0.8 --seed 4     (multi-actor lane: bench/chaos-actors.ts)
  *   npm run chaos -- --actors 3 --bot-instances 2 …             (the bot as several instances on one journal)
  *   npm run chaos -- --storefront --customers 12 --orders 4 --seed 1 [--backend both|postgres|sqlite]
- *                                                              (storefront lane: bench/chaos-storefront.ts)
+ *                                        (storefront lane through bot instances: bench/chaos-storefront-bots.ts)
+ *   npm run chaos -- --storefront --store-layer [--crash] …   (the store layer driven directly: chaos-storefront.ts)
  *
  * A seeded PRNG draws every intended purchase (product, recipient, amount) and, for ~20% of them, ONE
  * fault. Purchases run in `concurrency` lanes; each lane owns an in-process sandbox and a VtuClient and
@@ -61,6 +62,7 @@ import {
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
 import { formatRuns, lastLine, runStorefrontChaos } from './chaos-storefront';
+import { runBotStorefrontChaos } from './chaos-storefront-bots';
 import {
 	formatActors,
 	type Outcome,
@@ -945,7 +947,12 @@ async function storefrontCli(v: Record<string, string | boolean | undefined>): P
 	const b = String(v.backend ?? 'both');
 	if (!['both', 'postgres', 'sqlite'].includes(b))
 		throw new Error(`--backend must be both, postgres or sqlite, got ${b}`);
-	const runs = await runStorefrontChaos({
+	// the default drives real bot instances (bench/chaos-storefront-bots.ts); --store-layer drives the store
+	// directly (bench/chaos-storefront.ts), which also has --crash
+	const storeLayer = v['store-layer'] === true;
+	if (v.crash === true && !storeLayer) throw new Error('--crash runs in the store-layer lane: add --store-layer');
+	const run = storeLayer ? runStorefrontChaos : runBotStorefrontChaos;
+	const runs = await run({
 		seed: Math.floor(n('seed', '7')),
 		customers: Math.max(1, Math.floor(n('customers', '12'))),
 		orders: Math.max(1, Math.floor(n('orders', '4'))),
@@ -981,6 +988,7 @@ async function main(): Promise<void> {
 			verbose: { type: 'boolean', default: false },
 			storefront: { type: 'boolean', default: false },
 			crash: { type: 'boolean', default: false },
+			'store-layer': { type: 'boolean', default: false },
 			customers: { type: 'string' },
 			orders: { type: 'string' },
 			backend: { type: 'string' },

@@ -113,10 +113,18 @@ export interface CustomerProfileRow {
 	updated_at: string;
 }
 
+/** an owner alert sent once per crossing (store/alerts.ts): 1 = armed, 0 = fired and not yet cleared */
+export interface AlertRow {
+	key: string;
+	armed: number;
+	changed_at: string;
+}
+
 export interface StoreTables {
 	orders: OrderRow;
 	price_rules: PriceRuleRow;
 	customer_profiles: CustomerProfileRow;
+	store_alerts: AlertRow;
 	accounts: AccountRow;
 	transfers: TransferRow;
 	payments: PaymentRow;
@@ -246,6 +254,8 @@ async function migrate(db: StoreDb, dialect: Dialect): Promise<void> {
 		sql`create index if not exists customer_profiles_username on customer_profiles(username)`,
 		// reports read the ledger by time
 		sql`create index if not exists transfers_created on transfers(created_at)`,
+		sql`create table if not exists store_alerts (
+      key text primary key, armed integer not null, changed_at text not null)`,
 	];
 	if (dialect === 'sqlite') {
 		for (const stmt of ddl) await stmt.execute(db);

@@ -11,6 +11,7 @@ import { newCustomerRef } from '../client/purchase/execute';
 import type { VtuClient } from '../client/client';
 import type { PurchaseRequest, PurchaseResult } from '../client/types';
 import type { OrderRow, StoreDb, StoreTables } from './db';
+import { OnceAlerts } from './alerts';
 import { isAlreadyWritten, retryOnDeadlock, type Books } from './ledger';
 import { applyMarkup, Prices, priceKeyOf } from './prices';
 import type { Transaction } from 'kysely';
@@ -88,10 +89,12 @@ export interface OrderOutcome {
 }
 
 export class Storefront {
-	private lowAlerted = false;
+	/** the low-float alert's state is in the database: one alert per crossing across every instance */
+	private readonly alerts: OnceAlerts;
 	readonly prices: Prices;
 
 	constructor(readonly deps: OrderDeps) {
+		this.alerts = new OnceAlerts(deps.books.db);
 		const p = deps.pricing ?? {};
 		this.prices =
 			deps.prices ??
@@ -116,16 +119,12 @@ export class Storefront {
 		const float = (await this.deps.client.user.balance()).kobo;
 		const low = this.deps.lowFloatKobo ?? 0;
 		if (float - cost < low || float < cost) {
-			if (!this.lowAlerted) {
-				this.lowAlerted = true;
+			if (await this.alerts.fire('low_float'))
 				this.deps.alertOwner?.(
 					`Vendor wallet is low: ₦${(float / 100).toFixed(2)} left; orders it cannot cover are refused until it is ` +
 						`funded.`,
 				);
-			}
-		} else {
-			this.lowAlerted = false;
-		}
+		} else await this.alerts.rearm('low_float');
 		if (float < cost)
 			throw new VtuInsufficientBalanceError(
 				'The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.',

@@ -6,7 +6,7 @@
  */
 import { InlineKeyboard } from 'grammy';
 import { VtuError } from '../../client/errors';
-import type { OrderOutcome } from '../../store/orders';
+import type { OrderOutcome, OrderState } from '../../store/orders';
 import { cb } from '../callback-data';
 import type { ConvContext, MyConversation, Services } from '../context';
 import type { ConfirmMeta } from '../flow/confirm';
@@ -52,6 +52,23 @@ interface Told {
 	delivered: { product: string; ident: string | null; details: Record<string, unknown> } | null;
 }
 
+/** How long a second tap waits for the first one's purchase to end before it says "not sure yet: held". */
+const SAME_ORDER_WAIT_MS = 30_000;
+
+/**
+ * The outcome of an order placed by another tap (another instance): read from the shared orders table once
+ * its purchase has ended, so whichever tap edits the message last, it shows the same end. Still in its
+ * purchase after the wait: told as held, which it is (the follower tells the end).
+ */
+async function sameOrder(side: StoreSide, orderId: string, price: number): Promise<OrderOutcome> {
+	for (const until = Date.now() + SAME_ORDER_WAIT_MS; ; ) {
+		const row = await side.books.db.selectFrom('orders').select('state').where('id', '=', orderId).executeTakeFirst();
+		const state = (row?.state ?? 'held') as OrderState;
+		if (state !== 'held' || Date.now() > until) return { orderId, state: state === 'held' ? 'unknown' : state, price };
+		await new Promise((r) => setTimeout(r, 100));
+	}
+}
+
 /** Places the order; every refusal is a text (nothing was held then). */
 async function placeAndTell(
 	s: Services,
@@ -70,6 +87,11 @@ async function placeAndTell(
 		const delivered = r ? { product: r.product, ident: r.ident, details: r.details ?? {} } : null;
 		return { text: await outcomeText(side, userId, meta, out), delivered };
 	} catch (e) {
+		// the same order already placed: a double tap that reached another instance, whose flow tells the outcome
+		if (e instanceof VtuError && e.code === 'invalid_input' && e.field === 'orderId') {
+			const same = await sameOrder(side, offer.orderId, offer.price);
+			return { text: await outcomeText(side, userId, meta, same), delivered: null };
+		}
 		return { text: await refusalText(s, side, userId, offer, e), delivered: null };
 	}
 }

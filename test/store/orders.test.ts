@@ -394,4 +394,46 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
 		await balanced(books);
 	});
+
+	test('low float across two instances on one database: one alert per crossing, again only after recovery', async () => {
+		const poor = await env.admin.createUser({ username: `low${Date.now()}`, balance: '10.00' });
+		const shared = await backend.fresh();
+		const alerts: string[] = [];
+		const fronts: { books: Books; store: Storefront }[] = [];
+		for (let k = 0; k < 2; k++) {
+			const o = await shared.open();
+			opened.push(o);
+			const books = new Books(o.db);
+			await books.init();
+			const client = env.make({ token: poor.token });
+			const alertOwner = (t: string) => alerts.push(`i${k}: ${t}`);
+			fronts.push({ books, store: new Storefront({ books, client, lowFloatKobo: 100_000, alertOwner }) });
+		}
+		const { books } = fronts[0];
+		await books.createCustomer('c1');
+		await books.recordPayment({
+			provider: 'paystack',
+			reference: 'fund-low',
+			customerId: 'c1',
+			amount: 500_000,
+			fee: 0,
+		});
+		const refused = (k: number, id: string) =>
+			expect(fronts[k].store.placeOrder('c1', id, DATA)).rejects.toMatchObject({ code: 'insufficient_balance' });
+		// both instances see the low wallet at the same moment, several times: the owner hears it once
+		await Promise.all([0, 1, 0, 1, 0, 1].map((k, n) => refused(k, `o-low${n}`)));
+		expect(alerts).toHaveLength(1);
+		// funded to cover one order and stay above the threshold: that order re-arms the alert
+		const cost = (await env.make({ token: poor.token }).quote(DATA)).amount.kobo;
+		const topUp = 100_000 + cost - (await env.admin.balanceKobo(poor.username)) + 1;
+		await env.admin.fund(poor.username, (topUp / 100).toFixed(2));
+		expect((await fronts[1].store.placeOrder('c1', 'o-ok1', DATA)).state).toBe('settled');
+		expect(alerts).toHaveLength(1);
+		// the next order crosses again (float - cost < threshold): one more alert, from either instance
+		await Promise.all([0, 1].map((k) => fronts[k].store.placeOrder('c1', `o-next${k}`, DATA).catch(() => null)));
+		expect(alerts).toHaveLength(2);
+		const row = await books.db.selectFrom('store_alerts').selectAll().where('key', '=', 'low_float').executeTakeFirst();
+		expect(Number(row?.armed)).toBe(0);
+		await balanced(books);
+	});
 });
