@@ -4,15 +4,14 @@ import type { CableProvider } from '../../types';
 import {
 	firstMoney,
 	recordMoney,
-	invalid,
 	parseBase,
 	requireDigits,
-	requireInt,
 	resolveChoice,
 	result,
 	text,
 	type ProductModule,
 } from '../common';
+import { pick } from '../pick';
 import { CABLE_SPEC } from './spec';
 
 /** What a caller passes to buy or quote this product (`product` names it). */
@@ -40,15 +39,7 @@ export const cableProduct: ProductModule<CablePurchase> = {
 	hasDetail: true,
 	prepare(req, idx) {
 		const prov = resolveProvider(idx, req.provider);
-		const pkgId = requireInt(req.package, 'package', 'a cable package id from client.catalog.cable()');
-		const pkg = idx.packageById.get(pkgId);
-		if (!pkg || pkg.providerId !== prov.id) {
-			throw invalid(
-				'package',
-				`package ${pkgId} is not a ${prov.name} package${pkg ? ` (it belongs to ${pkg.provider})` : ''}. Pick one from ` +
-					`client.catalog.cable().`,
-			);
-		}
+		const pkg = pick(idx, 'cable', req.package, prov);
 		const iuc = checkIuc(req.iuc);
 		if (req.phone !== undefined && req.phone !== '') parseMobile(req.phone, 'phone');
 		const body = { [F.provider.wire]: prov.id, [F.package.wire]: pkg.id, [F.iuc.wire]: iuc };

@@ -14,7 +14,6 @@ import {
 	invalid,
 	nameOnCard,
 	parseBase,
-	requireInt,
 	requireQuantity,
 	resolveNetwork,
 	result,
@@ -25,6 +24,7 @@ import {
 	pinOrderMoney,
 } from '../common';
 import { parseCards } from '../recharge-card/module';
+import { pick } from '../pick';
 import { DATA_COUPON_SPEC } from './spec';
 
 /** What a caller passes to buy or quote this product (`product` names it). */
@@ -46,15 +46,8 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 	hasDetail: false,
 	prepare(req, idx, settings) {
 		const net = resolveNetwork(idx, req.network);
-		const planId = requireInt(req.plan, 'plan', 'a data plan id from client.catalog.dataPlans(network)');
-		const plan = idx.planById.get(planId);
-		if (!plan || plan.networkId !== net.id)
-			throw invalid(
-				'plan',
-				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is ${plan.network})` : ''}. Pick one from ` +
-					`client.catalog.dataPlans("${net.name}").`,
-			);
-		if (!plan.available) throw invalid('plan', `plan ${planId} (${plan.label}) is not available now; pick another.`);
+		const plan = pick(idx, 'data_coupon', req.plan, net);
+		if (!plan.available) throw invalid('plan', `plan ${plan.id} (${plan.label}) is not available now; pick another.`);
 		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
 		const name = nameOnCard(req.nameOnCard, idx, L.nameOnCardChars, 'the name printed on the coupons');
 		const body = {

@@ -6,7 +6,6 @@ import {
 	invalid,
 	optionalBoolean,
 	parseBase,
-	requireInt,
 	resolveNetwork,
 	result,
 	text,
@@ -15,6 +14,7 @@ import {
 import { canonicalNetwork } from '../../schemas/catalog';
 import type { CatalogIndex } from '../../catalog';
 import type { NetworkInfo } from '../../types';
+import { pick } from '../pick';
 import { DATA_SPEC } from './spec';
 
 /** What a caller passes to buy or quote this product (`product` names it). */
@@ -63,17 +63,9 @@ export const dataProduct: ProductModule<DataPurchase> = {
 	hasDetail: true,
 	prepare(req, idx: CatalogIndex) {
 		const net = resolveNetwork(idx, req.network);
-		const planId = requireInt(req.plan, 'plan', 'a data plan id from client.catalog.dataPlans()');
-		const plan = idx.planById.get(planId);
-		if (!plan || plan.networkId !== net.id) {
-			throw invalid(
-				'plan',
-				`plan ${planId} is not a ${net.name} data plan${plan ? ` (it is a ${plan.network} plan)` : ''}. Pick one from ` +
-					`client.catalog.dataPlans('${net.name}').`,
-			);
-		}
+		const plan = pick(idx, 'data', req.plan, net);
 		if (!plan.available)
-			throw invalid('plan', `plan ${planId} (${plan.label}) is marked not available by the site; pick another plan.`);
+			throw invalid('plan', `plan ${plan.id} (${plan.label}) is marked not available by the site; pick another plan.`);
 		const ported = optionalBoolean(req.ported, 'ported');
 		const phone = checkPhoneNetwork(req.phone, net, ported);
 		const body = { [F.network.wire]: net.id, [F.plan.wire]: plan.id, [F.phone.wire]: phone, [F.ported.wire]: ported };

@@ -2,11 +2,9 @@ import { money } from '../../money';
 import { canonicalNetwork } from '../../schemas/catalog';
 import {
 	firstMoney,
-	invalid,
 	isRec,
 	nameOnCard,
 	parseBase,
-	requireInt,
 	requireQuantity,
 	resolveNetwork,
 	result,
@@ -14,6 +12,7 @@ import {
 	type ProductModule,
 	pinOrderMoney,
 } from '../common';
+import { pick } from '../pick';
 import { RECHARGE_CARD_SPEC } from './spec';
 
 /** What a caller passes to buy or quote this product (`product` names it). */
@@ -64,15 +63,7 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 	hasDetail: false,
 	prepare(req, idx) {
 		const net = resolveNetwork(idx, req.network);
-		const denomId = requireInt(req.denomination, 'denomination', 'a denomination id from client.catalog.recharge()');
-		const d = idx.rechargeById.get(denomId);
-		if (!d || d.networkId !== net.id) {
-			throw invalid(
-				'denomination',
-				`denomination ${denomId} is not a ${net.name} recharge card${d ? ` (it is ${d.network})` : ''}. Pick one from ` +
-					`client.catalog.recharge().`,
-			);
-		}
+		const d = pick(idx, 'recharge_card', req.denomination, net);
 		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
 		const name = nameOnCard(req.nameOnCard, idx, L.nameOnCardChars, 'the name printed on the cards, e.g. "Ade Stores"');
 		const body = {
