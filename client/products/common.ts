@@ -115,6 +115,20 @@ export function nameOnCard(given: unknown, idx: CatalogIndex, maxChars: number, 
 	return name || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, maxChars);
 }
 
+/** What a product reads from its own record row; the rest (id, status, dates) is the family's (parseBase). */
+export type RecordFields = Parameters<typeof result>[3];
+
+/** A product's `parse`: the family's record base, then the product's own fields from the row. */
+export function recordParser(
+	product: Product,
+	fields: (o: Record<string, unknown>) => RecordFields,
+): ProductModule['parse'] {
+	return (raw, path) => {
+		const b = parseBase(raw, product);
+		return result(product, b, path, fields(b.o));
+	};
+}
+
 /**
  * A record's wallet money: the balance before and after (either family spelling) and what was charged:
  * `paid` where the record says it, else what left the wallet, else `fallback`.

@@ -7,10 +7,9 @@ import {
 	recordMoney,
 	invalid,
 	optionalBoolean,
-	parseBase,
 	sameFaceValue,
 	resolveNetwork,
-	result,
+	recordParser,
 	text,
 	type ProductModule,
 } from '../common';
@@ -86,11 +85,9 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
 			match: sameFaceValue(phone, kobo),
 		};
 	},
-	parse(raw, path) {
-		const b = parseBase(raw, 'airtime');
-		const o = b.o;
+	parse: recordParser('airtime', (o) => {
 		const face = firstMoney(o.amount, o.plan_amount);
-		return result('airtime', b, path, {
+		return {
 			...recordMoney(o, firstMoney(o.paid_amount), face),
 			recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
 			details: {
@@ -99,6 +96,6 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
 				network: text(o.plan_network) || o.network,
 				...(o.customer_name ? { customerName: text(o.customer_name) } : {}),
 			},
-		});
-	},
+		};
+	}),
 };

@@ -4,10 +4,9 @@ import type { CableProvider } from '../../types';
 import {
 	firstMoney,
 	recordMoney,
-	parseBase,
 	requireDigits,
 	resolveChoice,
-	result,
+	recordParser,
 	text,
 	type ProductModule,
 } from '../common';
@@ -57,10 +56,8 @@ export const cableProduct: ProductModule<CablePurchase> = {
 			match: { recipient: iuc, search: iuc, test: (r) => Number(r.details.package) === pkg.id },
 		};
 	},
-	parse(raw, path) {
-		const b = parseBase(raw, 'cable');
-		const o = b.o;
-		return result('cable', b, path, {
+	parse: recordParser('cable', (o) => {
+		return {
 			...recordMoney(o, firstMoney(o.paid_amount, o.plan_amount, o.amount)),
 			recipient: text(o.smart_card_number) || null,
 			details: {
@@ -69,6 +66,6 @@ export const cableProduct: ProductModule<CablePurchase> = {
 				provider: o.cablename,
 				customerName: text(o.customer_name),
 			},
-		});
-	},
+		};
+	}),
 };

@@ -13,10 +13,9 @@ import type { BuyOptions, PurchaseResult } from '../../types';
 import {
 	invalid,
 	nameOnCard,
-	parseBase,
 	requireQuantity,
 	resolveNetwork,
-	result,
+	recordParser,
 	text,
 	type ProductModule,
 	type PurchaseEnv,
@@ -77,10 +76,8 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 			},
 		};
 	},
-	parse(raw, path) {
-		const b = parseBase(raw, 'data_coupon');
-		const o = b.o;
-		return result('data_coupon', b, path, {
+	parse: recordParser('data_coupon', (o) => {
+		return {
 			...pinOrderMoney(o),
 			recipient: text(o.name_on_card) || null,
 			details: {
@@ -91,8 +88,8 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 				quantity: Number(o.quantity) || 0,
 				nameOnCard: text(o.name_on_card),
 			},
-		});
-	},
+		};
+	}),
 	send: (env, req, opts) => sendCoupons(env, req, opts),
 };
 

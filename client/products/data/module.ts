@@ -5,9 +5,8 @@ import {
 	recordMoney,
 	invalid,
 	optionalBoolean,
-	parseBase,
 	resolveNetwork,
-	result,
+	recordParser,
 	text,
 	type ProductModule,
 } from '../common';
@@ -90,13 +89,11 @@ export const dataProduct: ProductModule<DataPurchase> = {
 			},
 		};
 	},
-	parse(raw, path) {
-		const b = parseBase(raw, 'data');
-		const o = b.o;
-		return result('data', b, path, {
+	parse: recordParser('data', (o) => {
+		return {
 			...recordMoney(o, firstMoney(o.plan_amount, o.paid_amount, o.amount)),
 			recipient: tryNormalizePhone(o.mobile_number) ?? (text(o.mobile_number) || null),
 			details: dataDetails(o),
-		});
-	},
+		};
+	}),
 };

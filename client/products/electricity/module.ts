@@ -6,11 +6,10 @@ import {
 	firstMoney,
 	recordMoney,
 	invalid,
-	parseBase,
 	sameFaceValue,
 	requireDigits,
 	resolveChoice,
-	result,
+	recordParser,
 	text,
 	type ClientSettings,
 	type ProductModule,
@@ -101,9 +100,7 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 			match: sameFaceValue(meter, kobo),
 		};
 	},
-	parse(raw, path) {
-		const b = parseBase(raw, 'electricity');
-		const o = b.o;
+	parse: recordParser('electricity', (o) => {
 		const face = firstMoney(o.amount);
 		const mtRaw = text(o.MeterType).toLowerCase();
 		const details: Record<string, unknown> = {
@@ -117,12 +114,12 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 		const units = o.units ?? o.unit;
 		if (units !== undefined && units !== null && units !== '') details.units = text(units);
 		if (o.customer_address) details.customerAddress = text(o.customer_address);
-		return result('electricity', b, path, {
+		return {
 			...recordMoney(o, firstMoney(o.paid_amount), face),
 			recipient: text(o.meter_number) || null,
 			details,
-		});
-	},
+		};
+	}),
 	send: (env, req, opts) => sendElectricity(env, req, opts),
 };
 

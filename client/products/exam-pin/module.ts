@@ -1,5 +1,5 @@
 import { money } from '../../money';
-import { parseBase, requireQuantity, resolveChoice, result, text, type ProductModule, pinOrderMoney } from '../common';
+import { recordParser, requireQuantity, resolveChoice, text, type ProductModule, pinOrderMoney } from '../common';
 import { EXAM_PIN_SPEC } from './spec';
 
 /** What a caller passes to buy or quote this product (`product` names it). */
@@ -69,11 +69,9 @@ export const examProduct: ProductModule<ExamPinPurchase> = {
 			},
 		};
 	},
-	parse(raw, path) {
-		const b = parseBase(raw, 'exam_pin');
-		const o = b.o;
+	parse: recordParser('exam_pin', (o) => {
 		const pins = parsePins(o.pins ?? o.pin);
-		return result('exam_pin', b, path, {
+		return {
 			...pinOrderMoney(o),
 			recipient: text(o.exam_name).toUpperCase() || null,
 			details: {
@@ -82,6 +80,6 @@ export const examProduct: ProductModule<ExamPinPurchase> = {
 				pins,
 				...(o.data !== undefined ? { data: o.data } : {}),
 			},
-		});
-	},
+		};
+	}),
 };

@@ -4,10 +4,9 @@ import {
 	firstMoney,
 	isRec,
 	nameOnCard,
-	parseBase,
 	requireQuantity,
 	resolveNetwork,
-	result,
+	recordParser,
 	text,
 	type ProductModule,
 	pinOrderMoney,
@@ -94,10 +93,8 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 			},
 		};
 	},
-	parse(raw, path) {
-		const b = parseBase(raw, 'recharge_card');
-		const o = b.o;
-		return result('recharge_card', b, path, {
+	parse: recordParser('recharge_card', (o) => {
+		return {
 			...pinOrderMoney(o),
 			recipient: text(o.name_on_card) || text(o.network_name) || null,
 			details: {
@@ -108,6 +105,6 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 				quantity: Number(o.quantity) || 0,
 				nameOnCard: text(o.name_on_card),
 			},
-		});
-	},
+		};
+	}),
 };
