@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { CatalogIndex, Choices } from '../catalog';
 import { VtuBadResponseError, VtuInvalidInputError, shown } from '../errors';
-import { optionalText, parseBoolean, parseId } from '../input';
+import { optionalText, parseBoolean, parseId, parseQuantity } from '../input';
 import { money, tryParseKobo } from '../money';
 import { nameKey } from '../schemas/aliases';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
@@ -107,12 +107,19 @@ export function sameFaceValue(recipient: string, kobo: number): MatchSpec {
 }
 
 /**
- * The name printed on an order of pins (recharge cards, data coupons): the caller's, else the account's, as
- * the family's serializers refuse a blank name_on_card.
+ * How many pins an order (recharge cards, data coupons) asks for, and the name printed on them: the caller's,
+ * else the account's, as the family's serializers refuse a blank name_on_card.
  */
-export function nameOnCard(given: unknown, idx: CatalogIndex, maxChars: number, what: string): string {
-	const name = optionalText(given, 'nameOnCard', what, maxChars);
-	return name || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, maxChars);
+export function pinOrder(
+	req: { quantity: unknown; nameOnCard?: unknown },
+	idx: CatalogIndex,
+	limits: { quantity: { min: number; max: number }; nameOnCardChars: number },
+	what: string,
+): { quantity: number; name: string } {
+	const quantity = parseQuantity(req.quantity, 'quantity', limits.quantity.min, limits.quantity.max);
+	const max = limits.nameOnCardChars;
+	const name = optionalText(req.nameOnCard, 'nameOnCard', what, max);
+	return { quantity, name: name || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, max) };
 }
 
 /** What a product reads from its own record row; the rest (id, status, dates) is the family's (parseBase). */

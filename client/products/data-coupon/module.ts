@@ -12,8 +12,7 @@ import { VtuNotFoundError, type VtuError } from '../../errors';
 import type { BuyOptions, PurchaseResult } from '../../types';
 import {
 	invalid,
-	nameOnCard,
-	requireQuantity,
+	pinOrder,
 	resolveNetwork,
 	recordParser,
 	text,
@@ -47,8 +46,7 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 		const net = resolveNetwork(idx, req.network);
 		const plan = pick(idx, 'data_coupon', req.plan, net);
 		if (!plan.available) throw invalid('plan', `plan ${plan.id} (${plan.label}) is not available now; pick another.`);
-		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
-		const name = nameOnCard(req.nameOnCard, idx, L.nameOnCardChars, 'the name printed on the coupons');
+		const { quantity, name } = pinOrder(req, idx, L, 'the name printed on the coupons');
 		const body = {
 			[F.network.wire]: String(net.name),
 			[F.plan.wire]: plan.id,

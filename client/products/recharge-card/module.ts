@@ -3,8 +3,7 @@ import { canonicalNetwork } from '../../schemas/catalog';
 import {
 	firstMoney,
 	isRec,
-	nameOnCard,
-	requireQuantity,
+	pinOrder,
 	resolveNetwork,
 	recordParser,
 	text,
@@ -63,8 +62,7 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 	prepare(req, idx) {
 		const net = resolveNetwork(idx, req.network);
 		const d = pick(idx, 'recharge_card', req.denomination, net);
-		const quantity = requireQuantity(req.quantity, 'quantity', L.quantity.min, L.quantity.max);
-		const name = nameOnCard(req.nameOnCard, idx, L.nameOnCardChars, 'the name printed on the cards, e.g. "Ade Stores"');
+		const { quantity, name } = pinOrder(req, idx, L, 'the name printed on the cards, e.g. "Ade Stores"');
 		const body = {
 			[F.network.wire]: net.id,
 			[F.denomination.wire]: d.id,
