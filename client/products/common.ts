@@ -5,6 +5,7 @@ import { VtuBadResponseError, VtuInvalidInputError, shown } from '../errors';
 import { optionalText, parseBoolean, parseId, parseQuantity } from '../input';
 import { money, tryParseKobo } from '../money';
 import { nameKey } from '../schemas/aliases';
+import { canonicalNetwork } from '../schemas/catalog';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
 import type { PurchaseContext } from '../purchase';
 import type {
@@ -103,6 +104,20 @@ export function sameFaceValue(recipient: string, kobo: number): MatchSpec {
 		recipient,
 		search: recipient,
 		test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
+	};
+}
+
+/**
+ * A record of this pin order (recharge cards, data coupons): the same list entry (`key` of its details),
+ * quantity and network (by id where the record has one, else by name). Pin orders have no recipient to search.
+ */
+export function samePinOrder(key: string, id: number, quantity: number, net: NetworkInfo): MatchSpec {
+	const sameNetwork = (r: PurchaseResult) =>
+		Number(r.details.networkId) === net.id || canonicalNetwork(r.details.network) === canonicalNetwork(net.name);
+	return {
+		recipient: null,
+		search: null,
+		test: (r) => Number(r.details[key]) === id && Number(r.details.quantity) === quantity && sameNetwork(r),
 	};
 }
 

@@ -5,7 +5,6 @@
  * (a 404 or 405 from a route the build lacks proves no view ran, so nothing was made) and remembered.
  */
 import { money } from '../../money';
-import { canonicalNetwork } from '../../schemas/catalog';
 import { executePurchase } from '../../purchase';
 import { learnSiteFact, siteFact } from '../../site';
 import { VtuNotFoundError, type VtuError } from '../../errors';
@@ -13,6 +12,7 @@ import type { BuyOptions, PurchaseResult } from '../../types';
 import {
 	invalid,
 	pinOrder,
+	samePinOrder,
 	resolveNetwork,
 	recordParser,
 	text,
@@ -64,14 +64,7 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 				description: `${quantity} × ${net.name} ${plan.size} ${plan.kind} data coupon`,
 				request: body,
 			},
-			match: {
-				recipient: null,
-				search: null,
-				test: (r) =>
-					Number(r.details.plan) === plan.id &&
-					Number(r.details.quantity) === quantity &&
-					canonicalNetwork(r.details.network) === canonicalNetwork(net.name),
-			},
+			match: samePinOrder('plan', plan.id, quantity, net),
 		};
 	},
 	parse: recordParser('data_coupon', (o) => {

@@ -1,9 +1,9 @@
 import { money } from '../../money';
-import { canonicalNetwork } from '../../schemas/catalog';
 import {
 	firstMoney,
 	isRec,
 	pinOrder,
+	samePinOrder,
 	resolveNetwork,
 	recordParser,
 	text,
@@ -80,15 +80,7 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 				description: `${quantity} × ${d.label}`,
 				request: body,
 			},
-			match: {
-				recipient: null,
-				search: null,
-				test: (r) =>
-					Number(r.details.denomination) === d.id &&
-					Number(r.details.quantity) === quantity &&
-					(Number(r.details.networkId) === net.id ||
-						canonicalNetwork(r.details.network) === canonicalNetwork(net.name)),
-			},
+			match: samePinOrder('denomination', d.id, quantity, net),
 		};
 	},
 	parse: recordParser('recharge_card', (o) => {
