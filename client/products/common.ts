@@ -2,10 +2,9 @@
 import { z } from 'zod';
 import type { CatalogIndex, Choices } from '../catalog';
 import { VtuBadResponseError, VtuInvalidInputError, shown } from '../errors';
-import { optionalText, parseBoolean, parseId, parseQuantity } from '../input';
+import { parseBoolean, parseId } from '../input';
 import { money, tryParseKobo } from '../money';
 import { nameKey } from '../schemas/aliases';
-import { canonicalNetwork } from '../schemas/catalog';
 import { normalizeStatus, zId, zodSummary } from '../schemas/common';
 import type { PurchaseContext } from '../purchase';
 import type {
@@ -105,36 +104,6 @@ export function sameFaceValue(recipient: string, kobo: number): MatchSpec {
 		search: recipient,
 		test: (r) => (r.details.faceValue as { kobo?: number } | undefined)?.kobo === kobo,
 	};
-}
-
-/**
- * A record of this pin order (recharge cards, data coupons): the same list entry (`key` of its details),
- * quantity and network (by id where the record has one, else by name). Pin orders have no recipient to search.
- */
-export function samePinOrder(key: string, id: number, quantity: number, net: NetworkInfo): MatchSpec {
-	const sameNetwork = (r: PurchaseResult) =>
-		Number(r.details.networkId) === net.id || canonicalNetwork(r.details.network) === canonicalNetwork(net.name);
-	return {
-		recipient: null,
-		search: null,
-		test: (r) => Number(r.details[key]) === id && Number(r.details.quantity) === quantity && sameNetwork(r),
-	};
-}
-
-/**
- * How many pins an order (recharge cards, data coupons) asks for, and the name printed on them: the caller's,
- * else the account's, as the family's serializers refuse a blank name_on_card.
- */
-export function pinOrder(
-	req: { quantity: unknown; nameOnCard?: unknown },
-	idx: CatalogIndex,
-	limits: { quantity: { min: number; max: number }; nameOnCardChars: number },
-	what: string,
-): { quantity: number; name: string } {
-	const quantity = parseQuantity(req.quantity, 'quantity', limits.quantity.min, limits.quantity.max);
-	const max = limits.nameOnCardChars;
-	const name = optionalText(req.nameOnCard, 'nameOnCard', what, max);
-	return { quantity, name: name || (idx.profile.fullName || idx.profile.username || 'VTU').slice(0, max) };
 }
 
 /** What a product reads from its own record row; the rest (id, status, dates) is the family's (parseBase). */

@@ -11,8 +11,6 @@ import { VtuNotFoundError, type VtuError } from '../../errors';
 import type { BuyOptions, PurchaseResult } from '../../types';
 import {
 	invalid,
-	pinOrder,
-	samePinOrder,
 	resolveNetwork,
 	recordParser,
 	text,
@@ -21,7 +19,7 @@ import {
 	routeFact,
 	pinOrderMoney,
 } from '../common';
-import { parseCards } from '../recharge-card/module';
+import { parseCards, pinOrder, samePinOrder } from '../pin-order';
 import { pick } from '../pick';
 import { DATA_COUPON_SPEC } from './spec';
 

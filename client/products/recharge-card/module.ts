@@ -1,16 +1,7 @@
 import { money } from '../../money';
-import {
-	firstMoney,
-	isRec,
-	pinOrder,
-	samePinOrder,
-	resolveNetwork,
-	recordParser,
-	text,
-	type ProductModule,
-	pinOrderMoney,
-} from '../common';
+import { resolveNetwork, recordParser, text, type ProductModule, pinOrderMoney } from '../common';
 import { pick } from '../pick';
+import { parseCards, pinOrder, samePinOrder } from '../pin-order';
 import { RECHARGE_CARD_SPEC } from './spec';
 
 /** What a caller passes to buy or quote this product (`product` names it). */
@@ -23,37 +14,6 @@ export interface RechargeCardPurchase {
 }
 
 const { fields: F, limits: L, path: PATH } = RECHARGE_CARD_SPEC;
-
-export interface RechargeCard {
-	pin: string;
-	serial: string;
-	loadCode: string;
-	amount: ReturnType<typeof money> | null;
-}
-
-/** data_pin: [{model, pk, fields:{pin, serial, amount, load_code, ...}}] or flat rows, or a JSON string of them. */
-export function parseCards(v: unknown): RechargeCard[] {
-	if (typeof v === 'string') {
-		try {
-			v = JSON.parse(v);
-		} catch {
-			return [];
-		}
-	}
-	if (!Array.isArray(v)) return [];
-	const out: RechargeCard[] = [];
-	for (const row of v) {
-		if (!isRec(row)) continue;
-		const f = isRec(row.fields) ? row.fields : row;
-		out.push({
-			pin: text(f.pin),
-			serial: text(f.serial ?? f.serial_number),
-			loadCode: text(f.load_code ?? f.loadCode),
-			amount: firstMoney(f.amount),
-		});
-	}
-	return out;
-}
 
 export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 	product: 'recharge_card',
