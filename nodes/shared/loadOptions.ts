@@ -2,6 +2,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { nairaText } from '../../client/core';
 import { planLabel } from '../../client/products/data';
+import type { CablePackage, DataPlan, RechargeDenomination, VtuClient } from '../../client/core';
 import { getClient } from './client';
 import { CREDENTIAL_NAME } from './transport';
 import { toNodeError } from './errors';
@@ -32,86 +33,67 @@ async function wrap(
 	}
 }
 
+type Loader<T> = (ctx: ILoadOptionsFunctions, client: () => Promise<VtuClient>) => Promise<readonly T[]>;
+
+/** One dropdown: the list `load` reads (the node's client opened only when needed), one option an entry. */
+function dropdown<T>(load: Loader<T>, option: (entry: T) => INodePropertyOptions) {
+	return async function (this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		return await wrap(this, async () => (await load(this, async () => await getClient(this))).map(option));
+	};
+}
+
+function sameName(a: unknown, b: unknown): boolean {
+	return String(a).toUpperCase() === String(b).toUpperCase();
+}
+
+const plans: Loader<DataPlan> = async (ctx, client) => {
+	const network = currentParam(ctx, 'network');
+	return network === undefined ? [] : await (await client()).catalog.dataPlans(network);
+};
+
+const packages: Loader<CablePackage> = async (ctx, client) => {
+	const provider = currentParam(ctx, 'provider');
+	if (provider === undefined) return [];
+	const providers = await (await client()).catalog.cable();
+	return providers.find((x) => String(x.id) === String(provider) || sameName(x.name, provider))?.packages ?? [];
+};
+
+const cards: Loader<RechargeDenomination> = async (ctx, client) => {
+	const network = currentParam(ctx, 'network');
+	const all = await (await client()).catalog.recharge();
+	if (network === undefined) return all;
+	return all.filter((r) => String(r.networkId) === String(network) || sameName(r.network, network));
+};
+
+/** The nodes' dropdowns, a row each: the list, then how an entry reads. */
 export const vtuLoadOptions = {
-	async getNetworks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return await wrap(this, async () => {
-			const client = await getClient(this);
-			const networks = await client.catalog.networks();
-			return networks.map((n) => ({ name: String(n.name), value: String(n.name) }));
-		});
-	},
-
-	async getDataPlans(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return await wrap(this, async () => {
-			const network = currentParam(this, 'network');
-			if (network === undefined) return [];
-			const client = await getClient(this);
-			const plans = await client.catalog.dataPlans(network);
-			return plans.map((p) => ({
-				name: planLabel(p),
-				value: String(p.id),
-				description: `Plan ${p.id} on ${p.network}`,
-			}));
-		});
-	},
-
-	async getCableProviders(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return await wrap(this, async () => {
-			const client = await getClient(this);
-			const providers = await client.catalog.cable();
-			return providers.map((p) => ({ name: String(p.name), value: String(p.id) }));
-		});
-	},
-
-	async getCablePackages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return await wrap(this, async () => {
-			const provider = currentParam(this, 'provider');
-			if (provider === undefined) return [];
-			const client = await getClient(this);
-			const providers = await client.catalog.cable();
-			const p = providers.find(
-				(x) => String(x.id) === String(provider) || String(x.name).toUpperCase() === String(provider).toUpperCase(),
-			);
-			return (p?.packages ?? []).map((k) => ({
-				name: `${k.name} · ${nairaText(k.price.kobo)}`,
-				value: String(k.id),
-			}));
-		});
-	},
-
-	async getDiscos(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return await wrap(this, async () => {
-			const client = await getClient(this);
-			const discos = await client.catalog.discos();
-			return discos.map((d) => ({ name: d.name, value: String(d.id) }));
-		});
-	},
-
-	async getExams(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return await wrap(this, async () => {
-			const client = await getClient(this);
-			const exams = await client.catalog.exams();
-			return exams.map((e) => ({ name: `${e.exam} · ${nairaText(e.price.kobo)} per pin`, value: String(e.exam) }));
-		});
-	},
-
-	async getRechargeDenominations(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return await wrap(this, async () => {
-			const network = currentParam(this, 'network');
-			const client = await getClient(this);
-			const all = await client.catalog.recharge();
-			const rows =
-				network === undefined
-					? all
-					: all.filter(
-							(r) =>
-								String(r.networkId) === String(network) ||
-								String(r.network).toUpperCase() === String(network).toUpperCase(),
-						);
-			return rows.map((r) => ({
-				name: `${r.network} ${nairaText(r.faceValue.kobo)} card · you pay ${nairaText(r.price.kobo)}`,
-				value: String(r.id),
-			}));
-		});
-	},
+	getNetworks: dropdown(
+		async (_, client) => await (await client()).catalog.networks(),
+		(n) => ({ name: String(n.name), value: String(n.name) }),
+	),
+	getDataPlans: dropdown(plans, (p) => ({
+		name: planLabel(p),
+		value: String(p.id),
+		description: `Plan ${p.id} on ${p.network}`,
+	})),
+	getCableProviders: dropdown(
+		async (_, client) => await (await client()).catalog.cable(),
+		(p) => ({ name: String(p.name), value: String(p.id) }),
+	),
+	getCablePackages: dropdown(packages, (k) => ({
+		name: `${k.name} · ${nairaText(k.price.kobo)}`,
+		value: String(k.id),
+	})),
+	getDiscos: dropdown(
+		async (_, client) => await (await client()).catalog.discos(),
+		(d) => ({ name: d.name, value: String(d.id) }),
+	),
+	getExams: dropdown(
+		async (_, client) => await (await client()).catalog.exams(),
+		(e) => ({ name: `${e.exam} · ${nairaText(e.price.kobo)} per pin`, value: String(e.exam) }),
+	),
+	getRechargeDenominations: dropdown(cards, (r) => ({
+		name: `${r.network} ${nairaText(r.faceValue.kobo)} card · you pay ${nairaText(r.price.kobo)}`,
+		value: String(r.id),
+	})),
 };
