@@ -77,6 +77,7 @@ export interface DataPlan {
 
 type PlanRow = [number, number, number, 'MB' | 'GB', PlanType, string, number, number, number, number | string];
 const NA = '30 days (NOT AVAILABLE)';
+// Seed data, one row a plan: alike in shape by nature (kept on purpose, docs/contributing.md).
 // prettier-ignore
 const PLAN_ROWS: PlanRow[] = [
   // id, net, size, vol, type, validity, SmartEarner, Affilliate, TopUser, API

@@ -49,8 +49,8 @@ const ACTION_NODE: Pick<INodeTypeDescription, 'group' | 'version' | 'inputs' | '
 
 /**
  * The common part of a VTU node's description. The node's own description literal adds its icon, subtitle,
- * AI-tool flag and properties (n8n's lint checks those there). Type and parameter names are what saved
- * workflows refer to: never rename them.
+ * AI-tool flag and properties: n8n's lint checks those there, so those lines repeat in every node (kept on
+ * purpose, docs/contributing.md). Type and parameter names are what saved workflows refer to: never rename them.
  */
 export function vtuNodeBase(spec: NodeSpec): Omit<INodeTypeDescription, 'properties' | 'icon'> {
 	const displayName = `VTU ${spec.title}`;
