@@ -17,6 +17,7 @@ import {
 	type Recipients,
 } from './sms-recipients';
 import { t } from '../i18n';
+import { refusedUpFront } from '../flow/checks';
 
 /** "3 numbers", "1 page": a count in the catalogue's words (`sms-numbers`, `sms-pages`…). */
 const count = (key: string, n: number) => t(key, { n });
@@ -127,6 +128,7 @@ export function smsFeature(s: Services): Composer<MyContext> {
 	const { askSender, askRecipients, planJob } = smsSteps(s);
 
 	async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		if (await refusedUpFront(s, conversation, ctx, 'sms')) return;
 		const sender = await askSender(conversation, ctx);
 		const recipients = await askRecipients(conversation, ctx);
 		await ctx.reply(t('sms-message-prompt'));

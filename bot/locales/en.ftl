@@ -124,6 +124,7 @@ check-cannot-buy = Cannot buy this
 check-nothing-bought = { $text } Nothing was bought.
 check-over-max = { $amount } is above your per-purchase limit of { $limit }. Nothing was bought.
 check-over-daily = { $amount } would exceed your daily limit of { $limit } ({ $left } left today). Nothing was bought.
+check-daily-used = You have used your daily limit of { $limit } today. Nothing was bought.
 check-pin-required = A PIN is required for purchases. Set one first, then try again. Nothing was bought.
 check-pin-locked = Purchases are locked after too many wrong PINs until { $until } (an admin can unlock you sooner). Nothing was bought.
 check-short = Not enough in the wallet: it has { $balance }, this costs { $price } ({ $short } short). Fund the wallet, then tap Try again. Nothing was bought.
