@@ -57,7 +57,7 @@ export function purchaseChecks(s: Services) {
 					o.recipient === meta.recipient &&
 					o.description === meta.description,
 			);
-		return same ? { ago: agoText(now - same.createdAt), ref: same.ident ?? same.id } : null;
+		return same ? { ago: agoText(now - same.createdAt), ref: same.id } : null;
 	}
 
 	/**

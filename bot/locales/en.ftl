@@ -65,6 +65,7 @@ product-sms = Bulk SMS
 recipient-to = { $what } to { $to }
 outcome-head = { $icon } { $label }: { $what }.
 outcome-reference = Reference: { $ref }
+order-provider-ref = Provider's reference: { $ref }
 outcome-balance = Wallet balance: { $balance }
 outcome-charged = Charged: { $charged }
 outcome-pending-note = The provider is still working on it; I will tell you when it settles. Don't pay again.
@@ -72,7 +73,7 @@ outcome-refunded-note = The provider could not deliver it; the money is back in 
 outcome-not-charged-note = You were not charged.
 outcome-unknown =
     ⚠️ Pending: { $what }.
-    The provider did not answer clearly and I could not find the record yet. Do NOT buy again; I will keep checking and tell you. Order: { $order }
+    The provider did not answer clearly and I could not find the record yet. Do NOT buy again; I will keep checking and tell you. Reference: { $order }
 notice-restart = Update on an order interrupted by a restart:
 notice-update = Update on order { $ref }:
 notice-refund = ↩️ Refunded { $amount }: your { $what } (reference { $ref }) was reversed by the provider. The money goes back to the wallet.

@@ -116,7 +116,9 @@ describe('/data', () => {
 			.filter((c) => c.payload.message_id === confirmMsg)
 			.map((c) => String(c.payload.text));
 		const bought = what('MTN data 1GB SME (30 days)', '0803 123 4567');
-		expect(edits[0]).toBe(text('confirm-sending', { what: bought }));
+		const o = app.journal.recentForUser(u.id)[0];
+		// One reference from "Sending…" to the result: the order's.
+		expect(edits[0]).toBe(`${text('confirm-sending', { what: bought })}\n${text('outcome-reference', { ref: o.id })}`);
 		const result = edits[1];
 		expect(edits).toHaveLength(2);
 		expect(env.tg.lastText(u.id)).toBe(result);
@@ -128,16 +130,16 @@ describe('/data', () => {
 		);
 		expect(result).toMatch(new RegExp(`${delivered.source}$`));
 		expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([text('btn-buy-again'), text('btn-menu')]);
-		const ident = delivered.exec(result)![1];
+		expect(delivered.exec(result)![1]).toBe(o.id);
 
 		const ledger = await env.demoLedger();
+		const ident = app.journal.get(o.id)!.ident;
 		expect(ledger.filter((e) => e.kind === 'debit')).toEqual([{ kind: 'debit', amountKobo: 25000, ident }]);
 		const txns = await env.admin.transactions({ username: env.sb.demo.username, product: 'data' });
 		expect(txns).toHaveLength(1);
 		expect(txns[0].recipient).toBe('08031234567');
 
 		// Journal: final and told.
-		const o = app.journal.recentForUser(u.id)[0];
 		expect(o).toMatchObject({ state: 'successful', ident, chargedKobo: 25000, notifiedState: 'successful' });
 
 		await env.send(app, env.tg.textUpdate(u, `/status ${ident}`));

@@ -219,7 +219,7 @@ describe('nothing lost, nothing doubled', () => {
 		await env.send(app, tap1);
 		await env.send(app, tap2);
 		expect(await env.debits()).toBe(1);
-		const ref = app.journal.recentForUser(u.id)[0].ident;
+		const ref = app.journal.recentForUser(u.id)[0].id;
 		expect(env.tg.answers().filter(Boolean)).toEqual([
 			text('confirm-confirmed'),
 			text('confirm-already-bought', { ref: ref! }),
