@@ -75,6 +75,7 @@ function purchase(s: Services) {
 				() => undefined,
 				() => undefined,
 			);
+		s.journal.setMessage(o.id, messageId);
 		await edit(`${t('confirm-sending', { what: whatText(o) })}\n${t('outcome-reference', { ref: o.id })}`);
 		const out = await executeWithTyping(ctx, o.id);
 		// 'already': another tap / instance won the created→sent race and reports the result.

@@ -16,6 +16,7 @@ cmd-allow = Allow a user: /allow <telegram id>
 cmd-deny = Remove a user: /deny <telegram id>
 cmd-users = List allowed users
 cmd-unlock = Lift a PIN lockout: /unlock <telegram id>
+cmd-resetpin = Reset a forgotten PIN: /resetpin <telegram id>
 
 help-data = /data – buy a data plan
 help-airtime = /airtime – buy airtime
@@ -262,6 +263,7 @@ pin-wrong = Wrong PIN. { $n ->
    *[other] { $n } attempts
 } left.
 pin-locked-purchases = Too many wrong PINs: purchases are locked until { $until }. Nothing was bought.
+pin-order-settled = That order was already settled (its outcome is above); no PIN is needed for it.
 pin-none = You have no PIN. Set one with /setpin. Nothing was bought.
 
 ## Admin
@@ -278,6 +280,9 @@ admin-unlock-usage = Usage: /unlock <telegram user id>: lifts a PIN lockout (the
 admin-no-pin = { $user } has no PIN: nothing to unlock.
 admin-unlocked-user = 🔓 An admin unlocked your purchases. You can buy again with your PIN.
 admin-unlocked = 🔓 { $user } is unlocked.
+admin-resetpin-usage = Usage: /resetpin <telegram user id>: drops a forgotten PIN; the customer sets a new one.
+admin-resetpin-user = 🔑 An admin reset your PIN. Set a new one with /setpin before your next purchase.
+admin-resetpin-done = 🔑 { $user }'s PIN was reset; they were asked to set a new one.
 admin-only = Only admins can do that.
 
 ## Gates, /cancel, errors
