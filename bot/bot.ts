@@ -265,7 +265,6 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 		intervalMs: followIntervalMs,
 		refundWatchMs: config.refundWatchMs ?? 24 * 3_600_000,
 		confirmTtlMs: cfg.confirmTtlMs,
-		pinGate,
 		bounds,
 	});
 	return { logger, db, ownDb, services, follower, bot, retryOpts };

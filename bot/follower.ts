@@ -29,8 +29,6 @@ export interface FollowerDeps {
 	/** How often one successful order is re-checked for a refund. */
 	refundRecheckMs?: number;
 	confirmTtlMs: number;
-	/** Disarms a PIN prompt left open by a crash (the order it was for is settled without it). */
-	pinGate?: { disarm(userId: number): void };
 	concurrency?: number;
 	/** recheckMs: the earliest next check of an unclear order (default intervalMs). */
 	bounds: Pick<Bounds, 'maxProcessingMs'> & Partial<Bounds>;
@@ -95,7 +93,6 @@ export class Follower {
 	async recoverSent(): Promise<number> {
 		const sent = this.d.journal.listByState('sent', 10_000);
 		if (sent.length) this.d.logger.warn('reconciling orders left in "sent"', { count: sent.length });
-		for (const o of sent) this.d.pinGate?.disarm(o.userId);
 		await pool(sent, this.d.concurrency ?? 8, (o) => this.reconcile(o));
 		return sent.length;
 	}

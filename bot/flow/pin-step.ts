@@ -25,7 +25,7 @@ export function pinStep(s: Services) {
 		// A way out that is not a wrong attempt: this button, or /cancel (commands never reach the PIN gate).
 		const kb = new InlineKeyboard().text(t('btn-confirm-cancel'), cb.cancel(orderId));
 		for (;;) {
-			await conversation.external(() => s.pinGate.expect(userId, 'verify'));
+			await conversation.external(() => s.pinGate.expect(userId, 'verify', orderId));
 			await ctx.reply(t('pin-authorise'), { reply_markup: kb });
 			const m = await conversation.waitUntil(
 				(u) => u.message?.text !== undefined || decodeAs(u.callbackQuery?.data, ['cancel'])?.orderId === orderId,

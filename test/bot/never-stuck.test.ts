@@ -95,49 +95,55 @@ describe('the PIN prompt', () => {
 });
 
 describe('after a restart', () => {
-	test('the in-flight "Sending…" message is edited to its outcome, and no PIN is asked for that order', async () => {
-		const app1 = await env.makeBot({ pinRequired: true });
-		const u = env.alice;
-		await setPin(app1, u, '4321');
-		await dataToConfirm(env, app1, u);
-		const confirmMsg = env.tg.findButton(u.id, /^confirm:/)!.messageId;
-		await env.send(app1, env.tg.buttonUpdate(u, /^confirm:/));
-		expect(env.tg.lastText(u.id)).toBe(text('pin-authorise'));
-		const { id } = app1.db.prepare(`SELECT id FROM orders WHERE user_id = ? AND state = 'created'`).get(u.id) as {
-			id: string;
-		};
-		const order = app1.journal.get(id)!;
+	test.each([
+		['had taken her PIN', true],
+		['still waited for it', false],
+	])(
+		'the in-flight "Sending…" message is edited to its outcome; no PIN asked for that order (the gate %s)',
+		async (_, pinTaken) => {
+			const app1 = await env.makeBot({ pinRequired: true });
+			const u = env.alice;
+			await setPin(app1, u, '4321');
+			await dataToConfirm(env, app1, u);
+			const confirmMsg = env.tg.findButton(u.id, /^confirm:/)!.messageId;
+			await env.send(app1, env.tg.buttonUpdate(u, /^confirm:/));
+			expect(env.tg.lastText(u.id)).toBe(text('pin-authorise'));
+			const { id } = app1.db.prepare(`SELECT id FROM orders WHERE user_id = ? AND state = 'created'`).get(u.id) as {
+				id: string;
+			};
+			const order = app1.journal.get(id)!;
 
-		// The process dies while buying: the journal says `sent`, the message says "Sending…", the
-		// vendor charged (a raw POST: the dead process never saw its answer).
-		expect(app1.journal.beginSend(order.id, { maxPurchaseKobo: 1e9, dailyLimitKobo: 1e9 }).ok).toBe(true);
-		app1.journal.setMessage(order.id, confirmMsg);
-		app1.pinGate.disarm(u.id); // the gate had taken her PIN message (it disarms) before the crash
-		await rawBuy(env.client, env.sb.demo.token, order.request as any);
-		await app1.close();
-		app1.db.close();
-		env.bots.splice(env.bots.indexOf(app1), 1);
-		newProcessMemory();
+			// The process dies while buying: the journal says `sent`, the message says "Sending…", the
+			// vendor charged (a raw POST: the dead process never saw its answer).
+			expect(app1.journal.beginSend(order.id, { maxPurchaseKobo: 1e9, dailyLimitKobo: 1e9 }).ok).toBe(true);
+			app1.journal.setMessage(order.id, confirmMsg);
+			if (pinTaken) app1.pinGate.disarm(u.id); // the gate takes the PIN message (and disarms) before the purchase
+			await rawBuy(env.client, env.sb.demo.token, order.request as any);
+			await app1.close();
+			app1.db.close();
+			env.bots.splice(env.bots.indexOf(app1), 1);
+			newProcessMemory();
 
-		const app2 = await env.makeBot({ pinRequired: true }, env.dbPath, env.clientFor(env.sb.demo.token));
-		expect(app2.journal.get(order.id)!.state).toBe('successful');
-		// The old message now says what happened, with the same reference, and the customer got a notice.
-		const edits = env.tg
-			.callsOf('editMessageText')
-			.filter((c) => c.payload.message_id === confirmMsg)
-			.map((c) => String(c.payload.text));
-		expect(edits.at(-1)).toMatch(DELIVERED);
-		expect(edits.at(-1)).toContain(text('outcome-reference', { ref: order.id }));
-		expect(env.tg.lastText(u.id)).toMatch(afterRestart(outcomeHead('successful', ITEM)));
+			const app2 = await env.makeBot({ pinRequired: true }, env.dbPath, env.clientFor(env.sb.demo.token));
+			expect(app2.journal.get(order.id)!.state).toBe('successful');
+			// The old message now says what happened, with the same reference, and the customer got a notice.
+			const edits = env.tg
+				.callsOf('editMessageText')
+				.filter((c) => c.payload.message_id === confirmMsg)
+				.map((c) => String(c.payload.text));
+			expect(edits.at(-1)).toMatch(DELIVERED);
+			expect(edits.at(-1)).toContain(text('outcome-reference', { ref: order.id }));
+			expect(env.tg.lastText(u.id)).toMatch(afterRestart(outcomeHead('successful', ITEM)));
 
-		// Her next message is not taken as a PIN for the settled order (and is no wrong attempt).
-		const before = env.tg.textsTo(u.id).length;
-		await env.send(app2, env.tg.textUpdate(u, '4321'));
-		const after = env.tg.textsTo(u.id).slice(before);
-		expect(after).not.toContain(text('pin-authorise'));
-		expect(after.some((x) => new RegExp(source('pin-wrong', { n: /\d+/ })).test(x))).toBe(false);
-		expect(after).toEqual([text('pin-order-settled')]);
-		expect(failures(app2, u.id)).toBe(0);
-		expect(await env.debits()).toBe(1);
-	});
+			// Her next message is not taken as a PIN for the settled order (and is no wrong attempt).
+			const before = env.tg.textsTo(u.id).length;
+			await env.send(app2, env.tg.textUpdate(u, '4321'));
+			const after = env.tg.textsTo(u.id).slice(before);
+			expect(after).not.toContain(text('pin-authorise'));
+			expect(after.some((x) => new RegExp(source('pin-wrong', { n: /\d+/ })).test(x))).toBe(false);
+			expect(after).toEqual([text('pin-order-settled')]);
+			expect(failures(app2, u.id)).toBe(0);
+			expect(await env.debits()).toBe(1);
+		},
+	);
 });
