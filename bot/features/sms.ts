@@ -82,7 +82,7 @@ function smsSteps(s: Services) {
 	}
 
 	async function askRecipients(conversation: MyConversation, ctx: ConvContext): Promise<string[]> {
-		await ctx.reply(t('sms-recipients-prompt'));
+		await ctx.reply(t('sms-recipients-prompt', { max: s.cfg.smsMaxRecipients }));
 		for (;;) {
 			const m = await conversation.waitFor(['message:text', 'message:document'], {
 				otherwise: (u) => nudge(u, t('sms-recipients-hint')),
@@ -98,7 +98,11 @@ function smsSteps(s: Services) {
 			if (!got.ok) await m.reply(got.text);
 			else if (got.value.numbers.length === 0)
 				await m.reply(`${got.value.bad.length ? `${recipientsReport(got.value)}\n\n` : ''}${t('sms-no-numbers')}`);
-			else {
+			else if (got.value.numbers.length > s.cfg.smsMaxRecipients) {
+				// Said before the message is typed: the list is asked for again.
+				const n = got.value.numbers.length;
+				await m.reply(t('sms-too-many-now', { n, max: s.cfg.smsMaxRecipients }));
+			} else {
 				await m.reply(recipientsReport(got.value));
 				return got.value.numbers;
 			}

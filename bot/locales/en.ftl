@@ -203,7 +203,7 @@ sms-sender-prompt = Bulk SMS. Send the sender ID (up to { $max } letters or digi
 sms-sender-as-text = Send the sender ID as text, or /cancel.
 sms-sender-invalid = A sender ID is 1 to { $max } letters or digits, with no spaces or symbols (e.g. MYSHOP). Try again.
 sms-file-unreadable = I could not read that file. Check it is a plain .txt or .csv file and try again.
-sms-recipients-prompt = Now the recipients: paste the numbers (one per line), or send a .txt or .csv file.
+sms-recipients-prompt = Now the recipients (up to { $max } numbers): paste the numbers (one per line, a name before a number is fine), or send a .txt or .csv file.
 sms-recipients-hint = Paste the numbers or send a .txt/.csv file, or /cancel.
 sms-file-type = Send a .txt or .csv file (or paste the numbers).
 sms-file-too-large = That file is too large (limit { $kb } KB).
@@ -237,6 +237,13 @@ sms-summary-cost = Cost: { $cost }
 sms-summary-unicode = ⚠️ The message has characters that are not plain SMS text ({ $chars }). The site prices it by length: { $characters } = { $pages }. Phones may show them as "?"; remove them to be safe.
 sms-found = Found { $numbers }.
 sms-found-column = Found { $numbers } in the { $column } (other columns ignored).
+sms-names-ignored = { $n ->
+    [one] 1 line had a name before the number: the name was left out of the list.
+   *[other] { $n } lines had a name before the number: the names were left out of the list.
+}
+sms-count-up = { $entries } entries read: { $used } used, { $duplicates } repeated (used once), { $left } left out.
+sms-reason-toll-free = a toll-free 0800 number, which cannot receive SMS
+sms-too-many-now = That is { $n } numbers; one job takes at most { $max }. Send a shorter list (or split it into several jobs).
 sms-bad-title = Left out ({ $n }, not Nigerian mobile numbers):
 sms-bad-entry = { $where }: { $value }
 sms-bad-entry-reason = { $where }: { $value } ({ $reason })

@@ -147,3 +147,68 @@ describe('after a restart', () => {
 		},
 	);
 });
+
+describe('forgiving input: a pasted contact list for bulk SMS', () => {
+	test('names before the numbers are understood; 0800 and repeats are said with counts that add up; one debit', async () => {
+		const app = await env.makeBot();
+		const u = env.bob;
+		await env.send(app, env.tg.textUpdate(u, '/sms'));
+		await env.send(app, env.tg.textUpdate(u, 'SHOP'));
+		const list = [
+			'Ada Obi 08031234567',
+			'Bola - 0805 123 4567',
+			'Chi: +234 701 234 5678',
+			'Dayo – 0809-123-4567',
+			'Ada again 0803 123 4567',
+			'Helpline 0800 123 4567',
+			'Tunde Bello',
+		].join('\n');
+		await env.send(app, env.tg.textUpdate(u, list));
+		expect(env.tg.textsTo(u.id).slice(-2)).toEqual([
+			[
+				text('sms-found', { numbers: text('sms-numbers', { n: 4 }) }),
+				text('sms-names-ignored', { n: 5 }),
+				text('sms-count-up', { entries: 7, used: 4, duplicates: 1, left: 2 }),
+				text('sms-bad-title', { n: 2 }),
+				text('sms-bad-entry-reason', {
+					where: text('sms-where-line', { n: '6' }),
+					value: 'Helpline 0800 123 4567',
+					reason: text('sms-reason-toll-free'),
+				}),
+				text('sms-bad-entry-reason', {
+					where: text('sms-where-line', { n: '7' }),
+					value: 'Tunde Bello',
+					reason: 'letters',
+				}),
+			].join('\n'),
+			text('sms-message-prompt'),
+		]);
+		await env.send(app, env.tg.textUpdate(u, 'Hello'));
+		await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
+		const txns = await env.admin.transactions({ username: env.sb.demo.username, product: 'sms' });
+		expect(txns).toHaveLength(1);
+		expect(txns[0].recipient.split(',').sort()).toEqual([
+			'2347012345678',
+			'2348031234567',
+			'2348051234567',
+			'2348091234567',
+		]);
+		expect(await env.debits()).toBe(1);
+	});
+
+	test('the recipient cap is told before the message is typed, and a shorter list goes on', async () => {
+		const app = await env.makeBot({ smsMaxRecipients: 3 });
+		const u = env.alice;
+		await env.send(app, env.tg.textUpdate(u, '/sms'));
+		await env.send(app, env.tg.textUpdate(u, 'SHOP'));
+		expect(env.tg.lastText(u.id)).toBe(text('sms-recipients-prompt', { max: 3 }));
+		await env.send(app, env.tg.textUpdate(u, '08031234567\n08051234567\n07012345678\n08091234567'));
+		expect(env.tg.lastText(u.id)).toBe(text('sms-too-many-now', { n: 4, max: 3 }));
+		expect(env.tg.textsTo(u.id)).not.toContain(text('sms-message-prompt'));
+		await env.send(app, env.tg.textUpdate(u, '08031234567\n08051234567\n08031234567'));
+		expect(env.tg.lastText(u.id)).toBe(text('sms-message-prompt'));
+		await env.send(app, env.tg.textUpdate(u, 'Hello'));
+		expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d.,]+ for 2 numbers\?/);
+		expect(await env.debits()).toBe(0);
+	});
+});
