@@ -165,6 +165,11 @@ export class Pins {
 	}
 
 	/** Admin reset of a lockout: failures forgotten, the PIN itself unchanged. False when the user has no PIN. */
+	/** Forget a user's PIN (and its lockout): they set a new one with /setpin. */
+	reset(userId: number): boolean {
+		return this.db.prepare(`DELETE FROM pins WHERE user_id = ?`).run(userId).changes === 1;
+	}
+
 	unlock(userId: number): boolean {
 		return this.stmts.ok.run({ user_id: userId, now: this.clock.now() }).changes === 1;
 	}

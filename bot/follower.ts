@@ -164,11 +164,22 @@ export class Follower {
 		if (after) await this.notify(after, o.state);
 	}
 
+	/** The order's "Sending…" / Pending message becomes its outcome (a failed edit is only logged). */
+	private async editInFlight(o: Order): Promise<void> {
+		const messageId = this.d.journal.messageOf(o.id);
+		if (messageId === null) return;
+		const v = viewOf(o);
+		await this.d.api
+			.editMessageText(o.chatId, messageId, outcomeText(v), { reply_markup: nextStepKeyboard(v) })
+			.catch((e: unknown) => this.d.logger.info('in-flight message not edited', { order: o.id, err: e }));
+	}
+
 	private async notify(o: Order, from: string): Promise<void> {
 		if (o.notifiedState === o.state) return;
 		const v = viewOf(o);
 		const text = from === 'sent' ? `${t('notice-restart')}\n${outcomeText(v)}` : changeText(v, from);
 		try {
+			await this.editInFlight(o);
 			await this.d.api.sendMessage(o.chatId, text, { reply_markup: nextStepKeyboard(v, { details: true }) });
 			this.d.journal.markNotified(o.id, o.state);
 			if (from !== 'successful') await sendSheet(this.d.api, o.chatId, v, this.d.logger);

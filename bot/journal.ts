@@ -254,6 +254,23 @@ export class Journal {
 		};
 	}
 
+	/**
+	 * The chat message showing this order's progress ("Sending…"): whoever learns the outcome (the
+	 * purchase, or the follower after a restart) edits it, so no message is left saying "Sending…".
+	 */
+	setMessage(orderId: string, messageId: number): void {
+		this.db
+			.prepare(`INSERT OR REPLACE INTO kv (key, value, updated_at) VALUES (?, ?, ?)`)
+			.run(`order-msg:${orderId}`, String(messageId), this.clock.now());
+	}
+
+	messageOf(orderId: string): number | null {
+		const row = this.db.prepare(`SELECT value FROM kv WHERE key = ?`).get(`order-msg:${orderId}`) as
+			| { value: string }
+			| undefined;
+		return row ? Number(row.value) : null;
+	}
+
 	static newId(): string {
 		return randomBytes(8).toString('base64url');
 	}

@@ -317,7 +317,9 @@ const STATE_ICON: Record<string, string> = {
 /** The message a user gets for an order's current state. Plain text (no parse mode). */
 export function outcomeText(o: OrderView): string {
 	const what = whatText(o);
-	const ref = o.ident ? [t('outcome-reference', { ref: o.ident })] : [];
+	// One reference per order from "Sending…" to the last notice: the journal's id (the provider's
+	// reference is known only once it answers; /history's details show it).
+	const ref = [t('outcome-reference', { ref: o.id })];
 	const charged = t('outcome-charged', { charged: naira(o.chargedKobo ?? o.amountKobo) });
 	const bal = o.balanceAfterKobo !== null ? [t('outcome-balance', { balance: naira(o.balanceAfterKobo) })] : [];
 	const head = t('outcome-head', { icon: STATE_ICON[o.state] ?? '⏳', label: stateLabel(o), what });
@@ -365,8 +367,8 @@ export function changeText(o: OrderView, from: string): string {
 		return t('notice-refund', {
 			amount: naira(o.chargedKobo ?? o.amountKobo),
 			what: whatText(o),
-			ref: o.ident ?? o.id,
+			ref: o.id,
 		});
 	}
-	return `${t('notice-update', { ref: o.ident ?? o.id })}\n${outcomeText(o)}`;
+	return `${t('notice-update', { ref: o.id })}\n${outcomeText(o)}`;
 }

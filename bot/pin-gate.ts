@@ -32,6 +32,8 @@ interface Armed {
 	mode: PinMode | 'idle';
 	/** Temporary scrypt of the new PIN while waiting for the repeat. */
 	candidate?: { hash: string; salt: string };
+	/** 'verify': the order the PIN authorises. Once it is no longer waiting (a restart settled it), no text is a PIN. */
+	orderId?: string;
 }
 
 export class PinGate {
@@ -48,6 +50,7 @@ export class PinGate {
 				`INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 			),
 			del: db.prepare(`DELETE FROM kv WHERE key = ?`),
+			waiting: db.prepare(`SELECT 1 FROM orders WHERE id = ? AND state = 'created'`),
 		};
 	}
 
@@ -60,9 +63,13 @@ export class PinGate {
 	}
 
 	/** Arm the gate: the user's next text message is a PIN for `mode`. Keeps a pending candidate for 'repeat'. */
-	expect(userId: number, mode: PinMode): void {
+	expect(userId: number, mode: PinMode, orderId?: string): void {
 		const prev = this.readArmed(userId);
-		const armed: Armed = { mode, ...(mode === 'repeat' && prev?.candidate ? { candidate: prev.candidate } : {}) };
+		const armed: Armed = {
+			mode,
+			...(mode === 'repeat' && prev?.candidate ? { candidate: prev.candidate } : {}),
+			...(orderId ? { orderId } : {}),
+		};
 		this.stmts.put.run(this.armedKey(userId), JSON.stringify(armed), Date.now());
 	}
 
@@ -130,6 +137,10 @@ export class PinGate {
 			if (userId === undefined || !msg || typeof msg.text !== 'string' || msg.text.startsWith('/')) return next();
 			const armed = this.readArmed(userId);
 			if (!armed || armed.mode === 'idle') return next();
+			if (armed.orderId && !this.stmts.waiting.get(armed.orderId)) {
+				this.disarm(userId); // its order was settled or cancelled without the PIN: this text is no attempt
+				return next();
+			}
 			const pin = msg.text.trim();
 			const verdict = this.judge(userId, armed, pin);
 			this.stmts.put.run(this.verdictKey(userId, ctx.update.update_id), JSON.stringify(verdict), Date.now());

@@ -1,6 +1,6 @@
-/** Admin commands: /allow, /deny, /users, /unlock (PIN lockout). Admins see names, not bare IDs. */
+/** Admin commands: /allow, /deny, /users, /unlock (PIN lockout), /resetpin (forgotten PIN). Admins see names, not bare IDs. */
 import type { Services } from '../context';
-import { mainMenuKeyboard } from '../flow/keyboards';
+import { mainMenuKeyboard, tryAgainKeyboard } from '../flow/keyboards';
 import type { CommandHandler, Feature } from './registry';
 import { t } from '../i18n';
 
@@ -49,11 +49,27 @@ export function adminFeature(s: Services): Record<string, CommandHandler> {
 		await tell(id, t('admin-unlocked-user'));
 		await ctx.reply(t('admin-unlocked', { user: s.access.describe(id) }));
 	};
+	/** A forgotten PIN: the old one is dropped and the customer sets a new one (/unlock keeps it). */
+	const resetpin: CommandHandler = async (ctx) => {
+		const id = parseId(ctx.match);
+		if (id === null) return void (await ctx.reply(t('admin-resetpin-usage')));
+		if (!s.pins.reset(id)) return void (await ctx.reply(t('admin-no-pin', { user: s.access.describe(id) })));
+		s.pinGate.disarm(id);
+		s.logger.info('PIN reset', { user: id, by: ctx.from!.id });
+		await tell(id, t('admin-resetpin-user'), tryAgainKeyboard('setpin', t('btn-set-pin')));
+		await ctx.reply(t('admin-resetpin-done', { user: s.access.describe(id) }));
+	};
 	const onlyAdmins =
 		(h: CommandHandler): CommandHandler =>
 		(ctx) =>
 			s.access.isAdmin(ctx.from?.id) ? h(ctx) : ctx.reply(t('admin-only'));
-	return { allow: onlyAdmins(allow), deny: onlyAdmins(deny), users: onlyAdmins(users), unlock: onlyAdmins(unlock) };
+	return {
+		allow: onlyAdmins(allow),
+		deny: onlyAdmins(deny),
+		users: onlyAdmins(users),
+		unlock: onlyAdmins(unlock),
+		resetpin: onlyAdmins(resetpin),
+	};
 }
 
 export const admin: Feature = {
@@ -63,6 +79,7 @@ export const admin: Feature = {
 		{ name: 'deny', description: 'cmd-deny', admin: true },
 		{ name: 'users', description: 'cmd-users', admin: true },
 		{ name: 'unlock', description: 'cmd-unlock', admin: true },
+		{ name: 'resetpin', description: 'cmd-resetpin', admin: true },
 	],
 	build: (s) => ({ commands: adminFeature(s) }),
 };

@@ -11,6 +11,7 @@ import { nudge, safeEdit } from '../flow/ui';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, formatNaira, formatPhone, parseAmount } from '../vtu';
 import { t } from '../i18n';
+import { refusedUpFront } from '../flow/checks';
 
 /** Quick amounts offered as buttons, kobo. */
 export const QUICK_AMOUNTS = [10_000, 20_000, 50_000, 100_000];
@@ -84,6 +85,7 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
 	}
 
 	async function airtime(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		if (await refusedUpFront(s, conversation, ctx, 'airtime')) return;
 		const loaded = await loadNetworks(conversation);
 		if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('airtime') }));
 		const { c, net } = await pickNetwork(conversation, ctx, t('airtime-choose-network'), loaded.value);

@@ -11,6 +11,7 @@ import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, type CableProvider } from '../vtu';
 import type { Feature } from './registry';
+import { refusedUpFront } from '../flow/checks';
 
 interface Provider {
 	id: number;
@@ -50,6 +51,7 @@ export function cableFeature(s: Services): Composer<MyContext> {
 	});
 
 	async function cable(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		if (await refusedUpFront(s, conversation, ctx, 'cable')) return;
 		const loaded = await load(conversation, async () =>
 			providersOf(await s.client.catalog.cable(), await customerPricer(s, ctx.from?.id)),
 		);

@@ -9,12 +9,14 @@ import { choose, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
 import type { Feature } from './registry';
 import { t } from '../i18n';
+import { refusedUpFront } from '../flow/checks';
 
 export function dataFeature(s: Services): Composer<MyContext> {
 	const { loadNetworks, showPlans, loadPlan, pickNetwork, askPhone } = pickers(s);
 	const { confirmAndBuy } = confirmSteps(s);
 
 	async function data(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		if (await refusedUpFront(s, conversation, ctx, 'data')) return;
 		const loaded = await loadNetworks(conversation);
 		if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('data') }));
 		const nets = loaded.value.filter((n) => n.planCount > 0);

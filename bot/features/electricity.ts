@@ -14,6 +14,7 @@ import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, formatNaira, parseAmount } from '../vtu';
 import type { Feature } from './registry';
+import { refusedUpFront } from '../flow/checks';
 
 const LIMITS = PRODUCT_TABLE.electricity.limits;
 const TYPES = [
@@ -48,6 +49,7 @@ export function electricityFeature(s: Services): Composer<MyContext> {
 	});
 
 	async function electricity(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		if (await refusedUpFront(s, conversation, ctx, 'electricity')) return;
 		const loaded = await load(conversation, async () =>
 			(await s.client.catalog.discos()).map((d) => ({ n: d.id, text: d.name })),
 		);

@@ -10,6 +10,7 @@ import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE } from '../vtu';
 import type { Feature } from './registry';
+import { refusedUpFront } from '../flow/checks';
 
 const QUANTITY = PRODUCT_TABLE.exam_pin.limits.quantity;
 
@@ -19,6 +20,7 @@ export function examPinFeature(s: Services): Composer<MyContext> {
 	const again = () => ({ reply_markup: tryAgainKeyboard('exam_pin') });
 
 	async function examPin(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		if (await refusedUpFront(s, conversation, ctx, 'exam_pin')) return;
 		const loaded = await load(conversation, async () => {
 			const price = await customerPricer(s, ctx.from?.id);
 			return (await s.client.catalog.exams()).map((e) => ({

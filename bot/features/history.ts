@@ -27,7 +27,8 @@ export function historyLine(o: Order, i: number): string {
 		amount: naira(o.chargedKobo ?? o.amountKobo),
 		state: stateLabel(o),
 	};
-	const line = o.ident ? t('history-line-ref', { ...v, ref: o.ident }) : t('history-line', v);
+	// the reference every message of the order gave (a draft that was never sent has none to give)
+	const line = o.ident || o.sentAt ? t('history-line-ref', { ...v, ref: o.id }) : t('history-line', v);
 	// an electricity token stays readable in the list itself: customers come back for it
 	const token = o.state === 'successful' ? tokenOf(o.product, viewOf(o).details) : null;
 	return token ? `${line}\n   ${t('history-token', { token })}` : line;
@@ -74,7 +75,8 @@ export function historyFeature(s: Services) {
 
 	const showOrder = async (ctx: MyContext, found: Order) => {
 		const o = await current(found);
-		const text = `${t('order-title', { product: productName(o.product), date: dateText(o.createdAt) })}\n${outcomeText(viewOf(o))}`;
+		const provider = o.ident ? `\n${t('order-provider-ref', { ref: o.ident })}` : '';
+		const text = `${t('order-title', { product: productName(o.product), date: dateText(o.createdAt) })}\n${outcomeText(viewOf(o))}${provider}`;
 		if (flowOpen(s, ctx)) await ctx.reply(text + stillOpen());
 		else await ctx.reply(text, { reply_markup: nextStepKeyboard(o) });
 	};

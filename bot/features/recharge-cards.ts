@@ -13,6 +13,7 @@ import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, parseQuantity, type RechargeDenomination } from '../vtu';
 import type { Feature } from './registry';
+import { refusedUpFront } from '../flow/checks';
 
 const QUANTITY = PRODUCT_TABLE.recharge_card.limits.quantity;
 
@@ -39,6 +40,7 @@ export function rechargeCardFeature(s: Services): Composer<MyContext> {
 	const again = () => ({ reply_markup: tryAgainKeyboard('recharge_card') });
 
 	async function cards(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		if (await refusedUpFront(s, conversation, ctx, 'recharge_card')) return;
 		const loaded = await load(conversation, async () =>
 			cardsOf(await s.client.catalog.recharge(), await customerPricer(s, ctx.from?.id)),
 		);

@@ -7,7 +7,10 @@
  *    separate numbers on a line, spaces never do: "call 0803" stays one bad entry).
  *  - A .csv file: the phone column is found by its header (phone, mobile, number…) or, without
  *    one, by its content (the column with the most phone numbers); other columns are ignored.
- * Bad entries keep where they were (line or row number, as a spreadsheet counts rows).
+ *  - A pasted contact list: a name before the number (`Ada 08031234567`, `Bola - 0805…`, `Chi: +234…`)
+ *    is read as that number; the name is ignored.
+ * Bad entries keep where they were (line or row number, as a spreadsheet counts rows). A number given
+ * twice is used once; the report's counts add up: entries = used + duplicates + left out.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { classifyPhone, splitRecipients } from '../vtu';
@@ -21,24 +24,47 @@ function mobile(entry: string): string | null {
 
 /** Why an entry is left out, as the summary shows it (nothing for an empty cell: "(empty)" says it). */
 function reasonOf(entry: string): string | undefined {
+	if (/^\s*(?:\+?234[\s-]*|0)800/.test(entry)) return t('sms-reason-toll-free');
 	const c = classifyPhone(entry);
 	return 'problem' in c && c.problem !== 'blank' ? c.problem : undefined;
 }
 
 export interface Recipients {
+	/** Each number once, in the order given. */
 	numbers: string[];
+	/** Entries that repeated a number already in `numbers`. */
+	duplicates: number;
+	/** Entries read as a name and a number. */
+	named: number;
 	bad: { where: string; value: string; reason?: string }[];
 	/** CSV only: which column the numbers came from. */
 	column?: string;
 }
 
+/** A contact line: a name (with a letter), an optional separator (- : – —), then the number at the end. */
+const NAMED = /^(.*\p{L}.*?)[\s:\u2013\u2014-]*?(\+?\d[\d\s().-]{6,})$/u;
+
+/** Adds a number once; a repeat counts as a duplicate. */
+function add(out: Recipients, seen: Set<string>, phone: string): void {
+	if (seen.has(phone)) out.duplicates++;
+	else {
+		seen.add(phone);
+		out.numbers.push(phone);
+	}
+}
+
 export function recipientsFromText(text: string): Recipients {
-	const out: Recipients = { numbers: [], bad: [] };
+	const out: Recipients = { numbers: [], duplicates: 0, named: 0, bad: [] };
+	const seen = new Set<string>();
 	text.split(/\r\n|\n|\r/).forEach((line, i) => {
 		for (const entry of splitRecipients(line)) {
-			const p = mobile(entry);
-			if (p) out.numbers.push(p);
-			else out.bad.push({ where: t('sms-where-line', { n: String(i + 1) }), value: entry, reason: reasonOf(entry) });
+			const named = mobile(entry) ? null : NAMED.exec(entry.trim());
+			const number = named ? named[2] : entry;
+			const p = mobile(number);
+			if (p) {
+				add(out, seen, p);
+				if (named) out.named++;
+			} else out.bad.push({ where: t('sms-where-line', { n: String(i + 1) }), value: entry, reason: reasonOf(number) });
 		}
 	});
 	return out;
@@ -67,20 +93,23 @@ export function recipientsFromCsv(text: string): Recipients {
 	let hasHeader = col >= 0;
 	if (!hasHeader) {
 		col = columnByContent(rows);
-		if (col < 0) return { numbers: [], bad: [] };
+		if (col < 0) return { numbers: [], duplicates: 0, named: 0, bad: [] };
 		// A first row with words where the numbers are is a header the names did not give away.
 		hasHeader = /[A-Za-z]/.test(header[col] ?? '') && !mobile(header[col] ?? '');
 	}
 	const out: Recipients = {
 		numbers: [],
+		duplicates: 0,
+		named: 0,
 		bad: [],
 		column: hasHeader ? t('sms-column-named', { name: header[col] }) : t('sms-column-number', { n: col + 1 }),
 	};
+	const seen = new Set<string>();
 	rows.forEach((r, i) => {
 		if ((i === 0 && hasHeader) || r.every((x) => x === '')) return;
 		const cell = r[col] ?? '';
 		const p = mobile(cell);
-		if (p) out.numbers.push(p);
+		if (p) add(out, seen, p);
 		else
 			out.bad.push({
 				where: t('sms-where-row', { n: String(i + 1) }),
@@ -96,6 +125,11 @@ export function recipientsReport(r: Recipients, max = 20): string {
 	const n = r.numbers.length;
 	const numbers = t('sms-numbers', { n });
 	const lines = [r.column ? t('sms-found-column', { numbers, column: r.column }) : t('sms-found', { numbers })];
+	if (r.named) lines.push(t('sms-names-ignored', { n: r.named }));
+	if (r.duplicates || r.bad.length) {
+		const entries = n + r.duplicates + r.bad.length;
+		lines.push(t('sms-count-up', { entries, used: n, duplicates: r.duplicates, left: r.bad.length }));
+	}
 	if (r.bad.length) {
 		lines.push(t('sms-bad-title', { n: r.bad.length }));
 		for (const b of r.bad.slice(0, max))

@@ -17,6 +17,7 @@ import {
 	type Recipients,
 } from './sms-recipients';
 import { t } from '../i18n';
+import { refusedUpFront } from '../flow/checks';
 
 /** "3 numbers", "1 page": a count in the catalogue's words (`sms-numbers`, `sms-pages`…). */
 const count = (key: string, n: number) => t(key, { n });
@@ -81,7 +82,7 @@ function smsSteps(s: Services) {
 	}
 
 	async function askRecipients(conversation: MyConversation, ctx: ConvContext): Promise<string[]> {
-		await ctx.reply(t('sms-recipients-prompt'));
+		await ctx.reply(t('sms-recipients-prompt', { max: s.cfg.smsMaxRecipients }));
 		for (;;) {
 			const m = await conversation.waitFor(['message:text', 'message:document'], {
 				otherwise: (u) => nudge(u, t('sms-recipients-hint')),
@@ -97,7 +98,11 @@ function smsSteps(s: Services) {
 			if (!got.ok) await m.reply(got.text);
 			else if (got.value.numbers.length === 0)
 				await m.reply(`${got.value.bad.length ? `${recipientsReport(got.value)}\n\n` : ''}${t('sms-no-numbers')}`);
-			else {
+			else if (got.value.numbers.length > s.cfg.smsMaxRecipients) {
+				// Said before the message is typed: the list is asked for again.
+				const n = got.value.numbers.length;
+				await m.reply(t('sms-too-many-now', { n, max: s.cfg.smsMaxRecipients }));
+			} else {
 				await m.reply(recipientsReport(got.value));
 				return got.value.numbers;
 			}
@@ -127,6 +132,7 @@ export function smsFeature(s: Services): Composer<MyContext> {
 	const { askSender, askRecipients, planJob } = smsSteps(s);
 
 	async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+		if (await refusedUpFront(s, conversation, ctx, 'sms')) return;
 		const sender = await askSender(conversation, ctx);
 		const recipients = await askRecipients(conversation, ctx);
 		await ctx.reply(t('sms-message-prompt'));

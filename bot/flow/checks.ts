@@ -4,11 +4,11 @@
  * balance (with the shortfall); and whether the same purchase was made minutes ago.
  * The journal checks the limits again inside the created→sent transaction.
  */
-import type { Services } from '../context';
+import type { ConvContext, MyConversation, Services } from '../context';
 import { naira } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
 import type { ConfirmMeta } from './confirm';
-import type { Place } from './keyboards';
+import { tryAgainKeyboard, type Place } from './keyboards';
 import { failText } from './pickers';
 import { clockText } from './ui';
 import { t } from '../i18n';
@@ -57,7 +57,20 @@ export function purchaseChecks(s: Services) {
 					o.recipient === meta.recipient &&
 					o.description === meta.description,
 			);
-		return same ? { ago: agoText(now - same.createdAt), ref: same.ident ?? same.id } : null;
+		return same ? { ago: agoText(now - same.createdAt), ref: same.id } : null;
+	}
+
+	/**
+	 * What refuses any order of this user whatever they choose (PIN not set or locked, daily limit used up),
+	 * said when a flow starts, before network, plan and number are typed.
+	 */
+	function early(userId: number): Checked | null {
+		if (s.storefront) return null; // the storefront's wallet and limits are checked at its Confirm
+		const pin = pinRefusal(userId);
+		if (pin) return pin;
+		const spent = s.journal.spentToday(userId);
+		if (spent < s.cfg.dailyLimitKobo) return null;
+		return { ok: false, text: t('check-daily-used', { limit: naira(s.cfg.dailyLimitKobo) }) };
 	}
 
 	/** Runs inside conversation.external: price, limits, PIN, balance, repeat. */
@@ -88,5 +101,22 @@ export function purchaseChecks(s: Services) {
 		return { ok: true, kobo, balanceKobo, repeat: recentSame(userId, req, meta) };
 	}
 
-	return { check };
+	return { check, early };
+}
+
+/**
+ * At the start of a buying flow: a refusal that applies to every order is said now (with its
+ * "Try again" / "Set PIN" buttons) and the flow ends. Returns true when the flow was refused.
+ */
+export async function refusedUpFront(
+	s: Services,
+	conversation: MyConversation,
+	ctx: ConvContext,
+	place: Place,
+): Promise<boolean> {
+	const userId = ctx.from!.id;
+	const r = await conversation.external(() => purchaseChecks(s).early(userId));
+	if (!r || r.ok) return false;
+	await ctx.reply(r.text, { reply_markup: tryAgainKeyboard(r.retry?.place ?? place, r.retry?.label) });
+	return true;
 }

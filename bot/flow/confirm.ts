@@ -75,7 +75,8 @@ function purchase(s: Services) {
 				() => undefined,
 				() => undefined,
 			);
-		await edit(t('confirm-sending', { what: whatText(o) }));
+		s.journal.setMessage(o.id, messageId);
+		await edit(`${t('confirm-sending', { what: whatText(o) })}\n${t('outcome-reference', { ref: o.id })}`);
 		const out = await executeWithTyping(ctx, o.id);
 		// 'already': another tap / instance won the created→sent race and reports the result.
 		if (out.kind === 'already') return;
@@ -134,7 +135,7 @@ export function confirmButtons(s: Services): Composer<MyContext> {
 		if (!o || o.userId !== ctx.from.id || o.state !== 'created' || o.createdAt < confirmableSince(s)) {
 			const used = o && o.userId === ctx.from.id && USED.has(o.state);
 			return void (await ctx.answerCallbackQuery({
-				text: used ? t('confirm-already-bought', { ref: o.ident ?? o.id }) : t(EXPIRED),
+				text: used ? t('confirm-already-bought', { ref: o.id }) : t(EXPIRED),
 			}));
 		}
 		const messageId = ctx.callbackQuery.message!.message_id;

@@ -41,7 +41,8 @@ export function tryAgainKeyboard(place: Place, label = t('btn-try-again')): Inli
 export function nextStepKeyboard(o: Pick<OrderView, 'id' | 'state'>, opts: { details?: boolean } = {}): InlineKeyboard {
 	const kb = new InlineKeyboard();
 	let details = opts.details ?? false;
-	if (o.state === 'successful' || o.state === 'processing') kb.text(t('btn-buy-again'), cb.again(o.id));
+	// A pending order has no "Buy again": it may still deliver, and a second one would pay twice.
+	if (o.state === 'successful') kb.text(t('btn-buy-again'), cb.again(o.id));
 	else if (o.state === 'not_charged' || o.state === 'failed' || o.state === 'cancelled' || o.state === 'expired')
 		kb.text(t('btn-try-again'), cb.again(o.id));
 	else details = true;

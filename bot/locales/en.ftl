@@ -16,6 +16,7 @@ cmd-allow = Allow a user: /allow <telegram id>
 cmd-deny = Remove a user: /deny <telegram id>
 cmd-users = List allowed users
 cmd-unlock = Lift a PIN lockout: /unlock <telegram id>
+cmd-resetpin = Reset a forgotten PIN: /resetpin <telegram id>
 
 help-data = /data – buy a data plan
 help-airtime = /airtime – buy airtime
@@ -65,6 +66,7 @@ product-sms = Bulk SMS
 recipient-to = { $what } to { $to }
 outcome-head = { $icon } { $label }: { $what }.
 outcome-reference = Reference: { $ref }
+order-provider-ref = Provider's reference: { $ref }
 outcome-balance = Wallet balance: { $balance }
 outcome-charged = Charged: { $charged }
 outcome-pending-note = The provider is still working on it; I will tell you when it settles. Don't pay again.
@@ -72,7 +74,7 @@ outcome-refunded-note = The provider could not deliver it; the money is back in 
 outcome-not-charged-note = You were not charged.
 outcome-unknown =
     ⚠️ Pending: { $what }.
-    The provider did not answer clearly and I could not find the record yet. Do NOT buy again; I will keep checking and tell you. Order: { $order }
+    The provider did not answer clearly and I could not find the record yet. Do NOT buy again; I will keep checking and tell you. Reference: { $order }
 notice-restart = Update on an order interrupted by a restart:
 notice-update = Update on order { $ref }:
 notice-refund = ↩️ Refunded { $amount }: your { $what } (reference { $ref }) was reversed by the provider. The money goes back to the wallet.
@@ -124,6 +126,7 @@ check-cannot-buy = Cannot buy this
 check-nothing-bought = { $text } Nothing was bought.
 check-over-max = { $amount } is above your per-purchase limit of { $limit }. Nothing was bought.
 check-over-daily = { $amount } would exceed your daily limit of { $limit } ({ $left } left today). Nothing was bought.
+check-daily-used = You have used your daily limit of { $limit } today. Nothing was bought.
 check-pin-required = A PIN is required for purchases. Set one first, then try again. Nothing was bought.
 check-pin-locked = Purchases are locked after too many wrong PINs until { $until } (an admin can unlock you sooner). Nothing was bought.
 check-short = Not enough in the wallet: it has { $balance }, this costs { $price } ({ $short } short). Fund the wallet, then tap Try again. Nothing was bought.
@@ -200,7 +203,7 @@ sms-sender-prompt = Bulk SMS. Send the sender ID (up to { $max } letters or digi
 sms-sender-as-text = Send the sender ID as text, or /cancel.
 sms-sender-invalid = A sender ID is 1 to { $max } letters or digits, with no spaces or symbols (e.g. MYSHOP). Try again.
 sms-file-unreadable = I could not read that file. Check it is a plain .txt or .csv file and try again.
-sms-recipients-prompt = Now the recipients: paste the numbers (one per line), or send a .txt or .csv file.
+sms-recipients-prompt = Now the recipients (up to { $max } numbers): paste the numbers (one per line, a name before a number is fine), or send a .txt or .csv file.
 sms-recipients-hint = Paste the numbers or send a .txt/.csv file, or /cancel.
 sms-file-type = Send a .txt or .csv file (or paste the numbers).
 sms-file-too-large = That file is too large (limit { $kb } KB).
@@ -234,6 +237,13 @@ sms-summary-cost = Cost: { $cost }
 sms-summary-unicode = ⚠️ The message has characters that are not plain SMS text ({ $chars }). The site prices it by length: { $characters } = { $pages }. Phones may show them as "?"; remove them to be safe.
 sms-found = Found { $numbers }.
 sms-found-column = Found { $numbers } in the { $column } (other columns ignored).
+sms-names-ignored = { $n ->
+    [one] 1 line had a name before the number: the name was left out of the list.
+   *[other] { $n } lines had a name before the number: the names were left out of the list.
+}
+sms-count-up = { $entries } entries read: { $used } used, { $duplicates } repeated (used once), { $left } left out.
+sms-reason-toll-free = a toll-free 0800 number, which cannot receive SMS
+sms-too-many-now = That is { $n } numbers; one job takes at most { $max }. Send a shorter list (or split it into several jobs).
 sms-bad-title = Left out ({ $n }, not Nigerian mobile numbers):
 sms-bad-entry = { $where }: { $value }
 sms-bad-entry-reason = { $where }: { $value } ({ $reason })
@@ -260,6 +270,7 @@ pin-wrong = Wrong PIN. { $n ->
    *[other] { $n } attempts
 } left.
 pin-locked-purchases = Too many wrong PINs: purchases are locked until { $until }. Nothing was bought.
+pin-order-settled = That order was already settled (its outcome is above); no PIN is needed for it.
 pin-none = You have no PIN. Set one with /setpin. Nothing was bought.
 
 ## Admin
@@ -276,6 +287,9 @@ admin-unlock-usage = Usage: /unlock <telegram user id>: lifts a PIN lockout (the
 admin-no-pin = { $user } has no PIN: nothing to unlock.
 admin-unlocked-user = 🔓 An admin unlocked your purchases. You can buy again with your PIN.
 admin-unlocked = 🔓 { $user } is unlocked.
+admin-resetpin-usage = Usage: /resetpin <telegram user id>: drops a forgotten PIN; the customer sets a new one.
+admin-resetpin-user = 🔑 An admin reset your PIN. Set a new one with /setpin before your next purchase.
+admin-resetpin-done = 🔑 { $user }'s PIN was reset; they were asked to set a new one.
 admin-only = Only admins can do that.
 
 ## Gates, /cancel, errors

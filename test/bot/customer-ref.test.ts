@@ -86,7 +86,7 @@ test('busy account: an order faulted after the debit resolves to its own record 
 	await app.follower.tick();
 	const after = app.journal.get(id)!;
 	expect(after).toMatchObject({ state: 'successful', vendorId: own[0], notifiedState: 'successful' });
-	expect(env.tg.lastText(env.alice.id)).toMatch(updateOn(after.ident!, outcomeHead('successful', ITEM)));
+	expect(env.tg.lastText(env.alice.id)).toMatch(updateOn(id, outcomeHead('successful', ITEM)));
 	expect(after.vendorId).not.toBe(twin);
 });
 

@@ -116,7 +116,9 @@ describe('/data', () => {
 			.filter((c) => c.payload.message_id === confirmMsg)
 			.map((c) => String(c.payload.text));
 		const bought = what('MTN data 1GB SME (30 days)', '0803 123 4567');
-		expect(edits[0]).toBe(text('confirm-sending', { what: bought }));
+		const o = app.journal.recentForUser(u.id)[0];
+		// One reference from "Sending…" to the result: the order's.
+		expect(edits[0]).toBe(`${text('confirm-sending', { what: bought })}\n${text('outcome-reference', { ref: o.id })}`);
 		const result = edits[1];
 		expect(edits).toHaveLength(2);
 		expect(env.tg.lastText(u.id)).toBe(result);
@@ -128,16 +130,16 @@ describe('/data', () => {
 		);
 		expect(result).toMatch(new RegExp(`${delivered.source}$`));
 		expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([text('btn-buy-again'), text('btn-menu')]);
-		const ident = delivered.exec(result)![1];
+		expect(delivered.exec(result)![1]).toBe(o.id);
 
 		const ledger = await env.demoLedger();
+		const ident = app.journal.get(o.id)!.ident;
 		expect(ledger.filter((e) => e.kind === 'debit')).toEqual([{ kind: 'debit', amountKobo: 25000, ident }]);
 		const txns = await env.admin.transactions({ username: env.sb.demo.username, product: 'data' });
 		expect(txns).toHaveLength(1);
 		expect(txns[0].recipient).toBe('08031234567');
 
 		// Journal: final and told.
-		const o = app.journal.recentForUser(u.id)[0];
 		expect(o).toMatchObject({ state: 'successful', ident, chargedKobo: 25000, notifiedState: 'successful' });
 
 		await env.send(app, env.tg.textUpdate(u, `/status ${ident}`));
@@ -279,7 +281,7 @@ describe('/sms', () => {
 		const u = env.alice;
 		await env.send(app, env.tg.textUpdate(u, '/sms'));
 		await env.send(app, env.tg.textUpdate(u, 'MYSHOP'));
-		expect(env.tg.lastText(u.id)).toBe(text('sms-recipients-prompt'));
+		expect(env.tg.lastText(u.id)).toBe(text('sms-recipients-prompt', { max: 500 }));
 		const csv =
 			'name,phone\nCustomer 1,08031234567\nCustomer 2,+2348051234567\nCustomer 3,0803 123 4567\nCustomer 4,12345\nCustomer 5,07012345678\nCustomer 6,\n';
 		await env.send(app, env.tg.documentUpdate(u, 'customers.csv', csv));
@@ -289,9 +291,10 @@ describe('/sms', () => {
 		expect(texts.slice(-2)).toEqual([
 			[
 				text('sms-found-column', {
-					numbers: text('sms-numbers', { n: 4 }),
+					numbers: text('sms-numbers', { n: 3 }),
 					column: text('sms-column-named', { name: 'phone' }),
 				}),
+				text('sms-count-up', { entries: 6, used: 3, duplicates: 1, left: 2 }),
 				text('sms-bad-title', { n: 2 }),
 				text('sms-bad-entry-reason', {
 					where: text('sms-where-row', { n: '5' }),
@@ -315,7 +318,7 @@ describe('/sms', () => {
 		expect(all[all.length - 2]).toBe(
 			[
 				'Bulk SMS from MYSHOP',
-				'Recipients: 3 numbers (1 duplicate removed)',
+				'Recipients: 3 numbers', // the repeat was counted in the list's report
 				'Message: 169 characters = 2 pages per number',
 				`Cost: ₦${plan.cost.naira}`,
 			].join('\n'),
@@ -350,7 +353,7 @@ describe('/sms', () => {
 			env.tg.documentUpdate(u, 'list.csv', 'Ada,Lagos,08031234567\nBola,Abuja,08051234567\nChi,Kano,not known\n'),
 		);
 		expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe(
-			'Found 2 numbers in the column 3 (other columns ignored).\nLeft out (1, not Nigerian mobile numbers):\nrow 3: not known (letters)',
+			'Found 2 numbers in the column 3 (other columns ignored).\n3 entries read: 2 used, 0 repeated (used once), 1 left out.\nLeft out (1, not Nigerian mobile numbers):\nrow 3: not known (letters)',
 		);
 	});
 
@@ -369,7 +372,7 @@ describe('/sms', () => {
 			env.tg.textUpdate(u, '08031234567\ncall 0803\n0805 123 4567\nTunde Bello\n07012345678, 08091234567'),
 		);
 		expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe(
-			'Found 4 numbers.\nLeft out (2, not Nigerian mobile numbers):\nline 2: call 0803 (letters)\nline 4: Tunde Bello (letters)',
+			'Found 4 numbers.\n6 entries read: 4 used, 0 repeated (used once), 2 left out.\nLeft out (2, not Nigerian mobile numbers):\nline 2: call 0803 (letters)\nline 4: Tunde Bello (letters)',
 		);
 		const message = '🎉' + 'a'.repeat(226); // 227 characters, one not plain SMS text
 		await env.send(app, env.tg.textUpdate(u, message));

@@ -29,6 +29,8 @@ test('processing → successful: the user is told once when it settles', async (
 	);
 	expect(first).toMatch(new RegExp(`${pending.source}$`));
 	const ident = pending.exec(first)![1];
+	expect(ident).toBe(app.journal.recentForUser(u.id)[0].id); // the order's reference, kept in every later message
+	expect(lastButtons(u.id)).toEqual([text('btn-details'), text('btn-menu')]); // no "Buy again" while it may still deliver
 	await app.follower.tick(); // still processing: nothing said
 	expect(env.tg.lastText(u.id)).toBe(first);
 	await sleep(400);
@@ -80,7 +82,7 @@ test('successful → failed (refund) is reported', async () => {
 		text('notice-refund', {
 			amount: '₦250.00',
 			what: what('MTN data 1GB SME (30 days)', '0803 123 4567'),
-			ref: o.ident!,
+			ref: o.id,
 		}),
 	);
 	expect(app.journal.get(o.id)!.state).toBe('failed');

@@ -32,16 +32,18 @@ test('SMS lists: non-mobile numbers are left out with their reason and counted, 
 	const r = recipientsFromText('08031234567\n0800 123 4567\n07001234567, 08051234567\n0803123\n');
 	expect(r.numbers).toEqual(['08031234567', '08051234567']);
 	expect(r.bad).toEqual([
-		{ where: 'line 2', value: '0800 123 4567', reason: 'not a Nigerian mobile prefix' },
+		{ where: 'line 2', value: '0800 123 4567', reason: 'a toll-free 0800 number, which cannot receive SMS' },
 		{ where: 'line 3', value: '07001234567', reason: 'not a Nigerian mobile prefix' },
 		{ where: 'line 4', value: '0803123', reason: 'wrong length' },
 	]);
 	expect(recipientsReport(r)).toBe(
-		'Found 2 numbers.\nLeft out (3, not Nigerian mobile numbers):\nline 2: 0800 123 4567 (not a Nigerian mobile prefix)\nline 3: 07001234567 (not a Nigerian mobile prefix)\nline 4: 0803123 (wrong length)',
+		'Found 2 numbers.\n5 entries read: 2 used, 0 repeated (used once), 3 left out.\nLeft out (3, not Nigerian mobile numbers):\nline 2: 0800 123 4567 (a toll-free 0800 number, which cannot receive SMS)\nline 3: 07001234567 (not a Nigerian mobile prefix)\nline 4: 0803123 (wrong length)',
 	);
 	const csv = recipientsFromCsv('name,phone\nAda,08031234567\nToll,08001234567\n');
 	expect(csv.numbers).toEqual(['08031234567']);
-	expect(csv.bad).toEqual([{ where: 'row 3', value: '08001234567', reason: 'not a Nigerian mobile prefix' }]);
+	expect(csv.bad).toEqual([
+		{ where: 'row 3', value: '08001234567', reason: 'a toll-free 0800 number, which cannot receive SMS' },
+	]);
 });
 
 test('/sms end to end: a toll-free number in the list is reported and not sent or charged', async () => {
@@ -51,7 +53,7 @@ test('/sms end to end: a toll-free number in the list is reported and not sent o
 	await env.send(app, env.tg.textUpdate(u, 'SHOP'));
 	await env.send(app, env.tg.textUpdate(u, '08031234567\n08001234567'));
 	expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe(
-		'Found 1 number.\nLeft out (1, not Nigerian mobile numbers):\nline 2: 08001234567 (not a Nigerian mobile prefix)',
+		'Found 1 number.\n2 entries read: 1 used, 0 repeated (used once), 1 left out.\nLeft out (1, not Nigerian mobile numbers):\nline 2: 08001234567 (a toll-free 0800 number, which cannot receive SMS)',
 	);
 	await env.send(app, env.tg.textUpdate(u, 'Hello'));
 	expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d.]+ for 1 number\?/);

@@ -58,11 +58,12 @@ describe('who may spend', () => {
 });
 
 describe('PIN', () => {
-	test('required: no PIN → refused BEFORE the confirm; /setpin (hashed, messages deleted, never stored in clear); wrong PIN → retry; right PIN → one purchase; lockout (refused before the confirm); admin /unlock', async () => {
+	test('required: no PIN → refused as the flow starts; /setpin (hashed, messages deleted, never stored in clear); wrong PIN → retry; right PIN → one purchase; lockout (refused as the flow starts); admin /unlock', async () => {
 		const app = await env.makeBot({ pinRequired: true, pinMaxFailures: 3 });
 		const u = env.alice;
-		await dataToConfirm(env, app, u);
-		expect(env.tg.lastText(u.id)).toBe(text('check-pin-required'));
+		// Said as /data starts, before network, plan and number are asked.
+		await env.send(app, env.tg.textUpdate(u, '/data'));
+		expect(env.tg.textsTo(u.id)).toEqual([text('check-pin-required')]);
 		expect(
 			env.tg
 				.buttons(u.id)
@@ -102,7 +103,7 @@ describe('PIN', () => {
 		for (const pin of ['9090', '9091']) await env.send(app, env.tg.textUpdate(u, pin));
 		await env.send(app, env.tg.textUpdate(u, '9092'));
 		expect(env.tg.lastText(u.id)).toMatch(new RegExp(`${pattern('pin-locked-purchases', { until: /.*/ }).source}$`));
-		await dataToConfirm(env, app, u, { phone: '08061234567' });
+		await env.send(app, env.tg.textUpdate(u, '/data'));
 		expect(env.tg.lastText(u.id)).toMatch(new RegExp(`${pattern('check-pin-locked', { until: /.*/ }).source}$`));
 		expect(env.tg.buttons(u.id).some((b) => b.data.startsWith('confirm:'))).toBe(false);
 		expect(await env.debits()).toBe(1);
@@ -174,6 +175,20 @@ describe('limits', () => {
 		await env.send(app, env.tg.buttonUpdate(env.bob, /^confirm:/));
 		expect(await env.debits()).toBe(2);
 	});
+
+	test('a daily limit used up is said as a flow starts, before anything is typed', async () => {
+		const app = await env.makeBot({ dailyLimitKobo: 25_000 });
+		await dataToConfirm(env, app, env.alice);
+		await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
+		expect(env.tg.lastText(env.alice.id)).toMatch(DELIVERED);
+		const before = env.tg.textsTo(env.alice.id).length;
+		for (const cmd of ['/airtime', '/sms', '/cable']) {
+			await env.send(app, env.tg.textUpdate(env.alice, cmd));
+			expect(env.tg.lastText(env.alice.id)).toBe(text('check-daily-used', { limit: '₦250.00' }));
+		}
+		expect(env.tg.textsTo(env.alice.id)).toHaveLength(before + 3); // no network, sender or provider question
+		expect(await env.debits()).toBe(1);
+	});
 });
 
 describe('nothing lost, nothing doubled', () => {
@@ -204,7 +219,7 @@ describe('nothing lost, nothing doubled', () => {
 		await env.send(app, tap1);
 		await env.send(app, tap2);
 		expect(await env.debits()).toBe(1);
-		const ref = app.journal.recentForUser(u.id)[0].ident;
+		const ref = app.journal.recentForUser(u.id)[0].id;
 		expect(env.tg.answers().filter(Boolean)).toEqual([
 			text('confirm-confirmed'),
 			text('confirm-already-bought', { ref: ref! }),

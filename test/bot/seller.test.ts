@@ -40,7 +40,10 @@ describe('never silent while the vendor works', () => {
 		const confirmMsg = env.tg.findButton(env.alice.id, /^confirm:/)!.messageId;
 		await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
 		// While the vendor had not answered, the seller saw "Sending…" (no buttons) and typing (re-sent by the plugin every 5 s).
-		expect(seen).toEqual([text('confirm-sending', { what: what('MTN data 1GB SME (30 days)', '0803 123 4567') })]);
+		const ref = text('outcome-reference', { ref: app.journal.recentForUser(env.alice.id)[0].id });
+		expect(seen).toEqual([
+			`${text('confirm-sending', { what: what('MTN data 1GB SME (30 days)', '0803 123 4567') })}\n${ref}`,
+		]);
 		expect(typing()).toBeGreaterThanOrEqual(1);
 		const n = typing();
 		expect(env.tg.callsOf('editMessageText').slice(-1)[0].payload.message_id).toBe(confirmMsg);
@@ -102,7 +105,7 @@ describe('next steps and flows', () => {
 		const confirm = env.tg.buttonUpdate(u, /^confirm:/);
 		await env.send(app, confirm);
 		expect(env.tg.lastText(u.id)).toMatch(DELIVERED);
-		const ref = app.journal.recentForUser(u.id)[0].ident;
+		const ref = app.journal.recentForUser(u.id)[0].id;
 		await env.send(
 			app,
 			env.tg.callbackUpdate(u, confirm.callback_query.message.message_id, confirm.callback_query.data),
@@ -116,7 +119,7 @@ describe('next steps and flows', () => {
 		const u = env.bob;
 		await dataToConfirm(env, app, u);
 		await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
-		const ref = app.journal.recentForUser(u.id)[0].ident;
+		const ref = app.journal.recentForUser(u.id)[0].id;
 		await env.send(app, env.tg.buttonUpdate(u, '🔁 Buy again'));
 		expect(env.tg.lastText(u.id)).toMatch(
 			new RegExp(

@@ -60,6 +60,7 @@ test('restart during a slow purchase: "being checked", never "not charged"; Deli
 	expect(env.tg.lastText(env.alice.id)).toMatch(
 		afterRestart(unknownOutcome(what('MTN data 1GB SME (30 days)', '0803 123 4567'))),
 	);
+	expect(env.tg.lastText(env.alice.id)).toContain(id); // the same reference the later update gives
 	expect(saidNotCharged(env.alice.id)).toBe(false);
 
 	const boughtId = await inFlight; // the vendor finished: ₦250 debited
@@ -70,7 +71,7 @@ test('restart during a slow purchase: "being checked", never "not charged"; Deli
 	await app.follower.tick();
 	expect(app.journal.get(id)).toMatchObject({ state: 'successful', ident: bought.ident, notifiedState: 'successful' });
 	expect(env.tg.lastText(env.alice.id)).toMatch(
-		updateOn(bought.ident!, outcomeHead('successful', what('MTN data 1GB SME (30 days)', '0803 123 4567'))),
+		updateOn(id, outcomeHead('successful', what('MTN data 1GB SME (30 days)', '0803 123 4567'))),
 	);
 	expect(saidNotCharged(env.alice.id)).toBe(false);
 	expect(await env.debits()).toBe(1);

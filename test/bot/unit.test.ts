@@ -299,6 +299,8 @@ describe('seller texts and parsing (issue 14)', () => {
 	test('text recipients: one line is one entry; commas may separate, spaces never do', () => {
 		expect(recipientsFromText('0803 123 4567\ncall 0803\r\n08051234567, 07012345678;0809-123-4567\n\n  \nx')).toEqual({
 			numbers: ['08031234567', '08051234567', '07012345678', '08091234567'],
+			duplicates: 0,
+			named: 0,
 			bad: [
 				{ where: 'line 2', value: 'call 0803', reason: 'letters' },
 				{ where: 'line 6', value: 'x', reason: 'letters' },
@@ -309,6 +311,8 @@ describe('seller texts and parsing (issue 14)', () => {
 	test('csv recipients: header by name (any position), header by content, no header, quoted cells', () => {
 		expect(recipientsFromCsv('Name,Mobile Number,City\nAda,08031234567,Lagos\n"Obi, Chi",bad,Kano\n')).toEqual({
 			numbers: ['08031234567'],
+			duplicates: 0,
+			named: 0,
 			bad: [{ where: 'row 3', value: 'bad', reason: 'letters' }],
 			column: '"Mobile Number" column',
 		});
@@ -317,10 +321,12 @@ describe('seller texts and parsing (issue 14)', () => {
 		);
 		expect(recipientsFromCsv('08031234567\n08051234567\n')).toEqual({
 			numbers: ['08031234567', '08051234567'],
+			duplicates: 0,
+			named: 0,
 			bad: [],
 			column: 'column 1',
 		});
-		expect(recipientsFromCsv('name,city\nAda,Lagos\n')).toEqual({ numbers: [], bad: [] });
+		expect(recipientsFromCsv('name,city\nAda,Lagos\n')).toEqual({ numbers: [], duplicates: 0, named: 0, bad: [] });
 	});
 
 	test('non-GSM characters', () => {
