@@ -183,19 +183,51 @@ function runtimeConfig(config: CreateBotConfig): RuntimeConfig {
 	};
 }
 
+/** The bot's own logger, redacting every secret of its configuration (unless the caller passes one). */
+function coreLogger(config: CreateBotConfig): Logger {
+	return createLogger({
+		level: config.logLevel ?? 'info',
+		secrets: secretsOf({
+			telegramToken: config.telegramToken,
+			vtuToken: config.vtuToken ?? '',
+			webhookSecret: config.webhookSecret,
+			redisUrl: config.redisUrl,
+		}),
+	});
+}
+
+/** The grammY bot on the capped Bot API agent, retrying 429s and 5xx unless the caller says otherwise. */
+function telegramBot(config: CreateBotConfig, deps: BotDeps) {
+	const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
+	const client = { ...botApiClient(apiRoot), ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
+	const bot = new Bot<MyContext>(config.telegramToken, { ...deps.botConfig, client });
+	const retryOpts: Partial<AutoRetryOptions> | false =
+		deps.autoRetry === undefined ? { maxRetryAttempts: 5, maxDelaySeconds: 60 } : deps.autoRetry;
+	if (retryOpts) bot.api.config.use(autoRetry(retryOpts));
+	return { bot, apiRoot, retryOpts };
+}
+
+/** Downloads a file the user sent (the SMS recipients list), refusing one over `maxBytes`. */
+function fileDownloader(
+	bot: Bot<MyContext>,
+	fileUrl: (path: string) => string,
+	fetchFile: NonNullable<BotDeps['fetchFile']>,
+): Services['downloadFile'] {
+	return async (fileId, maxBytes) => {
+		const f = await bot.api.getFile(fileId);
+		if (!f.file_path) throw new Error('Telegram returned no file path');
+		if ((f.file_size ?? 0) > maxBytes) throw new Error('file too large');
+		const res = await fetchFile(fileUrl(f.file_path));
+		if (!res.ok) throw new Error(`file download failed with HTTP ${res.status}`);
+		const buf = Buffer.from(await res.arrayBuffer());
+		if (buf.length > maxBytes) throw new Error('file too large');
+		return buf;
+	};
+}
+
 function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 	const clock = deps.clock ?? systemClock;
-	const logger =
-		deps.logger ??
-		createLogger({
-			level: config.logLevel ?? 'info',
-			secrets: secretsOf({
-				telegramToken: config.telegramToken,
-				vtuToken: config.vtuToken ?? '',
-				webhookSecret: config.webhookSecret,
-				redisUrl: config.redisUrl,
-			}),
-		});
+	const logger = deps.logger ?? coreLogger(config);
 	const ownDb = !deps.db;
 	const db = deps.db ?? openDatabase(config.dbPath ?? './vtu-bot.sqlite');
 	const cfg = runtimeConfig(config);
@@ -221,14 +253,9 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 		customerRef: config.customerRef === true,
 	});
 
-	const apiRoot = (deps.botConfig?.client?.apiRoot ?? config.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
-	const client = { ...botApiClient(apiRoot), ...deps.botConfig?.client, apiRoot, sensitiveLogs: false };
-	const bot = new Bot<MyContext>(config.telegramToken, { ...deps.botConfig, client });
-	const retryOpts: Partial<AutoRetryOptions> | false =
-		deps.autoRetry === undefined ? { maxRetryAttempts: 5, maxDelaySeconds: 60 } : deps.autoRetry;
-	if (retryOpts) bot.api.config.use(autoRetry(retryOpts));
-
-	const fetchFile = deps.fetchFile ?? ((url: string) => fetch(url));
+	const { bot, apiRoot, retryOpts } = telegramBot(config, deps);
+	// The URL carries the bot token: it is never logged.
+	const fileUrl = (path: string) => `${apiRoot}/file/bot${config.telegramToken}/${path}`;
 	const services: Services = {
 		cfg,
 		client: deps.client,
@@ -244,17 +271,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 		keyboards: new LiveKeyboards(db),
 		conversationOptions: (id) => ({ id, maxMillisecondsToWait: cfg.conversationTimeoutMs }),
 		storefront: deps.storefront,
-		async downloadFile(fileId, maxBytes) {
-			const f = await bot.api.getFile(fileId);
-			if (!f.file_path) throw new Error('Telegram returned no file path');
-			if ((f.file_size ?? 0) > maxBytes) throw new Error('file too large');
-			// The URL carries the bot token: it is never logged.
-			const res = await fetchFile(`${apiRoot}/file/bot${config.telegramToken}/${f.file_path}`);
-			if (!res.ok) throw new Error(`file download failed with HTTP ${res.status}`);
-			const buf = Buffer.from(await res.arrayBuffer());
-			if (buf.length > maxBytes) throw new Error('file too large');
-			return buf;
-		},
+		downloadFile: fileDownloader(bot, fileUrl, deps.fetchFile ?? ((url: string) => fetch(url))),
 	};
 	const follower = new Follower({
 		client: deps.client,

@@ -11,7 +11,7 @@ import { Api, GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import { VtuClient } from '../client';
 import { ConfigError, loadConfig, secretsOf, type BotConfig } from './config';
-import { createBot, type BotDeps } from './bot';
+import { createBot, type BotDeps, type VtuBot } from './bot';
 import { createLogger, redactor, type Logger } from './logger';
 import { startPolling, type Poller } from './polling';
 import { connectRedis, type RedisShared } from './redis';
@@ -67,10 +67,10 @@ function reasonOf(e: unknown): string {
 	return String(cur?.code ?? cur?.message ?? e);
 }
 
-async function main(): Promise<void> {
-	let config: BotConfig;
+/** The configuration from the environment; a bad one exits with code 2 saying what to set (no secret value). */
+function configOrExit(): BotConfig {
 	try {
-		config = loadConfig(process.env);
+		return loadConfig(process.env);
 	} catch (e) {
 		if (e instanceof ConfigError) {
 			process.stderr.write(`${e.message}\nVariables are documented in bot/README.md; no secret values are printed.\n`);
@@ -78,9 +78,9 @@ async function main(): Promise<void> {
 		}
 		throw e;
 	}
-	const secrets = secretsOf(config);
-	redactFatal = redactor(secrets);
-	const logger = createLogger({ level: config.logLevel, secrets });
+}
+
+function vtuClient(config: BotConfig, logger: Logger): VtuClient {
 	// By default the bot is its token's only buyer (client/API.md "Who owns a record"): a lost answer is
 	// settled by adopting the lone matching record, so the user gets a final answer instead of "unknown".
 	// VTU_TOKEN_SHARED=true when n8n or anyone else buys with the same token.
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
 	// instance found is taken only when no other order of any instance owns it (Journal.adopt).
 	// The client gets the same processing bound the bot applies (no "not charged" before it).
 	const reconcile = { sharedAccount: config.tokenShared, maxProcessingMs: config.maxProcessingMs };
-	const client = new VtuClient({
+	return new VtuClient({
 		baseUrl: config.vtuBaseUrl,
 		token: config.vtuToken,
 		logger: { ...logger, debug: () => undefined },
@@ -96,8 +96,10 @@ async function main(): Promise<void> {
 		// where the site echoes it, a customer_ref proves which record an unclear order's is (VTU_CUSTOMER_REF)
 		customerRef: config.customerRef,
 	});
+}
 
-	const deps: BotDeps = { client, logger };
+/** What the bot may share with other instances (Redis) and the storefront's store, when configured; fills deps. */
+async function openShared(config: BotConfig, client: VtuClient, deps: BotDeps, logger: Logger) {
 	let redis: RedisShared | undefined;
 	if (config.redisUrl) {
 		redis = await connectRedis(config.redisUrl, {
@@ -119,25 +121,64 @@ async function main(): Promise<void> {
 			db: config.storefront.databaseUrl ? 'postgres (DATABASE_URL)' : config.storefront.dbPath,
 		});
 	}
+	return { redis, store };
+}
 
-	const app = createBot(config, deps);
-	const apiRoot = config.apiRoot;
-	logger.info(`connecting to the Telegram Bot API at ${shownUrl(apiRoot)}`);
-	app.bot.botInfo = await reachBotApi(config.telegramToken, apiRoot, logger);
-	await app.init();
-	app.follower.start();
-	let payments: PaymentWebhooks | undefined;
-	if (store && config.storefront) {
-		app.storeFollower?.start();
-		payments = await startPaymentWebhooks(store, config.storefront.webhookPort, config.host);
-		logger.info(
-			`payment webhooks: POST /webhooks/${store.provider.name} on port ${payments.port}` +
-				" (point the provider's webhook URL here)",
-		);
-	}
+/** Storefront mode: follow the store's orders and take the payment provider's webhooks. */
+async function startStorefront(
+	app: VtuBot,
+	store: StoreSide,
+	where: { webhookPort: number; host?: string },
+	logger: Logger,
+): Promise<PaymentWebhooks> {
+	app.storeFollower?.start();
+	const payments = await startPaymentWebhooks(store, where.webhookPort, where.host);
+	logger.info(
+		`payment webhooks: POST /webhooks/${store.provider.name} on port ${payments.port}` +
+			" (point the provider's webhook URL here)",
+	);
+	return payments;
+}
 
-	let webhook: WebhookServer | undefined;
-	let poller: Poller | undefined;
+/** Webhook mode: serve the updates' endpoint, then tell Telegram where it is. */
+async function serveWebhook(app: VtuBot, config: BotConfig, logger: Logger): Promise<WebhookServer> {
+	const url = new URL(config.webhookUrl!);
+	const webhook = await startWebhookServer(app.bot, {
+		path: url.pathname || '/',
+		secretToken: config.webhookSecret!,
+		port: config.port,
+		host: config.host,
+		logger,
+	});
+	await app.bot.api.setWebhook(config.webhookUrl!, {
+		secret_token: config.webhookSecret,
+		allowed_updates: [...ALLOWED_UPDATES],
+	});
+	logger.info(
+		`ready: @${app.bot.botInfo.username} takes updates by webhook at ${url.origin}${url.pathname}` +
+			` (listening on port ${webhook.port})`,
+		{ mode: 'webhook', db: config.dbPath },
+	);
+	return webhook;
+}
+
+/** Long polling mode: drop any webhook, then poll. */
+async function servePolling(app: VtuBot, config: BotConfig, logger: Logger): Promise<Poller> {
+	await app.bot.api.deleteWebhook();
+	const username = app.bot.botInfo.username;
+	return startPolling(app.bot, {
+		allowedUpdates: ALLOWED_UPDATES,
+		logger,
+		onStart: () =>
+			logger.info(`ready: @${username} takes updates by long polling from ${shownUrl(config.apiRoot)}`, {
+				mode: 'polling',
+				db: config.dbPath,
+			}),
+	});
+}
+
+/** On SIGINT/SIGTERM run `close` once (exit 0; exit 1 if it takes over 30 s). Returns "is it stopping?". */
+function onSignals(logger: Logger, close: () => Promise<void>): () => boolean {
 	let stopping = false;
 	const shutdown = async (signal: string) => {
 		if (stopping) return;
@@ -146,12 +187,7 @@ async function main(): Promise<void> {
 		const force = setTimeout(() => process.exit(1), 30_000);
 		force.unref();
 		try {
-			if (webhook) await webhook.close();
-			if (poller) await poller.stop();
-			await payments?.close();
-			await app.close();
-			await store?.close();
-			await redis?.close();
+			await close();
 		} catch (e) {
 			logger.error('shutdown error', { err: e });
 		}
@@ -159,39 +195,47 @@ async function main(): Promise<void> {
 	};
 	process.once('SIGINT', () => void shutdown('SIGINT'));
 	process.once('SIGTERM', () => void shutdown('SIGTERM'));
+	return () => stopping;
+}
+
+async function main(): Promise<void> {
+	const config = configOrExit();
+	const secrets = secretsOf(config);
+	redactFatal = redactor(secrets);
+	const logger = createLogger({ level: config.logLevel, secrets });
+	const client = vtuClient(config, logger);
+	const deps: BotDeps = { client, logger };
+	const { redis, store } = await openShared(config, client, deps, logger);
+
+	const app = createBot(config, deps);
+	logger.info(`connecting to the Telegram Bot API at ${shownUrl(config.apiRoot)}`);
+	app.bot.botInfo = await reachBotApi(config.telegramToken, config.apiRoot, logger);
+	await app.init();
+	app.follower.start();
+	const storefront = config.storefront;
+	const payments =
+		store && storefront
+			? await startStorefront(app, store, { webhookPort: storefront.webhookPort, host: config.host }, logger)
+			: undefined;
+
+	let webhook: WebhookServer | undefined;
+	let poller: Poller | undefined;
+	const stopping = onSignals(logger, async () => {
+		if (webhook) await webhook.close();
+		if (poller) await poller.stop();
+		await payments?.close();
+		await app.close();
+		await store?.close();
+		await redis?.close();
+	});
 
 	if (config.mode === 'webhook') {
-		const url = new URL(config.webhookUrl!);
-		webhook = await startWebhookServer(app.bot, {
-			path: url.pathname || '/',
-			secretToken: config.webhookSecret!,
-			port: config.port,
-			host: config.host,
-			logger,
-		});
-		await app.bot.api.setWebhook(config.webhookUrl!, {
-			secret_token: config.webhookSecret,
-			allowed_updates: [...ALLOWED_UPDATES],
-		});
-		logger.info(
-			`ready: @${app.bot.botInfo.username} takes updates by webhook at ${url.origin}${url.pathname} (listening on port ${webhook.port})`,
-			{ mode: 'webhook', db: config.dbPath },
-		);
+		webhook = await serveWebhook(app, config, logger);
 	} else {
-		await app.bot.api.deleteWebhook();
-		const username = app.bot.botInfo.username;
-		poller = await startPolling(app.bot, {
-			allowedUpdates: ALLOWED_UPDATES,
-			logger,
-			onStart: () =>
-				logger.info(`ready: @${username} takes updates by long polling from ${shownUrl(apiRoot)}`, {
-					mode: 'polling',
-					db: config.dbPath,
-				}),
-		});
+		poller = await servePolling(app, config, logger);
 		// A fatal getUpdates error (401 revoked token, 409 another poller) ends polling: exit non-zero.
 		await poller.task()?.catch((e) => {
-			if (stopping) return;
+			if (stopping()) return;
 			logger.error('long polling ended', { err: e });
 			void app.close().finally(() => process.exit(1));
 		});

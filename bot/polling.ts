@@ -44,32 +44,8 @@ export interface Poller {
 export async function startPolling(bot: Bot<MyContext>, opts: PollingOptions = {}): Promise<Poller> {
 	const logger = opts.logger;
 	await bot.init();
-	const fetchUpdates = createUpdateFetcher(bot, {
-		fetch: {
-			timeout: opts.timeoutSeconds ?? 30,
-			...(opts.allowedUpdates ? { allowed_updates: [...opts.allowedUpdates] as never } : {}),
-		},
-		// The fetcher would print retries with console.error; log them as JSON lines instead.
-		silent: true,
-	});
-	let started = false;
 	let stopping = false;
-	// The runner types its signal with the abort-controller shim, not the global AbortSignal.
-	type Signal = Parameters<typeof fetchUpdates>[1];
-	const supplier = {
-		supply: async (batchSize: number, signal: Signal): Promise<Update[]> => {
-			if (!started) {
-				started = true;
-				opts.onStart?.();
-			}
-			try {
-				return await fetchUpdates(batchSize, signal);
-			} catch (e) {
-				if (!stopping) logger?.error('getUpdates failed, polling stopped', { err: e });
-				throw e;
-			}
-		},
-	};
+	const supplier = updateSupplier(bot, opts, () => stopping);
 
 	const inflight = new Set<Promise<void>>();
 	/** Highest update id handed to the bot. Updates are consumed in order, so all below it were too. */
@@ -105,16 +81,7 @@ export async function startPolling(bot: Bot<MyContext>, opts: PollingOptions = {
 			logger?.warn('runner stopped with an error', { err: e });
 		}
 		while (inflight.size > 0) await Promise.allSettled([...inflight]);
-		if (lastTaken !== undefined) {
-			try {
-				await bot.api.getUpdates({ offset: lastTaken + 1, limit: 1, timeout: 0 });
-			} catch (e) {
-				logger?.warn(
-					'could not confirm the update offset; some updates may be delivered again (they are deduplicated)',
-					{ err: e },
-				);
-			}
-		}
+		if (lastTaken !== undefined) await confirmOffset(bot, lastTaken + 1, logger);
 	}
 	return {
 		isRunning: () => !stopping && runner.isRunning(),
@@ -122,4 +89,44 @@ export async function startPolling(bot: Bot<MyContext>, opts: PollingOptions = {
 		task: () => runner.task(),
 		stop: () => (stopped ??= doStop()),
 	};
+}
+
+/** getUpdates for the runner: calls onStart before the first fetch, logs the error that ends polling. */
+function updateSupplier(bot: Bot<MyContext>, opts: PollingOptions, stopping: () => boolean) {
+	const fetchUpdates = createUpdateFetcher(bot, {
+		fetch: {
+			timeout: opts.timeoutSeconds ?? 30,
+			...(opts.allowedUpdates ? { allowed_updates: [...opts.allowedUpdates] as never } : {}),
+		},
+		// The fetcher would print retries with console.error; log them as JSON lines instead.
+		silent: true,
+	});
+	let started = false;
+	// The runner types its signal with the abort-controller shim, not the global AbortSignal.
+	type Signal = Parameters<typeof fetchUpdates>[1];
+	return {
+		supply: async (batchSize: number, signal: Signal): Promise<Update[]> => {
+			if (!started) {
+				started = true;
+				opts.onStart?.();
+			}
+			try {
+				return await fetchUpdates(batchSize, signal);
+			} catch (e) {
+				if (!stopping()) opts.logger?.error('getUpdates failed, polling stopped', { err: e });
+				throw e;
+			}
+		},
+	};
+}
+
+/** Tell Telegram every update below `offset` is handled, so a restart does not fetch them again. */
+async function confirmOffset(bot: Bot<MyContext>, offset: number, logger: Logger | undefined): Promise<void> {
+	try {
+		await bot.api.getUpdates({ offset, limit: 1, timeout: 0 });
+	} catch (e) {
+		logger?.warn('could not confirm the update offset; some updates may be delivered again (they are deduplicated)', {
+			err: e,
+		});
+	}
 }

@@ -43,7 +43,8 @@ export class VtuApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://www.example-vtu.com.ng',
 			description:
-				'Address of the VTU site, with or without a trailing "/api". Use the URL printed by "npm run sandbox" to try everything without spending money.',
+				'Address of the VTU site, with or without a trailing "/api". Use the URL printed by "npm run ' +
+				'sandbox" to try everything without spending money.',
 		},
 		{
 			displayName: 'API Token',
@@ -61,7 +62,13 @@ export class VtuApi implements ICredentialType {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether anything besides this one n8n process buys with this token: n8n workers (queue mode), another n8n, the Telegram bot, the website or app, your own scripts. It matters only when a purchase\'s answer was lost on the way back. On: a record found afterwards is taken as this purchase\'s only when it is provably its own; otherwise the item ends as "unknown outcome" with the records to check, to be settled later with VTU Transaction → Resolve Unclear Purchase. Off: a single record that matches is taken as this purchase\'s. Either way "not charged" is only said once the site\'s records prove it.',
+				'Whether anything besides this one n8n process buys with this token: n8n workers (queue mode), ' +
+				'another n8n, the Telegram bot, the website or app, your own scripts. It matters only when a ' +
+				"purchase's answer was lost on the way back. On: a record found afterwards is taken as this " +
+				'purchase\'s only when it is provably its own; otherwise the item ends as "unknown outcome" ' +
+				'with the records to check, to be settled later with VTU Transaction → Resolve Unclear ' +
+				'Purchase. Off: a single record that matches is taken as this purchase\'s. Either way "not ' +
+				'charged" is only said once the site\'s records prove it.',
 		},
 		{
 			displayName: 'Vendor Processing Time (Seconds)',
@@ -70,7 +77,11 @@ export class VtuApi implements ICredentialType {
 			typeOptions: { minValue: 1 },
 			default: VENDOR_PROCESSING_SECONDS_DEFAULT,
 			description:
-				'Longest the site (or the network provider behind it) may take to record a purchase after it was sent. Until this much time has passed since a purchase whose answer was lost, it is never reported as "not charged", only as "unknown outcome". Raise it if your site is sometimes slower; lowering it below what the site really takes can report a purchase that went through as not charged.',
+				'Longest the site (or the network provider behind it) may take to record a purchase after it ' +
+				'was sent. Until this much time has passed since a purchase whose answer was lost, it is never ' +
+				'reported as "not charged", only as "unknown outcome". Raise it if your site is sometimes ' +
+				'slower; lowering it below what the site really takes can report a purchase that went through ' +
+				'as not charged.',
 		},
 		{
 			displayName: 'Send Client Reference',
@@ -78,7 +89,9 @@ export class VtuApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to send a fresh customer_ref with every purchase. Some newer site builds store and echo it, which proves whose a record is even with other buyers. Turn on only if your site's transaction records show it.",
+				'Whether to send a fresh customer_ref with every purchase. Some newer site builds store and ' +
+				"echo it, which proves whose a record is even with other buyers. Turn on only if your site's " +
+				'transaction records show it.',
 		},
 		{
 			displayName: 'SMS Rate per Page (₦)',
@@ -87,7 +100,9 @@ export class VtuApi implements ICredentialType {
 			default: '',
 			placeholder: '2.50',
 			description:
-				"What your site charges per SMS page per number, from its pricing page. Leave empty if unsure: the first batch's wallet change shows it, and until then quotes and the Spend Cap assume ₦2.50 (the highest rate seen on these sites).",
+				'What your site charges per SMS page per number, from its pricing page. Leave empty if unsure: ' +
+				"the first batch's wallet change shows it, and until then quotes and the Spend Cap assume ₦2.50 " +
+				'(the highest rate seen on these sites).',
 		},
 		{
 			displayName: 'SMS DND Rate per Page (₦)',

@@ -2,11 +2,8 @@
 /**
  * Fails when a function in product code (client/, nodes/, bot/, sandbox/, store/) spans more than 80 lines,
  * counted from its first line to its closing brace, nested functions included (each is checked on its own
- * too). Run by `npm run lint`; `node scripts/function-length.js --all` lists every function over the limit.
- *
- * ALLOWED lists the long functions still being split (named `path:function`): they print as warnings, not
- * failures. The list only shrinks: an entry whose function is now short enough (or gone) prints a warning
- * asking for its removal (a warning, not a failure, so branches that split them merge in any order).
+ * too). Run by `npm run lint`; it lists every function over the limit and fails if there is one. There are
+ * no exceptions: split a long function by what it does.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,7 +11,6 @@ const ts = require('typescript');
 
 const LIMIT = 80;
 const FOLDERS = ['client', 'nodes', 'bot', 'sandbox', 'store'];
-const ALLOWED = new Set(['bot/main.ts:main', 'bot/bot.ts:createCore', 'bot/polling.ts:startPolling']);
 
 const root = path.resolve(__dirname, '..');
 
@@ -62,28 +58,15 @@ function longFunctions(file) {
 }
 
 let failed = false;
-const seen = new Set();
 for (const folder of FOLDERS) {
 	const dir = path.join(root, folder);
 	if (!fs.existsSync(dir)) continue;
 	for (const file of tsFiles(dir)) {
 		const rel = path.relative(root, file).split(path.sep).join('/');
 		for (const f of longFunctions(file)) {
-			const key = `${rel}:${f.name}`;
-			const where = `${rel}:${f.line} ${f.name} is ${f.lines} lines (limit ${LIMIT})`;
-			if (ALLOWED.has(key)) {
-				seen.add(key);
-				console.warn(`warning: ${where}; allowed for now, split it and remove it from ALLOWED`);
-			} else {
-				failed = true;
-				console.error(`error: ${where}; split it by what it does`);
-			}
+			failed = true;
+			console.error(`error: ${rel}:${f.line} ${f.name} is ${f.lines} lines (limit ${LIMIT}); split it by what it does`);
 		}
-	}
-}
-for (const key of ALLOWED) {
-	if (!seen.has(key)) {
-		console.warn(`warning: ${key} is in ALLOWED but not over ${LIMIT} lines (or gone); remove it from the list`);
 	}
 }
 process.exit(failed ? 1 : 0);

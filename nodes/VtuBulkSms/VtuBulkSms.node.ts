@@ -107,12 +107,15 @@ export class VtuBulkSms implements INodeType {
 						name: 'A Field of Every Input Item',
 						value: 'allItems',
 						description:
-							'Each input item (e.g. a CSV row) sends Message to the number(s) in Phone Field; all items together are one campaign',
+							'Each input item (e.g. a CSV row) sends Message to the number(s) in Phone Field; all items ' +
+							'together are one campaign',
 					},
 				],
 				default: 'field',
 				description:
-					'Every input item is a row of ONE campaign: a personalised Message (an expression such as Hi {{ $JSON.name }}) is worked out per row, a number in several rows gets one text (the message of its first row, see Text Each Number Once), and the campaign is priced once',
+					'Every input item is a row of ONE campaign: a personalised Message (an expression such as Hi {{ ' +
+					'$JSON.name }}) is worked out per row, a number in several rows gets one text (the message of ' +
+					'its first row, see Text Each Number Once), and the campaign is priced once',
 				displayOptions: { show: spending(P) },
 			},
 			{
@@ -179,7 +182,8 @@ export class VtuBulkSms implements INodeType {
 					default: '',
 					placeholder: 'e.g. name',
 					description:
-						"Field of the input items with the customer's name, shown next to each number in rejected.csv and per-recipient items",
+						"Field of the input items with the customer's name, shown next to each number in rejected.csv " +
+						'and per-recipient items',
 				},
 				{
 					displayName: 'Opt-Out Numbers',
@@ -189,7 +193,8 @@ export class VtuBulkSms implements INodeType {
 					default: '',
 					placeholder: 'e.g. 08031234567, 08051234567',
 					description:
-						'Numbers that replied STOP (separated by commas or new lines, or a list from an expression). They are left out before the campaign is priced.',
+						'Numbers that replied STOP (separated by commas or new lines, or a list from an expression). ' +
+						'They are left out before the campaign is priced.',
 				},
 				{
 					displayName: 'Text Each Number Once',
@@ -197,7 +202,9 @@ export class VtuBulkSms implements INodeType {
 					type: 'boolean',
 					default: true,
 					description:
-						'Whether a number that appears in several rows (e.g. under two names) gets only one text, the message of its first row. Off: it gets one text per different message. Either way the summary lists every repeated number with its rows.',
+						'Whether a number that appears in several rows (e.g. under two names) gets only one text, the ' +
+						'message of its first row. Off: it gets one text per different message. Either way the summary ' +
+						'lists every repeated number with its rows.',
 				},
 				{
 					displayName: 'Send Rate (Messages per Second)',
@@ -236,7 +243,8 @@ export class VtuBulkSms implements INodeType {
 						name: 'Campaign',
 						value: 'campaign',
 						description:
-							'One item per campaign: batches from one sender sent at most 10 minutes apart, with the campaign ID the Send operation reports',
+							'One item per campaign: batches from one sender sent at most 10 minutes apart, with the ' +
+							'campaign ID the Send operation reports',
 					},
 				],
 				default: 'batch',
@@ -307,7 +315,8 @@ export class VtuBulkSms implements INodeType {
 				'rejected.csv',
 				'text/csv',
 			);
-			items[0].json.rejectedFile = `rejected.csv: ${countText(rejected.count, 'number')} not sent, with row, name, number, status and reason`;
+			items[0].json.rejectedFile =
+				`rejected.csv: ${countText(rejected.count, 'number')} not sent, ` + 'with row, name, number, status and reason';
 		}
 		if (checkLater.count > 0) {
 			binary.checkLater = await this.helpers.prepareBinaryData(
@@ -315,7 +324,9 @@ export class VtuBulkSms implements INodeType {
 				'check-later.csv',
 				'text/csv',
 			);
-			items[0].json.checkLaterFile = `check-later.csv: ${countText(checkLater.count, 'number')} of requests with no clear answer (maybe texted and charged): do not resend them, resolve them first`;
+			items[0].json.checkLaterFile =
+				`check-later.csv: ${countText(checkLater.count, 'number')} of requests with no clear answer ` +
+				'(maybe texted and charged): do not resend them, resolve them first';
 		}
 		if (Object.keys(binary).length > 0) items[0].binary = binary;
 		return [items];
@@ -418,9 +429,11 @@ async function sendCampaign(
 /** Refuse a campaign with nothing to send, or started outside its send window: nothing is sent. */
 function checkSendable(c: Campaign, inWindow: boolean, window: string): void {
 	if (c.batches.every((b) => b.recipients.length === 0)) {
+		const n = c.recipients.length;
+		const which = n === 1 ? 'the 1 number is not' : `none of the ${countText(n, 'number')} is`;
 		throw refuse(
 			'invalid_input',
-			`Nothing to send: ${c.recipients.length === 1 ? 'the 1 number is not' : `none of the ${countText(c.recipients.length, 'number')} is`} a new, valid Nigerian mobile number that has not opted out`,
+			`Nothing to send: ${which} a new, valid Nigerian mobile number that has not opted out`,
 			'Run with Dry Run on to see every number and why it was left out.',
 		);
 	}
@@ -455,7 +468,9 @@ async function sendBatch(
 		// A site that counts pages differently (e.g. UTF-16 units) charges more than quoted: stop there
 		// so the campaign cannot run past its quote and the Spend Cap by more than this one request.
 		if (b.chargedKobo > b.costKobo) {
-			state.stop = `the site charged ${formatNaira(b.chargedKobo, { symbol: true })} for a request quoted ${formatNaira(b.costKobo, { symbol: true })}`;
+			state.stop =
+				`the site charged ${formatNaira(b.chargedKobo, { symbol: true })} ` +
+				`for a request quoted ${formatNaira(b.costKobo, { symbol: true })}`;
 		}
 		if (r.balanceAfter && Number(r.id) > state.lastId) {
 			[state.lastId, state.balance] = [Number(r.id), naira(r.balanceAfter)];
@@ -499,7 +514,8 @@ async function listBatches(ctx: IExecuteFunctions, i: number, client: VtuClient)
 		if (res.next <= page) {
 			throw refuse(
 				'bad_response',
-				`Stopped after page ${page} (${countText(batches.length, 'batch', 'batches')} read): the site's next page is ${res.next}, which does not move forward, so reading on would loop`,
+				`Stopped after page ${page} (${countText(batches.length, 'batch', 'batches')} read): ` +
+					`the site's next page is ${res.next}, which does not move forward, so reading on would loop`,
 				"Turn off Return All and use Limit, or report the site's paging to its support.",
 			);
 		}

@@ -281,7 +281,8 @@ function duplicatesJson(c: Campaign): IDataObject {
 	return {
 		duplicateNumbers: repeated.slice(0, 20) as unknown as IDataObject[],
 		duplicatesNote:
-			`${int(repeated.length)} number${repeated.length > 1 ? 's appear' : ' appears'} in more than one row (e.g. ${e.number} in rows ${e.rows.join(', ')}): ` +
+			`${int(repeated.length)} number${repeated.length > 1 ? 's appear' : ' appears'} in more than one row ` +
+			`(e.g. ${e.number} in rows ${e.rows.join(', ')}): ` +
 			(once
 				? 'each number gets one text, the message of its first row'
 				: 'each gets one text per different message (Text Each Number Once is off)') +
@@ -358,7 +359,10 @@ export function summaryJson(c: Campaign, sent: boolean): IDataObject {
 		...duplicatesJson(c),
 	});
 	if (c.unicode.length > 0) {
-		json.unicodeWarning = `The message holds ${c.unicode.join(' ')}, outside the GSM alphabet: networks deliver it as Unicode (70 characters per SMS part), which can cost more on some routes. Write "N" for ₦ and leave out emoji to stay in plain SMS.`;
+		json.unicodeWarning =
+			`The message holds ${c.unicode.join(' ')}, outside the GSM alphabet: networks deliver it as Unicode ` +
+			'(70 characters per SMS part), which can cost more on some routes. ' +
+			'Write "N" for ₦ and leave out emoji to stay in plain SMS.';
 	}
 	if (sent) Object.assign(json, sentDetailsJson(c));
 	return json;
@@ -372,11 +376,16 @@ function sentDetailsJson(c: Campaign): IDataObject {
 		.slice(0, 20)
 		.map((b) => ({ status: b.status, numbers: b.recipients.length, error: b.error }));
 	if (failed.length > 20)
-		json.failedRequestsNote = `${failed.length} requests did not succeed; the first 20 are listed, every number is in the attached CSV.`;
+		json.failedRequestsNote =
+			`${failed.length} requests did not succeed; ` + 'the first 20 are listed, every number is in the attached CSV.';
 	const unclear = unclearRequestsJson(c);
 	if (unclear.length > 0) {
 		json.unclearRequests = unclear;
-		json.unclearNote = `${unclear.length} request${unclear.length > 1 ? 's' : ''} got no clear answer: ${unclear.length > 1 ? 'they' : 'it'} may have been charged and texted. Do not send ${unclear.length > 1 ? 'them' : 'it'} again: pass each of unclearRequests to VTU Transaction → Resolve Unclear Purchase after its resolvableAfter time. The numbers are in check-later.csv, not in rejected.csv.`;
+		const many = unclear.length > 1;
+		json.unclearNote =
+			`${unclear.length} request${many ? 's' : ''} got no clear answer: ${many ? 'they' : 'it'} may have been charged ` +
+			`and texted. Do not send ${many ? 'them' : 'it'} again: pass each of unclearRequests to VTU Transaction → ` +
+			'Resolve Unclear Purchase after its resolvableAfter time. The numbers are in check-later.csv, not in rejected.csv.';
 	}
 	return json;
 }

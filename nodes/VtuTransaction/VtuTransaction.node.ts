@@ -24,7 +24,10 @@ export class VtuTransaction implements INodeType {
 			...getManyFields,
 			{
 				displayName:
-					'Feed this the "unknown outcome" items of a buying node (Continue On Fail on), best after their resolvableAfter time (e.g. behind a Wait node). It never buys: it answers resolution "bought" with the record, "not_bought" when the site\'s records prove it, or "still_unclear" with tryAgainAfter.',
+					'Feed this the "unknown outcome" items of a buying node (Continue On Fail on), best after their ' +
+					'resolvableAfter time (e.g. behind a Wait node). It never buys: it answers resolution "bought" ' +
+					'with the record, "not_bought" when the site\'s records prove it, or "still_unclear" with ' +
+					'tryAgainAfter.',
 				name: 'resolveNotice',
 				type: 'notice',
 				default: '',
@@ -37,7 +40,8 @@ export class VtuTransaction implements INodeType {
 				default: '={{ $json.request ?? $json.error?.request }}',
 				required: true,
 				description:
-					'The purchase as the buying node sent it: the "request" field of its unknown-outcome item (inside "error" on the error output)',
+					'The purchase as the buying node sent it: the "request" field of its unknown-outcome item ' +
+					'(inside "error" on the error output)',
 				displayOptions: { show: { operation: ['resolveUnclear'] } },
 			},
 			{
@@ -58,7 +62,9 @@ export class VtuTransaction implements INodeType {
 				default: '={{ $json.customerRef ?? $json.error?.customerRef ?? "" }}',
 				placeholder: 'e.g. 3q2-hx0VbW9kZ1Lr',
 				description:
-					'The customer_ref the purchase was sent with: the "customerRef" field of its unknown-outcome item (when the credential sends one). Where the site echoes it, the record carrying it is proven this purchase\'s, even beside identical purchases of other buyers. Empty: not known.',
+					'The customer_ref the purchase was sent with: the "customerRef" field of its unknown-outcome ' +
+					'item (when the credential sends one). Where the site echoes it, the record carrying it is ' +
+					"proven this purchase's, even beside identical purchases of other buyers. Empty: not known.",
 				displayOptions: { show: { operation: ['resolveUnclear'] } },
 			},
 		]),

@@ -35,7 +35,8 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 		throw refuse(
 			'invalid_input',
 			'Request is not the request of an unclear purchase (an object with a product field)',
-			'Pass the unknown_outcome item of a buying node (Continue On Fail on) and leave Request as {{ $json.request }}, or map it to that field.',
+			'Pass the unknown_outcome item of a buying node (Continue On Fail on) and leave Request as {{ ' +
+				'$json.request }}, or map it to that field.',
 		);
 	}
 	return value as IDataObject;
@@ -71,7 +72,8 @@ function readCustomerRef(ctx: IExecuteFunctions, i: number): string | undefined 
 		throw refuse(
 			'invalid_input',
 			`Customer Reference "${String(raw).slice(0, 80)}" is not a customer_ref (1 to 64 characters, no spaces)`,
-			'Leave Customer Reference as its default, which reads the customerRef field of the unknown-outcome item, or empty it.',
+			'Leave Customer Reference as its default, which reads the customerRef field of the ' +
+				'unknown-outcome item, or empty it.',
 		);
 	}
 	return value;

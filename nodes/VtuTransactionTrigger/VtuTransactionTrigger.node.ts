@@ -228,7 +228,8 @@ export class VtuTransactionTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{"Watch " + $parameter["product"] + " transactions"}}',
 		description:
-			'Starts the workflow when a VTU purchase is made or its status changes (processing → successful or failed, successful → failed)',
+			'Starts the workflow when a VTU purchase is made or its status changes (processing → successful ' +
+			'or failed, successful → failed)',
 		defaults: { name: 'VTU Transaction Trigger' },
 		polling: true,
 		inputs: [],
@@ -320,7 +321,9 @@ export class VtuTransactionTrigger implements INodeType {
 						typeOptions: { minValue: 1, maxValue: 720 },
 						default: 24,
 						description:
-							'How long after its last change a transaction is still re-checked for another change (e.g. a reversal) once it is older than Pages to Scan. Each poll re-reads up to 20 more pages (300 transactions) of them and goes on from there at the next poll.',
+							'How long after its last change a transaction is still re-checked for another change (e.g. a ' +
+							'reversal) once it is older than Pages to Scan. Each poll re-reads up to 20 more pages (300 ' +
+							'transactions) of them and goes on from there at the next poll.',
 					},
 				],
 			},

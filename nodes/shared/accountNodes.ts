@@ -68,7 +68,8 @@ export const ACCOUNT_NODES = {
 		noun: 'transaction',
 		summary: 'Look up any VTU purchase by ID or reference, list recent ones, or settle an unclear one',
 		subtitle:
-			'={{$parameter["operation"] === "resolveUnclear" ? "resolve unclear purchase" : $parameter["operation"] + ": " + $parameter["product"]}}',
+			'={{$parameter["operation"] === "resolveUnclear" ? "resolve unclear purchase" : ' +
+			'$parameter["operation"] + ": " + $parameter["product"]}}',
 		// read-only: an agent may check what a purchase became
 		aiTool: true,
 		spend: 'get',
@@ -84,7 +85,8 @@ export const ACCOUNT_NODES = {
 				name: 'Resolve Unclear Purchase',
 				value: 'resolveUnclear',
 				description:
-					'Settle an "unknown outcome" item of a buying node: bought (with its record), not bought (proven), or still unclear (with when to try again). Never buys.',
+					'Settle an "unknown outcome" item of a buying node: bought (with its record), not bought ' +
+					'(proven), or still unclear (with when to try again). Never buys.',
 				action: 'Resolve an unclear purchase',
 			},
 		],

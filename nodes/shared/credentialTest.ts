@@ -13,14 +13,27 @@ export function describeCredentialFailure(error: unknown, baseUrl: string): stri
 	if (error instanceof VtuError) {
 		switch (error.code) {
 			case 'auth':
-				return "The site rejected the API token (HTTP 401). Copy the token again from the site's API access page (it changes when it is reset) and paste it without spaces.";
+				return (
+					"The site rejected the API token (HTTP 401). Copy the token again from the site's API access " +
+					'page (it changes when it is reset) and paste it without spaces.'
+				);
 			case 'forbidden':
-				return `The site refused this token (HTTP 403). ${FORBIDDEN_ADVICE}${error.serverMessage ? ` The site said: ${error.serverMessage}` : ''}`;
+				return (
+					`The site refused this token (HTTP 403). ${FORBIDDEN_ADVICE}` +
+					(error.serverMessage ? ` The site said: ${error.serverMessage}` : '')
+				);
 			case 'network':
-				return `Could not reach ${origin}: nothing answered there. Check the Base URL (scheme, host, port) and that the site is online and reachable from the n8n server.`;
+				return (
+					`Could not reach ${origin}: nothing answered there. Check the Base URL (scheme, host, port) ` +
+					'and that the site is online and reachable from the n8n server.'
+				);
 			case 'not_found':
 			case 'bad_response':
-				return `${origin} answered, but not like a VTU API (${error.httpStatus ? `HTTP ${error.httpStatus}` : 'unexpected body'} for /api/user/). Enter the site's home address as Base URL, e.g. https://www.example-vtu.com.ng.`;
+				return (
+					`${origin} answered, but not like a VTU API ` +
+					`(${error.httpStatus ? `HTTP ${error.httpStatus}` : 'unexpected body'} for /api/user/). ` +
+					"Enter the site's home address as Base URL, e.g. https://www.example-vtu.com.ng."
+				);
 			case 'rate_limited':
 				return 'The site is rate limiting requests (HTTP 429). Wait a minute and test again.';
 			case 'server':
@@ -55,7 +68,9 @@ export async function vtuApiTest(
 	} catch {
 		return {
 			status: 'Error',
-			message: `"${safeUrlText(baseUrl)}" is not a URL. Enter the site's address with its scheme, e.g. https://www.example-vtu.com.ng.`,
+			message:
+				`"${safeUrlText(baseUrl)}" is not a URL. ` +
+				"Enter the site's address with its scheme, e.g. https://www.example-vtu.com.ng.",
 		};
 	}
 	// A credential test gets no `httpRequest`: ICredentialTestFunctions (n8n 1.123.81 and 2.41.1) offers
@@ -79,7 +94,9 @@ export async function vtuApiTest(
 		if (!profile.isApiUser) {
 			return {
 				status: 'Error',
-				message: `The token works, but account "${profile.username}" is of type "${profile.userType}", not API. Ask the site owner to change the account type to API before buying.`,
+				message:
+					`The token works, but account "${profile.username}" is of type "${profile.userType}", not API. ` +
+					'Ask the site owner to change the account type to API before buying.',
 			};
 		}
 		return {

@@ -22,7 +22,10 @@ const SHARED_OPTIONS: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: DEFAULT_CONCURRENCY,
 		description:
-			'The most items bought at the same time. Not set: the node starts with 10 and sends more, up to 1000, only while the site answers quickly and cleanly. Set: it starts at this number. Either way it slows down (to 0.7×) on "too many requests" (HTTP 429), server errors or slow answers. Set it to what the site allows if you know it. Results stay one per input item, in input order.',
+			'The most items bought at the same time. Not set: the node starts with 10 and sends more, up to ' +
+			'1000, only while the site answers quickly and cleanly. Set: it starts at this number. Either ' +
+			'way it slows down (to 0.7×) on "too many requests" (HTTP 429), server errors or slow answers. ' +
+			'Set it to what the site allows if you know it. Results stay one per input item, in input order.',
 	}),
 	locked({
 		displayName: 'Dry Run',
@@ -30,7 +33,8 @@ const SHARED_OPTIONS: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to only check and price every item without buying anything. Outputs one summary: can it run, rows, total, wallet balance, short by how much, and every bad row with its reason.',
+			'Whether to only check and price every item without buying anything. Outputs one summary: can ' +
+			'it run, rows, total, wallet balance, short by how much, and every bad row with its reason.',
 	}),
 	locked({
 		displayName: 'Dry Run Detail Per Row',
@@ -45,7 +49,8 @@ const SHARED_OPTIONS: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send a purchase once more when its first attempt got no answer and the transaction list proves nothing was charged',
+			'Whether to send a purchase once more when its first attempt got no answer and the transaction ' +
+			'list proves nothing was charged',
 	}),
 	locked({
 		displayName: 'Skip If Already Bought Within (Minutes)',
@@ -54,7 +59,11 @@ const SHARED_OPTIONS: INodeProperties[] = [
 		typeOptions: { minValue: 0 },
 		default: 0,
 		description:
-			'Before buying, look each item up in the account\'s transactions of the last N minutes; an item already bought is output with path "existing" and its record, and nothing is sent for it. A retried execution always does this (24 hours back unless set here). Two genuine identical orders within the window cannot be told apart: the second is skipped. 0 = off for ordinary runs.',
+			"Before buying, look each item up in the account's transactions of the last N minutes; an item " +
+			'already bought is output with path "existing" and its record, and nothing is sent for it. A ' +
+			'retried execution always does this (24 hours back unless set here). Two genuine identical ' +
+			'orders within the window cannot be told apart: the second is skipped. 0 = off for ordinary ' +
+			'runs.',
 	}),
 	locked({
 		displayName: 'Spend Cap (₦)',
@@ -63,7 +72,8 @@ const SHARED_OPTIONS: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 0,
 		description:
-			'Most this node may spend in one execution, in naira. Items that would go over it are refused before anything is sent. 0 means no cap.',
+			'Most this node may spend in one execution, in naira. Items that would go over it are refused ' +
+			'before anything is sent. 0 means no cap.',
 	}),
 	locked({
 		displayName: 'Wait for Final Status',
@@ -170,7 +180,9 @@ export function catalogueField(
 		allowArbitraryValues: true,
 		default: '',
 		required: true,
-		description: `${what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+		description:
+			`${what}. Choose from the list, or specify an ID using an ` +
+			'<a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: { show },
 	};
 }

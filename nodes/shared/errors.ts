@@ -19,7 +19,9 @@ const HINTS: Record<string, string> = {
 	network: 'n8n could not reach the site. Check the Base URL in the credential and that the site is online.',
 	not_charged: 'The purchase was not charged (verified in the transaction list), so it is safe to run it again.',
 	unknown_outcome:
-		'Do NOT buy again yet: check later. Pass this item to VTU Transaction → Resolve Unclear Purchase after its resolvableAfter time (or check the transaction list on the site) to learn whether it went through.',
+		'Do NOT buy again yet: check later. Pass this item to VTU Transaction → Resolve Unclear ' +
+		'Purchase after its resolvableAfter time (or check the transaction list on the site) to learn ' +
+		'whether it went through.',
 	spend_cap: 'Raise the Spend Cap option or split the input into smaller runs.',
 };
 

@@ -71,7 +71,9 @@ export function catalogueIdParam(
 	return parseId(raw, name, what);
 }
 
-/** A yes/no parameter: the boolean true or false (an expression giving the text "true" is refused, as in the client). */
+/**
+ * A yes/no parameter: the boolean true or false (an expression giving the text "true" is refused, as in the client).
+ */
 export function booleanParam(ctx: IExecuteFunctions, name: string, itemIndex: number): boolean {
 	return parseBoolean(itemParam(ctx, name, itemIndex, false), name);
 }

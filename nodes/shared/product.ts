@@ -21,7 +21,10 @@ import { getTransaction } from './operations';
 import { runEachItem, runPurchases } from './runner';
 import { CREDENTIAL_NAME } from './transport';
 
-/** What a VTU node's description is made of: a product table row, or the same for a non-product node (whose `spend` is just the operation a new node starts on). */
+/**
+ * What a VTU node's description is made of: a product table row, or the same for
+ * a non-product node (whose `spend` is just the operation a new node starts on).
+ */
 export type NodeSpec = Pick<ProductSpec, 'node' | 'title' | 'noun' | 'summary' | 'aiTool' | 'operations' | 'spend'> & {
 	/** The canvas subtitle when not "operation: noun". */
 	subtitle?: string;
@@ -67,7 +70,10 @@ export function vtuSubtitle(spec: NodeSpec): string {
 	return spec.subtitle ?? `={{$parameter["operation"] + ": ${spec.noun}"}}`;
 }
 
-/** Whether an AI agent may call the node as a tool, from the product's row (client/products/<product>/spec.ts, aiTool). */
+/**
+ * Whether an AI agent may call the node as a tool, from the
+ * product's row (client/products/<product>/spec.ts, aiTool).
+ */
 export function usableAsTool(spec: NodeSpec): true {
 	return spec.aiTool;
 }
@@ -100,7 +106,11 @@ export function vtuProperties(spec: NodeSpec, fields: INodeProperties[]): INodeP
  * execution, and the node answers what it already bought instead of buying again (runner.ts).
  */
 export const RETRY_NOTICE =
-	'Retry On Fail (Settings) never buys an item twice: when n8n runs this node again in the same execution, items it already bought come back as they were (path "already_bought_this_execution") and an unclear one is looked up, not sent again. A new execution (e.g. a re-run of the workflow) does not know them: use the option Skip If Already Bought Within for that.';
+	'Retry On Fail (Settings) never buys an item twice: when n8n runs this node again in the same ' +
+	'execution, items it already bought come back as they were (path ' +
+	'"already_bought_this_execution") and an unclear one is looked up, not sent again. A new ' +
+	'execution (e.g. a re-run of the workflow) does not know them: use the option Skip If Already ' +
+	'Bought Within for that.';
 
 function retryNotice(show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
 	return {

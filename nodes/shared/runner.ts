@@ -74,7 +74,8 @@ function refuseModelFilledLimits(ctx: IExecuteFunctions): void {
 		if (typeof v === 'string' && /\$fromai\s*\(/i.test(v)) {
 			throw refuse(
 				'invalid_input',
-				`The option "${OPTION_LABELS[name] ?? name}" is filled by the AI model ($fromAI); limits like this one must be fixed by the workflow`,
+				`The option "${OPTION_LABELS[name] ?? name}" is filled by the AI model ($fromAI); ` +
+					'limits like this one must be fixed by the workflow',
 				"Open the node's Options and type a fixed value.",
 			);
 		}
@@ -629,7 +630,8 @@ async function recallEarlierTries(
 
 /** Said on an item an earlier try of this execution bought: nothing was sent for it this time. */
 export const ALREADY_BOUGHT_NOTE =
-	'n8n ran this node again in the same execution (Retry On Fail); this item was bought by the earlier try and was not bought again';
+	'n8n ran this node again in the same execution (Retry On Fail); this item was bought by the ' +
+	'earlier try and was not bought again';
 
 function alreadyBought(items: INodeExecutionData[]): INodeExecutionData[] {
 	return items.map((o) => ({
@@ -650,7 +652,8 @@ function collect(outputs: Array<INodeExecutionData[] | undefined>): INodeExecuti
 }
 
 /**
- * Per-item loop for the read-only operations: pairedItem, continueOnFail, `[row N]` errors (rows from 1, as n8n shows them).
+ * Per-item loop for the read-only operations: pairedItem,
+ * continueOnFail, `[row N]` errors (rows from 1, as n8n shows them).
  * `fn` returns one or more JSON objects (or full items, e.g. with binary data).
  */
 export async function runEachItem(

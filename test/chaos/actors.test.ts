@@ -17,7 +17,9 @@ beforeAll(async () => {
 test('no double charge, nothing lost, no false success (sandbox ledger audit)', () => {
 	expect(r.problems).toEqual([]);
 	expect(r.lastLine).toBe(
-		`chaos: ${r.purchases} purchases, ${r.faults} faults, 0 double charges, 0 lost, 0 false successes, 0 false not-charged, ${r.unknownOutcomes} unknown (${r.resolved} resolved)`,
+		`chaos: ${r.purchases} purchases, ${r.faults} faults, 0 double charges, 0 lost, 0 false successes, ` +
+			`0 false not-charged, ` +
+			`${r.unknownOutcomes} unknown (${r.resolved} resolved)`,
 	);
 });
 

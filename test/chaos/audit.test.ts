@@ -47,23 +47,28 @@ test("a result naming another order's record is a false success; two debited rec
 		[txn(9, 'a1-1'), txn(10, 'a2-1'), txn(11, 'a2-1')],
 		['data|9', 'data|10', 'data|11'],
 	);
-	expect([r.falseSuccesses, r.doubleCharges, r.lost]).toEqual([1, 1, 0]); // a0-1's claim on a1-1's record; a2-1 charged twice
+	// a0-1's claim on a1-1's record; a2-1 charged twice
+	expect([r.falseSuccesses, r.doubleCharges, r.lost]).toEqual([1, 1, 0]);
 });
 
-test("unknown_outcome: its candidates must hold its record; the busy buyers' records belong to no order and are no loss", () => {
-	const r = audit(
-		[
-			{ id: 'a0-1', kind: 'error', code: 'unknown_outcome', candidates: [3, 4] },
-			{ id: 'a0-2', kind: 'error', code: 'unknown_outcome', candidates: [3], later: true },
-		],
-		[txn(3, 'busy'), txn(4, 'a0-1'), txn(5, 'a0-2'), txn(6, 'busy')],
-		['data|3', 'data|4', 'data|5', 'data|6'],
-	);
-	expect([r.lost, r.unknownOutcomes, r.falseNotCharged]).toEqual([1, 2, 0]);
-	expect(r.problems).toEqual([
-		expect.stringMatching(/^LOST a0-2: unknown_outcome with candidates \[3\] missing its record\(s\) 5$/),
-	]);
-});
+test(
+	"unknown_outcome: its candidates must hold its record; the busy buyers' records belong to no " +
+		'order and are no loss',
+	() => {
+		const r = audit(
+			[
+				{ id: 'a0-1', kind: 'error', code: 'unknown_outcome', candidates: [3, 4] },
+				{ id: 'a0-2', kind: 'error', code: 'unknown_outcome', candidates: [3], later: true },
+			],
+			[txn(3, 'busy'), txn(4, 'a0-1'), txn(5, 'a0-2'), txn(6, 'busy')],
+			['data|3', 'data|4', 'data|5', 'data|6'],
+		);
+		expect([r.lost, r.unknownOutcomes, r.falseNotCharged]).toEqual([1, 2, 0]);
+		expect(r.problems).toEqual([
+			expect.stringMatching(/^LOST a0-2: unknown_outcome with candidates \[3\] missing its record\(s\) 5$/),
+		]);
+	},
+);
 
 test("summary line: the issue's exact format", () => {
 	expect(
@@ -78,6 +83,7 @@ test("summary line: the issue's exact format", () => {
 			resolved: 3,
 		}),
 	).toBe(
-		'chaos: 40 purchases, 9 faults, 0 double charges, 0 lost, 0 false successes, 0 false not-charged, 5 unknown (3 resolved)',
+		'chaos: 40 purchases, 9 faults, 0 double charges, 0 lost, 0 false successes, 0 false ' +
+			'not-charged, 5 unknown (3 resolved)',
 	);
 });

@@ -22,7 +22,8 @@ describe('chaos: 700 purchases, seed 7, seed dialect', () => {
 		expect(r.doubleCharges).toBe(0);
 		expect(r.lost).toBe(0);
 		expect(r.lastLine).toBe(
-			`chaos: 700 purchases, ${r.faults} faults, 0 double charges, 0 lost, 0 false successes, 0 false not-charged, ${r.unknownOutcomes} unknown (${r.resolved} resolved)`,
+			`chaos: 700 purchases, ${r.faults} faults, 0 double charges, 0 lost, 0 false successes, 0 false not-charged, ` +
+				`${r.unknownOutcomes} unknown (${r.resolved} resolved)`,
 		);
 	});
 

@@ -1,4 +1,6 @@
-/** Bad input never reaches the API: invalid_input with a clear message and field, no purchase POST, ledger unchanged. */
+/**
+ * Bad input never reaches the API: invalid_input with a clear message and field, no purchase POST, ledger unchanged.
+ */
 import { VtuError, type PurchaseRequest } from '../../client';
 import { DIALECTS, startEnv, type Env } from './helpers';
 
@@ -40,7 +42,10 @@ const table = (env: () => Env): Case[] => [
 		'data: toll-free 0800, ported',
 		{ product: 'data', network: 'MTN', plan: 2, phone: '08001234567', ported: true },
 		'phone',
-		/"08001234567" is not a Nigerian mobile number: 0800 is not the prefix of a mobile network.*use 11 digits like 08031234567/,
+		new RegExp(
+			'"08001234567" is not a Nigerian mobile number: 0800 is not the prefix of a mobile network' +
+				'.*use 11 digits like 08031234567',
+		),
 	],
 	[
 		'data: toll-free +234 800, ported',
@@ -946,25 +951,33 @@ describe('what is accepted: ids, exact names, documented aliases, plain amounts'
 		expect(q.recipient).toBe('08031234567');
 	});
 
-	test('SMS: digits as numbers, dnd as a boolean; a non-mobile entry is left out and counted with its reason', async () => {
-		const p = await env.client.sms.plan({
-			sender: 'Shop',
-			message: 'hi',
-			recipients: [8031234567, '0800 123 4567', null, '08051234567', 'abc'] as unknown as string[],
-			dnd: true,
-		});
-		expect(p.recipients).toEqual(['08031234567', '08051234567']);
-		expect(p.dnd).toBe(true);
-		expect(p.rejected).toEqual([
-			{ input: '0800 123 4567', reason: 'not a Nigerian mobile prefix' },
-			{ input: 'abc', reason: 'letters' },
-		]);
-		// a visible message with a zero-width joiner inside (an emoji sequence) is fine
-		expect(
-			(await env.client.sms.plan({ sender: 'Shop', message: 'Hi \u{1F468}\u200D\u{1F469}', recipients: '08031234567' }))
-				.pages,
-		).toBe(1);
-	});
+	test(
+		'SMS: digits as numbers, dnd as a boolean; a non-mobile entry is left out and counted with its ' + 'reason',
+		async () => {
+			const p = await env.client.sms.plan({
+				sender: 'Shop',
+				message: 'hi',
+				recipients: [8031234567, '0800 123 4567', null, '08051234567', 'abc'] as unknown as string[],
+				dnd: true,
+			});
+			expect(p.recipients).toEqual(['08031234567', '08051234567']);
+			expect(p.dnd).toBe(true);
+			expect(p.rejected).toEqual([
+				{ input: '0800 123 4567', reason: 'not a Nigerian mobile prefix' },
+				{ input: 'abc', reason: 'letters' },
+			]);
+			// a visible message with a zero-width joiner inside (an emoji sequence) is fine
+			expect(
+				(
+					await env.client.sms.plan({
+						sender: 'Shop',
+						message: 'Hi \u{1F468}\u200D\u{1F469}',
+						recipients: '08031234567',
+					})
+				).pages,
+			).toBe(1);
+		},
+	);
 
 	test('SMS send: the numbers left out are in the result, with how many and why', async () => {
 		const [r] = await env.client.sms.send({

@@ -51,9 +51,13 @@ function saysSuccessful(body: unknown): boolean {
 	return isObj(body) && idOk(body.id) && successWord(statusOf(body));
 }
 
-const NEGATION =
-	/\b(?:not|no|never|unable|cannot|can't|couldn't|failed|failure|fail|error|insufficient|invalid|declined|rejected)\b|unsuccess/i;
-/** SMS: a record that says successful, a record-shaped answer without any Status (SMS rows carry none), or the legacy text. */
+const NEGATIVE_WORDS = "not|no|never|unable|cannot|can't|couldn't|failed|failure|fail|error|insufficient|invalid";
+const NEGATION = new RegExp(`\\b(?:${NEGATIVE_WORDS}|declined|rejected)\\b|unsuccess`, 'i');
+
+/**
+ * SMS: a record that says successful, a record-shaped answer
+ * without any Status (SMS rows carry none), or the legacy text.
+ */
 function smsSaysSuccessful(body: unknown): boolean {
 	if (!isObj(body)) return false;
 	const recordish =
@@ -330,8 +334,10 @@ function mutate(v: Record<string, unknown>, g: Gen): unknown {
 }
 
 const HTML_PAGES = [
-	'<!doctype html>\n<html lang="en"><head><title>Server Error (500)</title></head><body><h1>Server Error (500)</h1></body></html>',
-	'<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+	'<!doctype html>\n<html lang="en"><head><title>Server Error ' +
+		'(500)</title></head><body><h1>Server Error (500)</h1></body></html>',
+	'<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad ' +
+		'Gateway</h1></center><hr><center>nginx</center></body></html>',
 	'<!DOCTYPE html><html><body>{"id": 5, "Status": "successful"}</body></html>',
 	'  <HTML><BODY>Status: successful</BODY></HTML>',
 	'<?xml version="1.0"?><response><Status>successful</Status><id>4</id></response>',
@@ -346,6 +352,9 @@ interface Case {
 	json?: unknown;
 }
 
+/** The rest of one record of the huge list, after its id. */
+const HUGE_RECORD_REST = '"Status":"successful","mobile_number":"08031234567","plan":2}';
+
 let huge: string[] | null = null;
 function hugeBodies(): string[] {
 	// 5 MB-ish bodies, built once
@@ -356,7 +365,7 @@ function hugeBodies(): string[] {
 			5 * 1024 * 1024 - 7,
 		),
 		`<html><body>${'<p>successful</p>'.repeat(320_000)}</body></html>`,
-		`[${Array.from({ length: 75_000 }, (_, i) => `{"id":${i},"Status":"successful","mobile_number":"08031234567","plan":2}`).join(',')}]`,
+		`[${Array.from({ length: 75_000 }, (_, i) => `{"id":${i},${HUGE_RECORD_REST}`).join(',')}]`,
 	];
 	return huge;
 }
@@ -866,7 +875,8 @@ describe('fuzz: caller input through quote (every product)', () => {
 			} catch (e) {
 				if (!(e instanceof VtuError) || e.code !== 'invalid_input') {
 					throw new Error(
-						`${p} #${i} (${changed.map(([f, v]) => `${f}: ${typeof v}`).join(', ')}): ${e instanceof Error ? e.stack : String(e)}`,
+						`${p} #${i} (${changed.map(([f, v]) => `${f}: ${typeof v}`).join(', ')}): ` +
+							(e instanceof Error ? e.stack : String(e)),
 					);
 				}
 				expect(typeof e.field).toBe('string');

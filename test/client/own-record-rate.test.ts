@@ -67,7 +67,8 @@ async function measure(build: 'family' | 'husmodata', opts: { shared: boolean; r
 		}
 		process.stdout.write(
 			`MEASURE ${build} shared=${opts.shared} ref=${opts.ref}: ${t.ownUnknown}/${t.faulted} faulted purchases ` +
-				`unknown although own (${Math.round((100 * t.ownUnknown) / t.faulted)}%), ${t.adopted} adopted, ${t.notCharged} not charged\n`,
+				`unknown although own (${Math.round((100 * t.ownUnknown) / t.faulted)}%), ` +
+				`${t.adopted} adopted, ${t.notCharged} not charged\n`,
 		);
 		return t;
 	} finally {

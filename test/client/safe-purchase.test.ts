@@ -7,7 +7,8 @@ const BUY = { product: 'data' as const, network: 'MTN', plan: 3, phone: '0816123
 describe.each(DIALECTS)('safe purchase (%s dialect)', (dialect) => {
 	let env: Env;
 	beforeAll(async () => {
-		// Timeouts long enough for a saturated machine to answer a normal request; a held one (timeout_after) never answers anyway.
+		// Timeouts long enough for a saturated machine to answer a normal
+		// request; a held one (timeout_after) never answers anyway.
 		env = await startEnv(dialect, { timeoutMs: 3000, reconcile: { waitMs: 1000, pollMs: 100 } });
 	});
 	afterAll(() => env.close());
@@ -91,25 +92,28 @@ describe.each(DIALECTS)('safe purchase (%s dialect)', (dialect) => {
 		expect(env.counting.requests.filter((q) => q.url.startsWith('http://127.0.0.1:1/'))).toHaveLength(2);
 	});
 
-	test('several matching records bought elsewhere → unknown_outcome with candidates; claimed records are skipped', async () => {
-		const req = { product: 'data' as const, network: 'GLO', plan: 16, phone: '08151234567' };
-		const sentAt = new Date(Date.now() - 1000);
-		// bought by "another process": raw POSTs this process never saw
-		const a = await rawBuy(env.client, env.sb.demo.token, req);
-		const b = await rawBuy(env.client, env.sb.demo.token, req);
-		// a bound that covers both raw purchases whatever the machine's load (with the harness's 1 s, a slow second
-		// POST falls outside the window and the first one is adopted alone)
-		const fresh = env.make({ reconcile: { waitMs: 0, maxProcessingMs: 60_000 } });
-		const e = await fresh.reconcile(req, { sentAt }).catch((x) => x);
-		expect(e.code).toBe('unknown_outcome');
-		expect(e.candidates.map((x: { id: number }) => x.id).sort()).toEqual([a, b].sort());
-		const r = await fresh.reconcile(req, { sentAt, claimed: [{ id: a }] });
-		expect(r).toMatchObject({ id: b, path: 'reconciled' });
-		// an adopted record is claimed for the whole process: no client of this account adopts it again
-		await expect(env.make().reconcile(req, { sentAt, excludeIds: [a], waitMs: 0 })).rejects.toMatchObject({
-			code: 'not_charged',
-		});
-	});
+	test(
+		'several matching records bought elsewhere → unknown_outcome with candidates; claimed records ' + 'are skipped',
+		async () => {
+			const req = { product: 'data' as const, network: 'GLO', plan: 16, phone: '08151234567' };
+			const sentAt = new Date(Date.now() - 1000);
+			// bought by "another process": raw POSTs this process never saw
+			const a = await rawBuy(env.client, env.sb.demo.token, req);
+			const b = await rawBuy(env.client, env.sb.demo.token, req);
+			// a bound that covers both raw purchases whatever the machine's load (with the harness's 1 s, a slow second
+			// POST falls outside the window and the first one is adopted alone)
+			const fresh = env.make({ reconcile: { waitMs: 0, maxProcessingMs: 60_000 } });
+			const e = await fresh.reconcile(req, { sentAt }).catch((x) => x);
+			expect(e.code).toBe('unknown_outcome');
+			expect(e.candidates.map((x: { id: number }) => x.id).sort()).toEqual([a, b].sort());
+			const r = await fresh.reconcile(req, { sentAt, claimed: [{ id: a }] });
+			expect(r).toMatchObject({ id: b, path: 'reconciled' });
+			// an adopted record is claimed for the whole process: no client of this account adopts it again
+			await expect(env.make().reconcile(req, { sentAt, excludeIds: [a], waitMs: 0 })).rejects.toMatchObject({
+				code: 'not_charged',
+			});
+		},
+	);
 
 	test('a record of this client is never adopted by its own reconcile', async () => {
 		const req = { product: 'data' as const, network: 'AIRTEL', plan: 26, phone: '08121234567' };

@@ -96,11 +96,14 @@ async function run(c: VtuClient, s: ReturnType<typeof steered>, label: string) {
 	return out;
 }
 
-test('declared single buyer: a twin just before the send is outside the tight window; the own record is adopted', async () => {
-	const s = steered();
-	const out = await run(buyer(s, { reconcile: { sharedAccount: false } }), s, 'solo');
-	expect(out).toEqual({ own: N, unknownOwn: 0, other: 0 });
-});
+test(
+	'declared single buyer: a twin just before the send is outside the tight window; the own record ' + 'is adopted',
+	async () => {
+		const s = steered();
+		const out = await run(buyer(s, { reconcile: { sharedAccount: false } }), s, 'solo');
+		expect(out).toEqual({ own: N, unknownOwn: 0, other: 0 });
+	},
+);
 
 test('shared account, customer_ref echoed: the own record is adopted beside twins, none of theirs', async () => {
 	await env.admin.setConfig({ customer_ref: true });
@@ -109,21 +112,28 @@ test('shared account, customer_ref echoed: the own record is adopted beside twin
 	expect(out).toEqual({ own: N, unknownOwn: 0, other: 0 });
 });
 
-test("shared account without customer_ref: the lone own record stays unknown (time cannot prove it is not a twin's)", async () => {
-	const s = steered();
-	const out = await run(buyer(s, { reconcile: { sharedAccount: true } }), s, 'shared');
-	expect(out).toEqual({ own: 0, unknownOwn: N, other: 0 });
-});
+test(
+	'shared account without customer_ref: the lone own record stays unknown (time cannot prove it ' + "is not a twin's)",
+	async () => {
+		const s = steered();
+		const out = await run(buyer(s, { reconcile: { sharedAccount: true } }), s, 'shared');
+		expect(out).toEqual({ own: 0, unknownOwn: N, other: 0 });
+	},
+);
 
-test('a twin INSIDE the tight window while the own POST failed before the debit: never adopted on a shared account', async () => {
-	const s = steered();
-	const c = buyer(s, { reconcile: { sharedAccount: true } });
-	for (let i = 0; i < 3; i++) await c.buy(newReq());
-	const req = newReq();
-	let twin = 0;
-	s.next.fault = 'error_before';
-	s.next.during = async () => (twin = await rawBuy(env.client, env.sb.demo.token, req)); // after the send time was taken
-	const e = await c.buy(req).catch((x) => x);
-	expect(e.code).toBe('unknown_outcome');
-	expect(e.candidates.map((x: { id: number }) => x.id)).toEqual([twin]);
-});
+test(
+	'a twin INSIDE the tight window while the own POST failed before the debit: never adopted on a ' + 'shared account',
+	async () => {
+		const s = steered();
+		const c = buyer(s, { reconcile: { sharedAccount: true } });
+		for (let i = 0; i < 3; i++) await c.buy(newReq());
+		const req = newReq();
+		let twin = 0;
+		s.next.fault = 'error_before';
+		// after the send time was taken
+		s.next.during = async () => (twin = await rawBuy(env.client, env.sb.demo.token, req));
+		const e = await c.buy(req).catch((x) => x);
+		expect(e.code).toBe('unknown_outcome');
+		expect(e.candidates.map((x: { id: number }) => x.id)).toEqual([twin]);
+	},
+);

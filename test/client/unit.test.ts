@@ -156,30 +156,34 @@ describe('sms planning', () => {
 		expect(smsPages('😀'.repeat(161))).toBe(2);
 		expect(smsPages('₦'.repeat(905))).toBe(6);
 	});
-	test('refused numbers carry their reason; toll-free, premium and fixed-line ranges are refused; Unicode characters listed', () => {
-		const rates = { perPage: money(180), dndPerPage: money(350) };
-		const p = planSms(
-			{
-				sender: 'Shop1',
-				message: 'Pay ₦500 now 😀',
-				recipients: ['08031234567', ' ', '0803ABC4567', '0803123', '08001234567', '07001234567', '07111234567'],
-			},
-			rates,
-		);
-		expect(p.recipients).toEqual(['08031234567']);
-		expect(p.rejected).toEqual([
-			{ input: '0803ABC4567', reason: 'letters' },
-			{ input: '0803123', reason: 'wrong length' },
-			{ input: '08001234567', reason: 'not a Nigerian mobile prefix' },
-			{ input: '07001234567', reason: 'not a Nigerian mobile prefix' },
-			{ input: '07111234567', reason: 'not a Nigerian mobile prefix' },
-		]);
-		expect(p.invalid).toEqual(p.rejected.map((r) => r.input));
-		expect(p.unicode).toEqual(['₦', '😀']);
-		expect(
-			planSms({ sender: 'A', message: 'Plain {GSM} text, N500 [ok] €', recipients: '08031234567' }, rates).unicode,
-		).toEqual([]);
-	});
+	test(
+		'refused numbers carry their reason; toll-free, premium and fixed-line ranges are refused; ' +
+			'Unicode characters listed',
+		() => {
+			const rates = { perPage: money(180), dndPerPage: money(350) };
+			const p = planSms(
+				{
+					sender: 'Shop1',
+					message: 'Pay ₦500 now 😀',
+					recipients: ['08031234567', ' ', '0803ABC4567', '0803123', '08001234567', '07001234567', '07111234567'],
+				},
+				rates,
+			);
+			expect(p.recipients).toEqual(['08031234567']);
+			expect(p.rejected).toEqual([
+				{ input: '0803ABC4567', reason: 'letters' },
+				{ input: '0803123', reason: 'wrong length' },
+				{ input: '08001234567', reason: 'not a Nigerian mobile prefix' },
+				{ input: '07001234567', reason: 'not a Nigerian mobile prefix' },
+				{ input: '07111234567', reason: 'not a Nigerian mobile prefix' },
+			]);
+			expect(p.invalid).toEqual(p.rejected.map((r) => r.input));
+			expect(p.unicode).toEqual(['₦', '😀']);
+			expect(
+				planSms({ sender: 'A', message: 'Plain {GSM} text, N500 [ok] €', recipients: '08031234567' }, rates).unicode,
+			).toEqual([]);
+		},
+	);
 	test.each([
 		['', 'blank'],
 		['abc', 'letters'],

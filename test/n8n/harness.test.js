@@ -52,14 +52,17 @@ test('credential test: OK, bad token, unreachable host', async () => {
 	assert.equal(down.status, 'Error');
 });
 
-test('credential test: declarative responseCode rules: ignored by n8n 1.x (generic message), applied by 2.x', async () => {
-	// fixtures/.../VtuApi.credentials.js has a rule { responseCode 401 → 'FIXTURE RULE: ...' }
-	const bad = await n8n.testCredential({ data: { baseUrl: api.baseUrl, apiToken: 'nope' } });
-	const expected = /^1\./.test(N8N_VERSION)
-		? 'Authorization failed - please check your credentials'
-		: 'FIXTURE RULE: token rejected (401)';
-	assert.deepEqual(bad, { status: 'Error', message: expected });
-});
+test(
+	'credential test: declarative responseCode rules: ignored by n8n 1.x (generic message), applied ' + 'by 2.x',
+	async () => {
+		// fixtures/.../VtuApi.credentials.js has a rule { responseCode 401 → 'FIXTURE RULE: ...' }
+		const bad = await n8n.testCredential({ data: { baseUrl: api.baseUrl, apiToken: 'nope' } });
+		const expected = /^1\./.test(N8N_VERSION)
+			? 'Authorization failed - please check your credentials'
+			: 'FIXTURE RULE: token rejected (401)';
+		assert.deepEqual(bad, { status: 'Error', message: expected });
+	},
+);
 
 test('credential test: a node testedBy function gives its own messages', async () => {
 	const ok = await n8n.testCredential({ type: 'vtuFnApi', data: { baseUrl: api.baseUrl, apiToken: 'good' } });

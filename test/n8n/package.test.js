@@ -73,20 +73,23 @@ after(() => {
 	if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-test('the tarball passes the scanner, holds only the nodes, credential, client core and icons, and installs nothing', () => {
-	assert.deepEqual({ dist: scan.dist.details, source: scan.source.details }, { dist: null, source: null });
-	assert.ok(scan.dist.passed && scan.source.passed);
-	const top = fs.readdirSync(path.join(installed, 'dist')).sort();
-	assert.deepEqual(top, ['client', 'credentials', 'icons', 'nodes']);
-	// the client's standalone entry (node:http transport, timers) is not shipped
-	for (const f of ['index.js', 'standalone.js', 'transport-node.js', 'transport-axios.js']) {
-		assert.ok(!fs.existsSync(path.join(installed, 'dist', 'client', f)), `${f} not shipped`);
-	}
-	const deps = fs.existsSync(path.join(installed, 'node_modules'))
-		? fs.readdirSync(path.join(installed, 'node_modules')).filter((d) => !d.startsWith('.'))
-		: [];
-	assert.deepEqual(deps, []);
-});
+test(
+	'the tarball passes the scanner, holds only the nodes, credential, client core and icons, and ' + 'installs nothing',
+	() => {
+		assert.deepEqual({ dist: scan.dist.details, source: scan.source.details }, { dist: null, source: null });
+		assert.ok(scan.dist.passed && scan.source.passed);
+		const top = fs.readdirSync(path.join(installed, 'dist')).sort();
+		assert.deepEqual(top, ['client', 'credentials', 'icons', 'nodes']);
+		// the client's standalone entry (node:http transport, timers) is not shipped
+		for (const f of ['index.js', 'standalone.js', 'transport-node.js', 'transport-axios.js']) {
+			assert.ok(!fs.existsSync(path.join(installed, 'dist', 'client', f)), `${f} not shipped`);
+		}
+		const deps = fs.existsSync(path.join(installed, 'node_modules'))
+			? fs.readdirSync(path.join(installed, 'node_modules')).filter((d) => !d.startsWith('.'))
+			: [];
+		assert.deepEqual(deps, []);
+	},
+);
 
 test('n8n loads every node from it; the credential test passes and a purchase runs', async () => {
 	const types = await vtu.n8n.loadedNodeTypes();

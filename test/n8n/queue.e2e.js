@@ -128,7 +128,8 @@ function audit(rows, records, debited) {
 			const how = `${out.path}${other ? ` vs ${other.path}` : ''}`;
 			falseByPath[how] = (falseByPath[how] ?? 0) + 1;
 			problems.push(
-				`FALSE SUCCESS ${k}: record ${out.id} ${t ? `(${t.recipient}, ${t.amountKobo})` : '(missing)'} as ${out.path}${other ? `, also claimed by another item as ${other.path}` : ''}`,
+				`FALSE SUCCESS ${k}: record ${out.id} ${t ? `(${t.recipient}, ${t.amountKobo})` : '(missing)'} as ${out.path}` +
+					(other ? `, also claimed by another item as ${other.path}` : ''),
 			);
 		}
 		if (!claimedBy.has(out.id)) claimedBy.set(out.id, { k, path: out.path });
@@ -207,7 +208,10 @@ async function failThenRetry(cred) {
 	};
 }
 
-test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEMS}-item workflows ×3 under faults + trigger + a retried execution`, async (t) => {
+const QUEUE_TEST =
+	`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ` +
+	`${ITEMS}-item workflows ×3 under faults + trigger + a retried execution`;
+test(QUEUE_TEST, async (t) => {
 	const demo = vtu.cred;
 	await vtu.sb.admin('POST', '/admin/users/demo/fund', { amount: `${ITEMS * 3 * 500}.00` });
 	const retryUser = await vtu.sb.createUser({
@@ -260,10 +264,12 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
 		big.map((r) => r.execution.workerId || r.execution.data?.executionData?.runtimeData?.workerId).filter(Boolean),
 	);
 	t.diagnostic(
-		`big workflows: ${a.items} items → ${a.records} debited records; outcomes ${JSON.stringify(paths)}; ${faults} faults in ${Math.round(runMs / 1000)} s`,
+		`big workflows: ${a.items} items → ${a.records} debited records; outcomes ${JSON.stringify(paths)}; ` +
+			`${faults} faults in ${Math.round(runMs / 1000)} s`,
 	);
 	t.diagnostic(
-		`queue: ${a.items} purchases, ${faults} faults, ${a.doubleCharges} double charges, ${a.lost} lost, ${a.falseSuccesses} false successes, ${a.unknown} unknown outcomes`,
+		`queue: ${a.items} purchases, ${faults} faults, ${a.doubleCharges} double charges, ${a.lost} lost, ` +
+			`${a.falseSuccesses} false successes, ${a.unknown} unknown outcomes`,
 	);
 	if (a.falseSuccesses)
 		t.diagnostic(
@@ -318,7 +324,8 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
 		const named = mine.find((r) => r.id === finalOut[i].id);
 		assert.ok(
 			named && (standing.length === 0 || named === standing[0]),
-			`retry item ${i}: output names record ${finalOut[i].id}; its records ${JSON.stringify(mine.map((r) => [r.id, r.Status]))}`,
+			`retry item ${i}: output names record ${finalOut[i].id}; ` +
+				`its records ${JSON.stringify(mine.map((r) => [r.id, r.Status]))}`,
 		);
 		if (retry.standingAfterFirst.has(it.phone)) {
 			assert.equal(finalOut[i].path, 'existing', `retry item ${i} was bought by the failed run`);
@@ -371,7 +378,9 @@ test(`queue mode (n8n ${N8N_VERSION}, main + 2 workers, Postgres, Redis): ${ITEM
 	const missing = finalRecs.filter((r) => !news.some((e) => e.id === r.id)).length;
 	const reversed = events.filter((e) => e.event === 'reversed').length;
 	t.diagnostic(
-		`trigger: ${polls} polls → ${pollRuns.size} executions, ${events.length} events (${news.length} new, ${reversed} reversed) for ${finalRecs.length} records; ${missing} never emitted; ${events.length - seen.size} duplicates`,
+		`trigger: ${polls} polls → ${pollRuns.size} executions, ${events.length} events ` +
+			`(${news.length} new, ${reversed} reversed) for ${finalRecs.length} records; ` +
+			`${missing} never emitted; ${events.length - seen.size} duplicates`,
 	);
 	for (const r of [...big, ...retry.runs, ...pollRuns.values()]) vtu.assertNoSecrets(r);
 

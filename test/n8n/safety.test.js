@@ -30,21 +30,24 @@ async function credentialCases() {
 	};
 }
 
-test('credential test: good token OK; bad token, IP whitelist, non-API account, unreachable URL → Error', async (t) => {
-	const cases = await credentialCases();
-	t.diagnostic(`credential test answers in n8n ${N8N_VERSION}: ${JSON.stringify(cases)}`);
-	assert.equal(cases.good.status, 'OK');
-	for (const k of ['badToken', 'whitelist', 'notApi', 'unreachable']) {
-		assert.equal(cases[k].status, 'Error', k);
-		for (const s of vtu.secrets) assert.ok(!cases[k].message.includes(s), `${k}: token in the message`);
-	}
-	assert.match(cases.good.message, /Connected as demo \(API account\)/);
-	assert.match(cases.badToken.message, /rejected the API token/);
-	assert.match(cases.whitelist.message, /IP whitelist/);
-	assert.match(cases.whitelist.message, /type API/);
-	assert.match(cases.notApi.message, /type API|not API/);
-	assert.match(cases.unreachable.message, /Base URL/);
-});
+test(
+	'credential test: good token OK; bad token, IP whitelist, non-API account, unreachable URL → ' + 'Error',
+	async (t) => {
+		const cases = await credentialCases();
+		t.diagnostic(`credential test answers in n8n ${N8N_VERSION}: ${JSON.stringify(cases)}`);
+		assert.equal(cases.good.status, 'OK');
+		for (const k of ['badToken', 'whitelist', 'notApi', 'unreachable']) {
+			assert.equal(cases[k].status, 'Error', k);
+			for (const s of vtu.secrets) assert.ok(!cases[k].message.includes(s), `${k}: token in the message`);
+		}
+		assert.match(cases.good.message, /Connected as demo \(API account\)/);
+		assert.match(cases.badToken.message, /rejected the API token/);
+		assert.match(cases.whitelist.message, /IP whitelist/);
+		assert.match(cases.whitelist.message, /type API/);
+		assert.match(cases.notApi.message, /type API|not API/);
+		assert.match(cases.unreachable.message, /Base URL/);
+	},
+);
 
 test('a node run with a bad token / whitelisted-away IP fails with a message that says what to fix', async () => {
 	const bad = await vtu.credential('bad token', { apiToken: 'e'.repeat(40) });

@@ -1,4 +1,6 @@
-/** vtuApi credential: its authenticate function; the node-side vtuApiTest function, in n8n's credential-test context. */
+/**
+ * vtuApi credential: its authenticate function; the node-side vtuApiTest function, in n8n's credential-test context.
+ */
 import './setup-env';
 import { CredentialTestContext } from 'n8n-core';
 import { VtuApi } from '../../credentials/VtuApi.credentials';
@@ -14,17 +16,21 @@ const test_ = (baseUrl: string, apiToken: string) =>
 	vtuApiTest.call(new CredentialTestContext(), { id: '1', name: 'c', type: 'vtuApi', data: { baseUrl, apiToken } });
 
 describe('credential description', () => {
-	test('Token header from a function (no expression), password field, no declarative test (n8n would prefer it over testedBy)', async () => {
-		expect(cred.name).toBe('vtuApi');
-		const options = { url: 'https://x.example/api/user/', headers: { Accept: 'application/json' } };
-		expect(await cred.authenticate({ apiToken: ' tok123 ' }, options)).toEqual({
-			url: 'https://x.example/api/user/',
-			headers: { Accept: 'application/json', Authorization: 'Token tok123' },
-		});
-		expect(options.headers).toEqual({ Accept: 'application/json' }); // the caller's options are not changed
-		expect(cred.properties.find((p) => p.name === 'apiToken')?.typeOptions?.password).toBe(true);
-		expect((cred as { test?: unknown }).test).toBeUndefined();
-	});
+	test(
+		'Token header from a function (no expression), password field, no declarative test (n8n would ' +
+			'prefer it over testedBy)',
+		async () => {
+			expect(cred.name).toBe('vtuApi');
+			const options = { url: 'https://x.example/api/user/', headers: { Accept: 'application/json' } };
+			expect(await cred.authenticate({ apiToken: ' tok123 ' }, options)).toEqual({
+				url: 'https://x.example/api/user/',
+				headers: { Accept: 'application/json', Authorization: 'Token tok123' },
+			});
+			expect(options.headers).toEqual({ Accept: 'application/json' }); // the caller's options are not changed
+			expect(cred.properties.find((p) => p.name === 'apiToken')?.typeOptions?.password).toBe(true);
+			expect((cred as { test?: unknown }).test).toBeUndefined();
+		},
+	);
 
 	test('every node is tested by vtuApiTest', () => {
 		const d = new VtuData();

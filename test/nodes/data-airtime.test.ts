@@ -89,31 +89,34 @@ describe('VTU Data', () => {
 		expect(missing.error?.message).toMatch(/\[row 1\]$/);
 	});
 
-	test('continueOnFail: a bad row among good rows → one result per row, the bad one says why, only good rows charged', async () => {
-		const before = await env.balance();
-		const r = await runNode(data, {
-			parameters: buy(),
-			input: [
-				{ phone: '08031234567' },
-				{ phone: '12345' },
-				{ phone: '08039876543' },
-				{ phone: '08031112222', plan: 99999 },
-			],
-			creds: env.creds(),
-			continueOnFail: true,
-		});
-		expect(r.error).toBeUndefined();
-		expect(r.items).toHaveLength(4);
-		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
-		expect(r.items[0].json.status).toBe('successful');
-		expect(r.items[1].json).toMatchObject({ code: 'invalid_input', item: 1 });
-		expect(String(r.items[1].json.error)).toMatch(/phone|number/i);
-		expect(String(r.items[1].json.error)).toMatch(/\[row 2\]$/);
-		expect(r.items[2].json.status).toBe('successful');
-		expect(r.items[3].json.code).toBe('invalid_input');
-		expect(String(r.items[3].json.error)).toMatch(/plan/i);
-		expect(await env.balance()).toBe(before - 2 * 25000);
-	});
+	test(
+		'continueOnFail: a bad row among good rows → one result per row, the bad one says why, only ' + 'good rows charged',
+		async () => {
+			const before = await env.balance();
+			const r = await runNode(data, {
+				parameters: buy(),
+				input: [
+					{ phone: '08031234567' },
+					{ phone: '12345' },
+					{ phone: '08039876543' },
+					{ phone: '08031112222', plan: 99999 },
+				],
+				creds: env.creds(),
+				continueOnFail: true,
+			});
+			expect(r.error).toBeUndefined();
+			expect(r.items).toHaveLength(4);
+			expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+			expect(r.items[0].json.status).toBe('successful');
+			expect(r.items[1].json).toMatchObject({ code: 'invalid_input', item: 1 });
+			expect(String(r.items[1].json.error)).toMatch(/phone|number/i);
+			expect(String(r.items[1].json.error)).toMatch(/\[row 2\]$/);
+			expect(r.items[2].json.status).toBe('successful');
+			expect(r.items[3].json.code).toBe('invalid_input');
+			expect(String(r.items[3].json.error)).toMatch(/plan/i);
+			expect(await env.balance()).toBe(before - 2 * 25000);
+		},
+	);
 
 	test('without continueOnFail a bad row stops the run before anything is bought', async () => {
 		const before = await env.balance();
@@ -216,29 +219,32 @@ describe('VTU Data', () => {
 		expect(await env.admin.transactions({ username: 'demo', product: 'data' })).toHaveLength(12);
 	});
 
-	test('Buy Coupon: data coupons for a plan, pins in the output, the wallet debited once; bad quantity buys nothing', async () => {
-		const before = await env.balance();
-		const r = await runNode(data, {
-			parameters: { operation: 'buyCoupon', network: 'MTN', plan: '2', quantity: 2, nameOnCard: 'Ade Stores' },
-			creds: env.creds(),
-		});
-		expect(r.error).toBeUndefined();
-		expect(r.items[0].json).toMatchObject({
-			product: 'data_coupon',
-			status: 'successful',
-			path: 'direct',
-			amount: '500.00',
-			nameOnCard: 'Ade Stores',
-		});
-		expect(r.items[0].json.cards).toHaveLength(2);
-		expect(before - (await env.balance())).toBe(50_000);
-		const bad = await runNode(data, {
-			parameters: { operation: 'buyCoupon', network: 'MTN', plan: '2', quantity: 40 },
-			creds: env.creds(),
-		});
-		expect(bad.error?.message ?? '').toMatch(/quantity/i);
-		expect(before - (await env.balance())).toBe(50_000);
-	});
+	test(
+		'Buy Coupon: data coupons for a plan, pins in the output, the wallet debited once; bad quantity ' + 'buys nothing',
+		async () => {
+			const before = await env.balance();
+			const r = await runNode(data, {
+				parameters: { operation: 'buyCoupon', network: 'MTN', plan: '2', quantity: 2, nameOnCard: 'Ade Stores' },
+				creds: env.creds(),
+			});
+			expect(r.error).toBeUndefined();
+			expect(r.items[0].json).toMatchObject({
+				product: 'data_coupon',
+				status: 'successful',
+				path: 'direct',
+				amount: '500.00',
+				nameOnCard: 'Ade Stores',
+			});
+			expect(r.items[0].json.cards).toHaveLength(2);
+			expect(before - (await env.balance())).toBe(50_000);
+			const bad = await runNode(data, {
+				parameters: { operation: 'buyCoupon', network: 'MTN', plan: '2', quantity: 40 },
+				creds: env.creds(),
+			});
+			expect(bad.error?.message ?? '').toMatch(/quantity/i);
+			expect(before - (await env.balance())).toBe(50_000);
+		},
+	);
 
 	test('every ID can be set by expression (network by name)', async () => {
 		const r = await runNode(data, {
@@ -315,60 +321,63 @@ describe('VTU Airtime', () => {
 		expect(got.items[0].json).toMatchObject({ ident: r.items[1].json.ident, product: 'airtime' });
 	});
 
-	test("a field mapped as {{ $json.x }} (read from the item directly) prices exactly as n8n's own evaluation", async () => {
-		const input = [
-			{ phone: '0803 123 4567', amount: 150, 'Phone Number': '08061234567', 'Amount (₦)': '250.50', net: 'MTN' },
-			{ phone: '07031234567', amount: '100', 'Phone Number': '0706 123 4567', 'Amount (₦)': 300, net: 1 },
-		];
-		const dry = (network: string, amount: string, phone: string) =>
-			runNode(airtime, {
-				parameters: {
-					operation: 'buy',
-					network,
-					airtimeType: 'VTU',
-					amount,
-					phone,
-					options: { dryRun: true, dryRunDetail: true },
-				},
-				input,
-				creds: env.creds(),
-				continueOnFail: true,
-			}).then((r) => ({ ...r, items: r.items.slice(1) })); // the per-row detail after the summary
-		const before = await env.balance();
-		const forms: Array<[string, string, string]> = [
-			['={{ $json.net }}', '={{ $json.amount }}', '={{ $json.phone }}'],
-			['={{$json["net"]}}', '={{ $json["Amount (₦)"] }}', "={{ $json['Phone Number'] }}"],
-			['={{ $json.net }}', '={{ $json.missing }}', '={{ $json.phone }}'],
-		];
-		for (const [network, amount, phone] of forms) {
-			const direct = await dry(network, amount, phone);
-			// the same expressions in a form only n8n can evaluate
-			const viaN8n = await dry(
-				...([network, amount, phone].map((e) => e.replace('{{', '{{ (').replace(/\s*\}\}$/, ') }}')) as [
-					string,
-					string,
-					string,
+	test(
+		"a field mapped as {{ $json.x }} (read from the item directly) prices exactly as n8n's own " + 'evaluation',
+		async () => {
+			const input = [
+				{ phone: '0803 123 4567', amount: 150, 'Phone Number': '08061234567', 'Amount (₦)': '250.50', net: 'MTN' },
+				{ phone: '07031234567', amount: '100', 'Phone Number': '0706 123 4567', 'Amount (₦)': 300, net: 1 },
+			];
+			const dry = (network: string, amount: string, phone: string) =>
+				runNode(airtime, {
+					parameters: {
+						operation: 'buy',
+						network,
+						airtimeType: 'VTU',
+						amount,
+						phone,
+						options: { dryRun: true, dryRunDetail: true },
+					},
+					input,
+					creds: env.creds(),
+					continueOnFail: true,
+				}).then((r) => ({ ...r, items: r.items.slice(1) })); // the per-row detail after the summary
+			const before = await env.balance();
+			const forms: Array<[string, string, string]> = [
+				['={{ $json.net }}', '={{ $json.amount }}', '={{ $json.phone }}'],
+				['={{$json["net"]}}', '={{ $json["Amount (₦)"] }}', "={{ $json['Phone Number'] }}"],
+				['={{ $json.net }}', '={{ $json.missing }}', '={{ $json.phone }}'],
+			];
+			for (const [network, amount, phone] of forms) {
+				const direct = await dry(network, amount, phone);
+				// the same expressions in a form only n8n can evaluate
+				const viaN8n = await dry(
+					...([network, amount, phone].map((e) => e.replace('{{', '{{ (').replace(/\s*\}\}$/, ') }}')) as [
+						string,
+						string,
+						string,
+					]),
+				);
+				expect(direct.items.map((i) => i.json)).toEqual(viaN8n.items.map((i) => i.json));
+				expect(direct.items).toHaveLength(2);
+			}
+			const ok = await dry(...forms[1]);
+			expect(
+				ok.items.map((i) => [
+					i.json.recipient,
+					i.json.price,
+					i.json.network ?? (i.json.request as { network: number }).network,
 				]),
-			);
-			expect(direct.items.map((i) => i.json)).toEqual(viaN8n.items.map((i) => i.json));
-			expect(direct.items).toHaveLength(2);
-		}
-		const ok = await dry(...forms[1]);
-		expect(
-			ok.items.map((i) => [
-				i.json.recipient,
-				i.json.price,
-				i.json.network ?? (i.json.request as { network: number }).network,
-			]),
-		).toEqual([
-			['08061234567', '245.49', 1],
-			['07061234567', '294.00', 1],
-		]);
-		const missing = await dry(...forms[2]);
-		expect(missing.items[0].json).toMatchObject({ code: 'invalid_input' });
-		expect(String(missing.items[0].json.error)).toMatch(/Amount is empty/);
-		expect(await env.balance()).toBe(before);
-	});
+			).toEqual([
+				['08061234567', '245.49', 1],
+				['07061234567', '294.00', 1],
+			]);
+			const missing = await dry(...forms[2]);
+			expect(missing.items[0].json).toMatchObject({ code: 'invalid_input' });
+			expect(String(missing.items[0].json.error)).toMatch(/Amount is empty/);
+			expect(await env.balance()).toBe(before);
+		},
+	);
 
 	test('below the minimum amount → refused locally, nothing sent', async () => {
 		const before = await env.balance();

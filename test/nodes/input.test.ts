@@ -18,58 +18,70 @@ async function ledger(): Promise<number> {
 	return (await env.admin.transactions({ username: 'demo' })).length;
 }
 
-test('VTU Data: plan "0x2", "1e1", "1.1e1", " 2.0" are refused as the client refuses them; nothing bought', async () => {
-	const before = await ledger();
-	const plans = ['0x2', '1e1', '1.1e1', '2.0', '+2', '2; 3'];
-	const r = await runNode(data, {
-		parameters: { operation: 'buy', network: 'MTN', plan: '={{ $json.plan }}', phone: '08031234567' },
-		input: plans.map((plan) => ({ plan })),
-		creds: env.creds(),
-		continueOnFail: true,
-	});
-	expect(r.items).toHaveLength(plans.length);
-	r.items.forEach((it, i) => {
-		expect(it.json).toMatchObject({ code: 'invalid_input', field: 'plan' });
-		expect(String(it.json.error)).toContain(
-			`Plan must be a positive whole number (the plan ID from the list); got ${JSON.stringify(plans[i])}`,
-		);
-	});
-	expect(await ledger()).toBe(before);
-	// the digits themselves are fine
-	const ok = await runNode(data, {
-		parameters: { operation: 'buy', network: 'MTN', plan: '={{ $json.plan }}', phone: '08031234567' },
-		input: [{ plan: ' 2 ' }],
-		creds: env.creds(),
-	});
-	expect(ok.items[0].json).toMatchObject({ status: 'successful', plan: 2 });
-});
+test(
+	'VTU Data: plan "0x2", "1e1", "1.1e1", " 2.0" are refused as the client refuses them; nothing ' + 'bought',
+	async () => {
+		const before = await ledger();
+		const plans = ['0x2', '1e1', '1.1e1', '2.0', '+2', '2; 3'];
+		const r = await runNode(data, {
+			parameters: { operation: 'buy', network: 'MTN', plan: '={{ $json.plan }}', phone: '08031234567' },
+			input: plans.map((plan) => ({ plan })),
+			creds: env.creds(),
+			continueOnFail: true,
+		});
+		expect(r.items).toHaveLength(plans.length);
+		r.items.forEach((it, i) => {
+			expect(it.json).toMatchObject({ code: 'invalid_input', field: 'plan' });
+			expect(String(it.json.error)).toContain(
+				`Plan must be a positive whole number (the plan ID from the list); got ${JSON.stringify(plans[i])}`,
+			);
+		});
+		expect(await ledger()).toBe(before);
+		// the digits themselves are fine
+		const ok = await runNode(data, {
+			parameters: { operation: 'buy', network: 'MTN', plan: '={{ $json.plan }}', phone: '08031234567' },
+			input: [{ plan: ' 2 ' }],
+			creds: env.creds(),
+		});
+		expect(ok.items[0].json).toMatchObject({ status: 'successful', plan: 2 });
+	},
+);
 
-test('ported and dnd are strict booleans, the same in every node: the text "true" is refused, not read as false', async () => {
-	const before = await ledger();
-	const d = await runNode(data, {
-		parameters: { operation: 'buy', network: 'MTN', plan: '2', phone: '08051234567', ported: '={{ $json.ported }}' },
-		input: [{ ported: 'true' }],
-		creds: env.creds(),
-		continueOnFail: true,
-	});
-	expect(d.items[0].json).toMatchObject({ code: 'invalid_input', field: 'ported' });
-	expect(String(d.items[0].json.error)).toMatch(/ported must be true or false \(a boolean\), not "true"/);
-	const a = await runNode(new VtuAirtime(), {
-		parameters: { operation: 'buy', network: 'MTN', amount: 100, phone: '08051234567', ported: '={{ $json.ported }}' },
-		input: [{ ported: 'yes' }],
-		creds: env.creds(),
-		continueOnFail: true,
-	});
-	expect(a.items[0].json).toMatchObject({ code: 'invalid_input', field: 'ported' });
-	const s = await runNode(new VtuBulkSms(), {
-		parameters: { operation: 'send', sender: 'Shop', message: 'Hi', recipients: '08031234567', dnd: '={{ "true" }}' },
-		creds: env.creds(),
-		continueOnFail: true,
-	});
-	expect(s.items[0].json).toMatchObject({ code: 'invalid_input' });
-	expect(String(s.items[0].json.error)).toMatch(/dnd must be true or false \(a boolean\), not "true"/);
-	expect(await ledger()).toBe(before);
-});
+test(
+	'ported and dnd are strict booleans, the same in every node: the text "true" is refused, not ' + 'read as false',
+	async () => {
+		const before = await ledger();
+		const d = await runNode(data, {
+			parameters: { operation: 'buy', network: 'MTN', plan: '2', phone: '08051234567', ported: '={{ $json.ported }}' },
+			input: [{ ported: 'true' }],
+			creds: env.creds(),
+			continueOnFail: true,
+		});
+		expect(d.items[0].json).toMatchObject({ code: 'invalid_input', field: 'ported' });
+		expect(String(d.items[0].json.error)).toMatch(/ported must be true or false \(a boolean\), not "true"/);
+		const a = await runNode(new VtuAirtime(), {
+			parameters: {
+				operation: 'buy',
+				network: 'MTN',
+				amount: 100,
+				phone: '08051234567',
+				ported: '={{ $json.ported }}',
+			},
+			input: [{ ported: 'yes' }],
+			creds: env.creds(),
+			continueOnFail: true,
+		});
+		expect(a.items[0].json).toMatchObject({ code: 'invalid_input', field: 'ported' });
+		const s = await runNode(new VtuBulkSms(), {
+			parameters: { operation: 'send', sender: 'Shop', message: 'Hi', recipients: '08031234567', dnd: '={{ "true" }}' },
+			creds: env.creds(),
+			continueOnFail: true,
+		});
+		expect(s.items[0].json).toMatchObject({ code: 'invalid_input' });
+		expect(String(s.items[0].json.error)).toMatch(/dnd must be true or false \(a boolean\), not "true"/);
+		expect(await ledger()).toBe(before);
+	},
+);
 
 test('a toll-free number is refused for data even when marked ported, as in the bot and in SMS', async () => {
 	const before = await ledger();

@@ -210,189 +210,205 @@ describe('VTU Bulk SMS', () => {
 	const csvOf = (item: { binary?: Record<string, { data: string }> }) =>
 		Buffer.from(item.binary!.rejected.data, 'base64').toString('utf8');
 
-	test('dry run accounts for every row (blank, letters, wrong length, non-mobile prefixes, duplicates, opt-outs) and spends nothing', async () => {
-		const before = await env.balance();
-		const input = [
-			{ name: 'Ada', phone: '08031234567' },
-			{ name: 'Bayo', phone: '' },
-			{ name: 'Chi', phone: '0803ABC4567' },
-			{ name: 'Dayo', phone: '0803123' },
-			{ name: 'Efe', phone: '08001234567' }, // toll-free
-			{ name: 'Femi', phone: '07001234567' }, // premium / personal
-			{ name: 'Gbenga', phone: '07111234567' }, // not a mobile range
-			{ name: 'Hauwa', phone: '+234 803 123 4567' }, // Ada again
-			{ name: 'Ife', phone: '08051234567' }, // opted out
-			{ name: 'Jide', phone: ['08061234567', '09161234567'] },
-		];
-		const dry = await runNode(sms, {
-			parameters: {
+	test(
+		'dry run accounts for every row (blank, letters, wrong length, non-mobile prefixes, duplicates, ' +
+			'opt-outs) and spends nothing',
+		async () => {
+			const before = await env.balance();
+			const input = [
+				{ name: 'Ada', phone: '08031234567' },
+				{ name: 'Bayo', phone: '' },
+				{ name: 'Chi', phone: '0803ABC4567' },
+				{ name: 'Dayo', phone: '0803123' },
+				{ name: 'Efe', phone: '08001234567' }, // toll-free
+				{ name: 'Femi', phone: '07001234567' }, // premium / personal
+				{ name: 'Gbenga', phone: '07111234567' }, // not a mobile range
+				{ name: 'Hauwa', phone: '+234 803 123 4567' }, // Ada again
+				{ name: 'Ife', phone: '08051234567' }, // opted out
+				{ name: 'Jide', phone: ['08061234567', '09161234567'] },
+			];
+			const dry = await runNode(sms, {
+				parameters: {
+					operation: 'send',
+					sender: 'AdeStores',
+					message: 'Promo: ₦500 off',
+					recipientsFrom: 'allItems',
+					phoneField: 'phone',
+					options: { dryRun: true, nameField: 'name', optOut: '0805 123 4567' },
+				},
+				input,
+				creds: env.creds(),
+			});
+			expect(dry.error).toBeUndefined();
+			expect(dry.items).toHaveLength(1);
+			const j = dry.items[0].json;
+			expect(j).toMatchObject({ dryRun: true, rows: 11, toSend: 3, duplicates: 1, invalid: 6, optedOut: 1, pages: 1 });
+			expect(Number(j.toSend) + Number(j.duplicates) + Number(j.invalid) + Number(j.optedOut)).toBe(j.rows);
+			expect(j.invalidReasons).toEqual({ blank: 1, letters: 1, 'wrong length': 1, 'not a Nigerian mobile prefix': 3 });
+			expect(String(j.summary)).toMatch(
+				/^3 to send \+ 1 duplicates \+ 6 invalid \+ 1 opted out = 11 rows; costs ₦\d+\.\d\d$/,
+			);
+			expect(j.costKobo).toBe(3 * Number(j.rateKobo));
+			expect(j.cost).toBe(`₦${(Number(j.costKobo) / 100).toFixed(2)}`);
+			expect(String(j.unicodeWarning)).toContain('₦');
+			// the first keys an owner sees are the counts and the cost
+			expect(Object.keys(j).slice(0, 3)).toEqual(['dryRun', 'product', 'summary']);
+			const csv = csvOf(dry.items[0] as never)
+				.trim()
+				.split('\n');
+			expect(csv[0]).toBe('row,name,number,status,reason');
+			expect(csv).toContain('2,Bayo,,invalid,blank');
+			expect(csv).toContain('5,Efe,08001234567,invalid,not a Nigerian mobile prefix');
+			// ' keeps a spreadsheet from reading +234… as a formula
+			expect(csv).toContain("8,Hauwa,'+234 803 123 4567,duplicate,number already texted by row 1");
+			expect(csv).toContain('9,Ife,08051234567,opted out,on the opt-out list');
+			expect(csv).toHaveLength(1 + 8);
+			expect(await env.balance()).toBe(before);
+		},
+	);
+
+	test(
+		'dry run lists every bad row (empty or too long message, bad number) with its row and prices ' + 'the rest',
+		async () => {
+			const input = [
+				{ text: 'Hi Ada', phone: '08031234567' },
+				{ text: '', phone: '08061234567' },
+				{ text: 'x'.repeat(906), phone: '08051234567' },
+				{ text: 'Hi Bayo', phone: '0803' },
+			];
+			const dry = await runNode(sms, {
+				parameters: {
+					operation: 'send',
+					sender: 'Shop',
+					message: '={{ $json.text }}',
+					recipientsFrom: 'allItems',
+					phoneField: 'phone',
+					output: 'recipients',
+					options: { dryRun: true },
+				},
+				input,
+				creds: env.creds(),
+			});
+			expect(dry.error).toBeUndefined();
+			expect(dry.items.map((i) => [i.json.row, i.json.status, i.json.reason])).toEqual([
+				[1, 'would send', null],
+				[2, 'invalid', 'message is empty; write the SMS text.'],
+				[3, 'invalid', expect.stringMatching(/^message is 906 characters; the maximum is 905/)],
+				[4, 'invalid', 'wrong length'],
+			]);
+		},
+	);
+
+	test(
+		'a personalised campaign is one campaign: one text per number, charged exactly the quote, one ' +
+			'item per recipient on request',
+		async () => {
+			const input = [
+				{ first: 'Ada', phone: '08031234567' },
+				{ first: 'Bayo', phone: '08061234567' },
+				{ first: 'Ada', phone: '0803 123 4567' }, // same number, same message: skipped
+				{ first: 'Aisha', phone: '08031234567' }, // same number under another name: skipped too
+				{ first: 'Chi', phone: '12' },
+				{ first: '', phone: '08051234567' }, // personalised message still fine
+			];
+			const parameters = {
 				operation: 'send',
 				sender: 'AdeStores',
-				message: 'Promo: ₦500 off',
+				message: '={{ "Hi " + $json.first + ", your order is ready" }}',
 				recipientsFrom: 'allItems',
 				phoneField: 'phone',
-				options: { dryRun: true, nameField: 'name', optOut: '0805 123 4567' },
-			},
-			input,
-			creds: env.creds(),
-		});
-		expect(dry.error).toBeUndefined();
-		expect(dry.items).toHaveLength(1);
-		const j = dry.items[0].json;
-		expect(j).toMatchObject({ dryRun: true, rows: 11, toSend: 3, duplicates: 1, invalid: 6, optedOut: 1, pages: 1 });
-		expect(Number(j.toSend) + Number(j.duplicates) + Number(j.invalid) + Number(j.optedOut)).toBe(j.rows);
-		expect(j.invalidReasons).toEqual({ blank: 1, letters: 1, 'wrong length': 1, 'not a Nigerian mobile prefix': 3 });
-		expect(String(j.summary)).toMatch(
-			/^3 to send \+ 1 duplicates \+ 6 invalid \+ 1 opted out = 11 rows; costs ₦\d+\.\d\d$/,
-		);
-		expect(j.costKobo).toBe(3 * Number(j.rateKobo));
-		expect(j.cost).toBe(`₦${(Number(j.costKobo) / 100).toFixed(2)}`);
-		expect(String(j.unicodeWarning)).toContain('₦');
-		// the first keys an owner sees are the counts and the cost
-		expect(Object.keys(j).slice(0, 3)).toEqual(['dryRun', 'product', 'summary']);
-		const csv = csvOf(dry.items[0] as never)
-			.trim()
-			.split('\n');
-		expect(csv[0]).toBe('row,name,number,status,reason');
-		expect(csv).toContain('2,Bayo,,invalid,blank');
-		expect(csv).toContain('5,Efe,08001234567,invalid,not a Nigerian mobile prefix');
-		expect(csv).toContain("8,Hauwa,'+234 803 123 4567,duplicate,number already texted by row 1"); // ' keeps a spreadsheet from reading +234… as a formula
-		expect(csv).toContain('9,Ife,08051234567,opted out,on the opt-out list');
-		expect(csv).toHaveLength(1 + 8);
-		expect(await env.balance()).toBe(before);
-	});
+				options: { batchSize: 2 },
+			};
+			const dry = await runNode(sms, {
+				parameters: { ...parameters, options: { batchSize: 2, dryRun: true } },
+				input,
+				creds: env.creds(),
+			});
+			const q = dry.items[0].json;
+			expect(q).toMatchObject({
+				rows: 6,
+				toSend: 3,
+				duplicates: 2,
+				invalid: 1,
+				messages: 3,
+				requests: 3,
+				duplicateNumbers: [{ number: '08031234567', rows: [1, 3, 4] }],
+			});
+			const before = await env.balance();
+			const r = await runNode(sms, { parameters: { ...parameters, output: 'recipients' }, input, creds: env.creds() });
+			expect(r.error).toBeUndefined();
+			expect(before - (await env.balance())).toBe(q.costKobo);
+			expect(r.items.map((i) => [i.json.row, i.json.status, i.pairedItem])).toEqual([
+				[1, 'sent', { item: 0 }],
+				[2, 'sent', { item: 1 }],
+				[3, 'duplicate', { item: 2 }],
+				[4, 'duplicate', { item: 3 }],
+				[5, 'invalid', { item: 4 }],
+				[6, 'sent', { item: 5 }],
+			]);
+			expect(r.items[3].json.reason).toBe('number already texted by row 1');
+			const campaignId = r.items[0].json.campaignId;
+			expect(typeof campaignId).toBe('string');
+			expect(new Set(r.items.map((i) => i.json.campaignId))).toEqual(new Set([campaignId]));
+			expect(r.items[4].json.reason).toBe('wrong length');
+			expect(typeof r.items[0].json.batch).toBe('string');
 
-	test('dry run lists every bad row (empty or too long message, bad number) with its row and prices the rest', async () => {
-		const input = [
-			{ text: 'Hi Ada', phone: '08031234567' },
-			{ text: '', phone: '08061234567' },
-			{ text: 'x'.repeat(906), phone: '08051234567' },
-			{ text: 'Hi Bayo', phone: '0803' },
-		];
-		const dry = await runNode(sms, {
-			parameters: {
+			// List Batches by campaign: the 3 requests are one campaign, under the same id
+			const list = await runNode(sms, {
+				parameters: { operation: 'listBatches', groupBy: 'campaign', returnAll: true },
+				creds: env.creds(),
+			});
+			expect(list.items[0].json).toMatchObject({
+				campaignId,
+				sender: 'AdeStores',
+				batches: 3,
+				recipients: 3,
+				messages: 3,
+				amountKobo: q.costKobo,
+			});
+		},
+	);
+
+	test(
+		'fixed campaign: summary first, pages counted in characters like the site (emoji), sandbox ' +
+			'charge = quote, batches and DND',
+		async () => {
+			const message = '🎉'.repeat(100); // 100 characters (200 UTF-16 units): one page on the real server
+			const parameters = {
 				operation: 'send',
-				sender: 'Shop',
-				message: '={{ $json.text }}',
-				recipientsFrom: 'allItems',
-				phoneField: 'phone',
-				output: 'recipients',
-				options: { dryRun: true },
-			},
-			input,
-			creds: env.creds(),
-		});
-		expect(dry.error).toBeUndefined();
-		expect(dry.items.map((i) => [i.json.row, i.json.status, i.json.reason])).toEqual([
-			[1, 'would send', null],
-			[2, 'invalid', 'message is empty; write the SMS text.'],
-			[3, 'invalid', expect.stringMatching(/^message is 906 characters; the maximum is 905/)],
-			[4, 'invalid', 'wrong length'],
-		]);
-	});
-
-	test('a personalised campaign is one campaign: one text per number, charged exactly the quote, one item per recipient on request', async () => {
-		const input = [
-			{ first: 'Ada', phone: '08031234567' },
-			{ first: 'Bayo', phone: '08061234567' },
-			{ first: 'Ada', phone: '0803 123 4567' }, // same number, same message: skipped
-			{ first: 'Aisha', phone: '08031234567' }, // same number under another name: skipped too
-			{ first: 'Chi', phone: '12' },
-			{ first: '', phone: '08051234567' }, // personalised message still fine
-		];
-		const parameters = {
-			operation: 'send',
-			sender: 'AdeStores',
-			message: '={{ "Hi " + $json.first + ", your order is ready" }}',
-			recipientsFrom: 'allItems',
-			phoneField: 'phone',
-			options: { batchSize: 2 },
-		};
-		const dry = await runNode(sms, {
-			parameters: { ...parameters, options: { batchSize: 2, dryRun: true } },
-			input,
-			creds: env.creds(),
-		});
-		const q = dry.items[0].json;
-		expect(q).toMatchObject({
-			rows: 6,
-			toSend: 3,
-			duplicates: 2,
-			invalid: 1,
-			messages: 3,
-			requests: 3,
-			duplicateNumbers: [{ number: '08031234567', rows: [1, 3, 4] }],
-		});
-		const before = await env.balance();
-		const r = await runNode(sms, { parameters: { ...parameters, output: 'recipients' }, input, creds: env.creds() });
-		expect(r.error).toBeUndefined();
-		expect(before - (await env.balance())).toBe(q.costKobo);
-		expect(r.items.map((i) => [i.json.row, i.json.status, i.pairedItem])).toEqual([
-			[1, 'sent', { item: 0 }],
-			[2, 'sent', { item: 1 }],
-			[3, 'duplicate', { item: 2 }],
-			[4, 'duplicate', { item: 3 }],
-			[5, 'invalid', { item: 4 }],
-			[6, 'sent', { item: 5 }],
-		]);
-		expect(r.items[3].json.reason).toBe('number already texted by row 1');
-		const campaignId = r.items[0].json.campaignId;
-		expect(typeof campaignId).toBe('string');
-		expect(new Set(r.items.map((i) => i.json.campaignId))).toEqual(new Set([campaignId]));
-		expect(r.items[4].json.reason).toBe('wrong length');
-		expect(typeof r.items[0].json.batch).toBe('string');
-
-		// List Batches by campaign: the 3 requests are one campaign, under the same id
-		const list = await runNode(sms, {
-			parameters: { operation: 'listBatches', groupBy: 'campaign', returnAll: true },
-			creds: env.creds(),
-		});
-		expect(list.items[0].json).toMatchObject({
-			campaignId,
-			sender: 'AdeStores',
-			batches: 3,
-			recipients: 3,
-			messages: 3,
-			amountKobo: q.costKobo,
-		});
-	});
-
-	test('fixed campaign: summary first, pages counted in characters like the site (emoji), sandbox charge = quote, batches and DND', async () => {
-		const message = '🎉'.repeat(100); // 100 characters (200 UTF-16 units): one page on the real server
-		const parameters = {
-			operation: 'send',
-			sender: 'AdeStores',
-			message,
-			recipientsFrom: 'field',
-			recipients: '08031234567, 08031234568, 0803 123 4567, 123',
-			dnd: true,
-		};
-		const dry = await runNode(sms, { parameters: { ...parameters, options: { dryRun: true } }, creds: env.creds() });
-		expect(dry.items[0].json).toMatchObject({
-			dryRun: true,
-			rows: 4,
-			toSend: 2,
-			pages: 1,
-			duplicates: 1,
-			invalid: 1,
-			dnd: true,
-		});
-		const before = await env.balance();
-		const r = await runNode(sms, {
-			parameters: { ...parameters, options: { batchSize: 1, spendCap: Number(dry.items[0].json.costKobo) / 100 } },
-			creds: env.creds(),
-		});
-		expect(r.error).toBeUndefined();
-		expect(r.items[0].json).toMatchObject({
-			status: 'successful',
-			rows: 4,
-			sent: 2,
-			requests: 2,
-			chargedKobo: dry.items[0].json.costKobo,
-		});
-		expect(before - (await env.balance())).toBe(dry.items[0].json.costKobo);
-		expect(csvOf(r.items[0] as never)).toContain('1,,123,invalid,wrong length');
-	});
+				sender: 'AdeStores',
+				message,
+				recipientsFrom: 'field',
+				recipients: '08031234567, 08031234568, 0803 123 4567, 123',
+				dnd: true,
+			};
+			const dry = await runNode(sms, { parameters: { ...parameters, options: { dryRun: true } }, creds: env.creds() });
+			expect(dry.items[0].json).toMatchObject({
+				dryRun: true,
+				rows: 4,
+				toSend: 2,
+				pages: 1,
+				duplicates: 1,
+				invalid: 1,
+				dnd: true,
+			});
+			const before = await env.balance();
+			const r = await runNode(sms, {
+				parameters: { ...parameters, options: { batchSize: 1, spendCap: Number(dry.items[0].json.costKobo) / 100 } },
+				creds: env.creds(),
+			});
+			expect(r.error).toBeUndefined();
+			expect(r.items[0].json).toMatchObject({
+				status: 'successful',
+				rows: 4,
+				sent: 2,
+				requests: 2,
+				chargedKobo: dry.items[0].json.costKobo,
+			});
+			expect(before - (await env.balance())).toBe(dry.items[0].json.costKobo);
+			expect(csvOf(r.items[0] as never)).toContain('1,,123,invalid,wrong length');
+		},
+	);
 
 	test('nothing valid, or outside the send window: refused, nothing spent', async () => {
 		const before = await env.balance();
@@ -439,35 +455,38 @@ describe('VTU Bulk SMS', () => {
 		expect(list.items[0].json).toMatchObject({ sender: 'Shop', recipientCount: 4 });
 	});
 
-	test('List Batches: Return All reads every page (15 a page here); by campaign, the batches of one send are one row', async () => {
-		const numbers = Array.from({ length: 40 }, (_, i) => `0803${String(1000000 + i)}`);
-		const sent = await runNode(sms, {
-			parameters: {
-				operation: 'send',
+	test(
+		'List Batches: Return All reads every page (15 a page here); by campaign, the batches of one ' + 'send are one row',
+		async () => {
+			const numbers = Array.from({ length: 40 }, (_, i) => `0803${String(1000000 + i)}`);
+			const sent = await runNode(sms, {
+				parameters: {
+					operation: 'send',
+					sender: 'Bulk',
+					message: 'Sale',
+					recipients: numbers.join(','),
+					options: { batchSize: 1 },
+				},
+				creds: env.creds(),
+			});
+			expect(sent.items[0].json).toMatchObject({ sent: 40, requests: 40 });
+			const all = await runNode(sms, { parameters: { operation: 'listBatches', returnAll: true }, creds: env.creds() });
+			expect(all.items.filter((i) => i.json.sender === 'Bulk')).toHaveLength(40);
+			const campaigns = await runNode(sms, {
+				parameters: { operation: 'listBatches', groupBy: 'campaign', limit: 1 },
+				creds: env.creds(),
+			});
+			expect(campaigns.items).toHaveLength(1);
+			expect(campaigns.items[0].json).toMatchObject({
+				campaignId: sent.items[0].json.campaignId,
 				sender: 'Bulk',
+				batches: 40,
+				recipients: 40,
+				messages: 1,
 				message: 'Sale',
-				recipients: numbers.join(','),
-				options: { batchSize: 1 },
-			},
-			creds: env.creds(),
-		});
-		expect(sent.items[0].json).toMatchObject({ sent: 40, requests: 40 });
-		const all = await runNode(sms, { parameters: { operation: 'listBatches', returnAll: true }, creds: env.creds() });
-		expect(all.items.filter((i) => i.json.sender === 'Bulk')).toHaveLength(40);
-		const campaigns = await runNode(sms, {
-			parameters: { operation: 'listBatches', groupBy: 'campaign', limit: 1 },
-			creds: env.creds(),
-		});
-		expect(campaigns.items).toHaveLength(1);
-		expect(campaigns.items[0].json).toMatchObject({
-			campaignId: sent.items[0].json.campaignId,
-			sender: 'Bulk',
-			batches: 40,
-			recipients: 40,
-			messages: 1,
-			message: 'Sale',
-		});
-	});
+			});
+		},
+	);
 });
 
 describe('VTU Identity', () => {

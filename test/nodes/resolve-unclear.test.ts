@@ -39,26 +39,29 @@ async function unclearAirtime(phone: string): Promise<IDataObject> {
 }
 
 describe('Resolve Unclear Purchase', () => {
-	test("the record is there and the account is this workflow's alone: bought, with the record; nothing bought again", async () => {
-		const unclear = await unclearAirtime('08031239901');
-		const [record] = await env.admin.transactions({ username: 'demo', product: 'airtime' });
-		const before = await debits();
-		const r = await runNode(transaction, {
-			parameters: RESOLVE,
-			input: [unclear],
-			creds: withSwitches(env.creds(), { sharedAccount: false }),
-		});
-		expect(r.error).toBeUndefined();
-		expect(r.items[0].json).toMatchObject({
-			resolution: 'bought',
-			status: 'successful',
-			ident: record.ident,
-			recipient: '08031239901',
-			sentAt: unclear.sentAt,
-		});
-		expect(r.items[0].pairedItem).toEqual({ item: 0 });
-		expect(await debits()).toBe(before);
-	});
+	test(
+		"the record is there and the account is this workflow's alone: bought, with the record; nothing " + 'bought again',
+		async () => {
+			const unclear = await unclearAirtime('08031239901');
+			const [record] = await env.admin.transactions({ username: 'demo', product: 'airtime' });
+			const before = await debits();
+			const r = await runNode(transaction, {
+				parameters: RESOLVE,
+				input: [unclear],
+				creds: withSwitches(env.creds(), { sharedAccount: false }),
+			});
+			expect(r.error).toBeUndefined();
+			expect(r.items[0].json).toMatchObject({
+				resolution: 'bought',
+				status: 'successful',
+				ident: record.ident,
+				recipient: '08031239901',
+				sentAt: unclear.sentAt,
+			});
+			expect(r.items[0].pairedItem).toEqual({ item: 0 });
+			expect(await debits()).toBe(before);
+		},
+	);
 
 	test("the record may be another buyer's: still unclear, with the candidate and when to try again", async () => {
 		const unclear = await unclearAirtime('08031239902');
@@ -86,47 +89,54 @@ describe('Resolve Unclear Purchase', () => {
 		expect(await debits()).toBe(before);
 	});
 
-	test('an item that is not an unclear purchase: invalid_input that says what to pass, nothing read or bought', async () => {
-		const r = await runNode(transaction, {
-			parameters: RESOLVE,
-			input: [{ phone: '0803' }, { request: { product: 'airtime' }, sentAt: 'yesterday' }],
-			creds: env.creds(),
-			continueOnFail: true,
-		});
-		expect(r.items.map((i) => i.json.code)).toEqual(['invalid_input', 'invalid_input']);
-		expect(String(r.items[0].json.hint)).toMatch(/unknown_outcome item of a buying node/);
-		expect(String(r.items[1].json.error)).toMatch(/Sent At "yesterday" is not a date and time/);
-	});
+	test(
+		'an item that is not an unclear purchase: invalid_input that says what to pass, nothing read or ' + 'bought',
+		async () => {
+			const r = await runNode(transaction, {
+				parameters: RESOLVE,
+				input: [{ phone: '0803' }, { request: { product: 'airtime' }, sentAt: 'yesterday' }],
+				creds: env.creds(),
+				continueOnFail: true,
+			});
+			expect(r.items.map((i) => i.json.code)).toEqual(['invalid_input', 'invalid_input']);
+			expect(String(r.items[0].json.hint)).toMatch(/unknown_outcome item of a buying node/);
+			expect(String(r.items[1].json.error)).toMatch(/Sent At "yesterday" is not a date and time/);
+		},
+	);
 
-	test('a campaign request with a lost answer: check later (apart from charged, not in rejected.csv), then resolved from the summary', async () => {
-		await env.admin.addFault({ endpoint: 'POST /api/sendsms/', kind: 'reset_after', count: 1 });
-		const r = await runNode(sms, {
-			parameters: {
-				operation: 'send',
-				sender: 'Shop',
-				message: 'Sale today',
-				recipients: '08031234567, 08061234567, 12',
-			},
-			creds: env.creds(),
-		});
-		expect(r.error).toBeUndefined();
-		const s = r.items[0].json;
-		expect(s).toMatchObject({ unknownOutcome: 2, sent: 0, chargedKobo: 0, unclearKobo: s.costKobo });
-		expect(String(s.summary)).toMatch(/charged ₦0\.00 \+ ₦[\d.]+ unclear \(check later, do not resend\)$/);
-		expect(r.items[0].binary?.rejected).toBeDefined(); // the invalid "12" only
-		expect(Buffer.from(r.items[0].binary!.rejected.data, 'base64').toString()).not.toContain('0803');
-		expect(Buffer.from(r.items[0].binary!.checkLater.data, 'base64').toString()).toContain(
-			'08061234567,unknown outcome',
-		);
-		const unclear = s.unclearRequests as IDataObject[];
-		expect(unclear).toHaveLength(1);
-		const resolved = await runNode(transaction, {
-			parameters: RESOLVE,
-			input: unclear,
-			creds: withSwitches(env.creds(), { sharedAccount: false }),
-		});
-		expect(resolved.items[0].json).toMatchObject({ resolution: 'bought', product: 'sms' });
-	});
+	test(
+		'a campaign request with a lost answer: check later (apart from charged, not in rejected.csv), ' +
+			'then resolved from the summary',
+		async () => {
+			await env.admin.addFault({ endpoint: 'POST /api/sendsms/', kind: 'reset_after', count: 1 });
+			const r = await runNode(sms, {
+				parameters: {
+					operation: 'send',
+					sender: 'Shop',
+					message: 'Sale today',
+					recipients: '08031234567, 08061234567, 12',
+				},
+				creds: env.creds(),
+			});
+			expect(r.error).toBeUndefined();
+			const s = r.items[0].json;
+			expect(s).toMatchObject({ unknownOutcome: 2, sent: 0, chargedKobo: 0, unclearKobo: s.costKobo });
+			expect(String(s.summary)).toMatch(/charged ₦0\.00 \+ ₦[\d.]+ unclear \(check later, do not resend\)$/);
+			expect(r.items[0].binary?.rejected).toBeDefined(); // the invalid "12" only
+			expect(Buffer.from(r.items[0].binary!.rejected.data, 'base64').toString()).not.toContain('0803');
+			expect(Buffer.from(r.items[0].binary!.checkLater.data, 'base64').toString()).toContain(
+				'08061234567,unknown outcome',
+			);
+			const unclear = s.unclearRequests as IDataObject[];
+			expect(unclear).toHaveLength(1);
+			const resolved = await runNode(transaction, {
+				parameters: RESOLVE,
+				input: unclear,
+				creds: withSwitches(env.creds(), { sharedAccount: false }),
+			});
+			expect(resolved.items[0].json).toMatchObject({ resolution: 'bought', product: 'sms' });
+		},
+	);
 });
 
 describe('Resolve Unclear Purchase with the customer reference (credential: Send Client Reference)', () => {

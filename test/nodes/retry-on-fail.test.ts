@@ -60,68 +60,79 @@ async function limitNth(target: string, path: string, nth: number) {
 }
 
 describe('Retry On Fail', () => {
-	test('the node fails on its third item; n8n re-runs it: items 1-2 come back as bought, only item 3 is bought, 3 debits', async () => {
-		const proxy = await limitNth(env.sb.baseUrl, '/api/topup/', 3);
-		const r = await runNode(airtime, {
-			parameters: buy({ concurrency: 1 }),
-			input: phones,
-			creds: { ...env.creds(), baseUrl: proxy.url },
-			settings: RETRY,
-		}).finally(proxy.close);
-		expect(r.error).toBeUndefined();
-		expect(proxy.posts()).toBe(4); // 3 on the first try (the third refused), 1 on the second
-		expect(r.items.map((i) => [i.json.status, i.json.path, i.json.recipient])).toEqual([
-			['successful', 'already_bought_this_execution', '08031230001'],
-			['successful', 'already_bought_this_execution', '08031230002'],
-			['successful', 'direct', '08031230003'],
-		]);
-		expect(r.items[0].json).toMatchObject({ boughtVia: 'direct', note: ALREADY_BOUGHT_NOTE });
-		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(await airtimeDebits()).toBe(3);
-	});
+	test(
+		'the node fails on its third item; n8n re-runs it: items 1-2 come back as bought, only item 3 ' +
+			'is bought, 3 debits',
+		async () => {
+			const proxy = await limitNth(env.sb.baseUrl, '/api/topup/', 3);
+			const r = await runNode(airtime, {
+				parameters: buy({ concurrency: 1 }),
+				input: phones,
+				creds: { ...env.creds(), baseUrl: proxy.url },
+				settings: RETRY,
+			}).finally(proxy.close);
+			expect(r.error).toBeUndefined();
+			expect(proxy.posts()).toBe(4); // 3 on the first try (the third refused), 1 on the second
+			expect(r.items.map((i) => [i.json.status, i.json.path, i.json.recipient])).toEqual([
+				['successful', 'already_bought_this_execution', '08031230001'],
+				['successful', 'already_bought_this_execution', '08031230002'],
+				['successful', 'direct', '08031230003'],
+			]);
+			expect(r.items[0].json).toMatchObject({ boughtVia: 'direct', note: ALREADY_BOUGHT_NOTE });
+			expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(await airtimeDebits()).toBe(3);
+		},
+	);
 
-	test('Continue On Fail, an answer lost after the charge: n8n retries, nothing is bought twice, the unclear item says how to settle it', async () => {
-		await env.admin.addFault({ endpoint: 'POST /api/topup/', kind: 'reset_after', count: 1 });
-		const r = await runNode(airtime, {
-			parameters: buy({ concurrency: 1 }),
-			input: phones,
-			creds: env.creds(),
-			continueOnFail: true,
-			settings: RETRY,
-		});
-		expect(r.error).toBeUndefined();
-		expect(r.items).toHaveLength(3);
-		const [unclear, b, c] = r.items.map((i) => i.json);
-		// the first item's record is seen but the account may be shared: it stays unclear, it is never re-sent
-		expect(unclear).toMatchObject({ code: 'unknown_outcome', outcome: 'check later', item: 0 });
-		expect(unclear.request).toMatchObject({ product: 'airtime', phone: '08031230001', network: 'MTN' });
-		expect(Date.parse(String(unclear.sentAt))).not.toBeNaN();
-		expect(Date.parse(String(unclear.resolvableAfter))).toBeGreaterThan(Date.parse(String(unclear.sentAt)));
-		expect(unclear.candidates).toEqual([
-			expect.objectContaining({
-				reference: expect.any(String),
-				status: 'successful',
-				time: expect.any(String),
-				amount: expect.stringMatching(/^\d+\.\d\d$/),
-			}),
-		]);
-		// n8n re-ran the node (the first item was an error): the two others come back from the first try
-		expect([b.path, c.path]).toEqual(['already_bought_this_execution', 'already_bought_this_execution']);
-		expect(await airtimeDebits()).toBe(3);
-		expectNoToken(env.sb.demo.token, r.items);
-	});
+	test(
+		'Continue On Fail, an answer lost after the charge: n8n retries, nothing is bought twice, the ' +
+			'unclear item says how to settle it',
+		async () => {
+			await env.admin.addFault({ endpoint: 'POST /api/topup/', kind: 'reset_after', count: 1 });
+			const r = await runNode(airtime, {
+				parameters: buy({ concurrency: 1 }),
+				input: phones,
+				creds: env.creds(),
+				continueOnFail: true,
+				settings: RETRY,
+			});
+			expect(r.error).toBeUndefined();
+			expect(r.items).toHaveLength(3);
+			const [unclear, b, c] = r.items.map((i) => i.json);
+			// the first item's record is seen but the account may be shared: it stays unclear, it is never re-sent
+			expect(unclear).toMatchObject({ code: 'unknown_outcome', outcome: 'check later', item: 0 });
+			expect(unclear.request).toMatchObject({ product: 'airtime', phone: '08031230001', network: 'MTN' });
+			expect(Date.parse(String(unclear.sentAt))).not.toBeNaN();
+			expect(Date.parse(String(unclear.resolvableAfter))).toBeGreaterThan(Date.parse(String(unclear.sentAt)));
+			expect(unclear.candidates).toEqual([
+				expect.objectContaining({
+					reference: expect.any(String),
+					status: 'successful',
+					time: expect.any(String),
+					amount: expect.stringMatching(/^\d+\.\d\d$/),
+				}),
+			]);
+			// n8n re-ran the node (the first item was an error): the two others come back from the first try
+			expect([b.path, c.path]).toEqual(['already_bought_this_execution', 'already_bought_this_execution']);
+			expect(await airtimeDebits()).toBe(3);
+			expectNoToken(env.sb.demo.token, r.items);
+		},
+	);
 
-	test('a node that runs twice in one execution (a loop) buys twice: a retry is recognised by its run, not its items', async () => {
-		const r = await runNodeTwice(airtime, {
-			parameters: buy(),
-			input: [phones[0]],
-			creds: env.creds(),
-			gate: Promise.resolve(),
-		});
-		expect(r.errors).toEqual([]);
-		expect(r.runs.map((items) => items.map((i) => i.json.path))).toEqual([['direct'], ['direct']]);
-		expect(await airtimeDebits()).toBe(2);
-	});
+	test(
+		'a node that runs twice in one execution (a loop) buys twice: a retry is recognised by its run, ' + 'not its items',
+		async () => {
+			const r = await runNodeTwice(airtime, {
+				parameters: buy(),
+				input: [phones[0]],
+				creds: env.creds(),
+				gate: Promise.resolve(),
+			});
+			expect(r.errors).toEqual([]);
+			expect(r.runs.map((items) => items.map((i) => i.json.path))).toEqual([['direct'], ['direct']]);
+			expect(await airtimeDebits()).toBe(2);
+		},
+	);
 
 	test('every buying node warns about Retry On Fail where its options are', () => {
 		const notice = airtime.description.properties.find((p) => p.type === 'notice' && p.name === 'retryOnFailNotice');

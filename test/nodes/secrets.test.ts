@@ -39,17 +39,29 @@ function expectNone(secrets: string[], texts: string[]): void {
 	for (const t of texts) for (const s of secrets) expect(t).not.toContain(s);
 }
 
-test('a Base URL with user:password@ → invalid_input saying what to type, with Continue On Fail too; no password, no token', async () => {
-	const token = env.sb.demo.token;
-	const creds = { baseUrl: env.sb.baseUrl.replace('http://', `http://merchant:${PASSWORD}@`), apiToken: ` ${token}\n` };
-	const r = await runNode(data, { parameters: params, input: [{ phone: '08031234567' }], creds, continueOnFail: true });
-	// the client cannot be made, so n8n records the node's error and passes the input on
-	expect(r.error?.message).toMatch(
-		/must not contain a user name or password.*Type just the address, e\.g\. http:\/\/127\.0\.0\.1:\d+/,
-	);
-	expect(r.items.map((i) => i.json)).toEqual([{ phone: '08031234567' }]);
-	expectNone([PASSWORD, token, token.trim()], surfaces(r));
-});
+test(
+	'a Base URL with user:password@ → invalid_input saying what to type, with Continue On Fail too; ' +
+		'no password, no token',
+	async () => {
+		const token = env.sb.demo.token;
+		const creds = {
+			baseUrl: env.sb.baseUrl.replace('http://', `http://merchant:${PASSWORD}@`),
+			apiToken: ` ${token}\n`,
+		};
+		const r = await runNode(data, {
+			parameters: params,
+			input: [{ phone: '08031234567' }],
+			creds,
+			continueOnFail: true,
+		});
+		// the client cannot be made, so n8n records the node's error and passes the input on
+		expect(r.error?.message).toMatch(
+			/must not contain a user name or password.*Type just the address, e\.g\. http:\/\/127\.0\.0\.1:\d+/,
+		);
+		expect(r.items.map((i) => i.json)).toEqual([{ phone: '08031234567' }]);
+		expectNone([PASSWORD, token, token.trim()], surfaces(r));
+	},
+);
 
 test('the same without Continue On Fail: the node error and its causes carry neither', async () => {
 	const token = env.sb.demo.token;
@@ -72,24 +84,27 @@ test('a padded token works, and an item whose phone is the token fails without s
 	expectNone([token], surfaces(r, false)); // the input item holds the token itself
 });
 
-test('the credential test: a Base URL with user:password@ or with the token pasted in it never shows either', async () => {
-	const { vtuApiTest } = await import('../../nodes/shared/credentialTest');
-	const { CredentialTestContext } = await import('n8n-core');
-	const token = env.sb.demo.token;
-	const run = (baseUrl: string) =>
-		vtuApiTest.call(new CredentialTestContext(), {
-			id: '1',
-			name: 'c',
-			type: 'vtuApi',
-			data: { baseUrl, apiToken: ` ${token} ` },
-		});
-	const creds = await run(env.sb.baseUrl.replace('http://', `http://merchant:${PASSWORD}@`));
-	expect(creds).toMatchObject({ status: 'Error' });
-	expect(creds.message).toMatch(/must not contain a user name or password/);
-	const noScheme = await run(`merchant:${PASSWORD}@example.com/${token}`);
-	expect(noScheme).toMatchObject({ status: 'Error' });
-	expect(noScheme.message).toMatch(/must start with http:\/\/ or https:\/\//);
-	const notUrl = await run(`example.com/?key=${token}`);
-	expect(notUrl.message).toMatch(/^"example\.com\/\?key=\[REDACTED\]" is not a URL/);
-	expectNone([PASSWORD, token], [creds.message, noScheme.message, notUrl.message]);
-});
+test(
+	'the credential test: a Base URL with user:password@ or with the token pasted in it never shows ' + 'either',
+	async () => {
+		const { vtuApiTest } = await import('../../nodes/shared/credentialTest');
+		const { CredentialTestContext } = await import('n8n-core');
+		const token = env.sb.demo.token;
+		const run = (baseUrl: string) =>
+			vtuApiTest.call(new CredentialTestContext(), {
+				id: '1',
+				name: 'c',
+				type: 'vtuApi',
+				data: { baseUrl, apiToken: ` ${token} ` },
+			});
+		const creds = await run(env.sb.baseUrl.replace('http://', `http://merchant:${PASSWORD}@`));
+		expect(creds).toMatchObject({ status: 'Error' });
+		expect(creds.message).toMatch(/must not contain a user name or password/);
+		const noScheme = await run(`merchant:${PASSWORD}@example.com/${token}`);
+		expect(noScheme).toMatchObject({ status: 'Error' });
+		expect(noScheme.message).toMatch(/must start with http:\/\/ or https:\/\//);
+		const notUrl = await run(`example.com/?key=${token}`);
+		expect(notUrl.message).toMatch(/^"example\.com\/\?key=\[REDACTED\]" is not a URL/);
+		expectNone([PASSWORD, token], [creds.message, noScheme.message, notUrl.message]);
+	},
+);

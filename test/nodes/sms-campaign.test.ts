@@ -54,44 +54,49 @@ const rows = [
 	{ numbers: ['08061234567'], message: 'Sale', name: null },
 ];
 
-test('planning: one text per number per campaign by default, personalised or not; duplicates name the row that texts them', () => {
-	const c = planCampaign(rows, {
-		sender: 'Shop',
-		dnd: false,
-		optOut: new Set(['08051234567']),
-		batchSize: 1,
-		rateKobo: 180,
-	});
-	expect(c.batches.map((x) => [x.message, x.recipients.length])).toEqual([
-		['Sale', 1],
-		['Sale', 1],
-	]);
-	expect(c.costKobo).toBe(2 * 180);
-	expect(c.recipients.map((r) => [r.item + 1, r.status, r.reason])).toEqual([
-		[1, 'would send', null],
-		[1, 'would send', null],
-		[1, 'opted out', 'on the opt-out list'],
-		[2, 'duplicate', 'number already texted by row 1'],
-		[3, 'duplicate', 'number already texted by row 1'],
-	]);
-	expect(repeatedNumbers(c)).toEqual([
-		{ number: '08031234567', rows: [1, 2] },
-		{ number: '08061234567', rows: [1, 3] },
-	]);
-	// the dry run says so
-	const dry = summaryJson(c, false);
-	expect(dry).toMatchObject({
-		toSend: 2,
-		duplicates: 2,
-		duplicateNumbers: [
+test(
+	'planning: one text per number per campaign by default, personalised or not; duplicates name ' +
+		'the row that texts them',
+	() => {
+		const c = planCampaign(rows, {
+			sender: 'Shop',
+			dnd: false,
+			optOut: new Set(['08051234567']),
+			batchSize: 1,
+			rateKobo: 180,
+		});
+		expect(c.batches.map((x) => [x.message, x.recipients.length])).toEqual([
+			['Sale', 1],
+			['Sale', 1],
+		]);
+		expect(c.costKobo).toBe(2 * 180);
+		expect(c.recipients.map((r) => [r.item + 1, r.status, r.reason])).toEqual([
+			[1, 'would send', null],
+			[1, 'would send', null],
+			[1, 'opted out', 'on the opt-out list'],
+			[2, 'duplicate', 'number already texted by row 1'],
+			[3, 'duplicate', 'number already texted by row 1'],
+		]);
+		expect(repeatedNumbers(c)).toEqual([
 			{ number: '08031234567', rows: [1, 2] },
 			{ number: '08061234567', rows: [1, 3] },
-		],
-	});
-	expect(dry.duplicatesNote).toBe(
-		'2 numbers appear in more than one row (e.g. 08031234567 in rows 1, 2): each number gets one text, the message of its first row.',
-	);
-});
+		]);
+		// the dry run says so
+		const dry = summaryJson(c, false);
+		expect(dry).toMatchObject({
+			toSend: 2,
+			duplicates: 2,
+			duplicateNumbers: [
+				{ number: '08031234567', rows: [1, 2] },
+				{ number: '08061234567', rows: [1, 3] },
+			],
+		});
+		expect(dry.duplicatesNote).toBe(
+			'2 numbers appear in more than one row (e.g. 08031234567 in rows 1, 2): each number gets one ' +
+				'text, the message of its first row.',
+		);
+	},
+);
 
 test('planning with Text Each Number Once off: only the same number with the same message is a duplicate', () => {
 	const c = planCampaign(rows, {
@@ -119,48 +124,53 @@ test('planning with Text Each Number Once off: only the same number with the sam
 	expect(String(summaryJson(c, false).duplicatesNote)).toMatch(/one text per different message/);
 });
 
-test('an unclear request is "check later": charged total apart, never in rejected.csv, with what resolving it needs', () => {
-	const c = planCampaign(
-		[
-			{ numbers: ['08031234567', '08061234567'], message: 'Sale', name: null },
-			{ numbers: ['08051234567'], message: 'Hi Bayo', name: 'Bayo' },
-			{ numbers: ['12'], message: 'Sale', name: null },
-		],
-		{ sender: 'Shop', dnd: false, optOut: new Set(), batchSize: 5, rateKobo: 180 },
-	);
-	const [sale, bayo] = c.batches;
-	Object.assign(sale, {
-		status: 'successful',
-		chargedKobo: 360,
-		ident: 's1',
-		id: 1,
-		sentAt: '2026-11-24T10:00:00.000Z',
-	});
-	Object.assign(bayo, {
-		status: 'unknown outcome',
-		unclearKobo: 180,
-		error: 'check later (unknown_outcome), do not resend: …',
-		sentAt: '2026-11-24T10:00:01.000Z',
-		resolvableAfter: '2026-11-24T10:03:01.000Z',
-	});
-	settle(c);
-	const s = summaryJson(c, true);
-	expect(s.summary).toBe(
-		'2 sent + 0 duplicates + 1 invalid + 0 opted out + 1 unknown outcome = 4 rows; charged ₦3.60 + ₦1.80 unclear (check later, do not resend)',
-	);
-	expect(s).toMatchObject({ chargedKobo: 360, unclearKobo: 180, unknownOutcome: 1, failedRequests: [] });
-	expect(s.unclearRequests).toEqual([
-		{
-			request: { product: 'sms', sender: 'Shop', message: 'Hi Bayo', recipients: ['08051234567'], dnd: false },
+test(
+	'an unclear request is "check later": charged total apart, never in rejected.csv, with what ' + 'resolving it needs',
+	() => {
+		const c = planCampaign(
+			[
+				{ numbers: ['08031234567', '08061234567'], message: 'Sale', name: null },
+				{ numbers: ['08051234567'], message: 'Hi Bayo', name: 'Bayo' },
+				{ numbers: ['12'], message: 'Sale', name: null },
+			],
+			{ sender: 'Shop', dnd: false, optOut: new Set(), batchSize: 5, rateKobo: 180 },
+		);
+		const [sale, bayo] = c.batches;
+		Object.assign(sale, {
+			status: 'successful',
+			chargedKobo: 360,
+			ident: 's1',
+			id: 1,
+			sentAt: '2026-11-24T10:00:00.000Z',
+		});
+		Object.assign(bayo, {
+			status: 'unknown outcome',
+			unclearKobo: 180,
+			error: 'check later (unknown_outcome), do not resend: …',
 			sentAt: '2026-11-24T10:00:01.000Z',
 			resolvableAfter: '2026-11-24T10:03:01.000Z',
-			rows: [2],
-			numbers: 1,
-			amount: '₦1.80',
-		},
-	]);
-	expect(rejectedCsv(c).csv).toBe('row,name,number,status,reason\n3,,12,invalid,wrong length\n');
-	expect(checkLaterCsv(c).csv).toBe(
-		'row,name,number,status,reason\n2,Bayo,08051234567,unknown outcome,"check later (unknown_outcome), do not resend: …"\n',
-	);
-});
+		});
+		settle(c);
+		const s = summaryJson(c, true);
+		expect(s.summary).toBe(
+			'2 sent + 0 duplicates + 1 invalid + 0 opted out + 1 unknown outcome = 4 rows; charged ₦3.60 + ' +
+				'₦1.80 unclear (check later, do not resend)',
+		);
+		expect(s).toMatchObject({ chargedKobo: 360, unclearKobo: 180, unknownOutcome: 1, failedRequests: [] });
+		expect(s.unclearRequests).toEqual([
+			{
+				request: { product: 'sms', sender: 'Shop', message: 'Hi Bayo', recipients: ['08051234567'], dnd: false },
+				sentAt: '2026-11-24T10:00:01.000Z',
+				resolvableAfter: '2026-11-24T10:03:01.000Z',
+				rows: [2],
+				numbers: 1,
+				amount: '₦1.80',
+			},
+		]);
+		expect(rejectedCsv(c).csv).toBe('row,name,number,status,reason\n3,,12,invalid,wrong length\n');
+		expect(checkLaterCsv(c).csv).toBe(
+			'row,name,number,status,reason\n2,Bayo,08051234567,unknown outcome,"check later ' +
+				'(unknown_outcome), do not resend: …"\n',
+		);
+	},
+);

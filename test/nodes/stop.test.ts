@@ -19,28 +19,32 @@ function buyAirtime(input: Array<{ phone: string }>, options: object = {}, run: 
 }
 
 describe('a run that stops', () => {
-	test('the wallet runs out at row 3: the error names the 2 rows bought (amount, reference), the failed row and the unsent one', async () => {
-		const { token } = await env.admin.createUser({ username: 'stop1', balance: '250.00' });
-		const input = phones.map((phone) => ({ phone }));
-		const r = await buyAirtime(input, { concurrency: 1 }, { creds: { ...env.creds(), apiToken: token } });
-		const bought = await env.admin.transactions({ username: 'stop1' });
-		expect(bought.map((t) => t.recipient)).toEqual(phones.slice(0, 2));
-		expect(r.error).toBeDefined();
-		const { message, description } = r.error as { message: string; description?: string };
-		const each = bought[0].amountKobo / 100;
-		expect(message).toMatch(
-			new RegExp(
-				`^The run stopped: 2 of 4 rows bought \\(₦${(each * 2).toFixed(2)}\\), 1 not bought, 1 not sent\\. Row 3: `,
-			),
-		);
-		expect(message).not.toMatch(/\[row 3\]$|\[item/);
-		expect(description).toContain(
-			`Bought, do not buy them again: row 1 (₦${each.toFixed(2)}, reference ${bought[0].ident}), ` +
-				`row 2 (₦${each.toFixed(2)}, reference ${bought[1].ident}).`,
-		);
-		expect(description).toMatch(/Not bought: row 3: .*balance/i);
-		expect(description).toContain('Not sent (the run stopped first): row 4.');
-	});
+	test(
+		'the wallet runs out at row 3: the error names the 2 rows bought (amount, reference), the ' +
+			'failed row and the unsent one',
+		async () => {
+			const { token } = await env.admin.createUser({ username: 'stop1', balance: '250.00' });
+			const input = phones.map((phone) => ({ phone }));
+			const r = await buyAirtime(input, { concurrency: 1 }, { creds: { ...env.creds(), apiToken: token } });
+			const bought = await env.admin.transactions({ username: 'stop1' });
+			expect(bought.map((t) => t.recipient)).toEqual(phones.slice(0, 2));
+			expect(r.error).toBeDefined();
+			const { message, description } = r.error as { message: string; description?: string };
+			const each = bought[0].amountKobo / 100;
+			expect(message).toMatch(
+				new RegExp(
+					`^The run stopped: 2 of 4 rows bought \\(₦${(each * 2).toFixed(2)}\\), 1 not bought, 1 not sent\\. Row 3: `,
+				),
+			);
+			expect(message).not.toMatch(/\[row 3\]$|\[item/);
+			expect(description).toContain(
+				`Bought, do not buy them again: row 1 (₦${each.toFixed(2)}, reference ${bought[0].ident}), ` +
+					`row 2 (₦${each.toFixed(2)}, reference ${bought[1].ident}).`,
+			);
+			expect(description).toMatch(/Not bought: row 3: .*balance/i);
+			expect(description).toContain('Not sent (the run stopped first): row 4.');
+		},
+	);
 
 	test('several bad rows in a real run: one error lists them all and nothing is bought', async () => {
 		const before = await env.balance();
@@ -71,21 +75,24 @@ describe('a run that stops', () => {
 		expect(await env.balance()).toBe(before);
 	});
 
-	test('an unclear row stops the run: the error says unclear, do not buy again, and the rest were not sent', async () => {
-		await env.admin.addFault({ endpoint: 'POST /api/topup/', kind: 'reset_after', count: 1 });
-		const r = await buyAirtime(
-			phones.slice(0, 3).map((phone) => ({ phone })),
-			{ concurrency: 1 },
-		);
-		const { message, description } = r.error as { message: string; description?: string };
-		expect(message).toMatch(/^The run stopped: 0 of 3 rows bought, 1 unclear, 2 not sent\. Row 1: /);
-		expect(description).toMatch(/Unclear, check later and do not buy them again .*: row 1: /);
-		expect(description).toContain('Not sent (the run stopped first): rows 2, 3.');
-		// the unclear row's purchase reached the site once; the others were never sent
-		expect((await env.admin.transactions({ username: env.sb.demo.username })).map((t) => t.recipient)).toEqual([
-			phones[0],
-		]);
-	});
+	test(
+		'an unclear row stops the run: the error says unclear, do not buy again, and the rest were not ' + 'sent',
+		async () => {
+			await env.admin.addFault({ endpoint: 'POST /api/topup/', kind: 'reset_after', count: 1 });
+			const r = await buyAirtime(
+				phones.slice(0, 3).map((phone) => ({ phone })),
+				{ concurrency: 1 },
+			);
+			const { message, description } = r.error as { message: string; description?: string };
+			expect(message).toMatch(/^The run stopped: 0 of 3 rows bought, 1 unclear, 2 not sent\. Row 1: /);
+			expect(description).toMatch(/Unclear, check later and do not buy them again .*: row 1: /);
+			expect(description).toContain('Not sent (the run stopped first): rows 2, 3.');
+			// the unclear row's purchase reached the site once; the others were never sent
+			expect((await env.admin.transactions({ username: env.sb.demo.username })).map((t) => t.recipient)).toEqual([
+				phones[0],
+			]);
+		},
+	);
 
 	test.each<[string, Partial<RunOptions>]>([
 		['without Continue On Fail', {}],

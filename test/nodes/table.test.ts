@@ -1,5 +1,6 @@
 /**
- * The product table (each folder's spec.ts under client/products/, listed in registry.ts) is what the nodes show and what the client enforces: type
+ * The product table (each folder's spec.ts under client/products/, listed
+ * in registry.ts) is what the nodes show and what the client enforces: type
  * names, operations, AI-tool flags and limits in the node descriptions come from it, and a value the table
  * refuses is refused by the node with nothing bought.
  */

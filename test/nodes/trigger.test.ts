@@ -73,20 +73,23 @@ describe('VTU Transaction Trigger', () => {
 		expect(await t.poll()).toBeNull();
 	});
 
-	test('a reversal of a transaction far beyond Pages to Scan is emitted once (re-check of watched transactions)', async () => {
-		const t = activeTrigger(trigger, { product: 'data', watch: 'recent', options: { pages: 1 } }, env.creds());
-		expect(await t.poll()).toBeNull();
-		const old = await buyData('08031234500');
-		expect(events(await t.poll())).toEqual([`new:${old.ident}:successful`]);
-		await buyMany(60); // 4 pages of newer transactions on top of it
-		expect(events(await t.poll())).toHaveLength(60);
-		await env.admin.setStatus('data', old.id, 'failed');
-		const rev = await t.poll();
-		expect(events(rev)).toEqual([`reversed:${old.ident}:failed`]);
-		expect(rev![0][0].json).toMatchObject({ previousStatus: 'successful', transition: 'successful → failed' });
-		expect(await t.poll()).toBeNull();
-		expect(await t.poll()).toBeNull();
-	});
+	test(
+		'a reversal of a transaction far beyond Pages to Scan is emitted once (re-check of watched ' + 'transactions)',
+		async () => {
+			const t = activeTrigger(trigger, { product: 'data', watch: 'recent', options: { pages: 1 } }, env.creds());
+			expect(await t.poll()).toBeNull();
+			const old = await buyData('08031234500');
+			expect(events(await t.poll())).toEqual([`new:${old.ident}:successful`]);
+			await buyMany(60); // 4 pages of newer transactions on top of it
+			expect(events(await t.poll())).toHaveLength(60);
+			await env.admin.setStatus('data', old.id, 'failed');
+			const rev = await t.poll();
+			expect(events(rev)).toEqual([`reversed:${old.ident}:failed`]);
+			expect(rev![0][0].json).toMatchObject({ previousStatus: 'successful', transition: 'successful → failed' });
+			expect(await t.poll()).toBeNull();
+			expect(await t.poll()).toBeNull();
+		},
+	);
 
 	describe('re-check of older watched transactions (pollOnce)', () => {
 		const settings = (now: number): PollSettings => ({

@@ -61,10 +61,12 @@ describe("builder's words", () => {
 		);
 		expect(
 			forBuilder(
-				'Do not buy it again before it is resolved: client.reconcile(request, { sentAt }) answers it, or check the transaction history.',
+				'Do not buy it again before it is resolved: client.reconcile(request, { sentAt }) answers it, ' +
+					'or check the transaction history.',
 			),
 		).toBe(
-			"Do not buy it again before it is resolved: VTU Transaction's Resolve Unclear Purchase answers it, or check the transaction history.",
+			"Do not buy it again before it is resolved: VTU Transaction's Resolve Unclear Purchase answers " +
+				'it, or check the transaction history.',
 		);
 		expect(forBuilder('Nothing to send: none of the 1 recipients; 1 rows, 21 rows, 1,001 rows, 1 batches.')).toBe(
 			'Nothing to send: none of the 1 recipient; 1 row, 21 rows, 1,001 rows, 1 batch.',

@@ -47,16 +47,19 @@ describe('token auth', () => {
 		expect((await env.get('/api/user/', { token })).status).toBe(200);
 	});
 
-	test('IP whitelist: non-empty list without our address → 403 naming it; with it → 200; empty → 200', async () => {
-		const { token } = await env.admin.createUser({ username: 'wl', balance: '100.00', whitelist: ['10.1.2.3'] });
-		const denied = await env.get('/api/user/', { token });
-		expect(denied.status).toBe(403);
-		expect(denied.json.detail).toContain('127.0.0.1');
-		await env.admin.updateUser('wl', { whitelist: ['10.1.2.3', '127.0.0.1'] });
-		expect((await env.get('/api/user/', { token })).status).toBe(200);
-		await env.admin.updateUser('wl', { whitelist: [] });
-		expect((await env.get('/api/user/', { token })).status).toBe(200);
-	});
+	test(
+		'IP whitelist: non-empty list without our address → 403 naming it; ' + 'with it → 200; empty → 200',
+		async () => {
+			const { token } = await env.admin.createUser({ username: 'wl', balance: '100.00', whitelist: ['10.1.2.3'] });
+			const denied = await env.get('/api/user/', { token });
+			expect(denied.status).toBe(403);
+			expect(denied.json.detail).toContain('127.0.0.1');
+			await env.admin.updateUser('wl', { whitelist: ['10.1.2.3', '127.0.0.1'] });
+			expect((await env.get('/api/user/', { token })).status).toBe(200);
+			await env.admin.updateUser('wl', { whitelist: [] });
+			expect((await env.get('/api/user/', { token })).status).toBe(200);
+		},
+	);
 
 	test('token reset: old token 401, new one works', async () => {
 		const old = env.sb.demo.token;

@@ -224,55 +224,58 @@ describe('purchases (seed)', () => {
 		expect(Object.keys(letters.json)).toEqual(['smart_card_number']);
 	});
 
-	test('electricity: token for prepaid (plain in seed), "" for postpaid, MeterType 1/2 accepted, minimum N500', async () => {
-		const r = await env.post('/api/billpayment/', {
-			disco_name: 1,
-			amount: '1000.50',
-			meter_number: FIXTURES.meter.prepaid,
-			MeterType: 1,
-			Customer_Phone: '08031234567',
-		});
-		expect(r.status).toBe(201);
-		expect(r.json).toMatchObject({
-			package: 'Ikeja Electric',
-			disco_name: 1,
-			amount: '1000.50',
-			paid_amount: '1000.50',
-			MeterType: 'Prepaid',
-			customer_name: 'BOLA AHMED',
-			Customer_Phone: '08031234567',
-			balance_after: '998999.50',
-		});
-		expect(r.json.token).toMatch(/^\d{4}(-\d{4}){4}$/);
-		const post = await env.post('/api/billpayment/', {
-			disco_name: 2,
-			amount: 600,
-			meter_number: FIXTURES.meter.postpaid,
-			MeterType: 'Postpaid',
-		});
-		expect(post.json).toMatchObject({ package: 'Eko Electric', token: '', MeterType: 'Postpaid' });
-		expect(
-			(
-				await env.post('/api/billpayment/', {
-					disco_name: 1,
-					amount: 499,
-					meter_number: FIXTURES.meter.prepaid,
-					MeterType: 'Prepaid',
-				})
-			).json,
-		).toEqual({ error: ['BELOW MINIMUM AMOUNT ALLOWED (N500)'] });
-		expect(
-			(
-				await env.post('/api/billpayment/', {
-					disco_name: 1,
-					amount: 900,
-					meter_number: FIXTURES.meter.prepaid,
-					MeterType: '3',
-				})
-			).json,
-		).toEqual({ MeterType: ['"3" is not a valid choice.'] });
-		expect(await env.admin.balanceKobo('demo')).toBe(START - 100050 - 60000);
-	});
+	test(
+		'electricity: token for prepaid (plain in seed), "" for postpaid, MeterType 1/2 accepted, ' + 'minimum N500',
+		async () => {
+			const r = await env.post('/api/billpayment/', {
+				disco_name: 1,
+				amount: '1000.50',
+				meter_number: FIXTURES.meter.prepaid,
+				MeterType: 1,
+				Customer_Phone: '08031234567',
+			});
+			expect(r.status).toBe(201);
+			expect(r.json).toMatchObject({
+				package: 'Ikeja Electric',
+				disco_name: 1,
+				amount: '1000.50',
+				paid_amount: '1000.50',
+				MeterType: 'Prepaid',
+				customer_name: 'BOLA AHMED',
+				Customer_Phone: '08031234567',
+				balance_after: '998999.50',
+			});
+			expect(r.json.token).toMatch(/^\d{4}(-\d{4}){4}$/);
+			const post = await env.post('/api/billpayment/', {
+				disco_name: 2,
+				amount: 600,
+				meter_number: FIXTURES.meter.postpaid,
+				MeterType: 'Postpaid',
+			});
+			expect(post.json).toMatchObject({ package: 'Eko Electric', token: '', MeterType: 'Postpaid' });
+			expect(
+				(
+					await env.post('/api/billpayment/', {
+						disco_name: 1,
+						amount: 499,
+						meter_number: FIXTURES.meter.prepaid,
+						MeterType: 'Prepaid',
+					})
+				).json,
+			).toEqual({ error: ['BELOW MINIMUM AMOUNT ALLOWED (N500)'] });
+			expect(
+				(
+					await env.post('/api/billpayment/', {
+						disco_name: 1,
+						amount: 900,
+						meter_number: FIXTURES.meter.prepaid,
+						MeterType: '3',
+					})
+				).json,
+			).toEqual({ MeterType: ['"3" is not a valid choice.'] });
+			expect(await env.admin.balanceKobo('demo')).toBe(START - 100050 - 60000);
+		},
+	);
 
 	test('exam pins: quantity × tier price, pins and raw data, max 5 (seed adds ident)', async () => {
 		const r = await env.post('/api/epin/', { exam_name: 'WAEC', quantity: 2 });

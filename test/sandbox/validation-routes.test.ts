@@ -1,4 +1,7 @@
-/** The two validation route forms (/api and the website's /ajax), switchable per site, and gateway-status faults on reads. */
+/**
+ * The two validation route forms (/api and the website's /ajax),
+ * switchable per site, and gateway-status faults on reads.
+ */
 import { useSandbox } from './helpers';
 
 const env = useSandbox({ dialect: 'family', seed: 5 });

@@ -50,7 +50,8 @@ describe.each(BUILD_NAMES)('peers against the %s build', (build: BuildName) => {
 			expect(Array.isArray(body) && body.length).toBe(1); // the 12-character sender's batch
 		else {
 			expect(body).toMatchObject({ count: 1, next: null, previous: null });
-			expect(!Array.isArray(body) && Array.isArray(body.results)).toBe(true); // (fetch's arrays come from another realm than jest's Array)
+			// (fetch's arrays come from another realm than jest's Array)
+			expect(!Array.isArray(body) && Array.isArray(body.results)).toBe(true);
 		}
 	});
 });

@@ -33,37 +33,40 @@ async function open(dialect: 'seed' | 'family') {
 }
 afterEach(() => sb.close());
 
-test('family site, no rate anywhere: assumed on the safe side, then learned from the first batch and remembered', async () => {
-	await open('family');
-	const c = client();
-	const q = await c.quote({ product: 'sms', ...SMS });
-	expect(q).toMatchObject({ amount: { naira: '5.00' }, rateSource: 'assumed' });
-	expect(q.rateNote).toMatch(/₦2\.50 a page \(standard\) assumed: the site publishes no SMS rate/);
-	expect(await c.catalog.sms()).toMatchObject({
-		perPage: { naira: '2.50' },
-		dndPerPage: { naira: '3.50' },
-		sources: { perPage: 'assumed', dndPerPage: 'assumed' },
-	});
+test(
+	'family site, no rate anywhere: assumed on the safe side, then learned from the first batch and ' + 'remembered',
+	async () => {
+		await open('family');
+		const c = client();
+		const q = await c.quote({ product: 'sms', ...SMS });
+		expect(q).toMatchObject({ amount: { naira: '5.00' }, rateSource: 'assumed' });
+		expect(q.rateNote).toMatch(/₦2\.50 a page \(standard\) assumed: the site publishes no SMS rate/);
+		expect(await c.catalog.sms()).toMatchObject({
+			perPage: { naira: '2.50' },
+			dndPerPage: { naira: '3.50' },
+			sources: { perPage: 'assumed', dndPerPage: 'assumed' },
+		});
 
-	const before = await admin.balanceKobo('demo');
-	const [r] = await c.sms.send(SMS);
-	const charged = before - (await admin.balanceKobo('demo'));
-	expect(charged).toBe(360); // the legacy build's ₦1.80 × 2 numbers × 1 page
-	expect(q.amount.kobo).toBeGreaterThanOrEqual(charged); // the assumed quote never under-counts a Spend Cap
-	expect(r.status).toBe('successful');
+		const before = await admin.balanceKobo('demo');
+		const [r] = await c.sms.send(SMS);
+		const charged = before - (await admin.balanceKobo('demo'));
+		expect(charged).toBe(360); // the legacy build's ₦1.80 × 2 numbers × 1 page
+		expect(q.amount.kobo).toBeGreaterThanOrEqual(charged); // the assumed quote never under-counts a Spend Cap
+		expect(r.status).toBe('successful');
 
-	// learned for the standard route only, and by every client of the site in this process
-	const other = client();
-	const q2 = await other.quote({ product: 'sms', ...SMS });
-	expect(q2).toMatchObject({ amount: { naira: '3.60' }, rateSource: 'learned' });
-	expect(q2.rateNote).toMatch(/learned from this site's first batch/);
-	expect((await other.quote({ product: 'sms', ...SMS, dnd: true })).rateSource).toBe('assumed');
+		// learned for the standard route only, and by every client of the site in this process
+		const other = client();
+		const q2 = await other.quote({ product: 'sms', ...SMS });
+		expect(q2).toMatchObject({ amount: { naira: '3.60' }, rateSource: 'learned' });
+		expect(q2.rateNote).toMatch(/learned from this site's first batch/);
+		expect((await other.quote({ product: 'sms', ...SMS, dnd: true })).rateSource).toBe('assumed');
 
-	// once learned, a send reads no wallet around its batch
-	counting.reset();
-	await other.sms.send(SMS);
-	expect(counting.requests.filter((x) => x.url.endsWith('/api/user/'))).toHaveLength(0);
-});
+		// once learned, a send reads no wallet around its batch
+		counting.reset();
+		await other.sms.send(SMS);
+		expect(counting.requests.filter((x) => x.url.endsWith('/api/user/'))).toHaveLength(0);
+	},
+);
 
 test("two sends at once see each other's debit: neither teaches a rate", async () => {
 	await open('family');

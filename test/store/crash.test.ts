@@ -66,52 +66,56 @@ describe.each(backendNames())('storefront orders cut off by a crash on %s', (nam
 			reconcile: { sharedAccount: o.shared, maxProcessingMs: o.maxProcessingMs, waitMs: 0 },
 		});
 
-	test('killed mid-purchase: the row holds the customer_ref before the POST; follow adopts its own record by it', async () => {
-		await env.admin.setConfig({ customer_ref: true });
-		try {
-			const { books, target } = await shop();
-			const req = ownData();
-			// the vendor debits and records the purchase, then never answers: the instance waits inside its POST
-			await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
-			const args = [target.databaseUrl ?? target.sqlitePath!, env.sb.baseUrl, 'c1', 'o-killed', JSON.stringify(req)];
-			const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'order-child.ts'), ...args], {
-				env: { ...process.env, VTU_API_TOKEN: env.sb.demo.token },
-				stdio: ['ignore', 'pipe', 'pipe'],
-			});
-			const exited = new Promise<void>((r) => child.on('exit', () => r()));
-			let own: { id: number; customerRef: string | null } | undefined;
-			await until('the POST to reach the vendor', async () => {
-				const txns = await env.admin.transactions({ product: 'data' });
-				own = txns.find((x) => x.recipient === req.phone && x.customerRef);
-				return own !== undefined;
-			});
-			// the reference is on the order row while the POST is still unanswered, so the crash cannot lose it
-			const row = await books.db
-				.selectFrom('orders')
-				.selectAll()
-				.where('id', '=', 'o-killed')
-				.executeTakeFirstOrThrow();
-			expect(row).toMatchObject({ state: 'held', customer_ref: own!.customerRef, vendor_id: null });
-			child.kill('SIGKILL');
-			await exited;
+	test(
+		'killed mid-purchase: the row holds the customer_ref before the POST; follow adopts its own ' + 'record by it',
+		async () => {
+			await env.admin.setConfig({ customer_ref: true });
+			try {
+				const { books, target } = await shop();
+				const req = ownData();
+				// the vendor debits and records the purchase, then never answers: the instance waits inside its POST
+				await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
+				const args = [target.databaseUrl ?? target.sqlitePath!, env.sb.baseUrl, 'c1', 'o-killed', JSON.stringify(req)];
+				const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'order-child.ts'), ...args], {
+					env: { ...process.env, VTU_API_TOKEN: env.sb.demo.token },
+					stdio: ['ignore', 'pipe', 'pipe'],
+				});
+				const exited = new Promise<void>((r) => child.on('exit', () => r()));
+				let own: { id: number; customerRef: string | null } | undefined;
+				await until('the POST to reach the vendor', async () => {
+					const txns = await env.admin.transactions({ product: 'data' });
+					own = txns.find((x) => x.recipient === req.phone && x.customerRef);
+					return own !== undefined;
+				});
+				// the reference is on the order row while the POST is still unanswered, so the crash cannot lose it
+				const row = await books.db
+					.selectFrom('orders')
+					.selectAll()
+					.where('id', '=', 'o-killed')
+					.executeTakeFirstOrThrow();
+				expect(row).toMatchObject({ state: 'held', customer_ref: own!.customerRef, vendor_id: null });
+				child.kill('SIGKILL');
+				await exited;
 
-			// another buyer of the token buys the identical bundle meanwhile (no reference): a twin in the window
-			const twin = await rawBuy(env.client, env.sb.demo.token, req);
-			const follower = otherProcess({ shared: true, maxProcessingMs: 60_000 });
-			// without the reference the follower could not tell the two apart
-			const blind = await follower.reconcile(req, { sentAt: new Date(row.sent_at!), waitMs: 0 }).catch((e) => e);
-			expect(blind.code).toBe('unknown_outcome');
-			expect((blind.candidates as { id: number }[]).map((c) => c.id).sort()).toEqual([own!.id, twin].sort());
+				// another buyer of the token buys the identical bundle meanwhile (no reference): a twin in the window
+				const twin = await rawBuy(env.client, env.sb.demo.token, req);
+				const follower = otherProcess({ shared: true, maxProcessingMs: 60_000 });
+				// without the reference the follower could not tell the two apart
+				const blind = await follower.reconcile(req, { sentAt: new Date(row.sent_at!), waitMs: 0 }).catch((e) => e);
+				expect(blind.code).toBe('unknown_outcome');
+				expect((blind.candidates as { id: number }[]).map((c) => c.id).sort()).toEqual([own!.id, twin].sort());
 
-			const store = new Storefront({ books, client: follower, pricing: { markupPercent: 5 }, customerRef: true });
-			const out = await store.follow('o-killed');
-			expect(out).toMatchObject({ state: 'settled', result: { id: own!.id } });
-			expect(await books.orderState('o-killed')).toBe('settled');
-			expect((await audit(books.db)).problems).toEqual([]);
-		} finally {
-			await env.admin.setConfig({ customer_ref: false });
-		}
-	}, 60_000);
+				const store = new Storefront({ books, client: follower, pricing: { markupPercent: 5 }, customerRef: true });
+				const out = await store.follow('o-killed');
+				expect(out).toMatchObject({ state: 'settled', result: { id: own!.id } });
+				expect(await books.orderState('o-killed')).toBe('settled');
+				expect((await audit(books.db)).problems).toEqual([]);
+			} finally {
+				await env.admin.setConfig({ customer_ref: false });
+			}
+		},
+		60_000,
+	);
 
 	test('a record linked before the crash settles its order, even where following other orders claimed it', async () => {
 		const { books } = await shop();

@@ -123,7 +123,8 @@ describe.each(backendNames())('storefront ledger on %s', (name) => {
 		const row = await b.db.selectFrom('accounts').selectAll().where('id', '=', walletId('u1')).executeTakeFirst();
 		expect(row).toMatchObject({ limit_debits: 1, credits_posted: 0 });
 		// the error's message, not jest's toThrow: with several files per jest worker, toThrow sometimes reported "did not
-		// throw" for this rejection (seen only then; likely better-sqlite3's error class coming from another test file's realm)
+		// throw" for this rejection (seen only then; likely better-sqlite3's
+		// error class coming from another test file's realm)
 		const r = await b.db
 			.updateTable('accounts')
 			.set({ debits_posted: 1 })

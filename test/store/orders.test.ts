@@ -194,47 +194,53 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		await balanced(books);
 	});
 
-	test('followClient: buying never adopts a lone record (shared token); following with the shop-wide evidence does', async () => {
-		const DATA = ownData();
-		const shared = env.make({ reconcile: { sharedAccount: true, maxProcessingMs: 60_000 } });
-		const { books, store } = await shop(500_000, { client: shared, followClient: patient() });
-		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
-		const out = await store.placeOrder('c1', 'o-fc', DATA);
-		expect(out.state).toBe('unknown');
-		const record = (await env.admin.transactions({ product: 'data' })).at(-1)!;
-		// the same store without a followClient cannot tell (the token is shared): still held
-		const blind = new Storefront({ books, client: shared });
-		expect((await blind.follow('o-fc')).state).toBe('unknown');
-		const followed = await store.follow('o-fc');
-		expect(followed).toMatchObject({ state: 'settled', result: { id: record.id } });
-		await balanced(books);
-	});
+	test(
+		'followClient: buying never adopts a lone record (shared token); following with the shop-wide ' + 'evidence does',
+		async () => {
+			const DATA = ownData();
+			const shared = env.make({ reconcile: { sharedAccount: true, maxProcessingMs: 60_000 } });
+			const { books, store } = await shop(500_000, { client: shared, followClient: patient() });
+			await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+			const out = await store.placeOrder('c1', 'o-fc', DATA);
+			expect(out.state).toBe('unknown');
+			const record = (await env.admin.transactions({ product: 'data' })).at(-1)!;
+			// the same store without a followClient cannot tell (the token is shared): still held
+			const blind = new Storefront({ books, client: shared });
+			expect((await blind.follow('o-fc')).state).toBe('unknown');
+			const followed = await store.follow('o-fc');
+			expect(followed).toMatchObject({ state: 'settled', result: { id: record.id } });
+			await balanced(books);
+		},
+	);
 
-	test("two phones, one record: the same customer's identical unknown orders are interchangeable, one takes it", async () => {
-		const DATA = ownData();
-		const client = patient();
-		const { books, store } = await shop(500_000, { client });
-		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
-		const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
-		const a = await store.placeOrder('c1', 'o-ph-a', DATA);
-		// the other phone's identical order failed before the vendor with an answer that proves nothing yet
-		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
-		const b = await store.placeOrder('c1', 'o-ph-b', DATA);
-		expect([a.state, b.state]).toEqual(['unknown', 'unknown']);
-		await env.admin.removeFault(readFault.id);
-		const record = (await env.admin.transactions({ product: 'data' })).at(-1)!;
-		const [fa, fb] = await Promise.all([store.follow('o-ph-a'), store.follow('o-ph-b')]);
-		const states = [fa.state, fb.state].sort();
-		expect(states).toEqual(['settled', 'unknown']); // one owns the record; the other stays held, never both
-		const owners = await books.db.selectFrom('orders').select('id').where('vendor_id', '=', record.id).execute();
-		expect(owners).toHaveLength(1);
-		expect(await books.walletBalance('c1')).toEqual({
-			balance: 500_000 - a.price,
-			held: b.price,
-			available: 500_000 - a.price - b.price,
-		});
-		await balanced(books);
-	});
+	test(
+		"two phones, one record: the same customer's identical unknown orders are interchangeable, one " + 'takes it',
+		async () => {
+			const DATA = ownData();
+			const client = patient();
+			const { books, store } = await shop(500_000, { client });
+			await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+			const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
+			const a = await store.placeOrder('c1', 'o-ph-a', DATA);
+			// the other phone's identical order failed before the vendor with an answer that proves nothing yet
+			await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'error_before', count: 1 });
+			const b = await store.placeOrder('c1', 'o-ph-b', DATA);
+			expect([a.state, b.state]).toEqual(['unknown', 'unknown']);
+			await env.admin.removeFault(readFault.id);
+			const record = (await env.admin.transactions({ product: 'data' })).at(-1)!;
+			const [fa, fb] = await Promise.all([store.follow('o-ph-a'), store.follow('o-ph-b')]);
+			const states = [fa.state, fb.state].sort();
+			expect(states).toEqual(['settled', 'unknown']); // one owns the record; the other stays held, never both
+			const owners = await books.db.selectFrom('orders').select('id').where('vendor_id', '=', record.id).execute();
+			expect(owners).toHaveLength(1);
+			expect(await books.walletBalance('c1')).toEqual({
+				balance: 500_000 - a.price,
+				held: b.price,
+				available: 500_000 - a.price - b.price,
+			});
+			await balanced(books);
+		},
+	);
 
 	test('two phones, two records, both answers lost: each order takes one record, the customer pays twice', async () => {
 		const DATA = ownData();
@@ -319,28 +325,32 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		await balanced(books);
 	});
 
-	test('bought after its hold was released (a follower raced a slow purchase): the owner is alerted, nothing booked silently', async () => {
-		const alerts: string[] = [];
-		const { books, store } = await shop(500_000, { alertOwner: (t) => alerts.push(t) });
-		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'latency', latencyMs: 400, count: 1 });
-		const placing = store.placeOrder('c1', 'o-raced', ownData());
-		// while the purchase is on the wire, its hold is released (as a follower that took it for crashed would)
-		while ((await books.orderState('o-raced')) !== 'held') await new Promise((r) => setImmediate(r));
-		expect(await books.release('o-raced')).toBe(true);
-		const out = await placing;
-		expect(out.state).toBe('released');
-		expect(out.result?.status).toBe('successful');
-		expect(alerts).toHaveLength(1);
-		expect(alerts[0]).toMatch(/o-raced was released while its purchase was still running/);
-		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
-		const row = await books.db
-			.selectFrom('orders')
-			.select('state')
-			.where('id', '=', 'o-raced')
-			.executeTakeFirstOrThrow();
-		expect(row.state).toBe('released');
-		await balanced(books);
-	});
+	test(
+		'bought after its hold was released (a follower raced a slow purchase): the owner is alerted, ' +
+			'nothing booked silently',
+		async () => {
+			const alerts: string[] = [];
+			const { books, store } = await shop(500_000, { alertOwner: (t) => alerts.push(t) });
+			await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'latency', latencyMs: 400, count: 1 });
+			const placing = store.placeOrder('c1', 'o-raced', ownData());
+			// while the purchase is on the wire, its hold is released (as a follower that took it for crashed would)
+			while ((await books.orderState('o-raced')) !== 'held') await new Promise((r) => setImmediate(r));
+			expect(await books.release('o-raced')).toBe(true);
+			const out = await placing;
+			expect(out.state).toBe('released');
+			expect(out.result?.status).toBe('successful');
+			expect(alerts).toHaveLength(1);
+			expect(alerts[0]).toMatch(/o-raced was released while its purchase was still running/);
+			expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
+			const row = await books.db
+				.selectFrom('orders')
+				.select('state')
+				.where('id', '=', 'o-raced')
+				.executeTakeFirstOrThrow();
+			expect(row.state).toBe('released');
+			await balanced(books);
+		},
+	);
 
 	test('a settled order that fails later is refunded exactly once', async () => {
 		const { books, store } = await shop();

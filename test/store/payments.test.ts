@@ -116,33 +116,36 @@ describe.each(backendNames())('storefront funding over HTTP on %s', (name) => {
 		await booksBalance(books);
 	});
 
-	test('Paystack: a transfer into a dedicated account credits exactly what was paid, once, through days of replays', async () => {
-		const { admin, customer, books } = await setup();
-		const acct = await customer('ada', 'paystack');
-		const sent = await admin('transfer', {
-			provider: 'paystack',
-			accountNumber: acct.accountNumber,
-			amount: 500_050,
-			fee: 7_501,
-			deliveries: 4,
-		});
-		expect(sent.deliveries.map((d) => d.outcome)).toEqual(['credited', 'duplicate', 'duplicate', 'duplicate']);
-		expect(sent.deliveries.every((d) => d.status === 200)).toBe(true);
-		await admin('deliver', { reference: sent.reference, deliveries: 3 });
-		expect(await books.walletBalance('ada')).toEqual({ balance: 500_050, held: 0, available: 500_050 });
-		const pay = await books.db.selectFrom('payments').selectAll().execute();
-		expect(pay).toEqual([
-			expect.objectContaining({
+	test(
+		'Paystack: a transfer into a dedicated account credits exactly what was paid, once, through ' + 'days of replays',
+		async () => {
+			const { admin, customer, books } = await setup();
+			const acct = await customer('ada', 'paystack');
+			const sent = await admin('transfer', {
 				provider: 'paystack',
-				reference: sent.reference,
-				customer_id: 'ada',
+				accountNumber: acct.accountNumber,
 				amount: 500_050,
 				fee: 7_501,
-				status: 'credited',
-			}),
-		]);
-		await booksBalance(books);
-	});
+				deliveries: 4,
+			});
+			expect(sent.deliveries.map((d) => d.outcome)).toEqual(['credited', 'duplicate', 'duplicate', 'duplicate']);
+			expect(sent.deliveries.every((d) => d.status === 200)).toBe(true);
+			await admin('deliver', { reference: sent.reference, deliveries: 3 });
+			expect(await books.walletBalance('ada')).toEqual({ balance: 500_050, held: 0, available: 500_050 });
+			const pay = await books.db.selectFrom('payments').selectAll().execute();
+			expect(pay).toEqual([
+				expect.objectContaining({
+					provider: 'paystack',
+					reference: sent.reference,
+					customer_id: 'ada',
+					amount: 500_050,
+					fee: 7_501,
+					status: 'credited',
+				}),
+			]);
+			await booksBalance(books);
+		},
+	);
 
 	test('Monnify: naira decimals become exact kobo; the fee is amountPaid − settlementAmount', async () => {
 		const { admin, customer, books } = await setup();
