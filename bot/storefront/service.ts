@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { VtuClient } from '../../client/client';
 import { Books } from '../../store/ledger';
 import { openStoreDb, type OpenedDb } from '../../store/db';
-import { Storefront, type OrderOutcome, type Pricing } from '../../store/orders';
+import { Storefront, type OrderOutcome, type OrderState, type Pricing } from '../../store/orders';
 import type { PriceTable, Prices } from '../../store/prices';
 import { DailySummary } from './daily';
 import { monnify, openCustomerAccount, paystack, type OpenedAccount, type PaymentProvider } from '../../store/payments';
@@ -47,6 +47,19 @@ export function pricingOf(cfg: Pick<StorefrontConfig, 'markupPercent' | 'markupK
 		markupPercent: /^0*(\.0*)?$/.test(cfg.markupPercent) ? undefined : cfg.markupPercent,
 		markupKobo: cfg.markupKobo || undefined,
 	};
+}
+
+export interface CustomerHistory {
+	orders: {
+		id: string;
+		request: Record<string, unknown>;
+		price: number;
+		state: OrderState;
+		at: string;
+		delivered: { product: string; details: Record<string, unknown> } | null;
+	}[];
+	/** credited payments (the customer gets the whole amount: the owner bears the provider's fee) */
+	payments: { reference: string; amount: number; at: string }[];
 }
 
 export type Offer =
@@ -98,6 +111,54 @@ export class StoreSide {
 		await sql`create table if not exists bot_notices (key text primary key, created_at text not null)`.execute(
 			this.books.db,
 		);
+		// what a settled order handed over (a token, PINs): /history shows it again
+		await sql`create table if not exists bot_deliveries (order_id text primary key, product text not null,
+      details text not null, created_at text not null)`.execute(this.books.db);
+	}
+
+	/** Keeps what a settled order handed over, once (the flow and the follower may both see it). */
+	async keepDelivery(orderId: string, product: string, details: Record<string, unknown>): Promise<void> {
+		await sql`insert into bot_deliveries (order_id, product, details, created_at)
+      values (${orderId}, ${product}, ${JSON.stringify(details)}, ${new Date().toISOString()})
+      on conflict (order_id) do nothing`.execute(this.books.db);
+	}
+
+	/** The customer's latest orders (with what each handed over) and payments, newest first. */
+	async historyOf(userId: number, limit = 10): Promise<CustomerHistory> {
+		const id = String(userId);
+		const orders = await this.books.db
+			.selectFrom('orders')
+			.select(['id', 'request', 'price', 'state', 'created_at'])
+			.where('customer_id', '=', id)
+			.orderBy('created_at', 'desc')
+			.limit(limit)
+			.execute();
+		const kept = orders.length
+			? await sql<{ order_id: string; product: string; details: string }>`select order_id, product, details
+          from bot_deliveries where order_id in (${sql.join(orders.map((o) => o.id))})`.execute(this.books.db)
+			: { rows: [] };
+		const byId = new Map(kept.rows.map((r) => [r.order_id, r]));
+		const payments = await this.books.db
+			.selectFrom('payments')
+			.select(['reference', 'amount', 'created_at'])
+			.where('customer_id', '=', id)
+			.where('status', '=', 'credited')
+			.orderBy('created_at', 'desc')
+			.limit(5)
+			.execute();
+		return {
+			orders: orders.map((o) => {
+				const d = byId.get(o.id);
+				const request = JSON.parse(o.request) as Record<string, unknown>;
+				const delivered = d ? { product: d.product, details: JSON.parse(d.details) as Record<string, unknown> } : null;
+				return { id: o.id, request, price: Number(o.price), state: o.state as OrderState, at: o.created_at, delivered };
+			}),
+			payments: payments.map((p) => ({
+				reference: p.reference,
+				amount: Number(p.amount),
+				at: p.created_at,
+			})),
+		};
 	}
 
 	/** The seller's prices (store/prices.ts): the rules in the store database, the configured markup as fallback. */

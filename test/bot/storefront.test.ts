@@ -135,6 +135,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 			'cards',
 			'balance',
 			'fund',
+			'history',
 			'prices',
 			'support',
 			'cancel',
@@ -373,6 +374,29 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		);
 		const examPin = new RegExp(source('delivered-pin', { n: 1, pin: /(\d+)/ })).exec(examTold)![1];
 		expect(lastDocument(env, u.id)!.content).toContain(`<p>${examPin}</p>`);
+
+		// /history, from the store's books: the four orders with their references, the token and every PIN
+		// kept, and the payment that funded the wallet
+		await env.send(s.app, env.tg.textUpdate(u, '/history'));
+		const hist = env.tg.lastText(u.id)!;
+		expect(hist.startsWith(text('history-title'))).toBe(true);
+		const settled = new RegExp(
+			source('sf-history-line', {
+				n: /\d+/,
+				date: /.+/,
+				what: /.+/,
+				price: NAIRA,
+				state: text('sf-state-settled'),
+				ref: /\S+/,
+			}),
+			'g',
+		);
+		expect(hist.match(settled)).toHaveLength(4);
+		expect(hist).toContain(text('sf-history-what-to', { product: text('product-electricity'), to: '45012345678' }));
+		expect(hist).toContain(new RegExp(source('delivered-token', { token: /([\d -]{16,})/ })).exec(told)![0]);
+		for (const pin of [...pins, examPin]) expect(hist).toContain(pin);
+		expect(hist).toContain(text('sf-history-payments'));
+		expect(hist).toMatch(new RegExp(source('sf-history-payment', { date: /.+/, amount: '₦20,000.00', ref: /\S+/ })));
 		const r = await booksBalance(s.side);
 		expect(r.spent).toBe(2_000_000 - (await wallet()));
 	});
