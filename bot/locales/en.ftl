@@ -314,6 +314,7 @@ cmd-fund = Fund your wallet (your account number)
 help-fund = /fund – your account number: transfer to it to fund your wallet
 help-sf-balance = /balance – your wallet
 menu-fund = 🏦 Fund wallet
+btn-fund = 🏦 Fund wallet
 help-sf-history = /history – your orders (tokens and PINs kept) and payments
 sf-history-empty = No orders or payments yet. Fund your wallet with /fund, then buy with /data or /airtime.
 sf-history-no-orders = No orders yet.
@@ -343,6 +344,9 @@ sf-owner-low-float = ⚠️ { $detail }
 sf-wallet-short =
     Your wallet has { $available }; this costs { $price }. Nothing was taken.
     Fund it with /fund, then try again.
+sf-wallet-empty =
+    Your wallet is empty: fund it first, then buy. Nothing was taken.
+    Tap Fund wallet to see your account number.
 sf-float-refused =
     The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.
 sf-quote-failed = Could not price this order

@@ -66,12 +66,17 @@ export type Offer =
 	| { ok: true; orderId: string; cost: number; price: number; at: number }
 	| { ok: false; text: string };
 
+/** How long a float refusal is told up front before the float is asked again (at a Confirm). */
+const FLOAT_REFUSAL_MS = 60_000;
+
 export class StoreSide {
 	readonly books: Books;
 	readonly store: Storefront;
 	/** yesterday's figures to the owners, once a day (started with the follower) */
 	readonly daily: DailySummary;
 	private api?: Api;
+	/** when the vendor float last refused an order here (cleared by the next order it covers) */
+	private floatRefusedAt?: number;
 
 	constructor(readonly o: StoreSideOptions) {
 		this.books = new Books(o.opened.db);
@@ -275,13 +280,34 @@ export class StoreSide {
 		await this.tellOwners(t('owner-alert-token'));
 	}
 
+	/**
+	 * What refuses every order of this customer, said as a flow starts (before the details): an empty wallet
+	 * (one database read), or the vendor float refused an order in the last FLOAT_REFUSAL_MS at this
+	 * instance (the last known state: no vendor call per flow start). The full checks run at Confirm.
+	 */
+	async earlyRefusal(
+		userId: number,
+	): Promise<{ ok: false; text: string; retry?: { place: 'fund'; label: string } } | null> {
+		if (this.floatRefusedAt !== undefined && Date.now() - this.floatRefusedAt < FLOAT_REFUSAL_MS)
+			return { ok: false, text: t('sf-float-refused') };
+		const w = await this.wallet(userId);
+		if (w.available > 0) return null;
+		return { ok: false, text: t('sf-wallet-empty'), retry: { place: 'fund', label: t('btn-fund') } };
+	}
+
 	/** Everything checked before the Confirm button: the customer exists, the price, the float, the wallet. */
 	async offer(userId: number, req: BotPurchaseRequest): Promise<Offer> {
 		const customer = String(userId);
 		await this.books.createCustomer(customer);
 		const cost = (await this.o.client.quote(req)).amount.kobo;
 		const price = await this.store.priceOf(customer, req, cost);
-		await this.store.guardFloat(cost); // insufficient_balance: the shop cannot fill it; nothing held
+		try {
+			await this.store.guardFloat(cost); // insufficient_balance: the shop cannot fill it; nothing held
+			this.floatRefusedAt = undefined;
+		} catch (e) {
+			if ((e as { code?: unknown }).code === 'insufficient_balance') this.floatRefusedAt = Date.now();
+			throw e;
+		}
 		const w = await this.books.walletBalance(customer);
 		if (w.available < price)
 			return { ok: false, text: t('sf-wallet-short', { price: naira(price), available: naira(w.available) }) };

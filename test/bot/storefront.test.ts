@@ -504,12 +504,27 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
 		const s = await shop({ client: env.clientFor(poor.token), lowFloatKobo: 100_000 });
 		await fund(s, env.alice, 500_000);
-		for (let i = 0; i < 2; i++) {
-			await env.send(s.app, env.tg.textUpdate(env.alice, '/data'));
-			await env.send(s.app, env.tg.buttonUpdate(env.alice, 'MTN'));
-			await env.send(s.app, env.tg.buttonUpdate(env.alice, /^1GB SME /));
-			await env.send(s.app, env.tg.textUpdate(env.alice, '0803 123 4567'));
+		// an empty wallet is said as the flow starts, with the way to fund it
+		await env.send(s.app, env.tg.textUpdate(env.bob, '/start'));
+		await env.tg.waitForText(env.bob.id, /Your account: \d+/);
+		await env.send(s.app, env.tg.textUpdate(env.bob, '/airtime'));
+		expect(env.tg.lastText(env.bob.id)).toBe(text('sf-wallet-empty'));
+		expect(
+			env.tg
+				.buttons(env.bob.id)
+				.slice(-2)
+				.map((b) => b.data),
+		).toEqual(['go:fund', 'go:menu']);
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/data'));
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, 'MTN'));
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^1GB SME /));
+		await env.send(s.app, env.tg.textUpdate(env.alice, '0803 123 4567'));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('sf-float-refused'));
+		// the float just refused: the next flow says so as it starts, before network, plan and number
+		for (const command of ['/data', '/electricity']) {
+			await env.send(s.app, env.tg.textUpdate(env.alice, command));
 			expect(env.tg.lastText(env.alice.id)).toBe(text('sf-float-refused'));
+			expect(env.tg.buttons(env.alice.id).map((b) => b.data)).toContain('go:menu');
 		}
 		const holds = await s.side.books.db.selectFrom('transfers').selectAll().where('reason', '=', 'hold').execute();
 		expect(holds).toEqual([]);
