@@ -17,7 +17,8 @@ import type { StorefrontConfig } from '../config';
 import type { Logger } from '../logger';
 import type { BotPurchaseRequest } from '../vtu';
 import { t } from '../i18n';
-import { naira } from '../orders';
+import { naira, productName } from '../orders';
+import { sendSheet } from '../delivery';
 
 export interface StoreSideOptions {
 	opened: OpenedDb;
@@ -245,6 +246,22 @@ export class StoreSide {
 		const r = await sql`insert into bot_notices (key, created_at) values (${key}, ${new Date().toISOString()})
       on conflict (key) do nothing`.execute(this.books.db);
 		return Number(r.numAffectedRows ?? 0) > 0;
+	}
+
+	/** The printable PIN sheet of an exam-PIN or recharge-card order settled away from its flow (the follower). */
+	async sendSheetTo(
+		customerId: string,
+		orderId: string,
+		r: { product: string; ident: string | null; details?: Record<string, unknown> },
+	): Promise<void> {
+		if (!this.api || !/^\d{1,15}$/.test(customerId)) return;
+		const o = { state: 'successful', description: productName(r.product), id: orderId, ident: r.ident };
+		await sendSheet(
+			this.api,
+			Number(customerId),
+			{ ...o, product: r.product, details: r.details ?? {} },
+			this.o.logger,
+		);
 	}
 
 	async send(chatId: number, text: string): Promise<void> {

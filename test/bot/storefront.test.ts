@@ -401,6 +401,41 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		expect(r.spent).toBe(2_000_000 - (await wallet()));
 	});
 
+	test('exam PINs settled later by the follower: the PINs told once with their printable sheet', async () => {
+		const client = new VtuClient({
+			baseUrl: env.sb.baseUrl,
+			token: env.sb.demo.token,
+			timeoutMs: 1500,
+			reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 60_000 },
+		});
+		const s = await shop({ client });
+		await fund(s, env.alice, 500_000);
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/exampin'));
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^NABTEB /));
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, '1'));
+		// the answer is lost and the history unreadable: the order stays held, unknown
+		await env.admin.addFault({ endpoint: 'POST /api/epin/', kind: 'reset_after', count: 1 });
+		const readFault = await env.admin.addFault({ endpoint: 'GET /api/epin/', kind: 'error_before' });
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
+		expect(env.tg.lastText(env.alice.id)).toMatch(pattern('sf-unknown-now', { gets: /.+/, price: NAIRA }));
+		expect(lastDocument(env, env.alice.id)).toBeUndefined();
+		await env.admin.removeFault(readFault.id);
+		expect(await s.app.storeFollower!.tick()).toBe(1);
+		expect(await s.app.storeFollower!.tick()).toBe(0);
+		const told = env.tg
+			.textsTo(env.alice.id)
+			.filter((x) => pattern('sf-later-settled', { price: NAIRA, balance: NAIRA }).test(x));
+		expect(told).toHaveLength(1);
+		const pin = new RegExp(source('delivered-pin', { n: 1, pin: /(\d+)/ })).exec(told[0])![1];
+		const sheets = env.tg.callsOf('sendDocument').filter((c) => Number(c.payload.chat_id) === env.alice.id);
+		expect(sheets).toHaveLength(1);
+		expect(lastDocument(env, env.alice.id)!.content).toContain(`<p>${pin}</p>`);
+		// and /history keeps the PIN the follower delivered
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/history'));
+		expect(env.tg.lastText(env.alice.id)).toContain(pin);
+		await booksBalance(s.side);
+	});
+
 	test('an unknown outcome stays held, and the follower settles it later and tells the customer once', async () => {
 		// the follower has no answer time to bound the vendor's record: its window is sentAt + the processing
 		// bound, so that bound is a real one here (with 0 the record could fall outside by a few ms)
