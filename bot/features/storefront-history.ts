@@ -16,6 +16,14 @@ import type { Feature } from './registry';
 
 type Row = CustomerHistory['orders'][number];
 
+const STATE: Record<Row['state'], string> = {
+	held: 'sf-state-held',
+	unknown: 'sf-state-unknown',
+	settled: 'sf-state-settled',
+	released: 'sf-state-released',
+	refunded: 'sf-state-refunded',
+};
+
 /** "Electricity to 45012345678": the product and whom it was for, from the order's request. */
 function whatOf(r: Row): string {
 	const q = r.request;
@@ -26,7 +34,7 @@ function whatOf(r: Row): string {
 
 function orderLines(r: Row, i: number): string[] {
 	const date = dateText(Date.parse(r.at));
-	const state = t(`sf-state-${r.state}`);
+	const state = t(STATE[r.state]);
 	const head = t('sf-history-line', { n: i + 1, date, what: whatOf(r), price: naira(r.price), state, ref: r.id });
 	const handed = r.delivered ? deliveredLines(r.delivered.product, r.delivered.details) : [];
 	return [head, ...handed.map((l) => `   ${l}`)];
