@@ -45,6 +45,7 @@ import type { ConvContext, MyContext, RuntimeConfig, Services } from './context'
 import type { VtuClientLike } from './vtu';
 import { gates, type RateLimitRedis, type UpdateDedupe } from './middlewares/gates';
 import { flowCommands } from './middlewares/flow-commands';
+import { typingWhileSlow } from './middlewares/typing';
 import { TYPING_AFTER_MS, confirmButtons } from './flow/confirm';
 import { LiveKeyboards } from './flow/live-keyboards';
 import { features, useFeatureMode } from './features';
@@ -328,6 +329,7 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
 	b.use(dropTappedKeyboard);
 	// ctx.chatAction = 'typing' keeps "typing…" alive (re-sent every 5 s) until it is cleared (flow/confirm.ts).
 	b.use(autoChatAction<MyContext>());
+	b.use(typingWhileSlow(s.cfg.typingAfterMs)); // any slow update shows typing (middlewares/typing.ts)
 	b.use(
 		conversations<MyContext, ConvContext>({
 			storage: { type: 'key', version: 1, prefix: 'conv:', adapter: storage },

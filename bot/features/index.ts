@@ -20,6 +20,7 @@ import type { Feature } from './registry';
 import { repeat } from './repeat';
 import { sms } from './sms';
 import { storefrontBalance, storefrontFund, storefrontHelp, storefrontMenu } from './storefront';
+import { storefrontHistory } from './storefront-history';
 import { storefrontOwner } from './storefront-owner';
 import { unhandled } from './unhandled';
 
@@ -36,6 +37,7 @@ export function features(): readonly Feature[] {
 			...PRODUCTS,
 			storefrontBalance,
 			storefrontFund,
+			storefrontHistory,
 			ownerPrices,
 			support,
 			cancel,

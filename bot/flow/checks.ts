@@ -64,8 +64,9 @@ export function purchaseChecks(s: Services) {
 	 * What refuses any order of this user whatever they choose (PIN not set or locked, daily limit used up),
 	 * said when a flow starts, before network, plan and number are typed.
 	 */
-	function early(userId: number): Checked | null {
-		if (s.storefront) return null; // the storefront's wallet and limits are checked at its Confirm
+	async function early(userId: number): Promise<Checked | null> {
+		// the storefront: an empty wallet or a float the vendor refused a moment ago (cheap reads, no vendor call)
+		if (s.storefront) return s.storefront.earlyRefusal(userId);
 		const pin = pinRefusal(userId);
 		if (pin) return pin;
 		const spent = s.journal.spentToday(userId);

@@ -30,7 +30,7 @@ import { cb, onCallback } from '../callback-data';
 import { storefrontConfirm } from '../storefront/confirm';
 
 /** How long a purchase may take before "typing…" is shown (the "Sending…" edit is immediate). */
-export const TYPING_AFTER_MS = 1_000;
+export const TYPING_AFTER_MS = 500;
 
 export interface ConfirmMeta {
 	/** What the customer gets, e.g. "MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)". */

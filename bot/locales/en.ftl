@@ -314,6 +314,20 @@ cmd-fund = Fund your wallet (your account number)
 help-fund = /fund – your account number: transfer to it to fund your wallet
 help-sf-balance = /balance – your wallet
 menu-fund = 🏦 Fund wallet
+btn-fund = 🏦 Fund wallet
+help-sf-history = /history – your orders (tokens and PINs kept) and payments
+sf-history-empty = No orders or payments yet. Fund your wallet with /fund, then buy with /data or /airtime.
+sf-history-no-orders = No orders yet.
+sf-history-line = { $n }. { $date } { $what }, { $price }: { $state } (ref { $ref })
+sf-history-what-to = { $product } to { $to }
+sf-history-payments = 💸 Payments into your wallet
+sf-history-payment = { $date } { $amount } (ref { $ref })
+sf-history-failed = Could not read your history right now
+sf-state-held = ⏳ being sent
+sf-state-unknown = ⏳ being confirmed (your money is held, not spent)
+sf-state-settled = ✅ delivered
+sf-state-released = ❌ not sent, money back
+sf-state-refunded = ↩️ failed, refunded
 sf-hello = Hello { $name }! Buy data, airtime, cable TV, electricity, exam PINs and recharge cards from your own wallet here.
 sf-help-intro = Fund your wallet by bank transfer to your own account number, then buy from it.
 sf-account =
@@ -330,6 +344,9 @@ sf-owner-low-float = ⚠️ { $detail }
 sf-wallet-short =
     Your wallet has { $available }; this costs { $price }. Nothing was taken.
     Fund it with /fund, then try again.
+sf-wallet-empty =
+    Your wallet is empty: fund it first, then buy. Nothing was taken.
+    Tap Fund wallet to see your account number.
 sf-float-refused =
     The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.
 sf-quote-failed = Could not price this order

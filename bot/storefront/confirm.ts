@@ -84,6 +84,7 @@ async function placeAndTell(
 		if (out.error) await side.noteVendorError(out.error);
 		await side.claim(`order:${out.orderId}:${out.state}`); // told here: the follower does not tell it again
 		const r = out.state === 'settled' ? out.result : null;
+		if (r) await side.keepDelivery(out.orderId, r.product, r.details ?? {}); // /history shows it again
 		const delivered = r ? { product: r.product, ident: r.ident, details: r.details ?? {} } : null;
 		return { text: await outcomeText(side, userId, meta, out), delivered };
 	} catch (e) {

@@ -69,9 +69,13 @@ export class StoreFollower {
 				const out = await this.side.store.follow(o.id);
 				if (out.state === o.state) continue;
 				changed++;
+				if (out.state === 'settled' && out.result)
+					await this.side.keepDelivery(o.id, out.result.product, out.result.details ?? {});
 				const w = await this.side.books.walletBalance(o.customer_id);
 				const text = laterText(out.state, o.price, w.available, out.result);
-				if (text) await this.side.tellOnce(`order:${o.id}:${out.state}`, o.customer_id, text);
+				const told = text ? await this.side.tellOnce(`order:${o.id}:${out.state}`, o.customer_id, text) : false;
+				// the PINs' printable sheet goes with the message that carries them, once
+				if (told && out.state === 'settled' && out.result) await this.side.sendSheetTo(o.customer_id, o.id, out.result);
 			} catch (e) {
 				this.side.o.logger.warn('storefront order not followed yet', { order: o.id, err: e });
 			}

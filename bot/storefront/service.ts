@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { VtuClient } from '../../client/client';
 import { Books } from '../../store/ledger';
 import { openStoreDb, type OpenedDb } from '../../store/db';
-import { Storefront, type OrderOutcome, type Pricing } from '../../store/orders';
+import { Storefront, type OrderOutcome, type OrderState, type Pricing } from '../../store/orders';
 import type { PriceTable, Prices } from '../../store/prices';
 import { DailySummary } from './daily';
 import { monnify, openCustomerAccount, paystack, type OpenedAccount, type PaymentProvider } from '../../store/payments';
@@ -17,7 +17,8 @@ import type { StorefrontConfig } from '../config';
 import type { Logger } from '../logger';
 import type { BotPurchaseRequest } from '../vtu';
 import { t } from '../i18n';
-import { naira } from '../orders';
+import { naira, productName } from '../orders';
+import { sendSheet } from '../delivery';
 
 export interface StoreSideOptions {
 	opened: OpenedDb;
@@ -49,9 +50,25 @@ export function pricingOf(cfg: Pick<StorefrontConfig, 'markupPercent' | 'markupK
 	};
 }
 
+export interface CustomerHistory {
+	orders: {
+		id: string;
+		request: Record<string, unknown>;
+		price: number;
+		state: OrderState;
+		at: string;
+		delivered: { product: string; details: Record<string, unknown> } | null;
+	}[];
+	/** credited payments (the customer gets the whole amount: the owner bears the provider's fee) */
+	payments: { reference: string; amount: number; at: string }[];
+}
+
 export type Offer =
 	| { ok: true; orderId: string; cost: number; price: number; at: number }
 	| { ok: false; text: string };
+
+/** How long a float refusal is told up front before the float is asked again (at a Confirm). */
+const FLOAT_REFUSAL_MS = 60_000;
 
 export class StoreSide {
 	readonly books: Books;
@@ -59,6 +76,8 @@ export class StoreSide {
 	/** yesterday's figures to the owners, once a day (started with the follower) */
 	readonly daily: DailySummary;
 	private api?: Api;
+	/** when the vendor float last refused an order here (cleared by the next order it covers) */
+	private floatRefusedAt?: number;
 
 	constructor(readonly o: StoreSideOptions) {
 		this.books = new Books(o.opened.db);
@@ -98,6 +117,54 @@ export class StoreSide {
 		await sql`create table if not exists bot_notices (key text primary key, created_at text not null)`.execute(
 			this.books.db,
 		);
+		// what a settled order handed over (a token, PINs): /history shows it again
+		await sql`create table if not exists bot_deliveries (order_id text primary key, product text not null,
+      details text not null, created_at text not null)`.execute(this.books.db);
+	}
+
+	/** Keeps what a settled order handed over, once (the flow and the follower may both see it). */
+	async keepDelivery(orderId: string, product: string, details: Record<string, unknown>): Promise<void> {
+		await sql`insert into bot_deliveries (order_id, product, details, created_at)
+      values (${orderId}, ${product}, ${JSON.stringify(details)}, ${new Date().toISOString()})
+      on conflict (order_id) do nothing`.execute(this.books.db);
+	}
+
+	/** The customer's latest orders (with what each handed over) and payments, newest first. */
+	async historyOf(userId: number, limit = 10): Promise<CustomerHistory> {
+		const id = String(userId);
+		const orders = await this.books.db
+			.selectFrom('orders')
+			.select(['id', 'request', 'price', 'state', 'created_at'])
+			.where('customer_id', '=', id)
+			.orderBy('created_at', 'desc')
+			.limit(limit)
+			.execute();
+		const kept = orders.length
+			? await sql<{ order_id: string; product: string; details: string }>`select order_id, product, details
+          from bot_deliveries where order_id in (${sql.join(orders.map((o) => o.id))})`.execute(this.books.db)
+			: { rows: [] };
+		const byId = new Map(kept.rows.map((r) => [r.order_id, r]));
+		const payments = await this.books.db
+			.selectFrom('payments')
+			.select(['reference', 'amount', 'created_at'])
+			.where('customer_id', '=', id)
+			.where('status', '=', 'credited')
+			.orderBy('created_at', 'desc')
+			.limit(5)
+			.execute();
+		return {
+			orders: orders.map((o) => {
+				const d = byId.get(o.id);
+				const request = JSON.parse(o.request) as Record<string, unknown>;
+				const delivered = d ? { product: d.product, details: JSON.parse(d.details) as Record<string, unknown> } : null;
+				return { id: o.id, request, price: Number(o.price), state: o.state as OrderState, at: o.created_at, delivered };
+			}),
+			payments: payments.map((p) => ({
+				reference: p.reference,
+				amount: Number(p.amount),
+				at: p.created_at,
+			})),
+		};
 	}
 
 	/** The seller's prices (store/prices.ts): the rules in the store database, the configured markup as fallback. */
@@ -181,6 +248,22 @@ export class StoreSide {
 		return Number(r.numAffectedRows ?? 0) > 0;
 	}
 
+	/** The printable PIN sheet of an exam-PIN or recharge-card order settled away from its flow (the follower). */
+	async sendSheetTo(
+		customerId: string,
+		orderId: string,
+		r: { product: string; ident: string | null; details?: Record<string, unknown> },
+	): Promise<void> {
+		if (!this.api || !/^\d{1,15}$/.test(customerId)) return;
+		const o = { state: 'successful', description: productName(r.product), id: orderId, ident: r.ident };
+		await sendSheet(
+			this.api,
+			Number(customerId),
+			{ ...o, product: r.product, details: r.details ?? {} },
+			this.o.logger,
+		);
+	}
+
 	async send(chatId: number, text: string): Promise<void> {
 		try {
 			await this.api?.sendMessage(chatId, text);
@@ -214,13 +297,34 @@ export class StoreSide {
 		await this.tellOwners(t('owner-alert-token'));
 	}
 
+	/**
+	 * What refuses every order of this customer, said as a flow starts (before the details): an empty wallet
+	 * (one database read), or the vendor float refused an order in the last FLOAT_REFUSAL_MS at this
+	 * instance (the last known state: no vendor call per flow start). The full checks run at Confirm.
+	 */
+	async earlyRefusal(
+		userId: number,
+	): Promise<{ ok: false; text: string; retry?: { place: 'fund'; label: string } } | null> {
+		if (this.floatRefusedAt !== undefined && Date.now() - this.floatRefusedAt < FLOAT_REFUSAL_MS)
+			return { ok: false, text: t('sf-float-refused') };
+		const w = await this.wallet(userId);
+		if (w.available > 0) return null;
+		return { ok: false, text: t('sf-wallet-empty'), retry: { place: 'fund', label: t('btn-fund') } };
+	}
+
 	/** Everything checked before the Confirm button: the customer exists, the price, the float, the wallet. */
 	async offer(userId: number, req: BotPurchaseRequest): Promise<Offer> {
 		const customer = String(userId);
 		await this.books.createCustomer(customer);
 		const cost = (await this.o.client.quote(req)).amount.kobo;
 		const price = await this.store.priceOf(customer, req, cost);
-		await this.store.guardFloat(cost); // insufficient_balance: the shop cannot fill it; nothing held
+		try {
+			await this.store.guardFloat(cost); // insufficient_balance: the shop cannot fill it; nothing held
+			this.floatRefusedAt = undefined;
+		} catch (e) {
+			if ((e as { code?: unknown }).code === 'insufficient_balance') this.floatRefusedAt = Date.now();
+			throw e;
+		}
 		const w = await this.books.walletBalance(customer);
 		if (w.available < price)
 			return { ok: false, text: t('sf-wallet-short', { price: naira(price), available: naira(w.available) }) };

@@ -212,3 +212,29 @@ describe('forgiving input: a pasted contact list for bulk SMS', () => {
 		expect(await env.debits()).toBe(0);
 	});
 });
+
+describe('a slow vendor', () => {
+	test('typing shows while the balance read before Confirm is held, and stops with the answer', async () => {
+		const app = await env.makeBot();
+		const u = env.alice;
+		const typing = () =>
+			env.tg
+				.callsOf('sendChatAction')
+				.filter((c) => Number(c.payload.chat_id) === u.id && c.payload.action === 'typing').length;
+		await env.send(app, env.tg.textUpdate(u, '/data'));
+		await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
+		await env.send(app, env.tg.buttonUpdate(u, /^1GB SME /));
+		// the vendor holds its balance answer: the Confirm step waits on it
+		await env.admin.addFault({ endpoint: 'GET /api/user/', kind: 'latency', latencyMs: 4_000, count: 1 });
+		const before = typing();
+		const phone = env.send(app, env.tg.textUpdate(u, '0803 123 4567'));
+		await env.tg.waitFor(() => typing() > before, 10_000, 'typing while the vendor is held');
+		// shown while the vendor still holds the answer: no Confirm yet
+		expect(env.tg.findButton(u.id, /^confirm:/)).toBeUndefined();
+		await phone;
+		expect(env.tg.findButton(u.id, /^confirm:/)).toBeDefined();
+		const n = typing();
+		await env.send(app, env.tg.textUpdate(u, '/help'));
+		expect(typing()).toBe(n);
+	});
+});

@@ -135,6 +135,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 			'cards',
 			'balance',
 			'fund',
+			'history',
 			'prices',
 			'support',
 			'cancel',
@@ -373,8 +374,66 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		);
 		const examPin = new RegExp(source('delivered-pin', { n: 1, pin: /(\d+)/ })).exec(examTold)![1];
 		expect(lastDocument(env, u.id)!.content).toContain(`<p>${examPin}</p>`);
+
+		// /history, from the store's books: the four orders with their references, the token and every PIN
+		// kept, and the payment that funded the wallet
+		await env.send(s.app, env.tg.textUpdate(u, '/history'));
+		const hist = env.tg.lastText(u.id)!;
+		expect(hist.startsWith(text('history-title'))).toBe(true);
+		const settled = new RegExp(
+			source('sf-history-line', {
+				n: /\d+/,
+				date: /.+/,
+				what: /.+/,
+				price: NAIRA,
+				state: text('sf-state-settled'),
+				ref: /\S+/,
+			}),
+			'g',
+		);
+		expect(hist.match(settled)).toHaveLength(4);
+		expect(hist).toContain(text('sf-history-what-to', { product: text('product-electricity'), to: '45012345678' }));
+		expect(hist).toContain(new RegExp(source('delivered-token', { token: /([\d -]{16,})/ })).exec(told)![0]);
+		for (const pin of [...pins, examPin]) expect(hist).toContain(pin);
+		expect(hist).toContain(text('sf-history-payments'));
+		expect(hist).toMatch(new RegExp(source('sf-history-payment', { date: /.+/, amount: '₦20,000.00', ref: /\S+/ })));
 		const r = await booksBalance(s.side);
 		expect(r.spent).toBe(2_000_000 - (await wallet()));
+	});
+
+	test('exam PINs settled later by the follower: the PINs told once with their printable sheet', async () => {
+		const client = new VtuClient({
+			baseUrl: env.sb.baseUrl,
+			token: env.sb.demo.token,
+			timeoutMs: 1500,
+			reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 60_000 },
+		});
+		const s = await shop({ client });
+		await fund(s, env.alice, 500_000);
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/exampin'));
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^NABTEB /));
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, '1'));
+		// the answer is lost and the history unreadable: the order stays held, unknown
+		await env.admin.addFault({ endpoint: 'POST /api/epin/', kind: 'reset_after', count: 1 });
+		const readFault = await env.admin.addFault({ endpoint: 'GET /api/epin/', kind: 'error_before' });
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
+		expect(env.tg.lastText(env.alice.id)).toMatch(pattern('sf-unknown-now', { gets: /.+/, price: NAIRA }));
+		expect(lastDocument(env, env.alice.id)).toBeUndefined();
+		await env.admin.removeFault(readFault.id);
+		expect(await s.app.storeFollower!.tick()).toBe(1);
+		expect(await s.app.storeFollower!.tick()).toBe(0);
+		const told = env.tg
+			.textsTo(env.alice.id)
+			.filter((x) => pattern('sf-later-settled', { price: NAIRA, balance: NAIRA }).test(x));
+		expect(told).toHaveLength(1);
+		const pin = new RegExp(source('delivered-pin', { n: 1, pin: /(\d+)/ })).exec(told[0])![1];
+		const sheets = env.tg.callsOf('sendDocument').filter((c) => Number(c.payload.chat_id) === env.alice.id);
+		expect(sheets).toHaveLength(1);
+		expect(lastDocument(env, env.alice.id)!.content).toContain(`<p>${pin}</p>`);
+		// and /history keeps the PIN the follower delivered
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/history'));
+		expect(env.tg.lastText(env.alice.id)).toContain(pin);
+		await booksBalance(s.side);
 	});
 
 	test('an unknown outcome stays held, and the follower settles it later and tells the customer once', async () => {
@@ -480,12 +539,27 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
 		const s = await shop({ client: env.clientFor(poor.token), lowFloatKobo: 100_000 });
 		await fund(s, env.alice, 500_000);
-		for (let i = 0; i < 2; i++) {
-			await env.send(s.app, env.tg.textUpdate(env.alice, '/data'));
-			await env.send(s.app, env.tg.buttonUpdate(env.alice, 'MTN'));
-			await env.send(s.app, env.tg.buttonUpdate(env.alice, /^1GB SME /));
-			await env.send(s.app, env.tg.textUpdate(env.alice, '0803 123 4567'));
+		// an empty wallet is said as the flow starts, with the way to fund it
+		await env.send(s.app, env.tg.textUpdate(env.bob, '/start'));
+		await env.tg.waitForText(env.bob.id, /Your account: \d+/);
+		await env.send(s.app, env.tg.textUpdate(env.bob, '/airtime'));
+		expect(env.tg.lastText(env.bob.id)).toBe(text('sf-wallet-empty'));
+		expect(
+			env.tg
+				.buttons(env.bob.id)
+				.slice(-2)
+				.map((b) => b.data),
+		).toEqual(['go:fund', 'go:menu']);
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/data'));
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, 'MTN'));
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^1GB SME /));
+		await env.send(s.app, env.tg.textUpdate(env.alice, '0803 123 4567'));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('sf-float-refused'));
+		// the float just refused: the next flow says so as it starts, before network, plan and number
+		for (const command of ['/data', '/electricity']) {
+			await env.send(s.app, env.tg.textUpdate(env.alice, command));
 			expect(env.tg.lastText(env.alice.id)).toBe(text('sf-float-refused'));
+			expect(env.tg.buttons(env.alice.id).map((b) => b.data)).toContain('go:menu');
 		}
 		const holds = await s.side.books.db.selectFrom('transfers').selectAll().where('reason', '=', 'hold').execute();
 		expect(holds).toEqual([]);
