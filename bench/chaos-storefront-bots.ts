@@ -219,6 +219,8 @@ async function botOrder(c: BotLane, cu: BotCustomer, n: number): Promise<void> {
 	const since = mark(c, u);
 	try {
 		await send(c, c.tg.textUpdate(u, data ? '/data' : '/airtime'));
+		// an empty wallet (the first order racing the first payment) is refused as the flow starts
+		if (!flowButtons(c, u, since).some((b) => /^MTN$/.test(b.text))) return refused(c, u, since);
 		await tapOne(c, u, since, /^MTN$/);
 		await tapOne(c, u, since, data ? /^\d+(\.\d+)?\s?(GB|MB)\b/ : /^₦\d[\d,]*$/);
 		const typed = mark(c, u);
@@ -234,13 +236,17 @@ async function botOrder(c: BotLane, cu: BotCustomer, n: number): Promise<void> {
 	}
 }
 
-/** Told before anything was held: the wallet is short, or the shop cannot fill it. */
+/** Told before anything was held: the wallet is empty or short, or the shop cannot fill it. */
 function refused(c: BotLane, u: FakeUser, since: number): void {
 	const said = c.tg
 		.botMessages(u.id)
 		.filter((m) => m.message_id > since && !/landed in your wallet/.test(m.text ?? ''))
 		.map((m) => m.text ?? '');
-	const why = said.some((t) => /^Your wallet has /.test(t)) ? 'wallet_short' : 'other';
+	const why = said.some((t) => /^Your wallet has /.test(t))
+		? 'wallet_short'
+		: said.some((t) => /^Your wallet is empty/.test(t))
+			? 'wallet_empty'
+			: 'other';
 	if (why === 'other') c.log(`refused: ${JSON.stringify(said)}`);
 	c.stats.refused++;
 	c.stats.refusedBy[why] = (c.stats.refusedBy[why] ?? 0) + 1;
