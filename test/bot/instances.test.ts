@@ -76,7 +76,15 @@ test("two instances, one journal: A never reports B's record as its own; A is pr
 
 test("A's own record after a lost answer is still adopted when no other order may own it", async () => {
 	const b = await env.makeBot();
-	const a = await env.makeBot({}, env.dbPath, env.clientFor(env.sb.demo.token));
+	// A's POST gives up long after the sandbox wrote its record: on a loaded machine a 1.5 s timeout could fire
+	// while the purchase was still being written (its wallet row already there), and the answer was honestly unknown
+	const clientA = new VtuClient({
+		baseUrl: env.sb.baseUrl,
+		token: env.sb.demo.token,
+		timeoutMs: 10_000,
+		reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 0 },
+	});
+	const a = await env.makeBot({}, env.dbPath, clientA);
 	await dataToConfirm(env, b, env.alice, { phone: '0803 111 0001' });
 	await env.send(b, env.tg.buttonUpdate(env.alice, /^confirm:/));
 	newProcessMemory();
