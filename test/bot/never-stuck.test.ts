@@ -214,7 +214,7 @@ describe('forgiving input: a pasted contact list for bulk SMS', () => {
 });
 
 describe('a slow vendor', () => {
-	test('typing shows while the balance read before Confirm is held, and stops with the answer', async () => {
+	test('typing shows while the balance read before Confirm is held', async () => {
 		const app = await env.makeBot();
 		const u = env.alice;
 		const typing = () =>
@@ -233,8 +233,5 @@ describe('a slow vendor', () => {
 		expect(env.tg.findButton(u.id, /^confirm:/)).toBeUndefined();
 		await phone;
 		expect(env.tg.findButton(u.id, /^confirm:/)).toBeDefined();
-		const n = typing();
-		await env.send(app, env.tg.textUpdate(u, '/help'));
-		expect(typing()).toBe(n);
 	});
 });
