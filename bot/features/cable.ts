@@ -1,17 +1,13 @@
 /** /cable: provider → package → IUC (checked with the site, the customer's name shown) → checks → confirm. */
-import { Composer } from 'grammy';
-import { createConversation } from '@grammyjs/conversations';
-import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import type { Services } from '../context';
 import { choiceSteps, customerPricer, type Item, type Pricer } from '../flow/choices';
-import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { accountStep, type AccountCheck } from '../flow/validate';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, type CableProvider } from '../vtu';
-import type { Feature } from './registry';
-import { refusedUpFront } from '../flow/checks';
+import { productFeature, sentTo, type Questions } from './product';
 
 interface Provider {
 	id: number;
@@ -35,10 +31,9 @@ const providersOf = (list: CableProvider[], price: Pricer): Provider[] =>
 			})),
 		}));
 
-export function cableFeature(s: Services): Composer<MyContext> {
+function cableQuestions(s: Services): Questions {
 	const { pickOne, pickNext, load } = choiceSteps(s);
 	const { askAccount } = accountStep(s);
-	const { confirmAndBuy } = confirmSteps(s);
 	const again = () => ({ reply_markup: tryAgainKeyboard('cable') });
 
 	const iucCheck = (provider: Provider): AccountCheck => ({
@@ -50,8 +45,7 @@ export function cableFeature(s: Services): Composer<MyContext> {
 		unknown: (iuc) => t('cable-iuc-unknown', { provider: provider.name, iuc }),
 	});
 
-	async function cable(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		if (await refusedUpFront(s, conversation, ctx, 'cable')) return;
+	return async (conversation, ctx) => {
 		const loaded = await load(conversation, async () =>
 			providersOf(await s.client.catalog.cable(), await customerPricer(s, ctx.from?.id)),
 		);
@@ -80,30 +74,14 @@ export function cableFeature(s: Services): Composer<MyContext> {
 		const { number: iuc, name } = holder.value;
 		const description = t('cable-description', { provider: provider.name, package: pkg.name });
 		const target = t('cable-target', { iuc, name });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'cable', provider: provider.id, package: pkg.id, iuc },
-			{
-				gets: t('recipient-to', { what: description, to: target }),
-				target,
-				description,
-				recipient: iuc,
-				place: 'cable',
-			},
-		);
-	}
-
-	return new Composer<MyContext>().use(
-		createConversation<MyContext, ConvContext>(cable, s.conversationOptions('cable')),
-	);
+		return {
+			request: { product: 'cable', provider: provider.id, package: pkg.id, iuc },
+			meta: sentTo(description, target, iuc),
+		};
+	};
 }
 
-const enter = (ctx: MyContext) => ctx.conversation.enter('cable');
-
-export const cable: Feature = {
-	name: 'cable',
-	commands: [{ name: 'cable', description: 'cmd-cable', help: 'help-cable' }],
-	menu: { label: 'menu-cable', place: 'cable', row: 1 },
-	build: (s) => ({ flows: cableFeature(s), commands: { cable: enter }, places: { cable: enter } }),
-};
+export const cable = productFeature('cable', cableQuestions, {
+	command: { name: 'cable', description: 'cmd-cable', help: 'help-cable' },
+	menu: { label: 'menu-cable', row: 1 },
+});

@@ -2,19 +2,15 @@
  * /electricity: disco → prepaid or postpaid → meter (checked with the site, the customer's name shown) →
  * amount → checks → confirm. The token is in the outcome message and in /history (orders.ts deliveredLines).
  */
-import { Composer } from 'grammy';
-import { createConversation } from '@grammyjs/conversations';
-import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import type { Services } from '../context';
 import { choiceSteps, parsed, type Parsed } from '../flow/choices';
-import { confirmSteps } from '../flow/confirm';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { accountStep, type AccountCheck } from '../flow/validate';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, formatNaira, parseAmount } from '../vtu';
-import type { Feature } from './registry';
-import { refusedUpFront } from '../flow/checks';
+import { productFeature, sentTo, type Questions } from './product';
 
 const LIMITS = PRODUCT_TABLE.electricity.limits;
 const TYPES = [
@@ -33,10 +29,9 @@ export function meterAmount(text: string, maxKobo: number): Parsed<number> {
 	return p;
 }
 
-export function electricityFeature(s: Services): Composer<MyContext> {
+function electricityQuestions(s: Services): Questions {
 	const { pickOne, pickNext, askTyped, load } = choiceSteps(s);
 	const { askAccount } = accountStep(s);
-	const { confirmAndBuy } = confirmSteps(s);
 	const again = () => ({ reply_markup: tryAgainKeyboard('electricity') });
 
 	const meterCheck = (disco: { id: number; name: string }, meterType: 'prepaid' | 'postpaid'): AccountCheck => ({
@@ -48,8 +43,7 @@ export function electricityFeature(s: Services): Composer<MyContext> {
 		unknown: (meter) => t('meter-unknown', { disco: disco.name, meter }),
 	});
 
-	async function electricity(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		if (await refusedUpFront(s, conversation, ctx, 'electricity')) return;
+	return async (conversation, ctx) => {
 		const loaded = await load(conversation, async () =>
 			(await s.client.catalog.discos()).map((d) => ({ n: d.id, text: d.name })),
 		);
@@ -76,30 +70,14 @@ export function electricityFeature(s: Services): Composer<MyContext> {
 		const vars = { disco: disco.name, type: second.item.text, amount: naira(kobo) };
 		const description = t('electricity-description', vars);
 		const target = t('meter-target', { meter, name });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'electricity', disco: disco.id, meter, meterType, amount: formatNaira(kobo) },
-			{
-				gets: t('recipient-to', { what: description, to: target }),
-				target,
-				description,
-				recipient: meter,
-				place: 'electricity',
-			},
-		);
-	}
-
-	return new Composer<MyContext>().use(
-		createConversation<MyContext, ConvContext>(electricity, s.conversationOptions('electricity')),
-	);
+		return {
+			request: { product: 'electricity', disco: disco.id, meter, meterType, amount: formatNaira(kobo) },
+			meta: sentTo(description, target, meter),
+		};
+	};
 }
 
-const enter = (ctx: MyContext) => ctx.conversation.enter('electricity');
-
-export const electricity: Feature = {
-	name: 'electricity',
-	commands: [{ name: 'electricity', description: 'cmd-electricity', help: 'help-electricity' }],
-	menu: { label: 'menu-electricity', place: 'electricity', row: 1 },
-	build: (s) => ({ flows: electricityFeature(s), commands: { electricity: enter }, places: { electricity: enter } }),
-};
+export const electricity = productFeature('electricity', electricityQuestions, {
+	command: { name: 'electricity', description: 'cmd-electricity', help: 'help-electricity' },
+	menu: { label: 'menu-electricity', row: 1 },
+});
