@@ -1,13 +1,11 @@
 /** /cable: provider → package → IUC (checked with the site, the customer's name shown) → checks → confirm. */
 import type { Services } from '../context';
 import { choiceSteps, customerPricer, type Item, type Pricer } from '../flow/choices';
-import { tryAgainKeyboard } from '../flow/keyboards';
-import { safeEdit } from '../flow/ui';
-import { accountStep, type AccountCheck } from '../flow/validate';
+import type { AccountCheck } from '../flow/validate';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, type CableProvider } from '../vtu';
-import { productFeature, sentTo, type Questions } from './product';
+import { endingSteps, productFeature, sentTo, type Questions } from './product';
 
 interface Provider {
 	id: number;
@@ -32,9 +30,8 @@ const providersOf = (list: CableProvider[], price: Pricer): Provider[] =>
 		}));
 
 function cableQuestions(s: Services): Questions {
-	const { pickOne, pickNext, load } = choiceSteps(s);
-	const { askAccount } = accountStep(s);
-	const again = () => ({ reply_markup: tryAgainKeyboard('cable') });
+	const { pickOne, pickNext } = choiceSteps(s);
+	const { loadList, askHolder } = endingSteps(s, 'cable');
 
 	const iucCheck = (provider: Provider): AccountCheck => ({
 		field: 'iuc',
@@ -46,12 +43,10 @@ function cableQuestions(s: Services): Questions {
 	});
 
 	return async (conversation, ctx) => {
-		const loaded = await load(conversation, async () =>
+		const providers = await loadList(conversation, ctx, 'cable-none', async () =>
 			providersOf(await s.client.catalog.cable(), await customerPricer(s, ctx.from?.id)),
 		);
-		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
-		if (!loaded.value.length) return void (await ctx.reply(t('cable-none'), again()));
-		const providers = loaded.value;
+		if (!providers) return;
 		const items: Item[] = providers.map((p) => ({ n: p.id, text: p.name }));
 		const first = await pickOne(conversation, ctx, t('cable-choose-provider'), items, 3);
 		const provider = providers.find((p) => p.id === first.item.n)!;
@@ -63,15 +58,11 @@ function cableQuestions(s: Services): Questions {
 			packages,
 		);
 		const pkg = provider.packages.find((k) => k.id === second.item.n)!;
-		const check = iucCheck(provider);
-		await safeEdit(
-			conversation,
-			second.c,
-			t('cable-package-chosen', { package: second.item.text, prompt: check.hint }),
+		const holder = await askHolder(conversation, ctx, second.c, iucCheck(provider), (prompt) =>
+			t('cable-package-chosen', { package: second.item.text, prompt }),
 		);
-		const holder = await askAccount(conversation, ctx, check);
-		if (!holder.ok) return void (await ctx.reply(holder.text, again()));
-		const { number: iuc, name } = holder.value;
+		if (!holder) return;
+		const { number: iuc, name } = holder;
 		const description = t('cable-description', { provider: provider.name, package: pkg.name });
 		const target = t('cable-target', { iuc, name });
 		return {

@@ -4,13 +4,11 @@
  */
 import type { Services } from '../context';
 import { choiceSteps, parsed, type Parsed } from '../flow/choices';
-import { tryAgainKeyboard } from '../flow/keyboards';
-import { safeEdit } from '../flow/ui';
-import { accountStep, type AccountCheck } from '../flow/validate';
+import type { AccountCheck } from '../flow/validate';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, formatNaira, parseAmount } from '../vtu';
-import { productFeature, sentTo, type Questions } from './product';
+import { endingSteps, productFeature, sentTo, type Questions } from './product';
 
 const LIMITS = PRODUCT_TABLE.electricity.limits;
 const TYPES = [
@@ -30,9 +28,8 @@ export function meterAmount(text: string, maxKobo: number): Parsed<number> {
 }
 
 function electricityQuestions(s: Services): Questions {
-	const { pickOne, pickNext, askTyped, load } = choiceSteps(s);
-	const { askAccount } = accountStep(s);
-	const again = () => ({ reply_markup: tryAgainKeyboard('electricity') });
+	const { pickOne, pickNext, askTyped } = choiceSteps(s);
+	const { loadList, askHolder } = endingSteps(s, 'electricity');
 
 	const meterCheck = (disco: { id: number; name: string }, meterType: 'prepaid' | 'postpaid'): AccountCheck => ({
 		field: 'meter',
@@ -44,25 +41,20 @@ function electricityQuestions(s: Services): Questions {
 	});
 
 	return async (conversation, ctx) => {
-		const loaded = await load(conversation, async () =>
+		const discos = await loadList(conversation, ctx, 'electricity-none', async () =>
 			(await s.client.catalog.discos()).map((d) => ({ n: d.id, text: d.name })),
 		);
-		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
-		if (!loaded.value.length) return void (await ctx.reply(t('electricity-none'), again()));
-		const first = await pickOne(conversation, ctx, t('electricity-choose-disco'), loaded.value, 2);
+		if (!discos) return;
+		const first = await pickOne(conversation, ctx, t('electricity-choose-disco'), discos, 2);
 		const disco = { id: first.item.n, name: first.item.text };
 		const types = TYPES.map((x) => ({ n: x.n, text: x.text() }));
 		const second = await pickNext(conversation, first.c, t('electricity-choose-type', { disco: disco.name }), types, 2);
 		const meterType = TYPES.find((x) => x.n === second.item.n)!.type;
-		const check = meterCheck(disco, meterType);
-		await safeEdit(
-			conversation,
-			second.c,
-			t('electricity-type-chosen', { type: second.item.text, prompt: check.hint }),
+		const holder = await askHolder(conversation, ctx, second.c, meterCheck(disco, meterType), (prompt) =>
+			t('electricity-type-chosen', { type: second.item.text, prompt }),
 		);
-		const holder = await askAccount(conversation, ctx, check);
-		if (!holder.ok) return void (await ctx.reply(holder.text, again()));
-		const { number: meter, name, address } = holder.value;
+		if (!holder) return;
+		const { number: meter, name, address } = holder;
 		const max = Math.min(s.cfg.maxPurchaseKobo, LIMITS.maxKobo);
 		const hint = t('electricity-amount-prompt', { min: naira(LIMITS.minKobo), max: naira(max) });
 		await ctx.reply(`${t(address ? 'meter-holder-address' : 'meter-holder', { meter, name, address })}\n\n${hint}`);

@@ -1,30 +1,27 @@
 /** /exampin: exam → how many PINs (buttons) → checks → confirm; the PINs and a printable sheet are delivered. */
 import type { Services } from '../context';
 import { choiceSteps, customerPricer } from '../flow/choices';
-import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE } from '../vtu';
-import { forNoOne, productFeature, type Questions } from './product';
+import { endingSteps, forNoOne, productFeature, type Questions } from './product';
 
 const QUANTITY = PRODUCT_TABLE.exam_pin.limits.quantity;
 
 function examPinQuestions(s: Services): Questions {
-	const { pickOne, pickNext, load } = choiceSteps(s);
-	const again = () => ({ reply_markup: tryAgainKeyboard('exam_pin') });
+	const { pickOne, pickNext } = choiceSteps(s);
+	const { loadList } = endingSteps(s, 'exam_pin');
 
 	return async (conversation, ctx) => {
-		const loaded = await load(conversation, async () => {
+		const exams = await loadList(conversation, ctx, 'exam-none', async () => {
 			const price = await customerPricer(s, ctx.from?.id);
 			return (await s.client.catalog.exams()).map((e) => ({
 				exam: String(e.exam).toUpperCase(),
 				kobo: price({ product: 'exam_pin', type: String(e.exam) }, e.price.kobo),
 			}));
 		});
-		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
-		if (!loaded.value.length) return void (await ctx.reply(t('exam-none'), again()));
-		const exams = loaded.value;
+		if (!exams) return;
 		const items = exams.map((e, i) => ({
 			n: i + 1,
 			text: t('exam-button', { exam: e.exam, price: naira(e.kobo) }),

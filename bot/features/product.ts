@@ -10,7 +10,11 @@ import { createConversation } from '@grammyjs/conversations';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
 import type { Place } from '../callback-data';
 import { refusedUpFront } from '../flow/checks';
+import { choiceSteps } from '../flow/choices';
 import { confirmSteps, type ConfirmMeta } from '../flow/confirm';
+import { tryAgainKeyboard } from '../flow/keyboards';
+import { safeEdit } from '../flow/ui';
+import { accountStep, type AccountCheck, type Holder } from '../flow/validate';
 import { t } from '../i18n';
 import type { BotPurchaseRequest } from '../vtu';
 import type { CommandSpec, Feature, MenuEntry } from './registry';
@@ -76,4 +80,43 @@ export function sentTo(description: string, target: string, recipient = target):
 /** PINs, bought for no one in particular: the description says it all. */
 export function forNoOne(description: string): Purchase['meta'] {
 	return { gets: description, target: null, description, recipient: null };
+}
+
+/** Steps of the bill and PIN products that, when they fail, end the flow with "Try again" to its start. */
+export function endingSteps(s: Services, place: ProductPlace) {
+	const { load } = choiceSteps(s);
+	const { askAccount } = accountStep(s);
+	const again = () => ({ reply_markup: tryAgainKeyboard(place) });
+
+	/** A catalogue list; a failed read, or an empty list (`none`: the catalogue key that says so), ends the flow. */
+	async function loadList<T>(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		none: string,
+		read: () => Promise<T[]>,
+	): Promise<T[] | undefined> {
+		const loaded = await load(conversation, read);
+		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
+		if (!loaded.value.length) return void (await ctx.reply(t(none), again()));
+		return loaded.value;
+	}
+
+	/**
+	 * The tapped message `c` becomes the account question (`chosen` words it around the check's hint); the
+	 * holder the site names, or nothing when the site could not be asked (the flow ends).
+	 */
+	async function askHolder(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		c: ConvContext,
+		check: AccountCheck,
+		chosen: (prompt: string) => string,
+	): Promise<Holder | undefined> {
+		await safeEdit(conversation, c, chosen(check.hint));
+		const holder = await askAccount(conversation, ctx, check);
+		if (!holder.ok) return void (await ctx.reply(holder.text, again()));
+		return holder.value;
+	}
+
+	return { loadList, askHolder };
 }

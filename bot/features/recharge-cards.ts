@@ -4,12 +4,11 @@
  */
 import type { Services } from '../context';
 import { choiceSteps, customerPricer, parsed, type Pricer } from '../flow/choices';
-import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, parseQuantity, type RechargeDenomination } from '../vtu';
-import { forNoOne, productFeature, type Questions } from './product';
+import { endingSteps, forNoOne, productFeature, type Questions } from './product';
 
 const QUANTITY = PRODUCT_TABLE.recharge_card.limits.quantity;
 
@@ -31,16 +30,14 @@ const cardsOf = (list: RechargeDenomination[], price: Pricer): Card[] =>
 	}));
 
 function rechargeCardQuestions(s: Services): Questions {
-	const { pickOne, pickNext, askTyped, load } = choiceSteps(s);
-	const again = () => ({ reply_markup: tryAgainKeyboard('recharge_card') });
+	const { pickOne, pickNext, askTyped } = choiceSteps(s);
+	const { loadList } = endingSteps(s, 'recharge_card');
 
 	return async (conversation, ctx) => {
-		const loaded = await load(conversation, async () =>
+		const all = await loadList(conversation, ctx, 'cards-none', async () =>
 			cardsOf(await s.client.catalog.recharge(), await customerPricer(s, ctx.from?.id)),
 		);
-		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
-		if (!loaded.value.length) return void (await ctx.reply(t('cards-none'), again()));
-		const all = loaded.value;
+		if (!all) return;
 		const networks = [...new Map(all.map((c) => [c.networkId, { n: c.networkId, text: c.network }])).values()];
 		const first = await pickOne(conversation, ctx, t('cards-choose-network'), networks, 2);
 		const values = all
