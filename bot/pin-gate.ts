@@ -47,7 +47,8 @@ export class PinGate {
 		this.stmts = {
 			get: db.prepare(`SELECT value FROM kv WHERE key = ?`),
 			put: db.prepare(
-				`INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+				`INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 			),
 			del: db.prepare(`DELETE FROM kv WHERE key = ?`),
 			waiting: db.prepare(`SELECT 1 FROM orders WHERE id = ? AND state = 'created'`),

@@ -1,4 +1,7 @@
-/** Admin commands: /allow, /deny, /users, /unlock (PIN lockout), /resetpin (forgotten PIN). Admins see names, not bare IDs. */
+/**
+ * Admin commands: /allow, /deny, /users, /unlock (PIN lockout), /resetpin (forgotten PIN). Admins see
+ * names, not bare IDs.
+ */
 import type { Services } from '../context';
 import { mainMenuKeyboard, tryAgainKeyboard } from '../flow/keyboards';
 import { adminFeature, type CommandHandler } from './registry';

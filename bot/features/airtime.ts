@@ -14,7 +14,10 @@ import { productFeature, type Questions } from './product';
 export const QUICK_AMOUNTS = [10_000, 20_000, 50_000, 100_000];
 const MIN_KOBO = PRODUCT_TABLE.airtime.limits.minKobo.VTU;
 
-/** A typed amount in kobo, by the client's parser of amounts (client/input.ts): the same rule as a client call or a node. */
+/**
+ * A typed amount in kobo, by the client's parser of amounts (client/input.ts): the same rule as a client
+ * call or a node.
+ */
 function typedKobo(text: string): { kobo: number } | { problem: string } {
 	try {
 		return { kobo: parseAmount(text, 'amount') };
