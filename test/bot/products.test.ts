@@ -19,7 +19,7 @@ async function confirmAndOutcome(app: VtuBot, u: FakeUser): Promise<string> {
 }
 
 describe('cable TV', () => {
-	test('provider → package → wrong IUC refused (nothing bought) → the name shown before Confirm → paid', async () => {
+	test('provider → package → wrong IUC refused (nothing bought) → the name before Confirm → paid', async () => {
 		const app = await env.makeBot();
 		const u = env.alice;
 		await env.send(app, env.tg.textUpdate(u, '/cable'));
@@ -173,7 +173,7 @@ describe('exam PINs and recharge cards', () => {
 		expect(await env.debits()).toBe(1);
 	});
 
-	test('recharge cards: network → value → a typed count (bad counts refused) → PINs and the card sheet file', async () => {
+	test('recharge cards: network → value → a typed count (bad ones refused) → PINs, the sheet file', async () => {
 		const app = await env.makeBot();
 		const u = env.alice;
 		await env.send(app, env.tg.textUpdate(u, '/cards'));
