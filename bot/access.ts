@@ -25,12 +25,14 @@ export class Access {
 			get: db.prepare(`SELECT allowed FROM users WHERE user_id = ?`),
 			set: db.prepare(
 				`INSERT INTO users (user_id, allowed, changed_by, changed_at) VALUES (@user_id, @allowed, @by, @now)
-         ON CONFLICT(user_id) DO UPDATE SET allowed = excluded.allowed, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
+         ON CONFLICT(user_id) DO UPDATE SET allowed = excluded.allowed, changed_by = excluded.changed_by,
+           changed_at = excluded.changed_at`,
 			),
 			list: db.prepare(`SELECT user_id FROM users WHERE allowed = 1 ORDER BY user_id`),
 			remember: db.prepare(
 				`INSERT INTO profiles (user_id, name, username, seen_at) VALUES (@user_id, @name, @username, @now)
-         ON CONFLICT(user_id) DO UPDATE SET name = excluded.name, username = excluded.username, seen_at = excluded.seen_at`,
+         ON CONFLICT(user_id) DO UPDATE SET name = excluded.name, username = excluded.username,
+           seen_at = excluded.seen_at`,
 			),
 			profile: db.prepare(`SELECT name, username FROM profiles WHERE user_id = ?`),
 			// a stranger's request for access, in the shared `kv` table: the first instance to write it alerts
@@ -139,8 +141,10 @@ export class Pins {
 		this.stmts = {
 			get: db.prepare(`SELECT * FROM pins WHERE user_id = ?`),
 			set: db.prepare(
-				`INSERT INTO pins (user_id, hash, salt, failures, locked_until, updated_at) VALUES (@user_id, @hash, @salt, 0, NULL, @now)
-         ON CONFLICT(user_id) DO UPDATE SET hash = excluded.hash, salt = excluded.salt, failures = 0, locked_until = NULL, updated_at = excluded.updated_at`,
+				`INSERT INTO pins (user_id, hash, salt, failures, locked_until, updated_at)
+         VALUES (@user_id, @hash, @salt, 0, NULL, @now)
+         ON CONFLICT(user_id) DO UPDATE SET hash = excluded.hash, salt = excluded.salt, failures = 0,
+           locked_until = NULL, updated_at = excluded.updated_at`,
 			),
 			fail: db.prepare(
 				`UPDATE pins SET failures = @failures, locked_until = @locked_until, updated_at = @now WHERE user_id = @user_id`,

@@ -26,33 +26,30 @@ export const PLACES = [
 ] as const;
 export type Place = (typeof PLACES)[number];
 
-/** What each kind of button carries. */
-interface Fields {
-	go: { place: Place };
-	again: { orderId: string };
-	order: { orderId: string };
-	confirm: { orderId: string };
-	cancel: { orderId: string };
-	repeat: { yes: boolean };
-	ported: { yes: boolean };
-	/** storefront: pay from the wallet (the flow waits for it; Cancel is the flow's `x`) */
-	pay: { yes: boolean };
-	net: { n: number };
-	plan: { n: number };
-	amt: { n: number };
-	/** one item of a list (cable provider or package, disco, meter type, exam, card value, quantity) */
-	pick: { n: number };
-	x: Record<never, never>;
-}
+/** Kinds that carry an order id (it only names a journal row, checked again by the handler). */
+const ORDER_KINDS = ['again', 'order', 'confirm', 'cancel'] as const;
+/** Yes / no answers; `pay` is the storefront's pay from the wallet (the flow waits for it; Cancel is its `x`). */
+const YES_NO_KINDS = ['repeat', 'ported', 'pay'] as const;
+/**
+ * Kinds that carry a number: a network, a plan, an amount in kobo, and `pick`, one item of a list (cable
+ * provider or package, disco, meter type, exam, card value, quantity).
+ */
+const NUMBER_KINDS = ['net', 'plan', 'amt', 'pick'] as const;
+
+/** Every kind of a list carries the same fields. */
+type Each<L extends readonly string[], F> = { [K in L[number]]: F };
+
+/** What each kind of button carries: the lists above decode with the same fields the types name. */
+type Fields = { go: { place: Place }; x: Record<never, never> } & Each<typeof ORDER_KINDS, { orderId: string }> &
+	Each<typeof YES_NO_KINDS, { yes: boolean }> &
+	Each<typeof NUMBER_KINDS, { n: number }>;
 
 export type CallbackKind = keyof Fields;
 /** The callback of one kind: `Of<'net'>` is `{ kind: 'net'; n: number }` (a union for a union of kinds). */
 export type Of<K extends CallbackKind> = K extends CallbackKind ? { kind: K } & Fields[K] : never;
 export type Callback = Of<CallbackKind>;
 
-const ORDER_KINDS = new Set(['again', 'order', 'confirm', 'cancel']);
-const YES_NO_KINDS = new Set(['repeat', 'ported', 'pay']);
-const NUMBER_KINDS = new Set(['net', 'plan', 'amt', 'pick']);
+const isOne = (kinds: readonly string[], kind: string) => kinds.includes(kind);
 /** Journal ids are base64url (Journal.newId); anything else is not ours. */
 const ID_CHARS = new Set('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
 
@@ -90,10 +87,10 @@ export function decode(data: string | undefined): Callback | null {
 	const kind = data.slice(0, at);
 	const value = data.slice(at + 1);
 	if (kind === 'go') return (PLACES as readonly string[]).includes(value) ? { kind, place: value as Place } : null;
-	if (ORDER_KINDS.has(kind)) return isOrderId(value) ? ({ kind, orderId: value } as Of<'order'>) : null;
-	if (YES_NO_KINDS.has(kind))
+	if (isOne(ORDER_KINDS, kind)) return isOrderId(value) ? ({ kind, orderId: value } as Of<'order'>) : null;
+	if (isOne(YES_NO_KINDS, kind))
 		return value === 'y' || value === 'n' ? ({ kind, yes: value === 'y' } as Of<'repeat'>) : null;
-	if (NUMBER_KINDS.has(kind)) return isDigits(value) ? ({ kind, n: Number(value) } as Of<'net'>) : null;
+	if (isOne(NUMBER_KINDS, kind)) return isDigits(value) ? ({ kind, n: Number(value) } as Of<'net'>) : null;
 	return null;
 }
 

@@ -87,40 +87,41 @@ const url = (what: string) =>
 			}
 		}, 'must be an http(s) URL');
 
-const optional = z
-	.string()
-	.trim()
-	.optional()
-	.transform((s) => (s ? s : undefined));
+/** Trimmed; unset or blank = `def` (undefined: it stays unset). */
+const text = <D extends string | undefined>(def: D) =>
+	z
+		.string()
+		.trim()
+		.optional()
+		.transform((s) => (s ? s : def));
+
+const optional = text(undefined);
+
+/** Any case, read lowercase; unset or blank = `def`. */
+const lowercase = (def: string) => text(def).transform((s) => s.toLowerCase());
+
+/** One of two words, any case; unset or blank = the first. */
+const either = (first: string, second: string) =>
+	lowercase(first).refine((s) => s === first || s === second, `must be "${first}" or "${second}"`);
+
+const optionalUrl = optional.refine((s) => s === undefined || /^https?:\/\/[^/]/.test(s), 'must be an http(s) URL');
 
 /** A percent like 5 or 2.5 (0-1000, at most 4 decimals): the seller's markup. */
-const percent = z
-	.string()
-	.trim()
-	.optional()
-	.transform((s) => (s ? s : '0'))
-	.refine((s) => /^\d{1,4}(\.\d{1,4})?$/.test(s) && Number(s) <= 1000, 'must be a percent, e.g. 5 or 2.5');
+const percent = text('0').refine(
+	(s) => /^\d{1,4}(\.\d{1,4})?$/.test(s) && Number(s) <= 1000,
+	'must be a percent, e.g. 5 or 2.5',
+);
 
 /** The storefront mode's variables (bot/storefront/; docs/storefront.md "Running the storefront"). */
 const storefrontEnv = {
-	VTU_BOT_MODE: z
-		.string()
-		.trim()
-		.optional()
-		.transform((s) => (s ? s.toLowerCase() : 'till'))
-		.refine((s) => s === 'till' || s === 'storefront', 'must be "till" or "storefront"'),
-	STORE_PAYMENT_PROVIDER: z
-		.string()
-		.trim()
-		.optional()
-		.transform((s) => (s ? s.toLowerCase() : 'paystack'))
-		.refine((s) => s === 'paystack' || s === 'monnify', 'must be "paystack" or "monnify"'),
+	VTU_BOT_MODE: either('till', 'storefront'),
+	STORE_PAYMENT_PROVIDER: either('paystack', 'monnify'),
 	PAYSTACK_SECRET_KEY: optional,
-	PAYSTACK_BASE_URL: optional.refine((s) => s === undefined || /^https?:\/\/[^/]/.test(s), 'must be an http(s) URL'),
+	PAYSTACK_BASE_URL: optionalUrl,
 	MONNIFY_API_KEY: optional,
 	MONNIFY_SECRET_KEY: optional,
 	MONNIFY_CONTRACT_CODE: optional,
-	MONNIFY_BASE_URL: optional.refine((s) => s === undefined || /^https?:\/\/[^/]/.test(s), 'must be an http(s) URL'),
+	MONNIFY_BASE_URL: optionalUrl,
 	STORE_MARKUP_PERCENT: percent,
 	STORE_MARKUP_NAIRA: naira(0),
 	STORE_LOW_FLOAT_NAIRA: naira(5_000),
@@ -131,12 +132,10 @@ const storefrontEnv = {
 	STORE_DB_PATH: optional,
 	STORE_WEBHOOK_PORT: int(8081, 0, 65535),
 	STORE_SUMMARY_HOUR: int(8, 0, 23),
-	STORE_CUSTOMER_EMAIL_DOMAIN: z
-		.string()
-		.trim()
-		.optional()
-		.transform((s) => (s ? s.toLowerCase() : 'customers.invalid'))
-		.refine((s) => /^[a-z0-9.-]+\.[a-z]{2,}$/.test(s) || s === 'customers.invalid', 'must be a domain, e.g. shop.ng'),
+	STORE_CUSTOMER_EMAIL_DOMAIN: lowercase('customers.invalid').refine(
+		(s) => /^[a-z0-9.-]+\.[a-z]{2,}$/.test(s) || s === 'customers.invalid',
+		'must be a domain, e.g. shop.ng',
+	),
 };
 
 const EnvSchema = z.object({
@@ -159,37 +158,19 @@ const EnvSchema = z.object({
 	VTU_MAX_PROCESSING_SECONDS: int(300, 0, 86_400),
 	BOT_PIN_MAX_FAILURES: int(3, 1, 20),
 	BOT_PIN_LOCK_MINUTES: int(15, 1, 24 * 60),
-	BOT_DB_PATH: z
-		.string()
-		.trim()
-		.optional()
-		.transform((s) => (s ? s : './vtu-bot.sqlite')),
-	REDIS_URL: z
-		.string()
-		.trim()
-		.optional()
-		.transform((s) => (s ? s : undefined))
-		.refine((s) => s === undefined || /^rediss?:\/\//.test(s), 'must start with redis:// or rediss://'),
-	TELEGRAM_API_ROOT: z
-		.string()
-		.trim()
-		.optional()
-		.transform((s) => (s ? s.replace(/\/+$/, '') : 'https://api.telegram.org'))
+	BOT_DB_PATH: text('./vtu-bot.sqlite'),
+	REDIS_URL: optional.refine(
+		(s) => s === undefined || /^rediss?:\/\//.test(s),
+		'must start with redis:// or rediss://',
+	),
+	TELEGRAM_API_ROOT: text('https://api.telegram.org')
+		.transform((s) => s.replace(/\/+$/, ''))
 		.refine((s) => /^https?:\/\/[^/]/.test(s), 'must be an http(s) URL'),
-	BOT_MODE: z
-		.string()
-		.trim()
-		.optional()
-		.transform((s) => (s ? s.toLowerCase() : 'polling'))
-		.refine((s) => s === 'polling' || s === 'webhook', 'must be "polling" or "webhook"'),
+	BOT_MODE: either('polling', 'webhook'),
 	WEBHOOK_URL: z.string().trim().optional(),
 	WEBHOOK_SECRET: z.string().trim().optional(),
 	PORT: int(8080, 0, 65535),
-	BOT_HOST: z
-		.string()
-		.trim()
-		.optional()
-		.transform((s) => s || '0.0.0.0'),
+	BOT_HOST: text('0.0.0.0'),
 	BOT_RATE_LIMIT: int(20, 1, 10_000),
 	BOT_RATE_WINDOW_MS: int(10_000, 100, 3_600_000),
 	BOT_FOLLOW_INTERVAL_MS: int(15_000, 100, 3_600_000),

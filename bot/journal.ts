@@ -171,6 +171,40 @@ export interface StoredResult {
 	customerRef?: string | null;
 }
 
+/**
+ * The follower's and reconciliation's statements: which orders are due a check (and when they were
+ * checked), and which vendor records other orders already own or could match.
+ */
+function followStatements(db: DB) {
+	return {
+		recheck: db.prepare(`UPDATE orders SET checked_at = @now, recheck_at = @at WHERE id = @id`),
+		unknownDue: db.prepare(
+			`SELECT * FROM orders WHERE state = 'unknown' AND (recheck_at IS NULL OR recheck_at <= ?)
+         ORDER BY recheck_at LIMIT ?`,
+		),
+		ownedByOther: db.prepare(
+			`SELECT id FROM orders WHERE product = @product AND id <> @id
+           AND state NOT IN ('not_charged', 'cancelled', 'expired')
+           AND ((@vendor_id IS NOT NULL AND vendor_id = @vendor_id) OR (@ident IS NOT NULL AND ident = @ident))
+         LIMIT 1`,
+		),
+		checked: db.prepare(`UPDATE orders SET checked_at = @now WHERE id = @id`),
+		successfulSince: db.prepare(
+			`SELECT * FROM orders WHERE state = 'successful' AND final_at >= ? AND (checked_at IS NULL OR checked_at < ?)
+         ORDER BY checked_at LIMIT ?`,
+		),
+		claimed: db.prepare(
+			`SELECT vendor_id, ident, result, sent_at FROM orders
+         WHERE product = ? AND id <> ? AND created_at >= ? AND (vendor_id IS NOT NULL OR ident IS NOT NULL)
+         ORDER BY created_at DESC LIMIT ?`,
+		),
+		openIdentical: db.prepare(
+			`SELECT COUNT(*) AS n FROM orders WHERE product = ? AND recipient IS ? AND amount_kobo = ? AND id <> ?
+         AND state IN ('sent', 'unknown')`,
+		),
+	};
+}
+
 export class Journal {
 	private readonly stmts;
 
@@ -180,8 +214,10 @@ export class Journal {
 	) {
 		this.stmts = {
 			insert: db.prepare(
-				`INSERT INTO orders (id, user_id, chat_id, product, request, description, recipient, amount_kobo, state, created_at, updated_at)
-         VALUES (@id, @user_id, @chat_id, @product, @request, @description, @recipient, @amount_kobo, 'created', @now, @now) RETURNING *`,
+				`INSERT INTO orders (id, user_id, chat_id, product, request, description, recipient, amount_kobo, state,
+           created_at, updated_at)
+         VALUES (@id, @user_id, @chat_id, @product, @request, @description, @recipient, @amount_kobo, 'created',
+           @now, @now) RETURNING *`,
 			),
 			get: db.prepare(`SELECT * FROM orders WHERE id = ?`),
 			toSent: db.prepare(
@@ -198,7 +234,8 @@ export class Journal {
 			),
 			result: db.prepare(
 				`UPDATE orders SET state = @state, ident = COALESCE(@ident, ident), vendor_id = COALESCE(@vendor_id, vendor_id),
-           charged_kobo = COALESCE(@charged_kobo, charged_kobo), result = @result, error_code = NULL, error_message = NULL,
+           charged_kobo = COALESCE(@charged_kobo, charged_kobo), result = @result,
+           error_code = NULL, error_message = NULL,
            final_at = CASE WHEN @state IN ('successful','failed') THEN @now ELSE final_at END,
            updated_at = @now, checked_at = @now
          WHERE id = @id RETURNING *`,
@@ -206,27 +243,16 @@ export class Journal {
 			error: db.prepare(
 				`UPDATE orders SET state = @state, error_code = @code, error_message = @message, recheck_at = @recheck_at,
            customer_ref = COALESCE(@customer_ref, customer_ref),
-           final_at = CASE WHEN @state IN ('failed','not_charged') THEN @now ELSE final_at END, updated_at = @now, checked_at = @now
+           final_at = CASE WHEN @state IN ('failed','not_charged') THEN @now ELSE final_at END,
+           updated_at = @now, checked_at = @now
          WHERE id = @id RETURNING *`,
 			),
 			toUnknown: db.prepare(
 				`UPDATE orders SET state = 'unknown', error_code = @code, error_message = @message, recheck_at = @recheck_at,
            updated_at = @now, checked_at = @now WHERE id = @id AND state = 'sent' RETURNING *`,
 			),
-			recheck: db.prepare(`UPDATE orders SET checked_at = @now, recheck_at = @at WHERE id = @id`),
-			unknownDue: db.prepare(
-				`SELECT * FROM orders WHERE state = 'unknown' AND (recheck_at IS NULL OR recheck_at <= ?) ORDER BY recheck_at LIMIT ?`,
-			),
-			ownedByOther: db.prepare(
-				`SELECT id FROM orders WHERE product = @product AND id <> @id AND state NOT IN ('not_charged', 'cancelled', 'expired')
-           AND ((@vendor_id IS NOT NULL AND vendor_id = @vendor_id) OR (@ident IS NOT NULL AND ident = @ident)) LIMIT 1`,
-			),
-			checked: db.prepare(`UPDATE orders SET checked_at = @now WHERE id = @id`),
 			notified: db.prepare(`UPDATE orders SET notified_state = @state WHERE id = @id`),
 			byState: db.prepare(`SELECT * FROM orders WHERE state = ? ORDER BY created_at LIMIT ?`),
-			successfulSince: db.prepare(
-				`SELECT * FROM orders WHERE state = 'successful' AND final_at >= ? AND (checked_at IS NULL OR checked_at < ?) ORDER BY checked_at LIMIT ?`,
-			),
 			forUser: db.prepare(
 				`SELECT * FROM orders WHERE user_id = ? AND state <> 'created' ORDER BY created_at DESC, rowid DESC LIMIT ?`,
 			),
@@ -237,20 +263,16 @@ export class Journal {
 				`SELECT 1 FROM orders WHERE user_id = ? AND state = 'created' AND created_at >= ? LIMIT 1`,
 			),
 			cancelCreatedFor: db.prepare(
-				`UPDATE orders SET state = 'cancelled', final_at = @now, updated_at = @now WHERE user_id = @user_id AND state = 'created'`,
+				`UPDATE orders SET state = 'cancelled', final_at = @now, updated_at = @now
+         WHERE user_id = @user_id AND state = 'created'`,
 			),
 			expireCreated: db.prepare(
-				`UPDATE orders SET state = 'expired', final_at = @now, updated_at = @now WHERE state = 'created' AND created_at < @before`,
-			),
-			claimed: db.prepare(
-				`SELECT vendor_id, ident, result, sent_at FROM orders
-         WHERE product = ? AND id <> ? AND created_at >= ? AND (vendor_id IS NOT NULL OR ident IS NOT NULL) ORDER BY created_at DESC LIMIT ?`,
-			),
-			openIdentical: db.prepare(
-				`SELECT COUNT(*) AS n FROM orders WHERE product = ? AND recipient IS ? AND amount_kobo = ? AND id <> ? AND state IN ('sent', 'unknown')`,
+				`UPDATE orders SET state = 'expired', final_at = @now, updated_at = @now
+         WHERE state = 'created' AND created_at < @before`,
 			),
 			seen: db.prepare(`INSERT OR IGNORE INTO seen_updates (update_id, at) VALUES (?, ?)`),
 			pruneSeen: db.prepare(`DELETE FROM seen_updates WHERE at < ?`),
+			...followStatements(db),
 		};
 	}
 
@@ -486,7 +508,10 @@ export class Journal {
 		}));
 	}
 
-	/** Other orders whose records could match `order`'s (same product, recipient and amount) and whose outcome is still open. */
+	/**
+	 * Other orders whose records could match `order`'s (same product, recipient and amount) and whose outcome
+	 * is still open.
+	 */
 	openIdentical(order: Order): number {
 		return (this.stmts.openIdentical.get(order.product, order.recipient, order.amountKobo, order.id) as { n: number })
 			.n;

@@ -39,12 +39,14 @@ async function reachBotApi(token: string, apiRoot: string, logger: Logger): Prom
 		} catch (e) {
 			if (e instanceof GrammyError && (e.error_code === 401 || e.error_code === 404)) {
 				throw new Error(
-					`The Bot API at ${where} rejected the bot token (${e.error_code} ${e.description}): check TELEGRAM_BOT_TOKEN (from @BotFather).`,
+					`The Bot API at ${where} rejected the bot token (${e.error_code} ${e.description}): ` +
+						'check TELEGRAM_BOT_TOKEN (from @BotFather).',
 				);
 			}
 			const cause = signal.aborted ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reasonOf(e);
 			logger.warn(
-				`cannot reach the Telegram Bot API at ${where} (getMe: ${cause}); retrying in ${delay / 1000} s, and until it answers (check the network, a proxy, or TELEGRAM_API_ROOT)`,
+				`cannot reach the Telegram Bot API at ${where} (getMe: ${cause}); retrying in ${delay / 1000} s, ` +
+					'and until it answers (check the network, a proxy, or TELEGRAM_API_ROOT)',
 				{ attempt },
 			);
 		}

@@ -13,6 +13,7 @@ import type { Context, NextFunction } from 'grammy';
 import type { DB } from './db';
 import { hashPin, isValidPinFormat, type Pins } from './access';
 import type { Logger } from './logger';
+import { SqliteStorage } from './storage';
 
 export type PinMode = 'verify' | 'current' | 'new' | 'repeat';
 
@@ -38,20 +39,16 @@ interface Armed {
 
 export class PinGate {
 	private readonly stmts;
+	private readonly kv: SqliteStorage<unknown>;
 
 	constructor(
 		db: DB,
 		private readonly pins: Pins,
 		private readonly logger: Logger,
 	) {
-		this.stmts = {
-			get: db.prepare(`SELECT value FROM kv WHERE key = ?`),
-			put: db.prepare(
-				`INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-			),
-			del: db.prepare(`DELETE FROM kv WHERE key = ?`),
-			waiting: db.prepare(`SELECT 1 FROM orders WHERE id = ? AND state = 'created'`),
-		};
+		// the kv table, with JSON values, as the conversations' storage reads and writes it
+		this.kv = new SqliteStorage<unknown>(db);
+		this.stmts = { waiting: db.prepare(`SELECT 1 FROM orders WHERE id = ? AND state = 'created'`) };
 	}
 
 	private armedKey(userId: number) {
@@ -70,11 +67,11 @@ export class PinGate {
 			...(mode === 'repeat' && prev?.candidate ? { candidate: prev.candidate } : {}),
 			...(orderId ? { orderId } : {}),
 		};
-		this.stmts.put.run(this.armedKey(userId), JSON.stringify(armed), Date.now());
+		this.kv.write(this.armedKey(userId), armed);
 	}
 
 	disarm(userId: number): void {
-		this.stmts.del.run(this.armedKey(userId));
+		this.kv.delete(this.armedKey(userId));
 	}
 
 	isArmed(userId: number): boolean {
@@ -83,17 +80,16 @@ export class PinGate {
 	}
 
 	private readArmed(userId: number): Armed | undefined {
-		const row = this.stmts.get.get(this.armedKey(userId)) as { value: string } | undefined;
-		return row ? (JSON.parse(row.value) as Armed) : undefined;
+		return this.kv.read(this.armedKey(userId)) as Armed | undefined;
 	}
 
 	/** The verdict for the PIN message of `updateId` (read once by the conversation). */
 	takeVerdict(userId: number, updateId: number): PinVerdict {
 		const key = this.verdictKey(userId, updateId);
-		const row = this.stmts.get.get(key) as { value: string } | undefined;
-		if (!row) return { kind: 'none' };
-		this.stmts.del.run(key);
-		return JSON.parse(row.value) as PinVerdict;
+		const verdict = this.kv.read(key) as PinVerdict | undefined;
+		if (!verdict) return { kind: 'none' };
+		this.kv.delete(key);
+		return verdict;
 	}
 
 	private judge(userId: number, armed: Armed, pin: string): PinVerdict {
@@ -112,7 +108,7 @@ export class PinGate {
 				if (!isValidPinFormat(pin)) return { kind: 'bad_format' };
 				const salt = randomBytes(16);
 				armed.candidate = { hash: hashPin(pin, salt).toString('hex'), salt: salt.toString('hex') };
-				this.stmts.put.run(this.armedKey(userId), JSON.stringify(armed), Date.now());
+				this.kv.write(this.armedKey(userId), armed);
 				return { kind: 'ok' };
 			}
 			case 'repeat': {
@@ -143,15 +139,11 @@ export class PinGate {
 			}
 			const pin = msg.text.trim();
 			const verdict = this.judge(userId, armed, pin);
-			this.stmts.put.run(this.verdictKey(userId, ctx.update.update_id), JSON.stringify(verdict), Date.now());
+			this.kv.write(this.verdictKey(userId, ctx.update.update_id), verdict);
 			// One message per arming: the conversation re-arms the gate when it wants another PIN.
 			const after = this.readArmed(userId);
 			if (after?.candidate && armed.mode === 'new') {
-				this.stmts.put.run(
-					this.armedKey(userId),
-					JSON.stringify({ mode: 'idle', candidate: after.candidate }),
-					Date.now(),
-				);
+				this.kv.write(this.armedKey(userId), { mode: 'idle', candidate: after.candidate });
 			} else this.disarm(userId);
 			// Scrub the PIN from this update before anything else (conversation storage, logs) sees it.
 			(msg as { text: string }).text = PIN_PLACEHOLDER;

@@ -1,12 +1,15 @@
-/** Admin commands: /allow, /deny, /users, /unlock (PIN lockout), /resetpin (forgotten PIN). Admins see names, not bare IDs. */
+/**
+ * Admin commands: /allow, /deny, /users, /unlock (PIN lockout), /resetpin (forgotten PIN). Admins see
+ * names, not bare IDs.
+ */
 import type { Services } from '../context';
 import { mainMenuKeyboard, tryAgainKeyboard } from '../flow/keyboards';
-import type { CommandHandler, Feature } from './registry';
+import { adminFeature, type CommandHandler } from './registry';
 import { t } from '../i18n';
 
 const parseId = (s: string) => (/^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : null);
 
-export function adminFeature(s: Services): Record<string, CommandHandler> {
+function adminCommands(s: Services): Record<string, CommandHandler> {
 	/** Tell a user something; they may never have opened the bot (Telegram then refuses). */
 	const tell = async (userId: number, text: string, markup = mainMenuKeyboard()) => {
 		try {
@@ -59,27 +62,11 @@ export function adminFeature(s: Services): Record<string, CommandHandler> {
 		await tell(id, t('admin-resetpin-user'), tryAgainKeyboard('setpin', t('btn-set-pin')));
 		await ctx.reply(t('admin-resetpin-done', { user: s.access.describe(id) }));
 	};
-	const onlyAdmins =
-		(h: CommandHandler): CommandHandler =>
-		(ctx) =>
-			s.access.isAdmin(ctx.from?.id) ? h(ctx) : ctx.reply(t('admin-only'));
-	return {
-		allow: onlyAdmins(allow),
-		deny: onlyAdmins(deny),
-		users: onlyAdmins(users),
-		unlock: onlyAdmins(unlock),
-		resetpin: onlyAdmins(resetpin),
-	};
+	return { allow, deny, users, unlock, resetpin };
 }
 
-export const admin: Feature = {
-	name: 'admin',
-	commands: [
-		{ name: 'allow', description: 'cmd-allow', admin: true },
-		{ name: 'deny', description: 'cmd-deny', admin: true },
-		{ name: 'users', description: 'cmd-users', admin: true },
-		{ name: 'unlock', description: 'cmd-unlock', admin: true },
-		{ name: 'resetpin', description: 'cmd-resetpin', admin: true },
-	],
-	build: (s) => ({ commands: adminFeature(s) }),
-};
+export const admin = adminFeature(
+	'admin',
+	{ allow: 'cmd-allow', deny: 'cmd-deny', users: 'cmd-users', unlock: 'cmd-unlock', resetpin: 'cmd-resetpin' },
+	adminCommands,
+);

@@ -1,23 +1,23 @@
 /** /airtime: network → amount (quick buttons or typed) → phone → checks → confirm → buy. */
-import { Composer, InlineKeyboard } from 'grammy';
-import { createConversation } from '@grammyjs/conversations';
+import { InlineKeyboard } from 'grammy';
 import { cb, decodeAs } from '../callback-data';
-import type { Feature } from './registry';
-import type { ConvContext, MyContext, MyConversation, Services } from '../context';
-import { confirmSteps } from '../flow/confirm';
+import type { ConvContext, MyConversation, Services } from '../context';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { pickers } from '../flow/pickers';
 import { nudge, safeEdit } from '../flow/ui';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, formatNaira, formatPhone, parseAmount } from '../vtu';
 import { t } from '../i18n';
-import { refusedUpFront } from '../flow/checks';
+import { productFeature, type Questions } from './product';
 
 /** Quick amounts offered as buttons, kobo. */
 export const QUICK_AMOUNTS = [10_000, 20_000, 50_000, 100_000];
 const MIN_KOBO = PRODUCT_TABLE.airtime.limits.minKobo.VTU;
 
-/** A typed amount in kobo, by the client's parser of amounts (client/input.ts): the same rule as a client call or a node. */
+/**
+ * A typed amount in kobo, by the client's parser of amounts (client/input.ts): the same rule as a client
+ * call or a node.
+ */
 function typedKobo(text: string): { kobo: number } | { problem: string } {
 	try {
 		return { kobo: parseAmount(text, 'amount') };
@@ -37,9 +37,8 @@ export function amountProblem(text: string, maxKobo: number): string | null {
 	return null;
 }
 
-export function airtimeFeature(s: Services): Composer<MyContext> {
+function airtimeQuestions(s: Services): Questions {
 	const { loadNetworks, pickNetwork, askPhone, withButtons } = pickers(s);
-	const { confirmAndBuy } = confirmSteps(s);
 
 	async function askAmount(conversation: MyConversation, ctx: ConvContext, netName: string): Promise<number> {
 		const kb = new InlineKeyboard();
@@ -84,44 +83,31 @@ export function airtimeFeature(s: Services): Composer<MyContext> {
 		}
 	}
 
-	async function airtime(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		if (await refusedUpFront(s, conversation, ctx, 'airtime')) return;
+	return async (conversation, ctx) => {
 		const loaded = await loadNetworks(conversation);
 		if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('airtime') }));
 		const { c, net } = await pickNetwork(conversation, ctx, t('airtime-choose-network'), loaded.value);
 		await safeEdit(conversation, c, t('airtime-chosen', { network: net.name }));
 		const faceKobo = await askAmount(conversation, ctx, net.name);
 		const { phone, ported } = await askPhone(conversation, ctx, net.name);
-		const description = t('airtime-description', { network: net.name, amount: naira(faceKobo) });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
-			{
+		return {
+			request: { product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
+			meta: {
 				gets: t(ported ? 'airtime-gets-ported' : 'airtime-gets', {
 					amount: naira(faceKobo),
 					network: net.name,
 					phone: formatPhone(phone),
 				}),
 				target: t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name }),
-				description,
+				description: t('airtime-description', { network: net.name, amount: naira(faceKobo) }),
 				recipient: phone,
-				place: 'airtime',
 				payNote: t('airtime-pay-note', { amount: naira(faceKobo) }),
 			},
-		);
-	}
-
-	return new Composer<MyContext>().use(
-		createConversation<MyContext, ConvContext>(airtime, s.conversationOptions('airtime')),
-	);
+		};
+	};
 }
 
-const enter = (ctx: MyContext) => ctx.conversation.enter('airtime');
-
-export const airtime: Feature = {
-	name: 'airtime',
-	commands: [{ name: 'airtime', description: 'cmd-airtime', help: 'help-airtime' }],
-	menu: { label: 'menu-airtime', place: 'airtime', row: 0 },
-	build: (s) => ({ flows: airtimeFeature(s), commands: { airtime: enter }, places: { airtime: enter } }),
-};
+export const airtime = productFeature('airtime', airtimeQuestions, {
+	command: { name: 'airtime', description: 'cmd-airtime', help: 'help-airtime' },
+	menu: { label: 'menu-airtime', row: 0 },
+});

@@ -1,17 +1,11 @@
 /** /cable: provider → package → IUC (checked with the site, the customer's name shown) → checks → confirm. */
-import { Composer } from 'grammy';
-import { createConversation } from '@grammyjs/conversations';
-import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import type { Services } from '../context';
 import { choiceSteps, customerPricer, type Item, type Pricer } from '../flow/choices';
-import { confirmSteps } from '../flow/confirm';
-import { tryAgainKeyboard } from '../flow/keyboards';
-import { safeEdit } from '../flow/ui';
-import { accountStep, type AccountCheck } from '../flow/validate';
+import type { AccountCheck } from '../flow/validate';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, type CableProvider } from '../vtu';
-import type { Feature } from './registry';
-import { refusedUpFront } from '../flow/checks';
+import { endingSteps, productFeature, sentTo, type Questions } from './product';
 
 interface Provider {
 	id: number;
@@ -35,11 +29,9 @@ const providersOf = (list: CableProvider[], price: Pricer): Provider[] =>
 			})),
 		}));
 
-export function cableFeature(s: Services): Composer<MyContext> {
-	const { pickOne, pickNext, load } = choiceSteps(s);
-	const { askAccount } = accountStep(s);
-	const { confirmAndBuy } = confirmSteps(s);
-	const again = () => ({ reply_markup: tryAgainKeyboard('cable') });
+function cableQuestions(s: Services): Questions {
+	const { pickOne, pickNext } = choiceSteps(s);
+	const { loadList, askHolder } = endingSteps(s, 'cable');
 
 	const iucCheck = (provider: Provider): AccountCheck => ({
 		field: 'iuc',
@@ -50,14 +42,11 @@ export function cableFeature(s: Services): Composer<MyContext> {
 		unknown: (iuc) => t('cable-iuc-unknown', { provider: provider.name, iuc }),
 	});
 
-	async function cable(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		if (await refusedUpFront(s, conversation, ctx, 'cable')) return;
-		const loaded = await load(conversation, async () =>
+	return async (conversation, ctx) => {
+		const providers = await loadList(conversation, ctx, 'cable-none', async () =>
 			providersOf(await s.client.catalog.cable(), await customerPricer(s, ctx.from?.id)),
 		);
-		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
-		if (!loaded.value.length) return void (await ctx.reply(t('cable-none'), again()));
-		const providers = loaded.value;
+		if (!providers) return;
 		const items: Item[] = providers.map((p) => ({ n: p.id, text: p.name }));
 		const first = await pickOne(conversation, ctx, t('cable-choose-provider'), items, 3);
 		const provider = providers.find((p) => p.id === first.item.n)!;
@@ -69,41 +58,21 @@ export function cableFeature(s: Services): Composer<MyContext> {
 			packages,
 		);
 		const pkg = provider.packages.find((k) => k.id === second.item.n)!;
-		const check = iucCheck(provider);
-		await safeEdit(
-			conversation,
-			second.c,
-			t('cable-package-chosen', { package: second.item.text, prompt: check.hint }),
+		const holder = await askHolder(conversation, ctx, second.c, iucCheck(provider), (prompt) =>
+			t('cable-package-chosen', { package: second.item.text, prompt }),
 		);
-		const holder = await askAccount(conversation, ctx, check);
-		if (!holder.ok) return void (await ctx.reply(holder.text, again()));
-		const { number: iuc, name } = holder.value;
+		if (!holder) return;
+		const { number: iuc, name } = holder;
 		const description = t('cable-description', { provider: provider.name, package: pkg.name });
 		const target = t('cable-target', { iuc, name });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'cable', provider: provider.id, package: pkg.id, iuc },
-			{
-				gets: t('recipient-to', { what: description, to: target }),
-				target,
-				description,
-				recipient: iuc,
-				place: 'cable',
-			},
-		);
-	}
-
-	return new Composer<MyContext>().use(
-		createConversation<MyContext, ConvContext>(cable, s.conversationOptions('cable')),
-	);
+		return {
+			request: { product: 'cable', provider: provider.id, package: pkg.id, iuc },
+			meta: sentTo(description, target, iuc),
+		};
+	};
 }
 
-const enter = (ctx: MyContext) => ctx.conversation.enter('cable');
-
-export const cable: Feature = {
-	name: 'cable',
-	commands: [{ name: 'cable', description: 'cmd-cable', help: 'help-cable' }],
-	menu: { label: 'menu-cable', place: 'cable', row: 1 },
-	build: (s) => ({ flows: cableFeature(s), commands: { cable: enter }, places: { cable: enter } }),
-};
+export const cable = productFeature('cable', cableQuestions, {
+	command: { name: 'cable', description: 'cmd-cable', help: 'help-cable' },
+	menu: { label: 'menu-cable', row: 1 },
+});

@@ -1,22 +1,16 @@
 /** /data: network → plan → phone → checks → confirm → buy. */
-import { Composer } from 'grammy';
-import { createConversation } from '@grammyjs/conversations';
-import type { ConvContext, MyContext, MyConversation, Services } from '../context';
-import { confirmSteps } from '../flow/confirm';
+import type { Services } from '../context';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { phonePrompt, pickers } from '../flow/pickers';
 import { choose, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
-import type { Feature } from './registry';
 import { t } from '../i18n';
-import { refusedUpFront } from '../flow/checks';
+import { productFeature, sentTo, type Questions } from './product';
 
-export function dataFeature(s: Services): Composer<MyContext> {
+function dataQuestions(s: Services): Questions {
 	const { loadNetworks, showPlans, loadPlan, pickNetwork, askPhone } = pickers(s);
-	const { confirmAndBuy } = confirmSteps(s);
 
-	async function data(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		if (await refusedUpFront(s, conversation, ctx, 'data')) return;
+	return async (conversation, ctx) => {
 		const loaded = await loadNetworks(conversation);
 		if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('data') }));
 		const nets = loaded.value.filter((n) => n.planCount > 0);
@@ -37,28 +31,14 @@ export function dataFeature(s: Services): Composer<MyContext> {
 		const { phone, ported } = await askPhone(conversation, ctx, net.name, { asked: true });
 		const description = t('data-description', { network: net.name, plan: plan.name });
 		const target = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'data', network: net.id, plan: plan.id, phone, ported },
-			{
-				gets: t('recipient-to', { what: description, to: target }),
-				target,
-				description,
-				recipient: phone,
-				place: 'data',
-			},
-		);
-	}
-
-	return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(data, s.conversationOptions('data')));
+		return {
+			request: { product: 'data', network: net.id, plan: plan.id, phone, ported },
+			meta: sentTo(description, target, phone),
+		};
+	};
 }
 
-const enter = (ctx: MyContext) => ctx.conversation.enter('data');
-
-export const data: Feature = {
-	name: 'data',
-	commands: [{ name: 'data', description: 'cmd-data', help: 'help-data' }],
-	menu: { label: 'menu-data', place: 'data', row: 0 },
-	build: (s) => ({ flows: dataFeature(s), commands: { data: enter }, places: { data: enter } }),
-};
+export const data = productFeature('data', dataQuestions, {
+	command: { name: 'data', description: 'cmd-data', help: 'help-data' },
+	menu: { label: 'menu-data', row: 0 },
+});

@@ -2,19 +2,13 @@
  * /electricity: disco → prepaid or postpaid → meter (checked with the site, the customer's name shown) →
  * amount → checks → confirm. The token is in the outcome message and in /history (orders.ts deliveredLines).
  */
-import { Composer } from 'grammy';
-import { createConversation } from '@grammyjs/conversations';
-import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import type { Services } from '../context';
 import { choiceSteps, parsed, type Parsed } from '../flow/choices';
-import { confirmSteps } from '../flow/confirm';
-import { tryAgainKeyboard } from '../flow/keyboards';
-import { safeEdit } from '../flow/ui';
-import { accountStep, type AccountCheck } from '../flow/validate';
+import type { AccountCheck } from '../flow/validate';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, formatNaira, parseAmount } from '../vtu';
-import type { Feature } from './registry';
-import { refusedUpFront } from '../flow/checks';
+import { endingSteps, productFeature, sentTo, type Questions } from './product';
 
 const LIMITS = PRODUCT_TABLE.electricity.limits;
 const TYPES = [
@@ -33,11 +27,9 @@ export function meterAmount(text: string, maxKobo: number): Parsed<number> {
 	return p;
 }
 
-export function electricityFeature(s: Services): Composer<MyContext> {
-	const { pickOne, pickNext, askTyped, load } = choiceSteps(s);
-	const { askAccount } = accountStep(s);
-	const { confirmAndBuy } = confirmSteps(s);
-	const again = () => ({ reply_markup: tryAgainKeyboard('electricity') });
+function electricityQuestions(s: Services): Questions {
+	const { pickOne, pickNext, askTyped } = choiceSteps(s);
+	const { loadList, askHolder } = endingSteps(s, 'electricity');
 
 	const meterCheck = (disco: { id: number; name: string }, meterType: 'prepaid' | 'postpaid'): AccountCheck => ({
 		field: 'meter',
@@ -48,27 +40,21 @@ export function electricityFeature(s: Services): Composer<MyContext> {
 		unknown: (meter) => t('meter-unknown', { disco: disco.name, meter }),
 	});
 
-	async function electricity(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		if (await refusedUpFront(s, conversation, ctx, 'electricity')) return;
-		const loaded = await load(conversation, async () =>
+	return async (conversation, ctx) => {
+		const discos = await loadList(conversation, ctx, 'electricity-none', async () =>
 			(await s.client.catalog.discos()).map((d) => ({ n: d.id, text: d.name })),
 		);
-		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
-		if (!loaded.value.length) return void (await ctx.reply(t('electricity-none'), again()));
-		const first = await pickOne(conversation, ctx, t('electricity-choose-disco'), loaded.value, 2);
+		if (!discos) return;
+		const first = await pickOne(conversation, ctx, t('electricity-choose-disco'), discos, 2);
 		const disco = { id: first.item.n, name: first.item.text };
 		const types = TYPES.map((x) => ({ n: x.n, text: x.text() }));
 		const second = await pickNext(conversation, first.c, t('electricity-choose-type', { disco: disco.name }), types, 2);
 		const meterType = TYPES.find((x) => x.n === second.item.n)!.type;
-		const check = meterCheck(disco, meterType);
-		await safeEdit(
-			conversation,
-			second.c,
-			t('electricity-type-chosen', { type: second.item.text, prompt: check.hint }),
+		const holder = await askHolder(conversation, ctx, second.c, meterCheck(disco, meterType), (prompt) =>
+			t('electricity-type-chosen', { type: second.item.text, prompt }),
 		);
-		const holder = await askAccount(conversation, ctx, check);
-		if (!holder.ok) return void (await ctx.reply(holder.text, again()));
-		const { number: meter, name, address } = holder.value;
+		if (!holder) return;
+		const { number: meter, name, address } = holder;
 		const max = Math.min(s.cfg.maxPurchaseKobo, LIMITS.maxKobo);
 		const hint = t('electricity-amount-prompt', { min: naira(LIMITS.minKobo), max: naira(max) });
 		await ctx.reply(`${t(address ? 'meter-holder-address' : 'meter-holder', { meter, name, address })}\n\n${hint}`);
@@ -76,30 +62,14 @@ export function electricityFeature(s: Services): Composer<MyContext> {
 		const vars = { disco: disco.name, type: second.item.text, amount: naira(kobo) };
 		const description = t('electricity-description', vars);
 		const target = t('meter-target', { meter, name });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'electricity', disco: disco.id, meter, meterType, amount: formatNaira(kobo) },
-			{
-				gets: t('recipient-to', { what: description, to: target }),
-				target,
-				description,
-				recipient: meter,
-				place: 'electricity',
-			},
-		);
-	}
-
-	return new Composer<MyContext>().use(
-		createConversation<MyContext, ConvContext>(electricity, s.conversationOptions('electricity')),
-	);
+		return {
+			request: { product: 'electricity', disco: disco.id, meter, meterType, amount: formatNaira(kobo) },
+			meta: sentTo(description, target, meter),
+		};
+	};
 }
 
-const enter = (ctx: MyContext) => ctx.conversation.enter('electricity');
-
-export const electricity: Feature = {
-	name: 'electricity',
-	commands: [{ name: 'electricity', description: 'cmd-electricity', help: 'help-electricity' }],
-	menu: { label: 'menu-electricity', place: 'electricity', row: 1 },
-	build: (s) => ({ flows: electricityFeature(s), commands: { electricity: enter }, places: { electricity: enter } }),
-};
+export const electricity = productFeature('electricity', electricityQuestions, {
+	command: { name: 'electricity', description: 'cmd-electricity', help: 'help-electricity' },
+	menu: { label: 'menu-electricity', row: 1 },
+});

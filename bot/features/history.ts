@@ -76,7 +76,8 @@ export function historyFeature(s: Services) {
 	const showOrder = async (ctx: MyContext, found: Order) => {
 		const o = await current(found);
 		const provider = o.ident ? `\n${t('order-provider-ref', { ref: o.ident })}` : '';
-		const text = `${t('order-title', { product: productName(o.product), date: dateText(o.createdAt) })}\n${outcomeText(viewOf(o))}${provider}`;
+		const title = t('order-title', { product: productName(o.product), date: dateText(o.createdAt) });
+		const text = `${title}\n${outcomeText(viewOf(o))}${provider}`;
 		if (flowOpen(s, ctx)) await ctx.reply(text + stillOpen());
 		else await ctx.reply(text, { reply_markup: nextStepKeyboard(o) });
 	};

@@ -13,7 +13,7 @@ import { summaryText } from '../storefront/daily';
 import type { StoreSide } from '../storefront/service';
 import { t } from '../i18n';
 import { naira } from '../orders';
-import type { CommandHandler, Feature } from './registry';
+import { adminFeature, type CommandHandler, type Feature } from './registry';
 
 const MAX_DAYS = 366;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -193,28 +193,16 @@ function replyCommand(s: Services): CommandHandler {
 	};
 }
 
-const onlyAdmins =
-	(s: Services, h: CommandHandler): CommandHandler =>
-	(ctx) =>
-		s.access.isAdmin(ctx.from?.id) ? h(ctx) : ctx.reply(t('admin-only'));
-
-export const ownerDesk: Feature = {
-	name: 'desk',
-	commands: [
-		{ name: 'report', description: 'cmd-report', admin: true },
-		{ name: 'customer', description: 'cmd-customer', admin: true },
-		{ name: 'broadcast', description: 'cmd-broadcast', admin: true },
-		{ name: 'reply', description: 'cmd-reply', admin: true },
-	],
-	build: (s) => ({
-		commands: {
-			report: onlyAdmins(s, reportCommand(s)),
-			customer: onlyAdmins(s, customerCommand(s)),
-			broadcast: onlyAdmins(s, broadcastCommand(s)),
-			reply: onlyAdmins(s, replyCommand(s)),
-		},
+export const ownerDesk = adminFeature(
+	'desk',
+	{ report: 'cmd-report', customer: 'cmd-customer', broadcast: 'cmd-broadcast', reply: 'cmd-reply' },
+	(s) => ({
+		report: reportCommand(s),
+		customer: customerCommand(s),
+		broadcast: broadcastCommand(s),
+		reply: replyCommand(s),
 	}),
-};
+);
 
 /** `/support <message>`: the customer's message goes to the owners, with who sent it and how to answer. */
 export const support: Feature = {

@@ -1,14 +1,12 @@
 /** /setpin: set or change the purchase PIN (the PIN itself only ever passes through the PIN gate). */
-import { Composer } from 'grammy';
-import { createConversation } from '@grammyjs/conversations';
-import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import type { Services } from '../context';
 import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { clockText, nudge } from '../flow/ui';
-import type { Feature } from './registry';
+import { flowFeature, type Flow } from './product';
 import { t } from '../i18n';
 
-export function pinFeature(s: Services): Composer<MyContext> {
-	async function setpin(conversation: MyConversation, ctx: ConvContext): Promise<void> {
+function setPinFlow(s: Services): Flow {
+	return async (conversation, ctx) => {
 		const userId = ctx.from!.id;
 		const ask = async (mode: 'current' | 'new' | 'repeat', prompt: string) => {
 			await conversation.external(() => s.pinGate.expect(userId, mode));
@@ -43,17 +41,9 @@ export function pinFeature(s: Services): Composer<MyContext> {
 		await conversation.external(() => s.pinGate.disarm(userId));
 		if (v.kind === 'ok') await ctx.reply(t('pin-set'), { reply_markup: menuButton() });
 		else await ctx.reply(t('pin-mismatch'), { reply_markup: tryAgainKeyboard('setpin') });
-	}
-
-	return new Composer<MyContext>().use(
-		createConversation<MyContext, ConvContext>(setpin, s.conversationOptions('setpin')),
-	);
+	};
 }
 
-const enter = (ctx: MyContext) => ctx.conversation.enter('setpin');
-
-export const pin: Feature = {
-	name: 'pin',
-	commands: [{ name: 'setpin', description: 'cmd-setpin', help: 'help-setpin' }],
-	build: (s) => ({ flows: pinFeature(s), commands: { setpin: enter }, places: { setpin: enter } }),
-};
+export const pin = flowFeature('setpin', setPinFlow, {
+	command: { name: 'setpin', description: 'cmd-setpin', help: 'help-setpin' },
+});

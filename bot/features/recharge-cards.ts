@@ -2,18 +2,13 @@
  * /cards: network → card value → how many (typed, read by the client's parser) → checks → confirm; the PINs
  * and a printable card sheet (a file) are delivered.
  */
-import { Composer } from 'grammy';
-import { createConversation } from '@grammyjs/conversations';
-import type { ConvContext, MyContext, MyConversation, Services } from '../context';
+import type { Services } from '../context';
 import { choiceSteps, customerPricer, parsed, type Pricer } from '../flow/choices';
-import { confirmSteps } from '../flow/confirm';
-import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, parseQuantity, type RechargeDenomination } from '../vtu';
-import type { Feature } from './registry';
-import { refusedUpFront } from '../flow/checks';
+import { endingSteps, forNoOne, productFeature, type Questions } from './product';
 
 const QUANTITY = PRODUCT_TABLE.recharge_card.limits.quantity;
 
@@ -34,19 +29,15 @@ const cardsOf = (list: RechargeDenomination[], price: Pricer): Card[] =>
 		kobo: price({ product: 'recharge_card', type: String(d.network), plan: String(d.id) }, d.price.kobo),
 	}));
 
-export function rechargeCardFeature(s: Services): Composer<MyContext> {
-	const { pickOne, pickNext, askTyped, load } = choiceSteps(s);
-	const { confirmAndBuy } = confirmSteps(s);
-	const again = () => ({ reply_markup: tryAgainKeyboard('recharge_card') });
+function rechargeCardQuestions(s: Services): Questions {
+	const { pickOne, pickNext, askTyped } = choiceSteps(s);
+	const { loadList } = endingSteps(s, 'recharge_card');
 
-	async function cards(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		if (await refusedUpFront(s, conversation, ctx, 'recharge_card')) return;
-		const loaded = await load(conversation, async () =>
+	return async (conversation, ctx) => {
+		const all = await loadList(conversation, ctx, 'cards-none', async () =>
 			cardsOf(await s.client.catalog.recharge(), await customerPricer(s, ctx.from?.id)),
 		);
-		if (!loaded.ok) return void (await ctx.reply(loaded.text, again()));
-		if (!loaded.value.length) return void (await ctx.reply(t('cards-none'), again()));
-		const all = loaded.value;
+		if (!all) return;
 		const networks = [...new Map(all.map((c) => [c.networkId, { n: c.networkId, text: c.network }])).values()];
 		const first = await pickOne(conversation, ctx, t('cards-choose-network'), networks, 2);
 		const values = all
@@ -62,24 +53,14 @@ export function rechargeCardFeature(s: Services): Composer<MyContext> {
 			parsed(() => parseQuantity(text, 'quantity', QUANTITY.min, QUANTITY.max)),
 		);
 		const description = t('cards-description', { n: quantity, card: label });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'recharge_card', network: card.networkId, denomination: card.id, quantity },
-			{ gets: description, target: null, description, recipient: null, place: 'recharge_card' },
-		);
-	}
-
-	return new Composer<MyContext>().use(
-		createConversation<MyContext, ConvContext>(cards, s.conversationOptions('recharge_card')),
-	);
+		return {
+			request: { product: 'recharge_card', network: card.networkId, denomination: card.id, quantity },
+			meta: forNoOne(description),
+		};
+	};
 }
 
-const enter = (ctx: MyContext) => ctx.conversation.enter('recharge_card');
-
-export const rechargeCards: Feature = {
-	name: 'recharge_card',
-	commands: [{ name: 'cards', description: 'cmd-cards', help: 'help-cards' }],
-	menu: { label: 'menu-cards', place: 'recharge_card', row: 2 },
-	build: (s) => ({ flows: rechargeCardFeature(s), commands: { cards: enter }, places: { recharge_card: enter } }),
-};
+export const rechargeCards = productFeature('recharge_card', rechargeCardQuestions, {
+	command: { name: 'cards', description: 'cmd-cards', help: 'help-cards' },
+	menu: { label: 'menu-cards', row: 2 },
+});

@@ -7,6 +7,7 @@
 import type { Composer, CommandContext } from 'grammy';
 import type { MyContext, Services } from '../context';
 import type { Place } from '../callback-data';
+import { t } from '../i18n';
 
 export type CommandHandler = (ctx: CommandContext<MyContext>) => Promise<unknown>;
 
@@ -58,4 +59,30 @@ export function menuRows(features: readonly Feature[]): MenuEntry[][] {
 	const rows: MenuEntry[][] = [];
 	for (const f of features) if (f.menu) (rows[f.menu.row] ??= []).push(f.menu);
 	return rows.filter(Boolean);
+}
+
+/**
+ * A feature of admin commands, from their names and the catalogue keys of their descriptions (in the
+ * command list's order): listed in the admins' chats only, and anyone else who types one is told so.
+ */
+export function adminFeature(
+	name: string,
+	descriptions: Record<string, string>,
+	handlers: (s: Services) => Record<string, CommandHandler>,
+): Feature {
+	return {
+		name,
+		commands: Object.entries(descriptions).map(([command, description]) => ({
+			name: command,
+			description,
+			admin: true,
+		})),
+		build: (s) => {
+			const onlyAdmins =
+				(h: CommandHandler): CommandHandler =>
+				(ctx) =>
+					s.access.isAdmin(ctx.from?.id) ? h(ctx) : ctx.reply(t('admin-only'));
+			return { commands: Object.fromEntries(Object.entries(handlers(s)).map(([c, h]) => [c, onlyAdmins(h)])) };
+		},
+	};
 }

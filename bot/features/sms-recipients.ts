@@ -120,7 +120,12 @@ export function recipientsFromCsv(text: string): Recipients {
 	return out;
 }
 
-/** "Found 3 numbers in the "phone" column.\nLeft out (1, not Nigerian mobile numbers):\nrow 5: 12345 (wrong length)". */
+/**
+ * What was found and what was left out, e.g.
+ *   Found 3 numbers in the "phone" column.
+ *   Left out (1, not Nigerian mobile numbers):
+ *   row 5: 12345 (wrong length)
+ */
 export function recipientsReport(r: Recipients, max = 20): string {
 	const n = r.numbers.length;
 	const numbers = t('sms-numbers', { n });
@@ -145,7 +150,8 @@ export function recipientsReport(r: Recipients, max = 20): string {
 
 /** GSM 03.38 basic set and extension: anything else makes the message Unicode on the phone network. */
 const GSM = new Set(
-	'@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà^{}\\[~]|€',
+	'@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
+		'¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà^{}\\[~]|€',
 );
 
 /** The characters of `message` that are not plain SMS text (each once). */

@@ -1,9 +1,5 @@
 /** /sms: sender → recipients (pasted or a .txt/.csv file) → message → plan → checks → confirm → send. */
-import { Composer } from 'grammy';
-import { createConversation } from '@grammyjs/conversations';
-import type { Feature } from './registry';
-import type { ConvContext, MyContext, MyConversation, Services } from '../context';
-import { confirmSteps } from '../flow/confirm';
+import type { ConvContext, MyConversation, Services } from '../context';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { failText } from '../flow/pickers';
 import { nudge, type Loaded } from '../flow/ui';
@@ -17,7 +13,7 @@ import {
 	type Recipients,
 } from './sms-recipients';
 import { t } from '../i18n';
-import { refusedUpFront } from '../flow/checks';
+import { productFeature, sentTo, type Questions } from './product';
 
 /** "3 numbers", "1 page": a count in the catalogue's words (`sms-numbers`, `sms-pages`…). */
 const count = (key: string, n: number) => t(key, { n });
@@ -127,12 +123,10 @@ function smsSteps(s: Services) {
 	return { askSender, askRecipients, planJob };
 }
 
-export function smsFeature(s: Services): Composer<MyContext> {
-	const { confirmAndBuy } = confirmSteps(s);
+function smsQuestions(s: Services): Questions {
 	const { askSender, askRecipients, planJob } = smsSteps(s);
 
-	async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
-		if (await refusedUpFront(s, conversation, ctx, 'sms')) return;
+	return async (conversation, ctx) => {
 		const sender = await askSender(conversation, ctx);
 		const recipients = await askRecipients(conversation, ctx);
 		await ctx.reply(t('sms-message-prompt'));
@@ -149,28 +143,14 @@ export function smsFeature(s: Services): Composer<MyContext> {
 				reply_markup: tryAgainKeyboard('sms'),
 			}));
 		const description = t('sms-description', { sender, pages: count('sms-pages', p.pages) });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'sms', sender, message, recipients: p.recipients },
-			{
-				gets: t('recipient-to', { what: description, to: count('sms-numbers', n) }),
-				target: count('sms-numbers', n),
-				description,
-				recipient: count('sms-numbers', n),
-				place: 'sms',
-			},
-		);
-	}
-
-	return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(sms, s.conversationOptions('sms')));
+		return {
+			request: { product: 'sms', sender, message, recipients: p.recipients },
+			meta: sentTo(description, count('sms-numbers', n)),
+		};
+	};
 }
 
-const enter = (ctx: MyContext) => ctx.conversation.enter('sms');
-
-export const sms: Feature = {
-	name: 'sms',
-	commands: [{ name: 'sms', description: 'cmd-sms', help: 'help-sms' }],
-	menu: { label: 'menu-sms', place: 'sms', row: 3 },
-	build: (s) => ({ flows: smsFeature(s), commands: { sms: enter }, places: { sms: enter } }),
-};
+export const sms = productFeature('sms', smsQuestions, {
+	command: { name: 'sms', description: 'cmd-sms', help: 'help-sms' },
+	menu: { label: 'menu-sms', row: 3 },
+});

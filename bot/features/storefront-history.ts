@@ -3,16 +3,12 @@
  * and what a delivered order handed over: the electricity token, exam and card PINs) and the payments that
  * reached their wallet. Typed during a flow it answers without ending it.
  */
-import type { MyContext, Services } from '../context';
 import { deliveredLines } from '../delivery';
-import { flowOpen } from '../flow/confirm';
-import { menuButton } from '../flow/keyboards';
-import { failText } from '../flow/pickers';
-import { dateText, stillOpen } from '../flow/ui';
+import { dateText } from '../flow/ui';
 import { t } from '../i18n';
 import { naira, productName } from '../orders';
 import type { CustomerHistory } from '../storefront/service';
-import type { Feature } from './registry';
+import { readingFeature } from './reading';
 
 type Row = CustomerHistory['orders'][number];
 
@@ -53,21 +49,9 @@ export function historyText(h: CustomerHistory): string {
 	return parts.join('\n');
 }
 
-export const storefrontHistory: Feature = {
-	name: 'storefront-history',
-	commands: [{ name: 'history', description: 'cmd-history', help: 'help-sf-history', keepsFlow: true }],
-	menu: { label: 'menu-history', place: 'history', row: 4 },
-	build: (s: Services) => {
-		const show = async (ctx: MyContext) => {
-			let text: string;
-			try {
-				text = historyText(await s.storefront!.historyOf(ctx.from!.id));
-			} catch (e) {
-				text = failText(s, t('sf-history-failed'), e);
-			}
-			if (flowOpen(s, ctx)) await ctx.reply(text + stillOpen());
-			else await ctx.reply(text, { reply_markup: menuButton() });
-		};
-		return { commands: { history: show }, places: { history: show } };
-	},
-};
+export const storefrontHistory = readingFeature('storefront-history', 'history', {
+	command: { name: 'history', description: 'cmd-history', help: 'help-sf-history' },
+	menu: { label: 'menu-history', row: 4 },
+	read: async (s, ctx) => historyText(await s.storefront!.historyOf(ctx.from!.id)),
+	failed: 'sf-history-failed',
+});

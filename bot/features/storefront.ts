@@ -4,25 +4,19 @@
  * airtime reuses the till's flows, whose confirm step goes to the storefront (bot/storefront/confirm.ts).
  */
 import type { MyContext, Services } from '../context';
-import { mainMenuKeyboard, menuButton } from '../flow/keyboards';
-import { failText } from '../flow/pickers';
-import { flowOpen } from '../flow/confirm';
-import { stillOpen } from '../flow/ui';
+import { mainMenuKeyboard } from '../flow/keyboards';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { commandsOf, type Feature } from './registry';
 import { features } from '.';
+import { orFailed, readingFeature } from './reading';
 
 /** The customer's account at the provider (opened on first use) and wallet, as a message. */
 async function accountText(s: Services, ctx: MyContext): Promise<string> {
 	const side = s.storefront!;
-	try {
-		const a = await side.register(ctx.from!);
-		const w = await side.wallet(ctx.from!.id);
-		return t('sf-account', { account: a.accountNumber, bank: a.bankName ?? '', balance: naira(w.available) });
-	} catch (e) {
-		return failText(s, t('sf-account-failed'), e);
-	}
+	const a = await side.register(ctx.from!);
+	const w = await side.wallet(ctx.from!.id);
+	return t('sf-account', { account: a.accountNumber, bank: a.bankName ?? '', balance: naira(w.available) });
 }
 
 export const storefrontMenu: Feature = {
@@ -31,7 +25,7 @@ export const storefrontMenu: Feature = {
 	build: (s) => ({
 		commands: {
 			start: async (ctx) => {
-				const text = await accountText(s, ctx);
+				const text = await orFailed(s, 'sf-account-failed', () => accountText(s, ctx));
 				await ctx.reply(`${t('sf-hello', { name: ctx.from?.first_name ?? '' })}\n\n${text}`, {
 					reply_markup: mainMenuKeyboard(),
 				});
@@ -41,42 +35,23 @@ export const storefrontMenu: Feature = {
 	}),
 };
 
-export const storefrontFund: Feature = {
-	name: 'storefront-fund',
-	commands: [{ name: 'fund', description: 'cmd-fund', help: 'help-fund', keepsFlow: true }],
-	menu: { label: 'menu-fund', place: 'fund', row: 3 },
-	build: (s) => {
-		const show = async (ctx: MyContext) => {
-			const text = await accountText(s, ctx);
-			if (flowOpen(s, ctx)) await ctx.reply(text + stillOpen());
-			else await ctx.reply(text, { reply_markup: menuButton() });
-		};
-		return { commands: { fund: show }, places: { fund: show } };
-	},
-};
+export const storefrontFund = readingFeature('storefront-fund', 'fund', {
+	command: { name: 'fund', description: 'cmd-fund', help: 'help-fund' },
+	menu: { label: 'menu-fund', row: 3 },
+	read: accountText,
+	failed: 'sf-account-failed',
+});
 
-export const storefrontBalance: Feature = {
-	name: 'storefront-balance',
-	commands: [{ name: 'balance', description: 'cmd-balance', help: 'help-sf-balance', keepsFlow: true }],
-	menu: { label: 'menu-balance', place: 'balance', row: 3 },
-	build: (s) => {
-		const show = async (ctx: MyContext) => {
-			let text: string;
-			try {
-				const w = await s.storefront!.wallet(ctx.from!.id);
-				text = t(w.held > 0 ? 'sf-balance-held' : 'sf-balance', {
-					balance: naira(w.available),
-					held: naira(w.held),
-				});
-			} catch (e) {
-				text = failText(s, t('balance-failed'), e);
-			}
-			if (flowOpen(s, ctx)) await ctx.reply(text + stillOpen());
-			else await ctx.reply(text, { reply_markup: menuButton() });
-		};
-		return { commands: { balance: show }, places: { balance: show } };
+/** The customer's wallet, never the vendor's; money held for an order still being bought is shown apart. */
+export const storefrontBalance = readingFeature('storefront-balance', 'balance', {
+	command: { name: 'balance', description: 'cmd-balance', help: 'help-sf-balance' },
+	menu: { label: 'menu-balance', row: 3 },
+	read: async (s, ctx) => {
+		const w = await s.storefront!.wallet(ctx.from!.id);
+		return t(w.held > 0 ? 'sf-balance-held' : 'sf-balance', { balance: naira(w.available), held: naira(w.held) });
 	},
-};
+	failed: 'balance-failed',
+});
 
 export const storefrontHelp: Feature = {
 	name: 'storefront-help',

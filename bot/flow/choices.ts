@@ -67,6 +67,15 @@ export function load<T>(s: Services, conversation: MyConversation, read: () => P
 	});
 }
 
+/** A list of buttons under `title` (`perRow` a row, Cancel last); the tapped item and the tap's context. */
+type Pick = (
+	conversation: MyConversation,
+	c: ConvContext,
+	title: string,
+	items: Item[],
+	perRow?: number,
+) => Promise<{ c: ConvContext; item: Item; messageId: number }>;
+
 export function choiceSteps(s: Services) {
 	const { withButtons } = buttonSteps(s);
 
@@ -87,25 +96,13 @@ export function choiceSteps(s: Services) {
 	}
 
 	/** A new message with one button per item; the tapped item. */
-	async function pickOne(
-		conversation: MyConversation,
-		ctx: ConvContext,
-		title: string,
-		items: Item[],
-		perRow = 1,
-	): Promise<{ c: ConvContext; item: Item; messageId: number }> {
+	const pickOne: Pick = async (conversation, ctx, title, items, perRow = 1) => {
 		const m = await withButtons(conversation, ctx, title, keyboard(items, perRow));
 		return tapped(conversation, m.message_id, items);
-	}
+	};
 
 	/** The message of the last tap (`c`) becomes the next list: one message per flow, not one per step. */
-	async function pickNext(
-		conversation: MyConversation,
-		c: ConvContext,
-		title: string,
-		items: Item[],
-		perRow = 1,
-	): Promise<{ c: ConvContext; item: Item; messageId: number }> {
+	const pickNext: Pick = async (conversation, c, title, items, perRow = 1) => {
 		const chatId = c.chatId!;
 		const messageId = c.msgId!;
 		const kb = keyboard(items, perRow);
@@ -116,7 +113,7 @@ export function choiceSteps(s: Services) {
 			),
 		);
 		return tapped(conversation, messageId, items);
-	}
+	};
 
 	return { pickOne, pickNext, askTyped, load: <T>(c: MyConversation, read: () => Promise<T>) => load(s, c, read) };
 }

@@ -8,7 +8,8 @@
  *    journal holds everything the purchase needs, so Confirm / Cancel are plain handlers
  *    (confirmButtons), not one more conversation step replaying the whole flow.
  * 3. On Confirm the message becomes "⏳ Sending… don't pay again", typing is shown while the
- *    vendor works (@grammyjs/auto-chat-action), and the same message is edited to the outcome with the next step's buttons.
+ *    vendor works (@grammyjs/auto-chat-action), and the same message is edited to the outcome with the
+ *    next step's buttons.
  *    With PINs required, a short conversation (`pay`) takes the PIN first.
  * The money moves only in `orders.execute`, behind the journal's atomic created→sent (limits are
  * checked again there, inside the transaction).

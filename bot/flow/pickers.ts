@@ -111,10 +111,11 @@ export function networkSteps(s: Services) {
 /** A network's data plans: the list (edited into the tapped message) and the chosen plan. */
 export function planSteps(s: Services) {
 	/** The plan's button: the seller's price for this customer in storefront mode, the vendor's in the till. */
-	const labelOf = (p: DataPlan, prices?: PriceTable): string =>
-		prices
-			? `${p.size} ${p.kind} ${naira(prices.price(dataPriceKey(p), p.price.kobo).price)}${p.validity ? ` (${p.validity})` : ''}`
-			: p.label;
+	const labelOf = (p: DataPlan, prices?: PriceTable): string => {
+		if (!prices) return p.label;
+		const price = naira(prices.price(dataPriceKey(p), p.price.kobo).price);
+		return `${p.size} ${p.kind} ${price}${p.validity ? ` (${p.validity})` : ''}`;
+	};
 
 	async function availablePlans(networkId: number, userId?: number): Promise<PlanView[]> {
 		const net = (await s.client.catalog.networks()).find((n) => n.id === networkId);

@@ -62,7 +62,7 @@ describe('botApiFetch as grammY client.fetch', () => {
 });
 
 describe('sharedRead', () => {
-	test('overlapping callers share one read; the next caller after it settles reads again, also after a failure', async () => {
+	test('overlapping callers share one read; a caller after it settles reads again, even after a failure', async () => {
 		let reads = 0;
 		const gates: { resolve: (v: number) => void; reject: (e: Error) => void }[] = [];
 		const read = sharedRead(() => {

@@ -62,7 +62,7 @@ async function recordsWithRef(): Promise<{ id: number; customerRef: string | nul
 	return txns.filter((x) => x.customerRef);
 }
 
-test('killed mid-purchase, restarted: the order resolves to its own record by the journalled customer_ref', async () => {
+test('killed mid-purchase, restarted: the order finds its own record by the journalled customer_ref', async () => {
 	await admin.reset();
 	await admin.setConfig({ customer_ref: true });
 	const u = makeUser(undefined, 'Crash');

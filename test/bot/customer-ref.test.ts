@@ -90,7 +90,7 @@ test('busy account: an order faulted after the debit resolves to its own record 
 	expect(after.vendorId).not.toBe(twin);
 });
 
-test('two instances, one journal, identical orders both unclear: each resolves to its own record by reference', async () => {
+test('two instances, one journal, identical orders both unclear: each resolves to its own record by ref', async () => {
 	// bot/README "Running several instances": one SQLite file, VTU_TOKEN_SHARED left false
 	const clock = testClock();
 	const b = await env.makeBot({ maxProcessingMs: BOUND_MS }, env.dbPath, refClient(false), { clock });

@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { openDatabase } from '../../bot/db';
 
 const ROOT = resolve(__dirname, '../..');
-const OPEN = `require('tsx/cjs'); const { openDatabase } = require('./bot/db.ts'); openDatabase(process.argv[1]).close();`;
+const OPEN =
+	"require('tsx/cjs'); const { openDatabase } = require('./bot/db.ts'); " + 'openDatabase(process.argv[1]).close();';
 
 function openInChild(path: string): Promise<{ code: number | null; err: string }> {
 	return new Promise((done) => {

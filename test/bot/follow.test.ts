@@ -30,7 +30,8 @@ test('processing → successful: the user is told once when it settles', async (
 	expect(first).toMatch(new RegExp(`${pending.source}$`));
 	const ident = pending.exec(first)![1];
 	expect(ident).toBe(app.journal.recentForUser(u.id)[0].id); // the order's reference, kept in every later message
-	expect(lastButtons(u.id)).toEqual([text('btn-details'), text('btn-menu')]); // no "Buy again" while it may still deliver
+	// no "Buy again" while it may still deliver
+	expect(lastButtons(u.id)).toEqual([text('btn-details'), text('btn-menu')]);
 	await app.follower.tick(); // still processing: nothing said
 	expect(env.tg.lastText(u.id)).toBe(first);
 	await sleep(400);
@@ -38,7 +39,8 @@ test('processing → successful: the user is told once when it settles', async (
 	expect(env.tg.lastText(u.id)).toMatch(
 		updateOn(ident, outcomeHead('successful', what('MTN data 1GB SME (30 days)', '0803 123 4567'))),
 	);
-	expect(lastButtons(u.id)).toEqual([text('btn-buy-again'), text('btn-details'), text('btn-menu')]); // a notice is no dead end
+	// a notice is no dead end
+	expect(lastButtons(u.id)).toEqual([text('btn-buy-again'), text('btn-details'), text('btn-menu')]);
 	const n = env.tg.textsTo(u.id).length;
 	await app.follower.tick();
 	expect(env.tg.textsTo(u.id)).toHaveLength(n);
@@ -56,7 +58,11 @@ test('processing → failed: told it failed; the sandbox refunded', async () => 
 	expect(env.tg.lastText(env.bob.id)).toMatch(
 		updateOn(
 			/\S+/,
-			`${source('outcome-head', { icon: '↩️', label: text('state-refunded', { amount: '₦250.00' }), what: /MTN data .*/ })}\\n[^]*${source('outcome-refunded-note')}$`,
+			source('outcome-head', {
+				icon: '↩️',
+				label: text('state-refunded', { amount: '₦250.00' }),
+				what: /MTN data .*/,
+			}) + `\\n[^]*${source('outcome-refunded-note')}$`,
 		),
 	);
 	expect(lastButtons(env.bob.id)).toEqual([text('btn-try-again'), text('btn-details'), text('btn-menu')]);

@@ -78,7 +78,8 @@ export function useBotEnv(): Env {
 			token: env.sb.demo.token,
 			timeoutMs: 1500,
 			catalogTtlMs: 60_000,
-			reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 0 }, // as bot/main.ts; bound: see makeBot
+			// as bot/main.ts; bound: see makeBot
+			reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 0 },
 		});
 		env.clientFor = (token) =>
 			new VtuClient({
@@ -100,7 +101,8 @@ export function useBotEnv(): Env {
 					dailyLimitKobo: 2_000_000,
 					followIntervalMs: 60_000,
 					rateLimit: 1000,
-					// The sandbox creates a record before it answers: nothing can appear after the answer (slow-vendor tests set their own).
+					// The sandbox creates a record before it answers: nothing can appear after the answer (slow-vendor
+					// tests set their own).
 					maxProcessingMs: 0,
 					...cfg,
 				},

@@ -17,7 +17,9 @@ test('/data: a toll-free 0800 number is refused with why, not asked "ported?"; n
 	await env.send(app, env.tg.buttonUpdate(u, /^1GB SME /));
 	await env.send(app, env.tg.textUpdate(u, '0800 123 4567'));
 	expect(env.tg.lastText(u.id)).toBe(
-		'That is not a Nigerian mobile number: 0800 is not the prefix of a mobile network (toll-free, premium and fixed-line numbers cannot get airtime, data or SMS; a ported number keeps its original prefix). Send 11 digits like 08031234567 (or +234 803 123 4567).',
+		'That is not a Nigerian mobile number: 0800 is not the prefix of a mobile network (toll-free, premium and ' +
+			'fixed-line numbers cannot get airtime, data or SMS; a ported number keeps its original prefix). Send 11 ' +
+			'digits like 08031234567 (or +234 803 123 4567).',
 	);
 	expect(env.tg.textsTo(u.id).join('\n')).not.toMatch(/Has this number been ported/);
 	// a premium 0700 the same way; then a real number goes on to the confirm
@@ -37,7 +39,10 @@ test('SMS lists: non-mobile numbers are left out with their reason and counted, 
 		{ where: 'line 4', value: '0803123', reason: 'wrong length' },
 	]);
 	expect(recipientsReport(r)).toBe(
-		'Found 2 numbers.\n5 entries read: 2 used, 0 repeated (used once), 3 left out.\nLeft out (3, not Nigerian mobile numbers):\nline 2: 0800 123 4567 (a toll-free 0800 number, which cannot receive SMS)\nline 3: 07001234567 (not a Nigerian mobile prefix)\nline 4: 0803123 (wrong length)',
+		'Found 2 numbers.\n5 entries read: 2 used, 0 repeated (used once), 3 left out.\n' +
+			'Left out (3, not Nigerian mobile numbers):\n' +
+			'line 2: 0800 123 4567 (a toll-free 0800 number, which cannot receive SMS)\n' +
+			'line 3: 07001234567 (not a Nigerian mobile prefix)\nline 4: 0803123 (wrong length)',
 	);
 	const csv = recipientsFromCsv('name,phone\nAda,08031234567\nToll,08001234567\n');
 	expect(csv.numbers).toEqual(['08031234567']);
@@ -53,7 +58,9 @@ test('/sms end to end: a toll-free number in the list is reported and not sent o
 	await env.send(app, env.tg.textUpdate(u, 'SHOP'));
 	await env.send(app, env.tg.textUpdate(u, '08031234567\n08001234567'));
 	expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe(
-		'Found 1 number.\n2 entries read: 1 used, 0 repeated (used once), 1 left out.\nLeft out (1, not Nigerian mobile numbers):\nline 2: 08001234567 (a toll-free 0800 number, which cannot receive SMS)',
+		'Found 1 number.\n2 entries read: 1 used, 0 repeated (used once), 1 left out.\n' +
+			'Left out (1, not Nigerian mobile numbers):\n' +
+			'line 2: 08001234567 (a toll-free 0800 number, which cannot receive SMS)',
 	);
 	await env.send(app, env.tg.textUpdate(u, 'Hello'));
 	expect(env.tg.lastText(u.id)).toMatch(/^Confirm ₦[\d.]+ for 1 number\?/);
@@ -71,7 +78,7 @@ test('/sms: a message of only invisible characters is refused by the client rule
 	expect(await env.debits()).toBe(0);
 });
 
-test("airtime amounts by the client's rule: hex, exponents and invisible characters are refused saying what to type", () => {
+test("airtime amounts by the client's rule: hex, exponents, invisible characters refused saying what to type", () => {
 	expect(amountProblem('0x64', 1_000_000)).toMatch(/is not a naira amount: type digits/);
 	expect(amountProblem('1e3', 1_000_000)).toMatch(/is not a naira amount/);
 	expect(amountProblem('\u200B100', 1_000_000)).toMatch(/is not a naira amount/);

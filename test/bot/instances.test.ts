@@ -32,7 +32,8 @@ test("two instances, one journal: A never reports B's record as its own; A is pr
 		reconcile: slowRead,
 		now: () => Date.now() + later,
 	});
-	const a = await env.makeBot({}, env.dbPath, clientA, { clock: { now: () => Date.now() + later } }); // instance A: same SQLite file
+	// instance A: same SQLite file
+	const a = await env.makeBot({}, env.dbPath, clientA, { clock: { now: () => Date.now() + later } });
 
 	await dataToConfirm(env, b, env.alice);
 	await dataToConfirm(env, a, env.bob);
@@ -88,7 +89,8 @@ test("A's own record after a lost answer is still adopted when no other order ma
 	await dataToConfirm(env, b, env.alice, { phone: '0803 111 0001' });
 	await env.send(b, env.tg.buttonUpdate(env.alice, /^confirm:/));
 	newProcessMemory();
-	await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 }); // A's debit happens, its answer is lost
+	// A's debit happens, its answer is lost
+	await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
 	await dataToConfirm(env, a, env.bob, { phone: '0803 111 0002' });
 	await env.send(a, env.tg.buttonUpdate(env.bob, /^confirm:/));
 	const order = a.journal.recentForUser(env.bob.id)[0];

@@ -43,7 +43,7 @@ test('invalid configuration: clear message naming the variables, exit code 2, no
 	expect(out).not.toContain(sb.demo.token);
 }, 30_000);
 
-test('long polling process: registers commands, answers, shuts down cleanly on SIGTERM; tokens never printed', async () => {
+test('long polling process: registers commands, answers, stops cleanly on SIGTERM; tokens never printed', async () => {
 	await new SandboxAdmin(sb.baseUrl, sb.adminKey).reset();
 	const tg = await new FakeTelegram().start();
 	const dir = mkdtempSync(join(tmpdir(), 'vtu-main-'));
@@ -94,8 +94,10 @@ test('an unreachable Bot API is reported at once: what was tried, where, that it
 		TELEGRAM_API_ROOT: `http://127.0.0.1:${port}`,
 	});
 	try {
-		const said =
-			/cannot reach the Telegram Bot API at http:\/\/127\.0\.0\.1:(\d+) \(getMe: ECONNREFUSED\); retrying in 1 s, and until it answers/;
+		const said = new RegExp(
+			String.raw`cannot reach the Telegram Bot API at http://127\.0\.0\.1:(\d+) \(getMe: ECONNREFUSED\); ` +
+				'retrying in 1 s, and until it answers',
+		);
 		await new Promise<void>((resolve, reject) => {
 			const check = () => said.test(p.output()) && resolve();
 			p.child.stdout.on('data', check);

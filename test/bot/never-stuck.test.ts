@@ -149,7 +149,7 @@ describe('after a restart', () => {
 });
 
 describe('forgiving input: a pasted contact list for bulk SMS', () => {
-	test('names before the numbers are understood; 0800 and repeats are said with counts that add up; one debit', async () => {
+	test('names before the numbers understood; 0800 and repeats said with counts that add up; one debit', async () => {
 		const app = await env.makeBot();
 		const u = env.bob;
 		await env.send(app, env.tg.textUpdate(u, '/sms'));

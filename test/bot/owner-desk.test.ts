@@ -120,7 +120,7 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 		return env.tg.lastText(env.admin1.id)!;
 	};
 
-	test('the owner sets a price and sees the margin; the customer sees it in /prices and pays it; /report and CSV', async () => {
+	test('the owner sets a price, sees the margin; the customer sees it in /prices, pays it; /report, CSV', async () => {
 		const s = await shop();
 		await s.fund(env.alice, 500_000);
 		const set = (await owner(s.app, '/setprice data MTN SME 5%')).split('\n');

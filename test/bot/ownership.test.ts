@@ -11,7 +11,8 @@ import { afterRestart, notChargedOutcome, outcomeHead, unknownOutcome, what } fr
 const env = useBotEnv();
 const limits = { maxPurchaseKobo: 1e9, dailyLimitKobo: 1e9 };
 
-test("delivered order, then the same order confirmed and killed before the POST → after restart: not charged, not the first order's reference", async () => {
+// a delivered order, then the same order confirmed and killed before its POST
+test("the same order, killed before the POST → after restart: not charged, not the first one's ref", async () => {
 	const first = await env.makeBot();
 	const u = env.alice;
 	await dataToConfirm(env, first, u);
@@ -48,7 +49,7 @@ test("delivered order, then the same order confirmed and killed before the POST 
 	expect(await env.debits()).toBe(1);
 });
 
-test('two identical orders both interrupted, one record on the server → neither adopts it: both unknown, the record named', async () => {
+test('two identical orders interrupted, one record on the server → neither adopts it: both unknown', async () => {
 	const first = await env.makeBot();
 	const j = first.journal;
 	const req = { product: 'data', network: 1, plan: 2, phone: '08031110006', ported: false };

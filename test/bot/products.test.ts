@@ -5,6 +5,7 @@
  * and buys nothing; the token is delivered and stays in /history; PINs come with a printable sheet (a file).
  */
 import type { VtuBot } from '../../bot/bot';
+import { clearCatalogCache } from '../../client/catalog';
 import type { FakeUser } from './fake-telegram';
 import { lastDocument, useBotEnv } from './harness';
 import { confirmPattern, pattern, source, text } from './texts';
@@ -18,7 +19,7 @@ async function confirmAndOutcome(app: VtuBot, u: FakeUser): Promise<string> {
 }
 
 describe('cable TV', () => {
-	test('provider → package → wrong IUC refused (nothing bought) → the name shown before Confirm → paid', async () => {
+	test('provider → package → wrong IUC refused (nothing bought) → the name before Confirm → paid', async () => {
 		const app = await env.makeBot();
 		const u = env.alice;
 		await env.send(app, env.tg.textUpdate(u, '/cable'));
@@ -172,7 +173,7 @@ describe('exam PINs and recharge cards', () => {
 		expect(await env.debits()).toBe(1);
 	});
 
-	test('recharge cards: network → value → a typed count (bad counts refused) → PINs and the card sheet file', async () => {
+	test('recharge cards: network → value → a typed count (bad ones refused) → PINs, the sheet file', async () => {
 		const app = await env.makeBot();
 		const u = env.alice;
 		await env.send(app, env.tg.textUpdate(u, '/cards'));
@@ -214,5 +215,29 @@ describe('exam PINs and recharge cards', () => {
 		await env.send(app, env.tg.textUpdate(env.alice, '/help'));
 		for (const k of ['help-cable', 'help-electricity', 'help-exampin', 'help-cards'])
 			expect(env.tg.lastText(env.alice.id)).toContain(text(k));
+	});
+});
+
+describe('a step the site fails ends the flow with its reason and Try again, nothing bought', () => {
+	const tryAgain = (place: string) => [text('btn-try-again'), `go:${place}`];
+
+	test('the price list cannot be read (cable), then the site cannot check a meter (electricity)', async () => {
+		clearCatalogCache(); // an earlier test's cable list would be served from the cache
+		const app = await env.makeBot();
+		const u = env.alice;
+		const list = await env.admin.addFault({ endpoint: 'GET /api/get/cable/', kind: 'error_before' });
+		await env.send(app, env.tg.textUpdate(u, '/cable'));
+		expect(env.tg.lastText(u.id)!.startsWith(`${text('price-list-failed')}: `)).toBe(true);
+		expect(env.tg.buttons(u.id).map((b) => [b.text, b.data])).toContainEqual(tryAgain('cable'));
+		await env.admin.removeFault(list.id);
+
+		await env.send(app, env.tg.textUpdate(u, '/electricity'));
+		await env.send(app, env.tg.buttonUpdate(u, 'Ikeja Electric'));
+		await env.send(app, env.tg.buttonUpdate(u, text('meter-prepaid')));
+		await env.admin.addFault({ endpoint: '* /api/validatemeter/', kind: 'error_before' });
+		await env.send(app, env.tg.textUpdate(u, '45012345678'));
+		expect(env.tg.lastText(u.id)!.startsWith(`${text('account-check-failed')}: `)).toBe(true);
+		expect(env.tg.buttons(u.id).map((b) => [b.text, b.data])).toContainEqual(tryAgain('electricity'));
+		expect(await env.debits()).toBe(0);
 	});
 });

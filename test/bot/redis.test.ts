@@ -37,7 +37,8 @@ function freePort(): Promise<number> {
 const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
 if (found.status !== 0 || !found.stdout.trim()) {
 	throw new Error(
-		'redis-server is not on PATH. `npm run test:redis` needs a real Redis: install it (Debian/Ubuntu: apt-get install -y redis-server; .ci/run does this). Refusing to skip.',
+		'redis-server is not on PATH. `npm run test:redis` needs a real Redis: install it (Debian/Ubuntu: apt-get ' +
+			'install -y redis-server; .ci/run does this). Refusing to skip.',
 	);
 }
 const env = useBotEnv();
@@ -123,7 +124,7 @@ async function instance(cfg: { rateLimit?: number; rateWindowMs?: number } = {})
 	};
 }
 
-test('a flow started on instance A continues on instance B; a duplicate confirm delivered to both buys once', async () => {
+test('a flow started on instance A continues on instance B; a confirm delivered to both buys once', async () => {
 	const a = await instance();
 	const b = await instance();
 	const u = env.alice;
@@ -132,7 +133,8 @@ test('a flow started on instance A continues on instance B; a duplicate confirm 
 	expect(env.tg.lastText(u.id)).toBe('MTN data: choose a plan.');
 	expect(await a.post(env.tg.buttonUpdate(u, /^1GB SME /))).toBe(200);
 
-	// While it waits for the phone number, the conversation lives in Redis (namespaced per bot), not in the SQLite kv table.
+	// While it waits for the phone number, the conversation lives in Redis (namespaced per bot), not in the
+	// SQLite kv table.
 	const ns = `vtubot:${BOT_TOKEN.split(':')[0]}:`;
 	expect(a.shared.namespace).toBe(ns);
 	expect(await admin.keys(`${ns}conv:*`)).toEqual([`${ns}conv:${u.id}`]);
@@ -166,7 +168,7 @@ test('a flow started on instance A continues on instance B; a duplicate confirm 
 	expect(await admin.keys(`${ns}conv:*`)).toEqual([]);
 });
 
-test('instance A stops mid-flow (restart); instance B finishes it; a duplicate of an ordinary command is answered once', async () => {
+test('instance A stops mid-flow (restart); B finishes it; a duplicate ordinary command is answered once', async () => {
 	const a = await instance();
 	const b = await instance();
 	const u = env.bob;
@@ -221,7 +223,7 @@ test('Redis unreachable at start-up: connectRedis fails fast with a clear messag
 	);
 });
 
-test('Redis going away mid-run: dedupe falls back to the shared journal, so a duplicate is still handled once', async () => {
+test('Redis going away mid-run: dedupe falls back to the shared journal; a duplicate still handled once', async () => {
 	const a = await instance();
 	const u = env.alice;
 	await a.post(env.tg.textUpdate(u, '/balance'));

@@ -32,7 +32,8 @@ describe('who may spend', () => {
 		await env.send(app2, env.tg.textUpdate(s, '/balance'));
 		expect(env.tg.lastText(s.id)).toBe(text('balance-text', { balance: '₦1,000,000.00' }));
 		await env.send(app2, env.tg.textUpdate(env.admin1, `/deny ${s.id}`));
-		await env.send(app2, env.tg.textUpdate(env.admin1, `/deny ${env.alice.id}`)); // listed in BOT_ALLOWED_IDS: /deny overrides
+		// listed in BOT_ALLOWED_IDS: /deny overrides
+		await env.send(app2, env.tg.textUpdate(env.admin1, `/deny ${env.alice.id}`));
 		await env.send(app2, env.tg.textUpdate(s, '/balance'));
 		expect(env.tg.lastText(s.id)).toMatch(pattern('gate-private-bot', { id: /\d+/ }));
 		await env.send(app2, env.tg.textUpdate(env.alice, '/balance'));
@@ -58,7 +59,8 @@ describe('who may spend', () => {
 });
 
 describe('PIN', () => {
-	test('required: no PIN → refused as the flow starts; /setpin (hashed, messages deleted, never stored in clear); wrong PIN → retry; right PIN → one purchase; lockout (refused as the flow starts); admin /unlock', async () => {
+	// refused as the flow starts (no PIN, lockout); /setpin hashes it, deletes the messages, never stores it in clear
+	test('required: no PIN refused; /setpin; wrong PIN → retry; right → a purchase; lockout; /unlock', async () => {
 		const app = await env.makeBot({ pinRequired: true, pinMaxFailures: 3 });
 		const u = env.alice;
 		// Said as /data starts, before network, plan and number are asked.
@@ -209,7 +211,7 @@ describe('nothing lost, nothing doubled', () => {
 		expect(env.tg.textsTo(u.id).filter((t) => t.startsWith('✅ Delivered'))).toHaveLength(1);
 	});
 
-	test('double-tapped confirm (two taps, two updates) gives one purchase; the second tap is told it is already bought', async () => {
+	test('a double-tapped confirm (two updates) buys once; the second tap is told it is already bought', async () => {
 		const app = await env.makeBot();
 		const u = env.alice;
 		await dataToConfirm(env, app, u);
@@ -244,7 +246,8 @@ describe('nothing lost, nothing doubled', () => {
 		const u = env.alice;
 		await dataToConfirm(env, app, u);
 		const oldConfirm = env.tg.buttonUpdate(u, /^confirm:/);
-		const oldNetwork = env.tg.callbackUpdate(u, env.tg.botMessages(u.id)[0].message_id, 'net:1'); // its keyboard was edited away, a client may still send it
+		// its keyboard was edited away, a client may still send it
+		const oldNetwork = env.tg.callbackUpdate(u, env.tg.botMessages(u.id)[0].message_id, 'net:1');
 		await env.send(app, env.tg.textUpdate(u, '/cancel'));
 		expect(env.tg.lastText(u.id)).toBe(text('flow-cancelled'));
 		await env.send(app, oldConfirm);
@@ -319,7 +322,8 @@ describe('nothing lost, nothing doubled', () => {
 		const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
 		await dataToConfirm(env, app, env.alice);
 		expect(env.tg.lastText(env.alice.id)).toBe(
-			'Not enough in the wallet: it has ₦100.00, this costs ₦250.00 (₦150.00 short). Fund the wallet, then tap Try again. Nothing was bought.',
+			'Not enough in the wallet: it has ₦100.00, this costs ₦250.00 (₦150.00 short). Fund the wallet, then ' +
+				'tap Try again. Nothing was bought.',
 		);
 		expect(env.tg.buttons(env.alice.id).map((b) => [b.text, b.data])).toEqual([
 			['Try again', 'go:data'],
@@ -332,7 +336,7 @@ describe('nothing lost, nothing doubled', () => {
 		expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(0);
 	});
 
-	test('the balance drops between the confirm and the purchase: the vendor refuses, not charged, Try again buys the same', async () => {
+	test('the balance drops after the confirm: the vendor refuses, not charged, Try again buys the same', async () => {
 		const poor = await env.admin.createUser({ username: 'poor', balance: '300' });
 		const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
 		await dataToConfirm(env, app, env.alice);
@@ -346,7 +350,8 @@ describe('nothing lost, nothing doubled', () => {
 		await env.clientFor(poor.token).buy({ product: 'data', network: 1, plan: 2, phone: '08069999999' });
 		await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
 		expect(env.tg.lastText(env.alice.id)).toBe(
-			'❌ Failed (not charged): MTN data 1GB SME (30 days) to 0803 123 4567.\nThe wallet balance is too low for this purchase. Fund the wallet and try again.\nYou were not charged.',
+			'❌ Failed (not charged): MTN data 1GB SME (30 days) to 0803 123 4567.\n' +
+				'The wallet balance is too low for this purchase. Fund the wallet and try again.\nYou were not charged.',
 		);
 		expect(env.tg.buttons(env.alice.id).map((b) => b.text)).toEqual([text('btn-try-again'), text('btn-menu')]);
 		expect(await env.admin.balanceKobo('poor')).toBe(5_000);
@@ -368,7 +373,7 @@ describe('nothing lost, nothing doubled', () => {
 		expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(2);
 	});
 
-	test('sandbox timeout_after the debit during the purchase: reconciled, one debit, user told the real outcome', async () => {
+	test('sandbox timeout_after the debit: reconciled, one debit, the user told the real outcome', async () => {
 		const app = await env.makeBot();
 		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
 		await dataToConfirm(env, app, env.alice);
@@ -412,7 +417,7 @@ describe('nothing lost, nothing doubled', () => {
 });
 
 describe('secrets', () => {
-	test('a refused API token is reported without the token; Bot API errors are logged without the bot token', async () => {
+	test('a refused API token is reported without it; Bot API errors are logged without the bot token', async () => {
 		const bad = 'b'.repeat(40);
 		const app = await env.makeBot({}, env.dbPath, env.clientFor(bad));
 		await env.send(app, env.tg.textUpdate(env.alice, '/balance'));

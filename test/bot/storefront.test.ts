@@ -292,7 +292,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await booksBalance(s.side);
 	});
 
-	test('cable, electricity, recharge cards and exam PINs from the wallet: name before Confirm, token, PIN sheets', async () => {
+	test('cable, electricity, cards and exam PINs from the wallet: name before Confirm, token, PIN sheets', async () => {
 		const s = await shop();
 		const u = env.alice;
 		await fund(s, u, 2_000_000);

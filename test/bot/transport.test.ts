@@ -111,7 +111,7 @@ test('long polling: getUpdates with offset drives a whole data purchase; stop() 
 	expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
 });
 
-test('long polling is concurrent across users: one purchase waiting on the vendor does not block others; one chat stays in order', async () => {
+test('long polling is concurrent: a purchase waiting does not block other users; a chat stays in order', async () => {
 	const g = gatedClient(env.client);
 	const app = await env.makeBot({}, env.dbPath, g.client);
 	await poll(app);
@@ -163,7 +163,7 @@ test('stopping the poller waits for a purchase in flight, then confirms the offs
 	expect(env.tg.pendingUpdates).toBe(1);
 });
 
-test('webhook mode: webhookCallback(bot, "http", { secretToken }) refuses a wrong secret and handles the right one', async () => {
+test('webhook mode: webhookCallback(bot, "http", { secretToken }) refuses a bad secret, takes the right', async () => {
 	const app = await env.makeBot();
 	const secret = 'webhook_secret_0123456789';
 	const srv = await startWebhookServer(app.bot, { path: '/tg/hook', secretToken: secret, port: 0, host: '127.0.0.1' });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
-test('bot:try: /start, /balance, /data → MTN → plan → number → confirm → receipt, in the terminal', async () => {
+test('bot:try: /start, /balance, /data → MTN → plan → number → confirm → receipt in a terminal', async () => {
 	const child = spawn(process.execPath, ['--import', 'tsx', 'tools/bot-try.ts'], {
 		cwd: ROOT,
 		env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
@@ -57,11 +57,18 @@ test('bot:try: /start, /balance, /data → MTN → plan → number → confirm �
 		await until(/Send the MTN phone number/);
 		type('0803 123 4567');
 		await until(
-			/bot[^:]*: Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?\s+Customer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567 \(MTN\)\s+You pay: ₦250\.00 from the wallet/,
+			new RegExp(
+				String.raw`bot[^:]*: Confirm ₦250\.00 for 0803 123 4567 \(MTN\)\?\s+` +
+					String.raw`Customer gets: MTN data 1GB SME \(30 days\) to 0803 123 4567 \(MTN\)\s+` +
+					String.raw`You pay: ₦250\.00 from the wallet`,
+			),
 		);
 		type((await until(/\[(\d+)\] ✅ Confirm: pay ₦250\.00/))[1]);
 		const receipt = await until(
-			/bot[^:]*: ✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\s+Charged: ₦250\.00\s+Reference: (\S+)\s+Wallet balance: ₦999,750\.00/,
+			new RegExp(
+				String.raw`bot[^:]*: ✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\s+` +
+					String.raw`Charged: ₦250\.00\s+Reference: (\S+)\s+Wallet balance: ₦999,750\.00`,
+			),
 		);
 		expect(receipt[1]).toMatch(/\S{6,}/);
 		child.stdin.end();

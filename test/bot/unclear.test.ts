@@ -41,7 +41,7 @@ function crashedOrder(userId: number): string {
 
 const saidNotCharged = (chatId: number) => saysNotCharged(env.tg.textsTo(chatId));
 
-test('restart during a slow purchase: "being checked", never "not charged"; Delivered once the record appears', async () => {
+test('restart mid slow purchase: "being checked", never "not charged"; Delivered once the record shows', async () => {
 	const slow = await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'latency', latencyMs: 1500, count: 1 });
 	const id = crashedOrder(env.alice.id);
 	// The POST the killed process sent is still with the vendor: its record is created when the vendor finishes.
@@ -77,7 +77,7 @@ test('restart during a slow purchase: "being checked", never "not charged"; Deli
 	expect(await env.debits()).toBe(1);
 });
 
-test('restart, the POST never reached the vendor: unknown until the processing bound, then proven not charged', async () => {
+test('restart, the POST never reached the vendor: unknown until the processing bound, then not charged', async () => {
 	const id = crashedOrder(env.bob.id);
 	newProcessMemory();
 	const clock = testClock();

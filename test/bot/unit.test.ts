@@ -47,7 +47,7 @@ describe('config', () => {
 		expect(loadConfig({ ...base, VTU_CUSTOMER_REF: 'true' }).customerRef).toBe(true);
 	});
 
-	test("naira limits use the client's exact parser: grouping and ₦ accepted, a third decimal or a negative refused", () => {
+	test("naira limits use the client's parser: grouping and ₦ accepted, a third decimal or a negative refused", () => {
 		expect(loadConfig({ ...base, BOT_DAILY_LIMIT_NAIRA: '₦1,250,000.5' }).dailyLimitKobo).toBe(125_000_050);
 		expect(loadConfig({ ...base, BOT_MAX_PURCHASE_NAIRA: '0.1' }).maxPurchaseKobo).toBe(10);
 		for (const bad of ['100.005', '-5', '1e3', 'lots']) {
@@ -181,7 +181,8 @@ describe('journal', () => {
 		expect(j.beginSend(o.id, limits)).toMatchObject({ ok: false, reason: 'state' });
 	});
 
-	test('beginSend refuses and closes in its transaction: too old → expired, over a limit → cancelled; the winner gets the sent row', () => {
+	// and the winner of the race gets the sent row
+	test('beginSend refuses and closes in one transaction: too old → expired, over a limit → cancelled', () => {
 		const j = new Journal(openDatabase(':memory:'), clock);
 		const old = mk(j);
 		now += 60_000;
@@ -335,7 +336,8 @@ describe('seller texts and parsing (issue 14)', () => {
 	});
 
 	test('airtime amounts', () => {
-		// the client's parser of amounts (client/input.ts), so the bot buys exactly what a client call or a node would (its words)
+		// the client's parser of amounts (client/input.ts), so the bot buys exactly what a client call or a node
+		// would (its words)
 		expect(amountProblem('200.555', 1_000_000)).toBe(
 			text('airtime-amount-problem', {
 				problem: 'amount "200.555" has more than two decimals: type at most two decimals, e.g. 200.55.',
@@ -366,7 +368,8 @@ describe('seller texts and parsing (issue 14)', () => {
 		expect(stateLabel({ state: 'failed', chargedKobo: null, amountKobo: 25_000 })).toBe(text('state-failed'));
 		expect(stateLabel({ state: 'not_charged', chargedKobo: null, amountKobo: 25_000 })).toBe(text('state-failed'));
 		const raw =
-			"The server failed (HTTP 500, HTML error page) on GET /api/get/network/. The vendor's site may be down or this build may not support the request.";
+			'The server failed (HTTP 500, HTML error page) on GET /api/get/network/. ' +
+			"The vendor's site may be down or this build may not support the request.";
 		for (const code of ['server', 'bad_response', 'invalid_input', null])
 			expect(userError(code, raw)).not.toMatch(/HTTP|\/api\/|build/);
 		expect(userError('invalid_input', 'phone "123" is not a Nigerian mobile number.')).toBe(
