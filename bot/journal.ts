@@ -251,6 +251,9 @@ export class Journal {
 			),
 			seen: db.prepare(`INSERT OR IGNORE INTO seen_updates (update_id, at) VALUES (?, ?)`),
 			pruneSeen: db.prepare(`DELETE FROM seen_updates WHERE at < ?`),
+			// prepared once: every purchase sets and reads its progress message
+			setMessage: db.prepare(`INSERT OR REPLACE INTO kv (key, value, updated_at) VALUES (?, ?, ?)`),
+			messageOf: db.prepare(`SELECT value FROM kv WHERE key = ?`),
 		};
 	}
 
@@ -259,15 +262,11 @@ export class Journal {
 	 * purchase, or the follower after a restart) edits it, so no message is left saying "Sending…".
 	 */
 	setMessage(orderId: string, messageId: number): void {
-		this.db
-			.prepare(`INSERT OR REPLACE INTO kv (key, value, updated_at) VALUES (?, ?, ?)`)
-			.run(`order-msg:${orderId}`, String(messageId), this.clock.now());
+		this.stmts.setMessage.run(`order-msg:${orderId}`, String(messageId), this.clock.now());
 	}
 
 	messageOf(orderId: string): number | null {
-		const row = this.db.prepare(`SELECT value FROM kv WHERE key = ?`).get(`order-msg:${orderId}`) as
-			| { value: string }
-			| undefined;
+		const row = this.stmts.messageOf.get(`order-msg:${orderId}`) as { value: string } | undefined;
 		return row ? Number(row.value) : null;
 	}
 
@@ -328,7 +327,16 @@ export class Journal {
 			const customer_ref = customerRef ?? null;
 			return { ok: true, order: toOrder(this.stmts.toSent.get({ id, now, customer_ref }) as Row)! };
 		});
-		return run.immediate();
+		// The `sent` row must outlive a power loss before the POST goes out. In WAL mode with synchronous=NORMAL
+		// (db.ts) a commit reaches the disk only at the next checkpoint; FULL syncs the WAL at this commit (and
+		// with it every commit before). Durable against a crash of the process either way.
+		// (a pragma, not a prepared statement: SQLite applies this one when it compiles it)
+		this.db.pragma('synchronous = FULL');
+		try {
+			return run.immediate();
+		} finally {
+			this.db.pragma('synchronous = NORMAL');
+		}
 	}
 
 	/** created → cancelled (or expired). Returns false when the order had already moved on. */
