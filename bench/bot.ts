@@ -667,7 +667,8 @@ async function main(): Promise<void> {
 	console.log(pass ? 'PASS' : 'FAIL');
 	const fl = results.find((r) => r.kind === 'floor');
 	const vsFloor = (r: Result) =>
-		`${r.rate.toFixed(0)} updates/s = ${fl ? (r.rate / fl.rate).toFixed(2) : '?'}× the floor, p99 ${r.all.p99.toFixed(0)} ms`;
+		`${r.rate.toFixed(0)} updates/s = ${fl ? (r.rate / fl.rate).toFixed(2) : '?'}× the floor, ` +
+		`p99 ${r.all.p99.toFixed(0)} ms`;
 	const stores = results.filter((r) => STORE_KINDS.includes(r.kind));
 	if (stores.length)
 		console.log(`storefront: ${stores.map((r) => `ledger on ${SHORT[r.kind].slice(3)} ${vsFloor(r)}`).join('; ')}`);

@@ -171,8 +171,15 @@ export interface StoredResult {
 	customerRef?: string | null;
 }
 
+/** Prepared once: every purchase sets and reads its progress message. */
+const messageStatements = (db: DB) => ({
+	set: db.prepare(`INSERT OR REPLACE INTO kv (key, value, updated_at) VALUES (?, ?, ?)`),
+	get: db.prepare(`SELECT value FROM kv WHERE key = ?`),
+});
+
 export class Journal {
 	private readonly stmts;
+	private readonly msg;
 
 	constructor(
 		readonly db: DB,
@@ -251,10 +258,8 @@ export class Journal {
 			),
 			seen: db.prepare(`INSERT OR IGNORE INTO seen_updates (update_id, at) VALUES (?, ?)`),
 			pruneSeen: db.prepare(`DELETE FROM seen_updates WHERE at < ?`),
-			// prepared once: every purchase sets and reads its progress message
-			setMessage: db.prepare(`INSERT OR REPLACE INTO kv (key, value, updated_at) VALUES (?, ?, ?)`),
-			messageOf: db.prepare(`SELECT value FROM kv WHERE key = ?`),
 		};
+		this.msg = messageStatements(db);
 	}
 
 	/**
@@ -262,11 +267,11 @@ export class Journal {
 	 * purchase, or the follower after a restart) edits it, so no message is left saying "Sending…".
 	 */
 	setMessage(orderId: string, messageId: number): void {
-		this.stmts.setMessage.run(`order-msg:${orderId}`, String(messageId), this.clock.now());
+		this.msg.set.run(`order-msg:${orderId}`, String(messageId), this.clock.now());
 	}
 
 	messageOf(orderId: string): number | null {
-		const row = this.stmts.messageOf.get(`order-msg:${orderId}`) as { value: string } | undefined;
+		const row = this.msg.get.get(`order-msg:${orderId}`) as { value: string } | undefined;
 		return row ? Number(row.value) : null;
 	}
 
