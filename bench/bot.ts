@@ -589,7 +589,7 @@ function printSideBySide(results: Result[]): void {
 	const fl = results.find((r) => r.kind === 'floor');
 	const real = fl ? results.filter((r) => r !== fl) : [];
 	const line = (label: string, cells: string[]) =>
-		console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(13)).join('')}`);
+		console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(15)).join('')}`);
 	console.log('  side by side (same harness, same run):');
 	line('', [...results.map((r) => SHORT[r.kind]), ...real.map((r) => `${SHORT[r.kind]}/fl`)]);
 	for (const [label, cell, ratio] of rows)
