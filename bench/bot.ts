@@ -1,6 +1,12 @@
 /**
  * Bot benchmark: `npx tsx bench/bot.ts [--sizes 200,500] [--mode polling|sequential|webhook] [--vendor-ms 0]
- *   [--floor | --no-floor] [--bot-node-flags="--max-semi-space-size=16"]`.
+ *   [--floor | --no-floor] [--bots till,store-sqlite,store-postgres] [--bot-node-flags="--max-semi-space-size=16"]`.
+ *
+ * `--bots`: which real bots run beside the floor, at each size: the till (bot/bot.ts as the merchant's staff
+ * use it) and the storefront (VTU_BOT_MODE=storefront: customers with funded wallets; ledger on SQLite or on
+ * Postgres, bench/bot-storefront.ts). The storefront's Confirm is its Pay button; its checks add the ledger's:
+ * every buyer's order settled, exactly one debit (hold) of each buyer's wallet, settled once, none voided, and
+ * store's audit() clean. The last line is the till's; the storefront's is the line before it.
  *
  * N simulated Telegram users buy data AT ONCE through the whole bot. Three processes, so the
  * figures describe the bot alone:
@@ -48,6 +54,8 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Bot } from 'grammy';
 import { sqlReport, traceSql, type SqlCounts } from './sql-trace';
 import { t } from '../bot/i18n';
+import { pattern } from '../test/bot/texts';
+import { checkStore, freshStore, openStoreSide, stopStores, type StoreCheck, type StoreTarget } from './bot-storefront';
 
 const { values } = parseArgs({
 	options: {
@@ -59,12 +67,18 @@ const { values } = parseArgs({
 		floor: { type: 'boolean', default: false },
 		'no-floor': { type: 'boolean', default: false },
 		'bot-node-flags': { type: 'string', default: '' },
+		/** Which bots beside the floor: the till, the storefront with its ledger on SQLite, on Postgres. */
+		bots: { type: 'string', default: 'till,store-sqlite,store-postgres' },
 	},
 });
 
 type Mode = 'polling' | 'sequential' | 'webhook';
-/** The real bot (bot/bot.ts) or the floor (bench/floor-bot.ts). */
-type Kind = 'bot' | 'floor';
+/**
+ * The real bot (bot/bot.ts) as a till, or in storefront mode with its ledger on SQLite or on Postgres, or the
+ * floor (bench/floor-bot.ts).
+ */
+type Kind = 'bot' | 'floor' | 'store-sqlite' | 'store-postgres';
+const STORE_KINDS: Kind[] = ['store-sqlite', 'store-postgres'];
 type SandboxInfo = { baseUrl: string; adminKey: string; token: string; username: string };
 /** What the bench tells the bot child. */
 type BotSetup = {
@@ -76,6 +90,8 @@ type BotSetup = {
 	allowedIds: number[];
 	mode: Mode;
 	vendorMs: number;
+	/** Storefront mode: the store database of this run (every allowed id gets a funded wallet). */
+	store?: StoreTarget;
 };
 /** A process's CPU time and how busy its event loop (main thread) has been, so far. */
 type Usage = { cpu: NodeJS.CpuUsage; elu: EventLoopUtilization; rss: number };
@@ -146,6 +162,7 @@ async function realBot(
 	const logger = createLogger({ level: 'warn', secrets: [setup.token, setup.sb.token], write: (l) => errors.push(l) });
 	const db = openDatabase(setup.dbPath);
 	const sql = process.env.BENCH_SQL ? traceSql(db) : undefined;
+	const storefront = setup.store && (await openStoreSide(setup.store, client, setup.allowedIds, logger));
 	const app = createBot(
 		{
 			telegramToken: setup.token,
@@ -155,7 +172,7 @@ async function realBot(
 			dailyLimitKobo: 100_000_00,
 			rateLimit: 1000,
 		},
-		{ client, db, logger, botConfig: { client: { apiRoot: setup.apiRoot } } },
+		{ client, db, logger, storefront, botConfig: { client: { apiRoot: setup.apiRoot } } },
 	);
 	await app.init();
 	await client.catalog.networks(); // warm the catalogue cache (not measured)
@@ -165,6 +182,7 @@ async function realBot(
 		close: async () => {
 			await app.close();
 			app.db.close();
+			await storefront?.close();
 		},
 	};
 }
@@ -231,6 +249,7 @@ type Run = {
 	tg: InstanceType<typeof import('../test/bot/fake-telegram').FakeTelegram>;
 	bot: Awaited<ReturnType<typeof startBotChild>>;
 	mode: Mode;
+	kind: Kind;
 };
 
 /** The sandbox child: its connection details, and its CPU time on request. */
@@ -322,7 +341,8 @@ function flows(b: Run) {
 		await handle('MTN', () => b.tg.buttonUpdate(u, 'MTN'));
 		await handle('plan', () => b.tg.buttonUpdate(u, /^1GB SME /));
 		await handle('phone', () => b.tg.textUpdate(u, phone));
-		await handle('Confirm', () => b.tg.buttonUpdate(u, /^confirm:/), true);
+		const confirm = STORE_KINDS.includes(b.kind) ? /^pay:y$/ : /^confirm:/; // the storefront's Pay button
+		await handle('Confirm', () => b.tg.buttonUpdate(u, confirm), true);
 	};
 	return { lat, sql, flow };
 }
@@ -375,6 +395,16 @@ const loopBusy = (a: Usage, b: Usage) => performance.eventLoopUtilization(b.elu,
 const PHONES: Record<Kind, { warm: string; run: string }> = {
 	bot: { warm: '0703', run: '0803' },
 	floor: { warm: '0706', run: '0813' },
+	'store-sqlite': { warm: '0810', run: '0814' },
+	'store-postgres': { warm: '0903', run: '0906' },
+};
+
+/** The message that ends a successful purchase: the till's outcome head, the storefront's receipt. */
+const DELIVERED: Record<Kind, RegExp> = {
+	bot: new RegExp(`^✅ ${t('state-successful')}:`),
+	floor: new RegExp(`^✅ ${t('state-successful')}:`),
+	'store-sqlite': pattern('sf-receipt', { gets: /.+/, price: /₦[\d,]+\.\d\d/, ref: /\S+/, balance: /₦[\d,.]+/ }),
+	'store-postgres': pattern('sf-receipt', { gets: /.+/, price: /₦[\d,]+\.\d\d/, ref: /\S+/, balance: /₦[\d,.]+/ }),
 };
 
 /**
@@ -390,11 +420,14 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
 	const token = '7000001:AAH-bench_token_value_0123456789abcdef';
 	const solo = { id: 900_000, first_name: 'Solo' };
 	const allowedIds = [solo.id, ...sh.users.map((u) => u.id)];
+	const store = STORE_KINDS.includes(kind)
+		? await freshStore(kind === 'store-sqlite' ? 'sqlite' : 'postgres', dir)
+		: undefined;
 	const bot = await startBotChild(
-		{ kind, sb: sh.sbInfo, apiRoot: tg.apiRoot, dbPath, token, allowedIds, mode, vendorMs },
+		{ kind, sb: sh.sbInfo, apiRoot: tg.apiRoot, dbPath, token, allowedIds, mode, vendorMs, store },
 		nodeFlags,
 	);
-	const run: Run = { tg, bot, mode };
+	const run: Run = { tg, bot, mode, kind };
 	try {
 		const warm = flows(run);
 		// a new number each time (no repeat prompt)
@@ -411,12 +444,18 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
 		const [bot1, sb1] = [await bot.usage(), await sh.sandbox.usage()];
 		const calls = tg.calls.slice(callsBefore);
 
-		const delivered = `✅ ${t('state-successful')}:`; // outcome-head of a successful order, from the bot's catalogue
-		const ok = sh.users.filter((u) => (tg.lastText(u.id) ?? '').startsWith(delivered)).length;
+		const ok = sh.users.filter((u) => DELIVERED[kind].test(tg.lastText(u.id) ?? '')).length;
 		const debitsRun = (await debits(sh)) - debitsBefore;
 		const { errors } = await bot.stop();
 		let successful: number | undefined; // the journal's count; the floor keeps none
-		if (kind === 'bot') {
+		const ledger =
+			store &&
+			(await checkStore(
+				store,
+				sh.users.map((u) => u.id),
+			));
+		if (ledger) successful = ledger.settled;
+		else if (kind === 'bot') {
 			const { default: Database } = await import('better-sqlite3');
 			const db = new Database(dbPath, { readonly: true });
 			successful = (
@@ -435,7 +474,8 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
 			ok,
 			successful,
 			debits: debitsRun,
-			pass: ok === N && debitsRun === N && (successful === undefined || successful === N),
+			pass: ok === N && debitsRun === N && (successful === undefined || successful === N) && ledgerOk(ledger, N),
+			ledger,
 			wall,
 			rate: updates / (wall / 1000),
 			all: stats(measured.lat.all),
@@ -457,13 +497,32 @@ async function measure(sh: Shared, kind: Kind, mode: Mode, vendorMs: number, nod
 
 type Result = Awaited<ReturnType<typeof measure>>;
 
+/** Storefront: every buyer's wallet debited exactly once (one hold, settled once, never voided), audit clean. */
+const ledgerOk = (l: StoreCheck | undefined, N: number) =>
+	!l || (l.settled === N && l.oneHoldEach && l.settles === N && l.voids === 0 && l.problems.length === 0);
+
 const TITLE: Record<Kind, string> = {
-	bot: 'REAL BOT (bot/bot.ts)',
+	bot: 'REAL BOT, TILL (bot/bot.ts)',
 	floor: 'FLOOR (bench/floor-bot.ts: bare grammY, same Bot API calls and purchase, nothing else)',
+	'store-sqlite': "REAL BOT, STOREFRONT (VTU_BOT_MODE=storefront; customers' wallets; ledger on SQLite)",
+	'store-postgres': "REAL BOT, STOREFRONT (VTU_BOT_MODE=storefront; customers' wallets; ledger on Postgres)",
+};
+/** Column names of the side-by-side table. */
+const SHORT: Record<Kind, string> = {
+	floor: 'floor',
+	bot: 'till',
+	'store-sqlite': 'sf/SQLite',
+	'store-postgres': 'sf/Postgres',
 };
 
 function printRun(r: Result): void {
-	const journal = r.successful === undefined ? 'no journal' : `journal successful=${r.successful}`;
+	const l = r.ledger;
+	const journal = l
+		? `store orders settled=${l.settled}; ledger: one debit (hold) per buyer ${l.oneHoldEach ? 'yes' : 'NO'}, ` +
+			`settled ${l.settles}, voided ${l.voids}, audit problems ${l.problems.length}`
+		: r.successful === undefined
+			? 'no journal'
+			: `journal successful=${r.successful}`;
 	console.log(`  ${TITLE[r.kind]}`);
 	console.log(
 		`  completed:        ${r.ok}/${r.N} users told "Delivered"; ${journal}; sandbox debits=${r.debits} (expected ${r.N})`,
@@ -528,14 +587,13 @@ function printSideBySide(results: Result[]): void {
 		['RSS after the run: bot child / sandbox, MB', (r) => `${mb(r.rss.bot)} / ${mb(r.rss.sandbox)}`],
 	];
 	const fl = results.find((r) => r.kind === 'floor');
-	const b = results.find((r) => r.kind === 'bot');
-	const cols = results.map((r) => (r.kind === 'floor' ? 'floor' : 'real bot'));
+	const real = fl ? results.filter((r) => r !== fl) : [];
 	const line = (label: string, cells: string[]) =>
-		console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(14)).join('')}`);
+		console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(15)).join('')}`);
 	console.log('  side by side (same harness, same run):');
-	line('', [...cols, ...(fl && b ? ['real/floor'] : [])]);
+	line('', [...results.map((r) => SHORT[r.kind]), ...real.map((r) => `${SHORT[r.kind]}/fl`)]);
 	for (const [label, cell, ratio] of rows)
-		line(label, [...results.map(cell), ...(fl && b ? [ratio ? ratio(fl, b) : ''] : [])]);
+		line(label, [...results.map(cell), ...real.map((b) => (ratio && fl ? ratio(fl, b) : ''))]);
 }
 
 /** Floor and real bot at one size (printed), each measured in the same run. */
@@ -570,7 +628,10 @@ async function main(): Promise<void> {
 	if (values.floor && values['no-floor'])
 		throw new Error('--floor runs the floor only, --no-floor the real bot only: pick one');
 	const vendorMs = Number(values['vendor-ms']);
-	const kinds: Kind[] = values.floor ? ['floor'] : values['no-floor'] ? ['bot'] : ['floor', 'bot'];
+	const bots = values.bots.split(',').map((b) => (b.trim() === 'till' ? 'bot' : b.trim()) as Kind);
+	if (!bots.every((b) => ['bot', ...STORE_KINDS].includes(b)))
+		throw new Error('--bots is a list of till, store-sqlite, store-postgres');
+	const kinds: Kind[] = values.floor ? ['floor'] : values['no-floor'] ? bots : ['floor', ...bots];
 	const how = {
 		polling: 'long polling via @grammyjs/runner (bot/polling.ts)',
 		sequential: "long polling via grammY's sequential bot.start()",
@@ -584,13 +645,13 @@ async function main(): Promise<void> {
 	const N = sizes[sizes.length - 1];
 	const base = await baseline(sh);
 	sh.close();
+	await stopStores();
 	console.log(
 		`  baseline client.buy x${N} concurrent: wall ${f(base.wall)}  p50 ${f(base.stats.p50)}  p99 ${f(base.stats.p99)}`,
 	);
 	for (const r of results) {
-		const name = r.kind === 'floor' ? 'floor' : 'bot';
 		console.log(
-			`  ratio ${name} confirm / direct buy:`.padEnd(40) +
+			`  ratio ${SHORT[r.kind]} confirm / direct buy:`.padEnd(40) +
 				`p50 ${(r.confirm.p50 / base.stats.p50).toFixed(2)}x  p99 ${(r.confirm.p99 / base.stats.p99).toFixed(2)}x; wall ` +
 				`${(r.wall / base.wall).toFixed(2)}x for 5x the updates`,
 		);
@@ -599,18 +660,20 @@ async function main(): Promise<void> {
 	for (const rs of all)
 		for (const r of rs)
 			console.log(
-				`  ${String(r.N).padStart(5)} users ${r.kind.padEnd(6)} ${r.rate.toFixed(0).padStart(5)} updates/s  ` +
+				`  ${String(r.N).padStart(5)} users ${SHORT[r.kind].padEnd(11)} ${r.rate.toFixed(0).padStart(5)} updates/s  ` +
 					`p99 ${r.all.p99.toFixed(0).padStart(5)} ms  bot CPU ${r.cpu.bot.toFixed(2)} ms/update  RSS ${mb(r.rss.bot)} MB`,
 			);
 	const pass = all.every((rs) => rs.every((r) => r.pass));
 	console.log(pass ? 'PASS' : 'FAIL');
 	const fl = results.find((r) => r.kind === 'floor');
+	const vsFloor = (r: Result) =>
+		`${r.rate.toFixed(0)} updates/s = ${fl ? (r.rate / fl.rate).toFixed(2) : '?'}× the floor, ` +
+		`p99 ${r.all.p99.toFixed(0)} ms`;
+	const stores = results.filter((r) => STORE_KINDS.includes(r.kind));
+	if (stores.length)
+		console.log(`storefront: ${stores.map((r) => `ledger on ${SHORT[r.kind].slice(3)} ${vsFloor(r)}`).join('; ')}`);
 	const bot = results.find((r) => r.kind === 'bot');
-	if (bot)
-		console.log(
-			`bot: ${bot.rate.toFixed(0)} updates/s = ${fl ? (bot.rate / fl.rate).toFixed(2) : '?'}× the floor, p99 ` +
-				`${bot.all.p99.toFixed(0)} ms`,
-		);
+	if (bot) console.log(`bot: ${vsFloor(bot)}`);
 	process.exit(pass ? 0 : 1);
 }
 

@@ -205,8 +205,15 @@ function followStatements(db: DB) {
 	};
 }
 
+/** Prepared once: every purchase sets and reads its progress message. */
+const messageStatements = (db: DB) => ({
+	set: db.prepare(`INSERT OR REPLACE INTO kv (key, value, updated_at) VALUES (?, ?, ?)`),
+	get: db.prepare(`SELECT value FROM kv WHERE key = ?`),
+});
+
 export class Journal {
 	private readonly stmts;
+	private readonly msg;
 
 	constructor(
 		readonly db: DB,
@@ -274,6 +281,7 @@ export class Journal {
 			pruneSeen: db.prepare(`DELETE FROM seen_updates WHERE at < ?`),
 			...followStatements(db),
 		};
+		this.msg = messageStatements(db);
 	}
 
 	/**
@@ -281,15 +289,11 @@ export class Journal {
 	 * purchase, or the follower after a restart) edits it, so no message is left saying "Sending…".
 	 */
 	setMessage(orderId: string, messageId: number): void {
-		this.db
-			.prepare(`INSERT OR REPLACE INTO kv (key, value, updated_at) VALUES (?, ?, ?)`)
-			.run(`order-msg:${orderId}`, String(messageId), this.clock.now());
+		this.msg.set.run(`order-msg:${orderId}`, String(messageId), this.clock.now());
 	}
 
 	messageOf(orderId: string): number | null {
-		const row = this.db.prepare(`SELECT value FROM kv WHERE key = ?`).get(`order-msg:${orderId}`) as
-			| { value: string }
-			| undefined;
+		const row = this.msg.get.get(`order-msg:${orderId}`) as { value: string } | undefined;
 		return row ? Number(row.value) : null;
 	}
 
@@ -350,7 +354,16 @@ export class Journal {
 			const customer_ref = customerRef ?? null;
 			return { ok: true, order: toOrder(this.stmts.toSent.get({ id, now, customer_ref }) as Row)! };
 		});
-		return run.immediate();
+		// The `sent` row must outlive a power loss before the POST goes out. In WAL mode with synchronous=NORMAL
+		// (db.ts) a commit reaches the disk only at the next checkpoint; FULL syncs the WAL at this commit (and
+		// with it every commit before). Durable against a crash of the process either way.
+		// (a pragma, not a prepared statement: SQLite applies this one when it compiles it)
+		this.db.pragma('synchronous = FULL');
+		try {
+			return run.immediate();
+		} finally {
+			this.db.pragma('synchronous = NORMAL');
+		}
 	}
 
 	/** created → cancelled (or expired). Returns false when the order had already moved on. */
