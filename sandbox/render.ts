@@ -336,6 +336,36 @@ function pinOrder({ t, d, m, before, after }: Omit<RecordContext, 'dialect'>, ne
 	};
 }
 
+const STR = { type: 'string' } as const;
+const INT = { type: 'integer' } as const;
+
+/**
+ * JSON schema of a data record (RECORDS.data below, same keys in the same order, plus the optional customer_ref):
+ * POST /api/data/ answers with it, so Fastify serialises its 201 with a compiled serializer (fast-json-stringify)
+ * instead of JSON.stringify. Every value is of the type given here, so the bytes are JSON.stringify's.
+ */
+export const DATA_RECORD_SCHEMA = {
+	type: 'object',
+	properties: {
+		id: INT,
+		ident: STR,
+		network: INT,
+		plan: INT,
+		mobile_number: STR,
+		Ported_number: { type: 'boolean' },
+		Status: STR,
+		balance_before: STR,
+		balance_after: STR,
+		plan_network: STR,
+		plan_name: STR,
+		plan_amount: STR,
+		create_date: STR,
+		api_response: STR,
+		customer_ref: STR,
+	},
+	additionalProperties: false,
+} as const;
+
 /** Each product's record as GET /api/<product>/<id> answers it (one entry per sandbox product). */
 const RECORDS: Record<Product, (c: RecordContext) => Record<string, unknown>> = {
 	data: ({ t, d, dialect, before, after }) => {

@@ -41,7 +41,7 @@ import {
 	viewError,
 } from '../http';
 import { applyPercent, nairaShort } from '../money';
-import { moneyOf, renderTxn } from '../render';
+import { DATA_RECORD_SCHEMA, moneyOf, renderTxn } from '../render';
 import type { Product, TxnDetail } from '../state';
 
 /** Funding and balance rules shared by every purchase; null when the wallet can pay. */
@@ -315,7 +315,7 @@ function sendsms(c: Ctx): Out {
 }
 
 export function purchaseRoutes(app: FastifyInstance, rt: Runtime): void {
-	apiRoute(app, rt, 'POST', '/api/data/', data);
+	apiRoute(app, rt, 'POST', '/api/data/', data, { 201: DATA_RECORD_SCHEMA });
 	apiRoute(app, rt, 'POST', '/api/topup/', topup);
 	apiRoute(app, rt, 'POST', '/api/cablesub/', cablesub);
 	apiRoute(app, rt, 'POST', '/api/billpayment/', billpayment);
