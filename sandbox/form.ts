@@ -7,6 +7,9 @@ import { parseNaira } from './money';
 export type Body = Record<string, unknown>;
 
 const REQUIRED = 'This field is required.';
+/** Option objects made once, not per field read. */
+const PK = { pk: true };
+const NO_OPTS = {};
 
 export class Form {
 	readonly errors: Record<string, string[]> = {};
@@ -32,7 +35,7 @@ export class Form {
 	}
 
 	/** IntegerField / PrimaryKeyRelatedField: 5 or "5". */
-	int(name: string, opts: { pk?: boolean; min?: number; required?: boolean } = {}): number | undefined {
+	int(name: string, opts: { pk?: boolean; min?: number; required?: boolean } = NO_OPTS): number | undefined {
 		const v = this.present(name, opts.required ?? true);
 		if (v === undefined) return undefined;
 		const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
@@ -51,7 +54,7 @@ export class Form {
 
 	/** PrimaryKeyRelatedField against a lookup table. */
 	pk<T>(name: string, table: Map<number, T>): T | undefined {
-		const id = this.int(name, { pk: true });
+		const id = this.int(name, PK);
 		if (id === undefined) return undefined;
 		const row = table.get(id);
 		return row ?? this.fail(name, `Invalid pk "${id}" - object does not exist.`);
@@ -67,7 +70,7 @@ export class Form {
 	}
 
 	/** CharField (numbers are accepted and stringified, as DRF does). */
-	str(name: string, opts: { required?: boolean; max?: number; blank?: boolean } = {}): string | undefined {
+	str(name: string, opts: { required?: boolean; max?: number; blank?: boolean } = NO_OPTS): string | undefined {
 		const v = this.present(name, opts.required ?? true);
 		if (v === undefined) return undefined;
 		if (typeof v !== 'string' && typeof v !== 'number') return this.fail(name, 'Not a valid string.');

@@ -149,6 +149,14 @@ const clientIp = (req: FastifyRequest): string => {
 /** DRF TokenAuthentication, then the seed's rules. Returns the user, null (anonymous, allowed) or an error answer. */
 function authenticate(state: SandboxState, req: FastifyRequest, optional: boolean): User | null | Out {
 	const header = req.headers.authorization;
+	// the usual "Token <key>" (one space, no other whitespace) is read without splitting; the rest as DRF does
+	if (header !== undefined && header.startsWith('Token ')) {
+		const key = header.slice(6);
+		if (key !== '' && !/\s/.test(key)) {
+			const user = state.byToken.get(key);
+			return user ? permitted(state, req, user) : detail(401, 'Invalid token.', { 'www-authenticate': 'Token' });
+		}
+	}
 	const parts = header ? header.trim().split(/\s+/) : [];
 	if (parts.length === 0 || parts[0].toLowerCase() !== 'token') {
 		// No header, or another scheme (Bearer…): anonymous.
@@ -164,6 +172,11 @@ function authenticate(state: SandboxState, req: FastifyRequest, optional: boolea
 		});
 	const user = state.byToken.get(parts[1]);
 	if (!user) return detail(401, 'Invalid token.', { 'www-authenticate': 'Token' });
+	return permitted(state, req, user);
+}
+
+/** The seed's rules for a known token: API user type, IP whitelist. */
+function permitted(state: SandboxState, req: FastifyRequest, user: User): User | Out {
 	if (state.config.enforce_user_type && user.userType !== 'API') {
 		return detail(
 			403,
@@ -375,8 +388,11 @@ export function apiRoute(
 	method: 'GET' | 'POST',
 	url: string,
 	handler: Handler,
+	/** JSON schemas of answers by status: Fastify serialises those with a compiled serializer. */
+	response?: Record<number, object>,
 ): void {
-	app.route({ method, url, handler: route(rt, handler as Handler<User | null>, false) });
+	const schema = response ? { response } : undefined;
+	app.route({ method, url, schema, handler: route(rt, handler as Handler<User | null>, false) });
 }
 
 /** A GET that anonymous callers may use too (the family's validation views have no permission class). */

@@ -230,22 +230,63 @@ function userHead(dialect: Dialect, u: User): string {
 	return user.replace(/"Account_Balance":(-?\d+)(?=[,}])/, '"Account_Balance":$1.0');
 }
 
+/** What the per-user part of GET /api/user/ is made of: a change in any of these is a new answer. */
+interface UserSnapshot {
+	dialect: Dialect;
+	balanceKobo: number;
+	userType: User['userType'];
+	username: string;
+	fullName: string;
+	email: string;
+	phone: string;
+	address: string;
+	passwordHash: string;
+	id: number;
+	payload: Buffer;
+}
+
 /** Each user's last answer, reused while its per-user part is unchanged (most reads come between purchases). */
-const lastUserPayload = new WeakMap<User, { key: string; payload: Buffer }>();
+const lastUserPayload = new WeakMap<User, UserSnapshot>();
+
+// Compared field by field, not by serialising the head per request: a read between purchases costs no JSON
+// and no allocation (the tier follows userType).
+const unchanged = (s: UserSnapshot, dialect: Dialect, u: User): boolean =>
+	s.dialect === dialect &&
+	s.balanceKobo === u.balanceKobo &&
+	s.userType === u.userType &&
+	s.username === u.username &&
+	s.fullName === u.fullName &&
+	s.email === u.email &&
+	s.phone === u.phone &&
+	s.address === u.address &&
+	s.passwordHash === u.passwordHash &&
+	s.id === u.id;
 
 /**
- * GET /api/user/, encoded: the per-user part is serialised per request and the ~13 KB catalogue tail comes
+ * GET /api/user/, encoded: the per-user part is serialised when it changes and the ~13 KB catalogue tail comes
  * from the cache; the whole answer is encoded once per change of the per-user part, not per request.
  */
 export function userPayload(dialect: Dialect, u: User): Buffer {
-	const head = userHead(dialect, u);
-	const key = `${dialect}|${u.tier}|${head}`;
 	const last = lastUserPayload.get(u);
-	if (last?.key === key) return last.payload;
+	if (last !== undefined && unchanged(last, dialect, u)) return last.payload;
+	const head = userHead(dialect, u);
 	const tail = cached(`usertail|${dialect}|${u.tier}`, () => legacyCatalogue(dialect, u.tier));
 	const body = dialect === 'seed' ? `${head.slice(0, -1)},${tail.slice(1)}` : `{"user":${head},${tail.slice(1)}`;
 	const payload = Buffer.from(body, 'utf8');
-	lastUserPayload.set(u, { key, payload });
+	const { balanceKobo, userType, username, fullName, email, phone, address, passwordHash, id } = u;
+	lastUserPayload.set(u, {
+		dialect,
+		balanceKobo,
+		userType,
+		username,
+		fullName,
+		email,
+		phone,
+		address,
+		passwordHash,
+		id,
+		payload,
+	});
 	return payload;
 }
 
@@ -294,6 +335,36 @@ function pinOrder({ t, d, m, before, after }: Omit<RecordContext, 'dialect'>, ne
 		network_name: network,
 	};
 }
+
+const STR = { type: 'string' } as const;
+const INT = { type: 'integer' } as const;
+
+/**
+ * JSON schema of a data record (RECORDS.data below, same keys in the same order, plus the optional customer_ref):
+ * POST /api/data/ answers with it, so Fastify serialises its 201 with a compiled serializer (fast-json-stringify)
+ * instead of JSON.stringify. Every value is of the type given here, so the bytes are JSON.stringify's.
+ */
+export const DATA_RECORD_SCHEMA = {
+	type: 'object',
+	properties: {
+		id: INT,
+		ident: STR,
+		network: INT,
+		plan: INT,
+		mobile_number: STR,
+		Ported_number: { type: 'boolean' },
+		Status: STR,
+		balance_before: STR,
+		balance_after: STR,
+		plan_network: STR,
+		plan_name: STR,
+		plan_amount: STR,
+		create_date: STR,
+		api_response: STR,
+		customer_ref: STR,
+	},
+	additionalProperties: false,
+} as const;
 
 /** Each product's record as GET /api/<product>/<id> answers it (one entry per sandbox product). */
 const RECORDS: Record<Product, (c: RecordContext) => Record<string, unknown>> = {

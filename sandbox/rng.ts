@@ -1,3 +1,6 @@
+/** Each byte as two lowercase hex digits. */
+const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 /** Seeded PRNG (mulberry32): same seed + same request order → same idents, tokens, fault rolls. */
 export class Rng {
 	private s: number;
@@ -18,7 +21,11 @@ export class Rng {
 	/** `n` lowercase hex characters. */
 	hex(n: number): string {
 		let out = '';
-		while (out.length < n) out += this.u32().toString(16).padStart(8, '0');
+		while (out.length < n) {
+			// = u32().toString(16).padStart(8, '0'), by byte from a table (every record's ident comes from here)
+			const x = this.u32();
+			out += HEX2[x >>> 24] + HEX2[(x >>> 16) & 255] + HEX2[(x >>> 8) & 255] + HEX2[x & 255];
+		}
 		return out.slice(0, n);
 	}
 	/** `n` decimal digits (may start with 0). */

@@ -15,12 +15,15 @@ import {
 	userPayload,
 } from '../render';
 
-/** The cached payload strings, encoded once (a bounded set: one per dialect, tier and payload). */
-const encoded = new Map<string, Buffer>();
+/**
+ * The cached payload strings, encoded once, with their answer (a bounded set: one per dialect, tier and
+ * payload). Nothing downstream changes an Out, so one object serves every request.
+ */
+const encoded = new Map<string, Out>();
 const json = (s: string): Out => {
-	let raw = encoded.get(s);
-	if (raw === undefined) encoded.set(s, (raw = Buffer.from(s, 'utf8')));
-	return { status: 200, raw };
+	let out = encoded.get(s);
+	if (out === undefined) encoded.set(s, (out = { status: 200, raw: Buffer.from(s, 'utf8') }));
+	return out;
 };
 
 export function catalogRoutes(app: FastifyInstance, rt: Runtime): void {

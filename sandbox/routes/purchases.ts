@@ -41,7 +41,7 @@ import {
 	viewError,
 } from '../http';
 import { applyPercent, nairaShort } from '../money';
-import { moneyOf, renderTxn } from '../render';
+import { DATA_RECORD_SCHEMA, moneyOf, renderTxn } from '../render';
 import type { Product, TxnDetail } from '../state';
 
 /** Funding and balance rules shared by every purchase; null when the wallet can pay. */
@@ -55,10 +55,19 @@ function walletError(c: Ctx, kobo: number, insufficient: (balance: string) => st
 /** Local 11-digit form only; the prefix must match the network unless the number is ported. */
 function phoneError(phone: string, network: Network, ported: boolean): Out | null {
 	if (!/^0\d{10}$/.test(phone)) return ruleError(`invalid mobile number ${phone}`);
-	if (!ported && !network.prefixes.some((p) => phone.startsWith(p)))
+	if (!ported && !hasPrefix(phone, network.prefixes))
 		return ruleError(`Please check entered number is not ${network.name} user`);
 	return null;
 }
+
+// (a loop, not prefixes.some(closure): no function made per purchase)
+function hasPrefix(phone: string, prefixes: readonly string[]): boolean {
+	for (const p of prefixes) if (phone.startsWith(p)) return true;
+	return false;
+}
+
+/** The answer as it is (most products). */
+const asIs = (o: Out): Out => o;
 
 function buy(
 	c: Ctx,
@@ -67,17 +76,14 @@ function buy(
 	recipient: string,
 	d: TxnDetail,
 	status = c.forceStatus,
-	shape: (o: Out) => Out = (o) => o,
+	shape: (o: Out) => Out = asIs,
 ): Out {
 	if (c.state.config.customer_ref)
 		d.customerRef = typeof c.body.customer_ref === 'string' ? c.body.customer_ref.slice(0, 64) : '';
 	const tag = c.req.headers['x-sandbox-tag'];
 	if (typeof tag === 'string') d.tag = tag.slice(0, 100);
-	const commit = (): Out => {
-		const txn = c.state.purchase(c.user, product, kobo, recipient, d, status);
-		return shape({ status: 201, body: renderTxn(txn, c.dialect), txn });
-	};
-	if (!c.slowMs) return commit();
+	if (!c.slowMs) return shape(commitPurchase(c, product, kobo, recipient, d, status));
+	const commit = (): Out => shape(commitPurchase(c, product, kobo, recipient, d, status));
 	// slow vendor: debit and record when it finishes; the wallet may have been spent meanwhile
 	return {
 		status: 0,
@@ -91,6 +97,22 @@ function buy(
 	};
 }
 
+/** Debit and record (state.purchase), answered with the record. */
+function commitPurchase(
+	c: Ctx,
+	product: Product,
+	kobo: number,
+	recipient: string,
+	d: TxnDetail,
+	status: Ctx['forceStatus'],
+): Out {
+	const txn = c.state.purchase(c.user, product, kobo, recipient, d, status);
+	return { status: 201, body: renderTxn(txn, c.dialect), txn };
+}
+
+const dataShort = (b: string) =>
+	`You can't purchase this plan due to insufficient balance N${b} Kindly Fund your Wallet`;
+
 function data(c: Ctx): Out {
 	const f = new Form(c.body);
 	const network = f.pk('network', networkById);
@@ -102,13 +124,7 @@ function data(c: Ctx): Out {
 		return ruleError(`invalid plan id ${plan!.id} for ${network!.name}, check here for available plan list`);
 	if (!planAvailable(plan!)) return ruleError('Data not available on this network currently');
 	const price = plan!.price[c.user.tier];
-	const err =
-		phoneError(phone!, network!, ported!) ??
-		walletError(
-			c,
-			price,
-			(b) => `You can't purchase this plan due to insufficient balance N${b} Kindly Fund your Wallet`,
-		);
+	const err = phoneError(phone!, network!, ported!) ?? walletError(c, price, dataShort);
 	return err ?? buy(c, 'data', price, phone!, { networkId: network!.id, planId: plan!.id, ported });
 }
 
@@ -299,7 +315,7 @@ function sendsms(c: Ctx): Out {
 }
 
 export function purchaseRoutes(app: FastifyInstance, rt: Runtime): void {
-	apiRoute(app, rt, 'POST', '/api/data/', data);
+	apiRoute(app, rt, 'POST', '/api/data/', data, { 201: DATA_RECORD_SCHEMA });
 	apiRoute(app, rt, 'POST', '/api/topup/', topup);
 	apiRoute(app, rt, 'POST', '/api/cablesub/', cablesub);
 	apiRoute(app, rt, 'POST', '/api/billpayment/', billpayment);
