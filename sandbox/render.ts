@@ -342,7 +342,8 @@ const INT = { type: 'integer' } as const;
 /**
  * JSON schema of a data record (RECORDS.data below, same keys in the same order, plus the optional customer_ref):
  * POST /api/data/ answers with it, so Fastify serialises its 201 with a compiled serializer (fast-json-stringify)
- * instead of JSON.stringify. Every value is of the type given here, so the bytes are JSON.stringify's.
+ * instead of JSON.stringify. Every value is of the type given here, so the bytes are JSON.stringify's. A key
+ * added to the record but not here is still sent (additionalProperties), after the listed ones: add it here too.
  */
 export const DATA_RECORD_SCHEMA = {
 	type: 'object',
@@ -363,7 +364,7 @@ export const DATA_RECORD_SCHEMA = {
 		api_response: STR,
 		customer_ref: STR,
 	},
-	additionalProperties: false,
+	additionalProperties: true,
 } as const;
 
 /** Each product's record as GET /api/<product>/<id> answers it (one entry per sandbox product). */
