@@ -306,28 +306,25 @@ export class VtuBulkSms implements INodeType {
 			const c = campaign;
 			return [c.recipients.map((r) => ({ json: recipientJson(c, r), pairedItem: { item: r.item } }))];
 		}
-		const rejected = rejectedCsv(campaign);
-		const checkLater = checkLaterCsv(campaign);
 		const binary: NonNullable<INodeExecutionData['binary']> = {};
-		if (rejected.count > 0) {
-			binary.rejected = await this.helpers.prepareBinaryData(
-				Buffer.from(rejected.csv, 'utf8'),
-				'rejected.csv',
-				'text/csv',
-			);
-			items[0].json.rejectedFile =
-				`rejected.csv: ${countText(rejected.count, 'number')} not sent, ` + 'with row, name, number, status and reason';
-		}
-		if (checkLater.count > 0) {
-			binary.checkLater = await this.helpers.prepareBinaryData(
-				Buffer.from(checkLater.csv, 'utf8'),
-				'check-later.csv',
-				'text/csv',
-			);
-			items[0].json.checkLaterFile =
-				`check-later.csv: ${countText(checkLater.count, 'number')} of requests with no clear answer ` +
-				'(maybe texted and charged): do not resend them, resolve them first';
-		}
+		// each CSV is attached only when it has rows; the item says what it holds
+		const attach = async (key: string, file: { csv: string; count: number }, fileName: string, says: string) => {
+			if (file.count === 0) return;
+			binary[key] = await this.helpers.prepareBinaryData(Buffer.from(file.csv, 'utf8'), fileName, 'text/csv');
+			items[0].json[`${key}File`] = `${fileName}: ${countText(file.count, 'number')} ${says}`;
+		};
+		await attach(
+			'rejected',
+			rejectedCsv(campaign),
+			'rejected.csv',
+			'not sent, with row, name, number, status and reason',
+		);
+		await attach(
+			'checkLater',
+			checkLaterCsv(campaign),
+			'check-later.csv',
+			'of requests with no clear answer (maybe texted and charged): do not resend them, resolve them first',
+		);
 		if (Object.keys(binary).length > 0) items[0].binary = binary;
 		return [items];
 	}
