@@ -12,7 +12,7 @@ import { refuse } from '../shared/errors';
 import { unclearFacts } from '../shared/unclear';
 import { countText, naira } from '../shared/format';
 import { booleanParam, itemParam, stringParam } from '../shared/params';
-import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { productNode, spending } from '../shared/product';
 import { START_CONCURRENCY } from '../shared/concurrency';
 import { readPurchaseOptions, runEachItem, runPool, runPurchases } from '../shared/runner';
 import {
@@ -64,14 +64,15 @@ function pacer(perSecond: number): (messages: number) => Promise<void> {
 const hourLabel = (h: number): string => `${String(h % 24).padStart(2, '0')}:00`;
 
 const P = PRODUCT_TABLE.sms;
+const N = productNode(P);
 
 export class VtuBulkSms implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
 		icon: { light: 'file:vtuBulkSms.svg', dark: 'file:vtuBulkSms.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			{
 				displayName: P.fields.sender.label,
 				name: 'sender',
@@ -262,7 +263,7 @@ export class VtuBulkSms implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods();
+	methods = N.methods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

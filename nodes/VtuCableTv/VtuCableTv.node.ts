@@ -4,27 +4,19 @@ import { PRODUCT_TABLE } from '../../client/products/registry';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
 import { refuse } from '../shared/errors';
 import { catalogueIdParam, idParam, stringParam } from '../shared/params';
-import {
-	getTransactionOutput,
-	validatedPurchases,
-	validateFirstOption,
-	usableAsTool,
-	vtuMethods,
-	vtuNodeBase,
-	vtuProperties,
-	vtuSubtitle,
-} from '../shared/product';
+import { getTransactionOutput, productNode, validatedPurchases, validateFirstOption } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 const P = PRODUCT_TABLE.cable;
+const N = productNode(P);
 
 export class VtuCableTv implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
 		icon: { light: 'file:vtuCableTv.svg', dark: 'file:vtuCableTv.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			catalogueField(
 				'provider',
 				P.fields.provider.label,
@@ -62,7 +54,7 @@ export class VtuCableTv implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods('getCableProviders', 'getCablePackages');
+	methods = N.methods('getCableProviders', 'getCablePackages');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

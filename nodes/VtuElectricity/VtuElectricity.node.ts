@@ -7,14 +7,10 @@ import { amountParam, idParam, stringParam } from '../shared/params';
 import {
 	getTransactionOutput,
 	limitText,
+	productNode,
 	spending,
 	validatedPurchases,
 	validateFirstOption,
-	usableAsTool,
-	vtuMethods,
-	vtuNodeBase,
-	vtuProperties,
-	vtuSubtitle,
 } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
@@ -22,14 +18,15 @@ import { runEachItem } from '../shared/runner';
 const meterOps = { operation: ['buyToken', 'validateMeter'] };
 
 const P = PRODUCT_TABLE.electricity;
+const N = productNode(P);
 
 export class VtuElectricity implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
 		icon: { light: 'file:vtuElectricity.svg', dark: 'file:vtuElectricity.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			catalogueField('disco', P.fields.disco.label, 'Electricity distribution company', meterOps, 'getDiscos'),
 			{
 				displayName: 'Meter Type',
@@ -74,7 +71,7 @@ export class VtuElectricity implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods('getDiscos');
+	methods = N.methods('getDiscos');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

@@ -133,6 +133,20 @@ export function vtuMethods(...loaders: LoadOptionsName[]) {
 	return { loadOptions, credentialTest };
 }
 
+/**
+ * Everything a product node's class takes from its spec, from one call: the description's base, subtitle,
+ * AI-tool flag and properties, and the node's methods (with the dropdowns it names).
+ */
+export function productNode(spec: NodeSpec) {
+	return {
+		base: vtuNodeBase(spec),
+		subtitle: vtuSubtitle(spec),
+		usableAsTool: usableAsTool(spec),
+		properties: (fields: INodeProperties[]) => vtuProperties(spec, fields),
+		methods: (...loaders: LoadOptionsName[]) => vtuMethods(...loaders),
+	};
+}
+
 /** The Get Transaction operation of a product's node: one record per item, by ID or reference. */
 export async function getTransactionOutput(ctx: IExecuteFunctions, product: Product): Promise<INodeExecutionData[][]> {
 	return [await runEachItem(ctx, async (i, client) => resultJson(await getTransaction(ctx, client, product, i)))];
