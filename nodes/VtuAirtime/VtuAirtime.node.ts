@@ -13,6 +13,7 @@ const N = productNode(P);
 export class VtuAirtime implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuAirtime.svg', dark: 'file:vtuAirtime.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,

@@ -69,6 +69,7 @@ const N = productNode(P);
 export class VtuBulkSms implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuBulkSms.svg', dark: 'file:vtuBulkSms.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,

@@ -13,6 +13,7 @@ const N = productNode(P);
 export class VtuCableTv implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuCableTv.svg', dark: 'file:vtuCableTv.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,

@@ -26,6 +26,7 @@ const BUYS = { operation: [P.spend, C.spend] };
 export class VtuData implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuData.svg', dark: 'file:vtuData.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,

@@ -23,11 +23,13 @@ const N = productNode(P);
 export class VtuElectricity implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuElectricity.svg', dark: 'file:vtuElectricity.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,
 		properties: N.properties([
 			catalogueField('disco', P.fields.disco.label, 'Electricity distribution company', meterOps, 'getDiscos'),
+			// a literal: n8n-nodes-base's node-param-* rules check a parameter only as one
 			{
 				displayName: 'Meter Type',
 				name: 'meterType',

@@ -15,6 +15,7 @@ const N = productNode(P);
 export class VtuExamPin implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuExamPin.svg', dark: 'file:vtuExamPin.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,

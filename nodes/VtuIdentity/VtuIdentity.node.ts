@@ -27,6 +27,7 @@ const N = productNode(P);
 export class VtuIdentity implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuIdentity.svg', dark: 'file:vtuIdentity.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,

@@ -93,6 +93,7 @@ const N = productNode(P);
 export class VtuRechargeCard implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuRechargeCard.svg', dark: 'file:vtuRechargeCard.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,
@@ -129,6 +130,7 @@ export class VtuRechargeCard implements INodeType {
 				default: 'cards',
 				displayOptions: { show: spending(P) },
 			},
+			// a literal: n8n-nodes-base's node-param-* rules check a parameter only as one
 			{
 				displayName: 'Printable File',
 				name: 'printableFile',

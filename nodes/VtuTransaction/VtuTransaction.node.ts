@@ -16,6 +16,7 @@ const N = productNode(P);
 export class VtuTransaction implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuTransaction.svg', dark: 'file:vtuTransaction.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,

@@ -42,6 +42,7 @@ const N = productNode(P);
 export class VtuWallet implements INodeType {
 	description: INodeTypeDescription = {
 		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuWallet.svg', dark: 'file:vtuWallet.dark.svg' },
 		subtitle: N.subtitle,
 		usableAsTool: N.usableAsTool,
