@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 
 import { PRODUCT_TABLE } from '../../client/products/registry';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
-import { refuse } from '../shared/errors';
 import { catalogueIdParam, idParam, stringParam } from '../shared/params';
 import { getTransactionOutput, productNode, validatedPurchases, validateFirstOption } from '../shared/product';
 import { runEachItem } from '../shared/runner';
@@ -76,12 +75,10 @@ export class VtuCableTv implements INodeType {
 					iuc: stringParam(this, 'iuc', i, P.fields.iuc.label),
 				}),
 				validate: (client, input) => client.cable.validate(input),
-				refusal: (input, siteSaid) =>
-					refuse(
-						'invalid_input',
-						`IUC number ${input.iuc} is not valid for this provider${siteSaid}; nothing was paid`,
-						'Check the smart card number and the provider, or turn off the Validate IUC First option.',
-					),
+				refusal: (input, siteSaid) => ({
+					message: `IUC number ${input.iuc} is not valid for this provider${siteSaid}; nothing was paid`,
+					hint: 'Check the smart card number and the provider, or turn off the Validate IUC First option.',
+				}),
 				request: (input, i) => {
 					const phone = stringParam(this, 'phone', i, P.fields.phone.label, false);
 					return {

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 
 import { PRODUCT_TABLE } from '../../client/products/registry';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
-import { refuse } from '../shared/errors';
 import { amountParam, idParam, stringParam } from '../shared/params';
 import {
 	getTransactionOutput,
@@ -102,12 +101,10 @@ export class VtuElectricity implements INodeType {
 			return await validatedPurchases(this, {
 				input: meterInput,
 				validate: (client, input) => client.electricity.validate(input),
-				refusal: (input, siteSaid) =>
-					refuse(
-						'invalid_input',
-						`Meter ${input.meter} is not valid for this disco and meter type${siteSaid}; nothing was paid`,
-						'Check the meter number, disco and meter type, or turn off the Validate Meter First option.',
-					),
+				refusal: (input, siteSaid) => ({
+					message: `Meter ${input.meter} is not valid for this disco and meter type${siteSaid}; nothing was paid`,
+					hint: 'Check the meter number, disco and meter type, or turn off the Validate Meter First option.',
+				}),
 				request: (input, i) => {
 					const phone = stringParam(this, 'phone', i, P.fields.phone.label, false);
 					return {

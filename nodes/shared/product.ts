@@ -14,7 +14,7 @@ import type { Product } from '../../client/types';
 import { getClient } from './client';
 import { vtuApiTest } from './credentialTest';
 import { transactionLookupFields } from './descriptions';
-import type { ItemRefusal } from './errors';
+import { refuse } from './errors';
 import { resultJson } from './format';
 import { vtuLoadOptions } from './loadOptions';
 import { getTransaction } from './operations';
@@ -167,8 +167,11 @@ export async function validatedPurchases<I>(
 	steps: {
 		input: (itemIndex: number) => I;
 		validate: (client: VtuClient, input: I) => Promise<ValidationResult>;
-		/** Why the item is refused; `siteSaid` is " (the site said: …)" with the name the site gave, or ''. */
-		refusal: (input: I, siteSaid: string) => ItemRefusal;
+		/**
+		 * What an invalid account's refusal (`invalid_input`, nothing paid) says and how to fix it; `siteSaid` is
+		 * " (the site said: …)" with the name the site gave, or ''.
+		 */
+		refusal: (input: I, siteSaid: string) => { message: string; hint: string };
 		request: (input: I, itemIndex: number) => PurchaseRequest;
 	},
 ): Promise<INodeExecutionData[][]> {
@@ -181,7 +184,10 @@ export async function validatedPurchases<I>(
 				const input = steps.input(i);
 				if (validateFirst) {
 					const v = await steps.validate(client, input);
-					if (!v.valid) throw steps.refusal(input, v.name ? ` (the site said: ${v.name})` : '');
+					if (!v.valid) {
+						const { message, hint } = steps.refusal(input, v.name ? ` (the site said: ${v.name})` : '');
+						throw refuse('invalid_input', message, hint);
+					}
 				}
 				return steps.request(input, i);
 			},
