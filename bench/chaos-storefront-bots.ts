@@ -32,13 +32,15 @@ import { auditRun } from './chaos-storefront-audit';
 import {
 	armVendor,
 	database,
-	deliverHeld,
 	fund,
 	forge,
 	int,
-	lateVendorRefunds,
+	laneSettings,
+	lateTraffic,
+	perBackend,
 	pool,
 	retryUndelivered,
+	sharedStats,
 	type FundContext,
 	type RunStats,
 	type StorefrontChaosOptions,
@@ -341,18 +343,11 @@ async function auditTold(c: BotLane, dbUrl: string, customers: BotCustomer[]): P
 
 /** The lane over real bots: two instances on Postgres, then one on SQLite (or `backends`). */
 export async function runBotStorefrontChaos(opts: StorefrontChaosOptions = {}): Promise<RunStats[]> {
-	const out: RunStats[] = [];
-	for (const backend of opts.backends ?? ['postgres', 'sqlite']) out.push(await runBots(backend, opts));
-	return out;
+	return perBackend(opts, runBots);
 }
 
 async function runBots(backend: 'postgres' | 'sqlite', opts: StorefrontChaosOptions): Promise<RunStats> {
-	const o = {
-		seed: opts.seed ?? 1,
-		customers: opts.customers ?? 12,
-		orders: opts.orders ?? 4,
-		faultRate: opts.faultRate ?? 0.2,
-	};
+	const o = laneSettings(opts);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-chaos-bots-'));
 	const sb = await startSandbox({ port: 0, dialect: 'family', seed: o.seed });
 	const tg = await new FakeTelegram().start();
@@ -407,10 +402,7 @@ async function driveBots(
 	await pool(customers, 6, (cu) => customerLife(c, cu));
 	await admin.clearFaults();
 	c.log(`${backend}: ${c.stats.taps} confirms tapped; delivering held webhooks, late refunds, follow-up`);
-	await deliverHeld(c);
-	for (let k = 0; k < Math.max(1, Math.round((c.o.customers * c.o.faultRate) / 4)); k++)
-		await fund(c, null, 150_000 + k);
-	const lateRefunds = await lateVendorRefunds(c, admin);
+	const lateRefunds = await lateTraffic(c, admin);
 	await retryUndelivered(c);
 	await settled(c, infra.dbUrl, admin, 60_000);
 	const audit = await auditRun({
@@ -421,25 +413,16 @@ async function driveBots(
 		customers: customers.map((x) => x.id),
 	});
 	const told = await auditTold(c, infra.dbUrl, customers);
-	const faults: Record<string, number> = {};
-	for (const f of await admin.faultLog()) faults[f.kind] = (faults[f.kind] ?? 0) + 1;
 	const orders = Object.values(audit.ordersByState).reduce((s, x) => s + x, 0);
 	return {
+		...sharedStats(c, await admin.faultLog(), lateRefunds),
 		backend,
 		instances: n,
 		customers: customers.length,
-		payments: c.stats.payments,
 		orders,
 		twoPhonePairs: c.stats.doubleTaps,
 		crashes: 0,
 		lostAnswers: 0,
-		refusedOrders: c.stats.refused,
-		refusedBy: c.stats.refusedBy,
-		forgeries: c.stats.forgeries,
-		webhookDeliveries: c.pay.deliveries.length,
-		webhookRetries: c.pay.deliveries.filter((d) => d.status === 503).length,
-		vendorFaults: faults,
-		lateRefunds,
 		skippedFlows: c.skipped,
 		audit: { ...audit, problems: [...c.problems, ...told, ...audit.problems] },
 	};

@@ -349,20 +349,33 @@ export async function pool<T>(items: T[], width: number, f: (x: T) => Promise<vo
 	await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
 }
 
-export async function runStorefrontChaos(opts: StorefrontChaosOptions = {}): Promise<RunStats[]> {
+/** Both lanes (instances here, real bots in chaos-storefront-bots.ts): one run per backend, in order. */
+export async function perBackend(
+	opts: StorefrontChaosOptions,
+	run: (backend: 'postgres' | 'sqlite', opts: StorefrontChaosOptions) => Promise<RunStats>,
+): Promise<RunStats[]> {
 	const out: RunStats[] = [];
-	for (const backend of opts.backends ?? ['postgres', 'sqlite']) out.push(await runOne(backend, opts));
+	for (const backend of opts.backends ?? ['postgres', 'sqlite']) out.push(await run(backend, opts));
 	return out;
 }
 
-async function runOne(backend: 'postgres' | 'sqlite', opts: StorefrontChaosOptions): Promise<RunStats> {
-	const o = {
+/** Both lanes' settings with their defaults. */
+export function laneSettings(opts: StorefrontChaosOptions): RunContext['o'] {
+	return {
 		seed: opts.seed ?? 1,
 		customers: opts.customers ?? 12,
 		orders: opts.orders ?? 4,
 		faultRate: opts.faultRate ?? 0.2,
 		crash: opts.crash ?? false,
 	};
+}
+
+export async function runStorefrontChaos(opts: StorefrontChaosOptions = {}): Promise<RunStats[]> {
+	return perBackend(opts, runOne);
+}
+
+async function runOne(backend: 'postgres' | 'sqlite', opts: StorefrontChaosOptions): Promise<RunStats> {
+	const o = laneSettings(opts);
 	const log = opts.log ?? (() => undefined);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-chaos-store-'));
 	const sb = await startSandbox({ port: 0, dialect: 'family', seed: o.seed });
@@ -449,9 +462,7 @@ async function drive(
 	await Promise.all(restarts);
 	await admin.clearFaults();
 	log(`${backend}: ${c.stats.orders} orders placed; delivering held webhooks, late refunds, follow-up`);
-	await deliverHeld(c);
-	for (let k = 0; k < Math.max(1, Math.round((o.customers * o.faultRate) / 4)); k++) await fund(c, null, 150_000 + k);
-	const lateRefunds = await lateVendorRefunds(c, admin);
+	const lateRefunds = await lateTraffic(c, admin);
 	await followUp(c, maxProcessingMs);
 	await retryUndelivered(c);
 	const audit = await auditRun({
@@ -464,6 +475,37 @@ async function drive(
 	return statsOf(backend, c, customers.length, await admin.faultLog(), lateRefunds, audit);
 }
 
+/**
+ * Both lanes, once the orders are done: the held webhooks delivered late, transfers to no customer, and the
+ * vendor's late refunds (their count returned).
+ */
+export async function lateTraffic(c: FundContext, admin: SandboxAdmin): Promise<number> {
+	await deliverHeld(c);
+	const unowned = Math.max(1, Math.round((c.o.customers * c.o.faultRate) / 4));
+	for (let k = 0; k < unowned; k++) await fund(c, null, 150_000 + k);
+	return lateVendorRefunds(c, admin);
+}
+
+/** The figures both lanes count the same way: payments, refusals, forgeries, webhooks and vendor faults. */
+export function sharedStats(
+	c: FundContext & { stats: { refused: number; refusedBy: Record<string, number> } },
+	faultLog: { kind: string }[],
+	lateRefunds: number,
+) {
+	const vendorFaults: Record<string, number> = {};
+	for (const f of faultLog) vendorFaults[f.kind] = (vendorFaults[f.kind] ?? 0) + 1;
+	return {
+		payments: c.stats.payments,
+		refusedOrders: c.stats.refused,
+		refusedBy: c.stats.refusedBy,
+		forgeries: c.stats.forgeries,
+		webhookDeliveries: c.pay.deliveries.length,
+		webhookRetries: c.pay.deliveries.filter((d) => d.status === 503).length,
+		vendorFaults,
+		lateRefunds,
+	};
+}
+
 function statsOf(
 	backend: RunStats['backend'],
 	c: RunContext,
@@ -472,24 +514,15 @@ function statsOf(
 	lateRefunds: number,
 	audit: StoreAudit,
 ): RunStats {
-	const vendorFaults: Record<string, number> = {};
-	for (const f of faultLog) vendorFaults[f.kind] = (vendorFaults[f.kind] ?? 0) + 1;
 	return {
+		...sharedStats(c, faultLog, lateRefunds),
 		backend,
 		instances: c.insts.length,
 		customers,
-		payments: c.stats.payments,
 		orders: c.stats.orders,
 		twoPhonePairs: c.stats.pairs,
 		crashes: c.stats.crashes,
 		lostAnswers: c.stats.lostAnswers,
-		refusedOrders: c.stats.refused,
-		refusedBy: c.stats.refusedBy,
-		forgeries: c.stats.forgeries,
-		webhookDeliveries: c.pay.deliveries.length,
-		webhookRetries: c.pay.deliveries.filter((d) => d.status === 503).length,
-		vendorFaults,
-		lateRefunds,
 		audit: { ...audit, problems: [...c.problems, ...audit.problems] },
 	};
 }

@@ -44,7 +44,10 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-port_busy() { node -e 'const s=require("net").connect(+process.argv[1],"127.0.0.1");s.on("connect",()=>process.exit(0));s.on("error",()=>process.exit(1))' "$1"; }
+port_busy() {
+  node -e 'const s = require("net").connect(+process.argv[1], "127.0.0.1");
+    s.on("connect", () => process.exit(0)); s.on("error", () => process.exit(1))' "$1"
+}
 for p in "$SANDBOX_PORT" "$DEMO_N8N_PORT"; do
   if port_busy "$p"; then log "port $p is already in use (set SANDBOX_PORT / DEMO_N8N_PORT)"; exit 1; fi
 done
@@ -70,7 +73,9 @@ for _ in $(seq 1 600); do
   fi
   sleep 0.1
 done
-grep -q '^VTU_ADMIN_KEY=' "$LOG_DIR/sandbox.out" || { log "sandbox did not print its URL/token within 60 s"; cat "$LOG_DIR/sandbox.err" >&2; exit 1; }
+if ! grep -q '^VTU_ADMIN_KEY=' "$LOG_DIR/sandbox.out"; then
+  log "sandbox did not print its URL/token within 60 s"; cat "$LOG_DIR/sandbox.err" >&2; exit 1
+fi
 VTU_BASE_URL="$(sed -n 's/^VTU_BASE_URL=//p' "$LOG_DIR/sandbox.out" | head -1)"
 VTU_API_TOKEN="$(sed -n 's/^VTU_API_TOKEN=//p' "$LOG_DIR/sandbox.out" | head -1)"
 VTU_ADMIN_KEY="$(sed -n 's/^VTU_ADMIN_KEY=//p' "$LOG_DIR/sandbox.out" | head -1)"

@@ -422,18 +422,7 @@ export class Books extends Ledger {
 
 	/** The order succeeded: the hold becomes a sale; `vendorCost` (kobo) is what the vendor charged. */
 	async settle(orderId: string, vendorCost?: number): Promise<boolean> {
-		const hold = await this.mustHold(orderId);
-		const legs: Leg[] = [
-			{
-				id: `settle:${orderId}`,
-				debit: hold.debit_account,
-				credit: hold.credit_account,
-				amount: hold.amount,
-				kind: 'post_pending',
-				pendingId: hold.id,
-				reason: 'settle',
-			},
-		];
+		const legs: Leg[] = [closeHold(await this.mustHold(orderId), 'settle', orderId)];
 		if (vendorCost)
 			legs.push({
 				id: `cost:${orderId}`,
@@ -447,22 +436,8 @@ export class Books extends Ledger {
 
 	/** Proven not charged: the hold is released in full. */
 	async release(orderId: string): Promise<boolean> {
-		const hold = await this.mustHold(orderId);
-		return this.write({
-			movement: `release:${orderId}`,
-			reference: orderId,
-			legs: [
-				{
-					id: `release:${orderId}`,
-					debit: hold.debit_account,
-					credit: hold.credit_account,
-					amount: hold.amount,
-					kind: 'void_pending',
-					pendingId: hold.id,
-					reason: 'release',
-				},
-			],
-		});
+		const legs = [closeHold(await this.mustHold(orderId), 'release', orderId)];
+		return this.write({ movement: `release:${orderId}`, reference: orderId, legs });
 	}
 
 	/**
@@ -512,6 +487,13 @@ export class Books extends Ledger {
 		if (!hold) throw new VtuError('not_found', `order ${orderId} has no hold`);
 		return hold;
 	}
+}
+
+/** The leg that closes an order's hold in full: settled (posted as a sale) or released (voided). */
+function closeHold(hold: TransferRow, reason: 'settle' | 'release', orderId: string): Leg {
+	const kind = reason === 'settle' ? 'post_pending' : 'void_pending';
+	const { debit_account: debit, credit_account: credit, amount } = hold;
+	return { id: `${reason}:${orderId}`, debit, credit, amount, kind, pendingId: hold.id, reason };
 }
 
 export interface AuditReport {

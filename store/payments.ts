@@ -75,16 +75,27 @@ async function getJson(url: string, headers: Record<string, string>, init: Reque
 	return JSON.parse(text);
 }
 
+/** How a provider's webhooks are read: signed with an HMAC of the raw body, and the paid reference in the event. */
+function webhooks(
+	name: ProviderName,
+	signatureHeader: string,
+	secretKey: string,
+	paidReference: (event: Record<string, unknown>) => string | null,
+): Pick<PaymentProvider, 'name' | 'signatureHeader' | 'verifySignature' | 'referenceOf'> {
+	return {
+		name,
+		signatureHeader,
+		verifySignature: (raw, sig) => hmacOk(secretKey, raw, sig),
+		referenceOf: (event) => paidReference(obj(event)),
+	};
+}
+
 export function paystack(opts: { secretKey: string; baseUrl?: string }): PaymentProvider {
 	const base = (opts.baseUrl ?? 'https://api.paystack.co').replace(/\/$/, '');
 	return {
-		name: 'paystack',
-		signatureHeader: 'x-paystack-signature',
-		verifySignature: (raw, sig) => hmacOk(opts.secretKey, raw, sig),
-		referenceOf(event) {
-			const e = obj(event);
-			return e.event === 'charge.success' ? str(obj(e.data).reference) : null;
-		},
+		...webhooks('paystack', 'x-paystack-signature', opts.secretKey, (e) =>
+			e.event === 'charge.success' ? str(obj(e.data).reference) : null,
+		),
 		async confirm(reference) {
 			const body = obj(
 				await getJson(`${base}/transaction/verify/${encodeURIComponent(reference)}`, {
@@ -161,13 +172,9 @@ export function monnify(opts: {
 		return value;
 	}
 	return {
-		name: 'monnify',
-		signatureHeader: 'monnify-signature',
-		verifySignature: (raw, sig) => hmacOk(opts.secretKey, raw, sig),
-		referenceOf(event) {
-			const e = obj(event);
-			return e.eventType === 'SUCCESSFUL_TRANSACTION' ? str(obj(e.eventData).transactionReference) : null;
-		},
+		...webhooks('monnify', 'monnify-signature', opts.secretKey, (e) =>
+			e.eventType === 'SUCCESSFUL_TRANSACTION' ? str(obj(e.eventData).transactionReference) : null,
+		),
 		async confirm(reference) {
 			const url = `${base}/api/v2/transactions/${encodeURIComponent(reference)}`;
 			const body = obj(await getJson(url, { authorization: `Bearer ${await bearer()}` }));

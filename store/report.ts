@@ -106,6 +106,13 @@ function rowOf(legs: Leg[]): ReportRow | null {
 	const by = (reason: string) => legs.find((l) => l.reason === reason);
 	const first = legs[0];
 	const base = { at: first.created_at, reference: first.reference, vendorCost: 0, fee: 0, profit: 0, note: '' };
+	const manual = (kind: 'credit' | 'debit', customer: string, amount: number, note: string | null): ReportRow => ({
+		...base,
+		kind,
+		customer,
+		amount,
+		note: note ?? '',
+	});
 	const settle = by('settle');
 	if (settle) {
 		const cost = by('vendor_cost')?.amount ?? 0;
@@ -135,24 +142,11 @@ function rowOf(legs: Leg[]): ReportRow | null {
 	}
 	const unpark = by('unpark');
 	if (unpark) return { ...base, kind: 'assigned', customer: customerOf(unpark.credit_account), amount: unpark.amount };
+	// an owner's manual credit adds to the customer's balance, a manual debit takes from it
 	const credit = by('manual_credit');
-	if (credit)
-		return {
-			...base,
-			kind: 'credit',
-			customer: customerOf(credit.credit_account),
-			amount: credit.amount,
-			note: credit.note ?? '',
-		};
+	if (credit) return manual('credit', customerOf(credit.credit_account), credit.amount, credit.note);
 	const debit = by('manual_debit');
-	if (debit)
-		return {
-			...base,
-			kind: 'debit',
-			customer: customerOf(debit.debit_account),
-			amount: -debit.amount,
-			note: debit.note ?? '',
-		};
+	if (debit) return manual('debit', customerOf(debit.debit_account), -debit.amount, debit.note);
 	return null;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Catalog, NetworkInfo } from '../types';
 import type { ProductModule } from './common';
+import type { Product } from '../types';
 import type { ProductSpec } from './table';
 
 /** One price row of the product's catalogue section (the Wallet node's Get Prices output). */
@@ -60,4 +61,14 @@ export interface CatalogSection<K extends SectionKey = SectionKey> {
 /** Keeps the section's field name literal, so `parse` and `fallback` are typed by it. */
 export function catalogSection<K extends SectionKey>(s: CatalogSection<K>): CatalogSection<K> {
 	return s;
+}
+
+/**
+ * A product's module, its name and collection path taken from its row (spec.ts), so they are written once.
+ */
+export function productModule<Req>(
+	spec: { product: Product; path: string },
+	parts: Omit<ProductModule<Req>, 'product' | 'path'>,
+): ProductModule<Req> {
+	return { product: spec.product, path: spec.path, ...parts };
 }

@@ -4,27 +4,20 @@ import type { PurchaseRequest } from '../../client/core';
 import { PRODUCT_TABLE } from '../../client/products/registry';
 import { networkField, phoneField, portedField, purchaseOptions } from '../shared/descriptions';
 import { amountParam, booleanParam, idParam, stringParam } from '../shared/params';
-import {
-	getTransactionOutput,
-	limitText,
-	spending,
-	usableAsTool,
-	vtuMethods,
-	vtuNodeBase,
-	vtuProperties,
-	vtuSubtitle,
-} from '../shared/product';
+import { getTransactionOutput, limitText, productNode, spending } from '../shared/product';
 import { runPurchases } from '../shared/runner';
 
 const P = PRODUCT_TABLE.airtime;
+const N = productNode(P);
 
 export class VtuAirtime implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuAirtime.svg', dark: 'file:vtuAirtime.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			networkField(spending(P)),
 			{
 				displayName: P.fields.type.label,
@@ -57,7 +50,7 @@ export class VtuAirtime implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods('getNetworks');
+	methods = N.methods('getNetworks');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getNodeParameter('operation', 0) !== P.spend) return await getTransactionOutput(this, P.product);

@@ -12,7 +12,7 @@ import { refuse } from '../shared/errors';
 import { unclearFacts } from '../shared/unclear';
 import { countText, naira } from '../shared/format';
 import { booleanParam, itemParam, stringParam } from '../shared/params';
-import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { productNode, spending } from '../shared/product';
 import { START_CONCURRENCY } from '../shared/concurrency';
 import { readPurchaseOptions, runEachItem, runPool, runPurchases } from '../shared/runner';
 import {
@@ -64,14 +64,16 @@ function pacer(perSecond: number): (messages: number) => Promise<void> {
 const hourLabel = (h: number): string => `${String(h % 24).padStart(2, '0')}:00`;
 
 const P = PRODUCT_TABLE.sms;
+const N = productNode(P);
 
 export class VtuBulkSms implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuBulkSms.svg', dark: 'file:vtuBulkSms.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			{
 				displayName: P.fields.sender.label,
 				name: 'sender',
@@ -262,7 +264,7 @@ export class VtuBulkSms implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods();
+	methods = N.methods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
@@ -306,28 +308,25 @@ export class VtuBulkSms implements INodeType {
 			const c = campaign;
 			return [c.recipients.map((r) => ({ json: recipientJson(c, r), pairedItem: { item: r.item } }))];
 		}
-		const rejected = rejectedCsv(campaign);
-		const checkLater = checkLaterCsv(campaign);
 		const binary: NonNullable<INodeExecutionData['binary']> = {};
-		if (rejected.count > 0) {
-			binary.rejected = await this.helpers.prepareBinaryData(
-				Buffer.from(rejected.csv, 'utf8'),
-				'rejected.csv',
-				'text/csv',
-			);
-			items[0].json.rejectedFile =
-				`rejected.csv: ${countText(rejected.count, 'number')} not sent, ` + 'with row, name, number, status and reason';
-		}
-		if (checkLater.count > 0) {
-			binary.checkLater = await this.helpers.prepareBinaryData(
-				Buffer.from(checkLater.csv, 'utf8'),
-				'check-later.csv',
-				'text/csv',
-			);
-			items[0].json.checkLaterFile =
-				`check-later.csv: ${countText(checkLater.count, 'number')} of requests with no clear answer ` +
-				'(maybe texted and charged): do not resend them, resolve them first';
-		}
+		// each CSV is attached only when it has rows; the item says what it holds
+		const attach = async (key: string, file: { csv: string; count: number }, fileName: string, says: string) => {
+			if (file.count === 0) return;
+			binary[key] = await this.helpers.prepareBinaryData(Buffer.from(file.csv, 'utf8'), fileName, 'text/csv');
+			items[0].json[`${key}File`] = `${fileName}: ${countText(file.count, 'number')} ${says}`;
+		};
+		await attach(
+			'rejected',
+			rejectedCsv(campaign),
+			'rejected.csv',
+			'not sent, with row, name, number, status and reason',
+		);
+		await attach(
+			'checkLater',
+			checkLaterCsv(campaign),
+			'check-later.csv',
+			'of requests with no clear answer (maybe texted and charged): do not resend them, resolve them first',
+		);
 		if (Object.keys(binary).length > 0) items[0].binary = binary;
 		return [items];
 	}

@@ -2,29 +2,21 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 
 import { PRODUCT_TABLE } from '../../client/products/registry';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
-import { refuse } from '../shared/errors';
 import { catalogueIdParam, idParam, stringParam } from '../shared/params';
-import {
-	getTransactionOutput,
-	validatedPurchases,
-	validateFirstOption,
-	usableAsTool,
-	vtuMethods,
-	vtuNodeBase,
-	vtuProperties,
-	vtuSubtitle,
-} from '../shared/product';
+import { getTransactionOutput, productNode, validatedPurchases, validateFirstOption } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 const P = PRODUCT_TABLE.cable;
+const N = productNode(P);
 
 export class VtuCableTv implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuCableTv.svg', dark: 'file:vtuCableTv.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			catalogueField(
 				'provider',
 				P.fields.provider.label,
@@ -62,7 +54,7 @@ export class VtuCableTv implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods('getCableProviders', 'getCablePackages');
+	methods = N.methods('getCableProviders', 'getCablePackages');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
@@ -83,12 +75,10 @@ export class VtuCableTv implements INodeType {
 					iuc: stringParam(this, 'iuc', i, P.fields.iuc.label),
 				}),
 				validate: (client, input) => client.cable.validate(input),
-				refusal: (input, siteSaid) =>
-					refuse(
-						'invalid_input',
-						`IUC number ${input.iuc} is not valid for this provider${siteSaid}; nothing was paid`,
-						'Check the smart card number and the provider, or turn off the Validate IUC First option.',
-					),
+				refusal: (input, siteSaid) => ({
+					message: `IUC number ${input.iuc} is not valid for this provider${siteSaid}; nothing was paid`,
+					hint: 'Check the smart card number and the provider, or turn off the Validate IUC First option.',
+				}),
 				request: (input, i) => {
 					const phone = stringParam(this, 'phone', i, P.fields.phone.label, false);
 					return {

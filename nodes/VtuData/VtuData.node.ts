@@ -13,31 +13,24 @@ import {
 import { quoteJson } from '../shared/format';
 import { planJson } from '../../client/products/data';
 import { booleanParam, catalogueIdParam, idParam, positiveIntParam, stringParam } from '../shared/params';
-import {
-	getTransactionOutput,
-	productNodeSpec,
-	spending,
-	usableAsTool,
-	vtuMethods,
-	vtuNodeBase,
-	vtuProperties,
-	vtuSubtitle,
-} from '../shared/product';
+import { getTransactionOutput, productNode, productNodeSpec, spending } from '../shared/product';
 import { runEachItem, runPurchases } from '../shared/runner';
 
 const P = PRODUCT_TABLE.data;
 /** Data coupons: printed pins for the same networks and plans, an operation of this node (Buy Coupon). */
 const C = PRODUCT_TABLE.data_coupon;
 const NODE = productNodeSpec(P.node);
+const N = productNode(NODE);
 const BUYS = { operation: [P.spend, C.spend] };
 
 export class VtuData implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(NODE),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuData.svg', dark: 'file:vtuData.dark.svg' },
-		subtitle: vtuSubtitle(NODE),
-		usableAsTool: usableAsTool(NODE),
-		properties: vtuProperties(NODE, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			networkField({ operation: [P.spend, 'listPlans', C.spend] }),
 			catalogueField(
 				'plan',
@@ -68,7 +61,7 @@ export class VtuData implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods('getNetworks', 'getDataPlans');
+	methods = N.methods('getNetworks', 'getDataPlans');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

@@ -2,19 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 
 import { PRODUCT_TABLE } from '../../client/products/registry';
 import { catalogueField, purchaseOptions } from '../shared/descriptions';
-import { refuse } from '../shared/errors';
 import { amountParam, idParam, stringParam } from '../shared/params';
 import {
 	getTransactionOutput,
 	limitText,
+	productNode,
 	spending,
 	validatedPurchases,
 	validateFirstOption,
-	usableAsTool,
-	vtuMethods,
-	vtuNodeBase,
-	vtuProperties,
-	vtuSubtitle,
 } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
@@ -22,15 +17,18 @@ import { runEachItem } from '../shared/runner';
 const meterOps = { operation: ['buyToken', 'validateMeter'] };
 
 const P = PRODUCT_TABLE.electricity;
+const N = productNode(P);
 
 export class VtuElectricity implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuElectricity.svg', dark: 'file:vtuElectricity.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			catalogueField('disco', P.fields.disco.label, 'Electricity distribution company', meterOps, 'getDiscos'),
+			// a literal: n8n-nodes-base's node-param-* rules check a parameter only as one
 			{
 				displayName: 'Meter Type',
 				name: 'meterType',
@@ -74,7 +72,7 @@ export class VtuElectricity implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods('getDiscos');
+	methods = N.methods('getDiscos');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
@@ -103,12 +101,10 @@ export class VtuElectricity implements INodeType {
 			return await validatedPurchases(this, {
 				input: meterInput,
 				validate: (client, input) => client.electricity.validate(input),
-				refusal: (input, siteSaid) =>
-					refuse(
-						'invalid_input',
-						`Meter ${input.meter} is not valid for this disco and meter type${siteSaid}; nothing was paid`,
-						'Check the meter number, disco and meter type, or turn off the Validate Meter First option.',
-					),
+				refusal: (input, siteSaid) => ({
+					message: `Meter ${input.meter} is not valid for this disco and meter type${siteSaid}; nothing was paid`,
+					hint: 'Check the meter number, disco and meter type, or turn off the Validate Meter First option.',
+				}),
 				request: (input, i) => {
 					const phone = stringParam(this, 'phone', i, P.fields.phone.label, false);
 					return {

@@ -6,18 +6,20 @@ import { catalogueField, purchaseOptions, quantityField } from '../shared/descri
 import { refuse } from '../shared/errors';
 import { resultJson } from '../shared/format';
 import { idParam, positiveIntParam, stringParam } from '../shared/params';
-import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { productNode, spending } from '../shared/product';
 import { runEachItem, runPurchases } from '../shared/runner';
 
 const P = PRODUCT_TABLE.exam_pin;
+const N = productNode(P);
 
 export class VtuExamPin implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuExamPin.svg', dark: 'file:vtuExamPin.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			catalogueField(
 				'exam',
 				P.fields.exam.label,
@@ -45,7 +47,7 @@ export class VtuExamPin implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods('getExams');
+	methods = N.methods('getExams');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getNodeParameter('operation', 0) === P.spend) {

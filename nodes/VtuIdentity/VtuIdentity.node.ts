@@ -4,7 +4,7 @@ import type { IdentityResult } from '../../client/types';
 import { refuse } from '../shared/errors';
 import { stringParam } from '../shared/params';
 import { ACCOUNT_NODES, IDENTITY_KINDS } from '../shared/accountNodes';
-import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { productNode } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 function identityJson(r: IdentityResult): IDataObject {
@@ -22,14 +22,16 @@ function identityJson(r: IdentityResult): IDataObject {
 }
 
 const P = ACCOUNT_NODES.identity;
+const N = productNode(P);
 
 export class VtuIdentity implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuIdentity.svg', dark: 'file:vtuIdentity.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			{
 				displayName: 'Number',
 				name: 'number',
@@ -42,7 +44,7 @@ export class VtuIdentity implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods();
+	methods = N.methods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

@@ -13,7 +13,7 @@ import type { PurchaseResult } from '../../client/types';
 import { catalogueField, networkField, purchaseOptions, quantityField } from '../shared/descriptions';
 import { resultJson } from '../shared/format';
 import { catalogueIdParam, idParam, positiveIntParam, stringParam } from '../shared/params';
-import { spending, usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { productNode, spending } from '../shared/product';
 import { runPurchases } from '../shared/runner';
 
 const OUTPUTS = [
@@ -88,14 +88,16 @@ ${cells}
 }
 
 const P = PRODUCT_TABLE.recharge_card;
+const N = productNode(P);
 
 export class VtuRechargeCard implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuRechargeCard.svg', dark: 'file:vtuRechargeCard.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			networkField(spending(P)),
 			catalogueField(
 				'denomination',
@@ -128,6 +130,7 @@ export class VtuRechargeCard implements INodeType {
 				default: 'cards',
 				displayOptions: { show: spending(P) },
 			},
+			// a literal: n8n-nodes-base's node-param-* rules check a parameter only as one
 			{
 				displayName: 'Printable File',
 				name: 'printableFile',
@@ -146,7 +149,7 @@ export class VtuRechargeCard implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods('getNetworks', 'getRechargeDenominations');
+	methods = N.methods('getNetworks', 'getRechargeDenominations');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const output = this.getNodeParameter('output', 0, 'cards') as string;

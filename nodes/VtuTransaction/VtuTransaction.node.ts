@@ -5,20 +5,22 @@ import { RECORD_PRODUCT_OPTIONS, productField, transactionLookupFields } from '.
 import { resultJson } from '../shared/format';
 import { getTransaction } from '../shared/operations';
 import { ACCOUNT_NODES } from '../shared/accountNodes';
-import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { productNode } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 import { getMany, getManyFields } from './getMany';
 import { resolveItem } from './resolve';
 
 const P = ACCOUNT_NODES.transaction;
+const N = productNode(P);
 
 export class VtuTransaction implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuTransaction.svg', dark: 'file:vtuTransaction.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			productField(RECORD_PRODUCT_OPTIONS, 'Which kind of purchase to look up', { operation: ['get', 'getMany'] }),
 			...transactionLookupFields({ operation: ['get'] }),
 			...getManyFields,
@@ -70,7 +72,7 @@ export class VtuTransaction implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods();
+	methods = N.methods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

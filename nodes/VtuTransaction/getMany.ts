@@ -47,6 +47,7 @@ export const getManyFields: INodeProperties[] = [
 				default: '',
 				description: 'Only records created before this time',
 			},
+			// a literal: n8n-nodes-base's node-param-* rules check a parameter only as one
 			{
 				displayName: 'Status',
 				name: 'status',

@@ -4,7 +4,7 @@ import { parseQuantity, type VtuClient } from '../../client/core';
 import { PRODUCT_LIST } from '../../client/products/registry';
 import { PRODUCT_OPTIONS, productField } from '../shared/descriptions';
 import { ACCOUNT_NODES } from '../shared/accountNodes';
-import { usableAsTool, vtuMethods, vtuNodeBase, vtuProperties, vtuSubtitle } from '../shared/product';
+import { productNode } from '../shared/product';
 import { runEachItem } from '../shared/runner';
 
 /** One item per price of the chosen product (or of every product), as its folder lists them (client/products). */
@@ -37,14 +37,16 @@ async function history(client: VtuClient, search: string, max: number): Promise<
 }
 
 const P = ACCOUNT_NODES.wallet;
+const N = productNode(P);
 
 export class VtuWallet implements INodeType {
 	description: INodeTypeDescription = {
-		...vtuNodeBase(P),
+		...N.base,
+		// literal for n8n lint: icon-validation, require-node-description-fields, node-usable-as-tool
 		icon: { light: 'file:vtuWallet.svg', dark: 'file:vtuWallet.dark.svg' },
-		subtitle: vtuSubtitle(P),
-		usableAsTool: usableAsTool(P),
-		properties: vtuProperties(P, [
+		subtitle: N.subtitle,
+		usableAsTool: N.usableAsTool,
+		properties: N.properties([
 			productField(
 				[...PRODUCT_OPTIONS, { name: 'All', value: 'all' }].sort((x, y) => x.name.localeCompare(y.name)),
 				'Which price list to return, one item per price',
@@ -71,7 +73,7 @@ export class VtuWallet implements INodeType {
 		]),
 	};
 
-	methods = vtuMethods();
+	methods = N.methods();
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

@@ -14,7 +14,7 @@ import type { Product } from '../../client/types';
 import { getClient } from './client';
 import { vtuApiTest } from './credentialTest';
 import { transactionLookupFields } from './descriptions';
-import type { ItemRefusal } from './errors';
+import { refuse } from './errors';
 import { resultJson } from './format';
 import { vtuLoadOptions } from './loadOptions';
 import { getTransaction } from './operations';
@@ -133,6 +133,20 @@ export function vtuMethods(...loaders: LoadOptionsName[]) {
 	return { loadOptions, credentialTest };
 }
 
+/**
+ * Everything a product node's class takes from its spec, from one call: the description's base, subtitle,
+ * AI-tool flag and properties, and the node's methods (with the dropdowns it names).
+ */
+export function productNode(spec: NodeSpec) {
+	return {
+		base: vtuNodeBase(spec),
+		subtitle: vtuSubtitle(spec),
+		usableAsTool: usableAsTool(spec),
+		properties: (fields: INodeProperties[]) => vtuProperties(spec, fields),
+		methods: (...loaders: LoadOptionsName[]) => vtuMethods(...loaders),
+	};
+}
+
 /** The Get Transaction operation of a product's node: one record per item, by ID or reference. */
 export async function getTransactionOutput(ctx: IExecuteFunctions, product: Product): Promise<INodeExecutionData[][]> {
 	return [await runEachItem(ctx, async (i, client) => resultJson(await getTransaction(ctx, client, product, i)))];
@@ -153,8 +167,11 @@ export async function validatedPurchases<I>(
 	steps: {
 		input: (itemIndex: number) => I;
 		validate: (client: VtuClient, input: I) => Promise<ValidationResult>;
-		/** Why the item is refused; `siteSaid` is " (the site said: …)" with the name the site gave, or ''. */
-		refusal: (input: I, siteSaid: string) => ItemRefusal;
+		/**
+		 * What an invalid account's refusal (`invalid_input`, nothing paid) says and how to fix it; `siteSaid` is
+		 * " (the site said: …)" with the name the site gave, or ''.
+		 */
+		refusal: (input: I, siteSaid: string) => { message: string; hint: string };
 		request: (input: I, itemIndex: number) => PurchaseRequest;
 	},
 ): Promise<INodeExecutionData[][]> {
@@ -167,7 +184,10 @@ export async function validatedPurchases<I>(
 				const input = steps.input(i);
 				if (validateFirst) {
 					const v = await steps.validate(client, input);
-					if (!v.valid) throw steps.refusal(input, v.name ? ` (the site said: ${v.name})` : '');
+					if (!v.valid) {
+						const { message, hint } = steps.refusal(input, v.name ? ` (the site said: ${v.name})` : '');
+						throw refuse('invalid_input', message, hint);
+					}
 				}
 				return steps.request(input, i);
 			},

@@ -139,29 +139,12 @@ export class PaymentSandbox {
 			];
 		}
 		const m = /^\/transaction\/verify\/(.+)$/.exec(path);
-		if (method === 'GET' && m) {
-			const tx = this.txs.get(`paystack:${decodeURIComponent(m[1])}`);
-			if (!tx) return [404, { status: false, message: 'Transaction reference not found' }];
-			if (this.outage(tx)) return [500, { status: false, message: 'An error occurred' }];
-			return [
-				200,
-				{
-					status: true,
-					message: 'Verification successful',
-					data: {
-						reference: tx.reference,
-						status: tx.status,
-						amount: tx.amount,
-						fees: tx.fee,
-						currency: 'NGN',
-						channel: 'dedicated_nuban',
-						paid_at: tx.paidAt,
-						customer: { customer_code: tx.accountRef },
-						authorization: { channel: 'dedicated_nuban', receiver_bank_account_number: tx.accountNumber },
-					},
-				},
-			];
-		}
+		if (method === 'GET' && m)
+			return this.verify(`paystack:${decodeURIComponent(m[1])}`, {
+				missing: { status: false, message: 'Transaction reference not found' },
+				outage: { status: false, message: 'An error occurred' },
+				found: (tx) => ({ status: true, message: 'Verification successful', data: this.paystackData(tx, tx.status) }),
+			});
 		return [404, { status: false, message: 'not found' }];
 	}
 
@@ -169,15 +152,7 @@ export class PaymentSandbox {
 		if (method === 'POST' && path === '/api/v1/auth/login') {
 			const basic = `Basic ${Buffer.from(`${this.opts.monnifyApiKey}:${this.opts.monnifySecret}`).toString('base64')}`;
 			if (auth !== basic) return [401, { requestSuccessful: false, responseMessage: 'Unauthorized' }];
-			return [
-				200,
-				{
-					requestSuccessful: true,
-					responseMessage: 'success',
-					responseCode: '0',
-					responseBody: { accessToken: this.monnifyToken(), expiresIn: 3600 },
-				},
-			];
+			return [200, monnifyOk({ accessToken: this.monnifyToken(), expiresIn: 3600 })];
 		}
 		if (auth !== `Bearer ${this.monnifyToken()}`)
 			return [401, { requestSuccessful: false, responseMessage: 'Unauthorized' }];
@@ -187,33 +162,36 @@ export class PaymentSandbox {
 			const account = this.newAccount('monnify', ref);
 			return [
 				200,
-				{
-					requestSuccessful: true,
-					responseMessage: 'success',
-					responseCode: '0',
-					responseBody: {
-						accountReference: ref,
-						accountName: body.accountName,
-						currencyCode: 'NGN',
-						status: 'ACTIVE',
-						accounts: [
-							{ bankCode: '50515', bankName: 'Sandbox MFB', accountNumber: account, accountName: body.accountName },
-						],
-					},
-				},
+				monnifyOk({
+					accountReference: ref,
+					accountName: body.accountName,
+					currencyCode: 'NGN',
+					status: 'ACTIVE',
+					accounts: [
+						{ bankCode: '50515', bankName: 'Sandbox MFB', accountNumber: account, accountName: body.accountName },
+					],
+				}),
 			];
 		}
 		const m = /^\/api\/v2\/transactions\/(.+)$/.exec(path);
-		if (method === 'GET' && m) {
-			const tx = this.txs.get(`monnify:${decodeURIComponent(m[1])}`);
-			if (!tx) return [404, { requestSuccessful: false, responseMessage: 'Transaction not found' }];
-			if (this.outage(tx)) return [500, { requestSuccessful: false, responseMessage: 'System error' }];
-			return [
-				200,
-				{ requestSuccessful: true, responseMessage: 'success', responseCode: '0', responseBody: this.monnifyData(tx) },
-			];
-		}
+		if (method === 'GET' && m)
+			return this.verify(`monnify:${decodeURIComponent(m[1])}`, {
+				missing: { requestSuccessful: false, responseMessage: 'Transaction not found' },
+				outage: { requestSuccessful: false, responseMessage: 'System error' },
+				found: (tx) => monnifyOk(this.monnifyData(tx)),
+			});
 		return [404, { requestSuccessful: false, responseMessage: 'not found' }];
+	}
+
+	/** A verification call: 404 for an unknown transaction, 500 while its outages last, else the provider's answer. */
+	private verify(
+		key: string,
+		answers: { missing: unknown; outage: unknown; found: (tx: Tx) => unknown },
+	): [number, unknown] {
+		const tx = this.txs.get(key);
+		if (!tx) return [404, answers.missing];
+		if (this.outage(tx)) return [500, answers.outage];
+		return [200, answers.found(tx)];
 	}
 
 	/** One of the payment's verification outages, if any are left. */
@@ -306,19 +284,26 @@ export class PaymentSandbox {
 
 	private eventOf(tx: Tx): unknown {
 		if (tx.provider === 'monnify') return { eventType: 'SUCCESSFUL_TRANSACTION', eventData: this.monnifyData(tx) };
+		return { event: 'charge.success', data: this.paystackData(tx, 'success') };
+	}
+
+	/** Paystack's transaction object: the same in a verify answer and in a charge.success event. */
+	private paystackData(tx: Tx, status: string) {
 		return {
-			event: 'charge.success',
-			data: {
-				reference: tx.reference,
-				status: 'success',
-				amount: tx.amount,
-				fees: tx.fee,
-				currency: 'NGN',
-				channel: 'dedicated_nuban',
-				paid_at: tx.paidAt,
-				customer: { customer_code: tx.accountRef },
-				authorization: { channel: 'dedicated_nuban', receiver_bank_account_number: tx.accountNumber },
-			},
+			reference: tx.reference,
+			status,
+			amount: tx.amount,
+			fees: tx.fee,
+			currency: 'NGN',
+			channel: 'dedicated_nuban',
+			paid_at: tx.paidAt,
+			customer: { customer_code: tx.accountRef },
+			authorization: { channel: 'dedicated_nuban', receiver_bank_account_number: tx.accountNumber },
 		};
 	}
+}
+
+/** Monnify's envelope of every successful answer. */
+function monnifyOk(responseBody: unknown) {
+	return { requestSuccessful: true, responseMessage: 'success', responseCode: '0', responseBody };
 }

@@ -13,6 +13,7 @@ import {
 	text,
 	type ProductModule,
 } from '../common';
+import { productModule } from '../define';
 import { shown } from '../../errors';
 import { checkPhoneNetwork } from '../data/module';
 import { AIRTIME_SPEC } from './spec';
@@ -43,9 +44,7 @@ function airtimeType(t: unknown): 'VTU' | 'Share and Sell' {
 	throw invalid('type', `type must be "VTU" or "Share and Sell"; got ${shown(t)}.`);
 }
 
-export const airtimeProduct: ProductModule<AirtimePurchase> = {
-	product: 'airtime',
-	path: AIRTIME_SPEC.path,
+export const airtimeProduct: ProductModule<AirtimePurchase> = productModule(AIRTIME_SPEC, {
 	hasDetail: true,
 	prepare(req, idx) {
 		const net = resolveNetwork(idx, req.network);
@@ -98,4 +97,4 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = {
 			},
 		};
 	}),
-};
+});

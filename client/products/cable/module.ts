@@ -10,6 +10,7 @@ import {
 	text,
 	type ProductModule,
 } from '../common';
+import { productModule } from '../define';
 import { pick } from '../pick';
 import { CABLE_SPEC } from './spec';
 
@@ -32,9 +33,7 @@ export function checkIuc(v: unknown): string {
 	return requireDigits(v, 'iuc', 'IUC / smart card number', L.iucDigits.min, L.iucDigits.max);
 }
 
-export const cableProduct: ProductModule<CablePurchase> = {
-	product: 'cable',
-	path: PATH,
+export const cableProduct: ProductModule<CablePurchase> = productModule(CABLE_SPEC, {
 	hasDetail: true,
 	prepare(req, idx) {
 		const prov = resolveProvider(idx, req.provider);
@@ -68,4 +67,4 @@ export const cableProduct: ProductModule<CablePurchase> = {
 			},
 		};
 	}),
-};
+});

@@ -19,6 +19,7 @@ import {
 	routeFact,
 	pinOrderMoney,
 } from '../common';
+import { productModule } from '../define';
 import { parseCards, pinOrder, samePinOrder } from '../pin-order';
 import { pick } from '../pick';
 import { DATA_COUPON_SPEC } from './spec';
@@ -36,9 +37,7 @@ export interface DataCouponPurchase {
 const { fields: F, limits: L, path: PATH } = DATA_COUPON_SPEC;
 const ROUTE_FACT = routeFact('data_coupon');
 
-export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
-	product: 'data_coupon',
-	path: PATH,
+export const dataCouponProduct: ProductModule<DataCouponPurchase> = productModule(DATA_COUPON_SPEC, {
 	hasDetail: false,
 	prepare(req, idx, settings) {
 		const net = resolveNetwork(idx, req.network);
@@ -80,7 +79,7 @@ export const dataCouponProduct: ProductModule<DataCouponPurchase> = {
 		};
 	}),
 	send: (env, req, opts) => sendCoupons(env, req, opts),
-};
+});
 
 /**
  * A build without the route: Django's own 404 page, or an empty 404 (the URL matched no view, so nothing was

@@ -10,6 +10,7 @@ import {
 	text,
 	type ProductModule,
 } from '../common';
+import { productModule } from '../define';
 import { canonicalNetwork } from '../../schemas/catalog';
 import type { CatalogIndex } from '../../catalog';
 import type { NetworkInfo } from '../../types';
@@ -56,9 +57,7 @@ function dataDetails(o: Record<string, unknown>): Record<string, unknown> {
 		: { plan, planName, network, ported };
 }
 
-export const dataProduct: ProductModule<DataPurchase> = {
-	product: 'data',
-	path: PATH,
+export const dataProduct: ProductModule<DataPurchase> = productModule(DATA_SPEC, {
 	hasDetail: true,
 	prepare(req, idx: CatalogIndex) {
 		const net = resolveNetwork(idx, req.network);
@@ -96,4 +95,4 @@ export const dataProduct: ProductModule<DataPurchase> = {
 			details: dataDetails(o),
 		};
 	}),
-};
+});

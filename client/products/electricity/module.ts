@@ -15,6 +15,7 @@ import {
 	type ProductModule,
 	type PurchaseEnv,
 } from '../common';
+import { productModule } from '../define';
 import { shown } from '../../errors';
 import { executePurchase } from '../../purchase';
 import { learnMeterType, meterTypeFor, otherEncoding, refusedMeterType } from './meter-type';
@@ -58,9 +59,7 @@ export function cleanToken(t: unknown): string {
 		.trim();
 }
 
-export const electricityProduct: ProductModule<ElectricityPurchase> = {
-	product: 'electricity',
-	path: PATH,
+export const electricityProduct: ProductModule<ElectricityPurchase> = productModule(ELECTRICITY_SPEC, {
 	hasDetail: true,
 	prepare(req, idx, settings) {
 		const disco = resolveDisco(idx, req.disco);
@@ -121,7 +120,7 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = {
 		};
 	}),
 	send: (env, req, opts) => sendElectricity(env, req, opts),
-};
+});
 
 /**
  * One POST; when the site refuses the MeterType encoding with a 400 field error (no record, nothing debited),

@@ -1,5 +1,6 @@
 import { money } from '../../money';
 import { recordParser, requireQuantity, resolveChoice, text, type ProductModule, pinOrderMoney } from '../common';
+import { productModule } from '../define';
 import { EXAM_PIN_SPEC } from './spec';
 
 /** What a caller passes to buy or quote this product (`product` names it). */
@@ -42,9 +43,7 @@ export function parsePins(v: unknown): string[] {
 	return [];
 }
 
-export const examProduct: ProductModule<ExamPinPurchase> = {
-	product: 'exam_pin',
-	path: PATH,
+export const examProduct: ProductModule<ExamPinPurchase> = productModule(EXAM_PIN_SPEC, {
 	hasDetail: true,
 	prepare(req, idx) {
 		const { exam: name, price } = resolveChoice(idx.exams, req.exam, 'exam', 'an exam');
@@ -82,4 +81,4 @@ export const examProduct: ProductModule<ExamPinPurchase> = {
 			},
 		};
 	}),
-};
+});

@@ -1,5 +1,6 @@
 import { money } from '../../money';
 import { resolveNetwork, recordParser, text, type ProductModule, pinOrderMoney } from '../common';
+import { productModule } from '../define';
 import { pick } from '../pick';
 import { parseCards, pinOrder, samePinOrder } from '../pin-order';
 import { RECHARGE_CARD_SPEC } from './spec';
@@ -15,9 +16,7 @@ export interface RechargeCardPurchase {
 
 const { fields: F, limits: L, path: PATH } = RECHARGE_CARD_SPEC;
 
-export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
-	product: 'recharge_card',
-	path: PATH,
+export const rechargeProduct: ProductModule<RechargeCardPurchase> = productModule(RECHARGE_CARD_SPEC, {
 	hasDetail: false,
 	prepare(req, idx) {
 		const net = resolveNetwork(idx, req.network);
@@ -57,4 +56,4 @@ export const rechargeProduct: ProductModule<RechargeCardPurchase> = {
 			},
 		};
 	}),
-};
+});

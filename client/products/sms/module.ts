@@ -7,6 +7,7 @@ import { VtuBadResponseError } from '../../errors';
 import type { PurchaseResult, SmsPlan } from '../../types';
 import { money } from '../../money';
 import type { PreparedPurchase, ProductModule } from '../common';
+import { productModule } from '../define';
 import { batchToResult, parseSmsBatch, planSms, smsBody } from './plan';
 import { sendSms } from './send';
 import { SMS_SPEC } from './spec';
@@ -20,9 +21,7 @@ export interface SmsPurchase {
 	dnd?: boolean;
 }
 
-export const smsProduct: ProductModule<SmsPurchase> = {
-	product: 'sms',
-	path: SMS_SPEC.path,
+export const smsProduct: ProductModule<SmsPurchase> = productModule(SMS_SPEC, {
 	hasDetail: false,
 	prepare(req, idx, settings) {
 		const plan = planSms(req, settings.smsRates(idx), Number.MAX_SAFE_INTEGER);
@@ -34,7 +33,7 @@ export const smsProduct: ProductModule<SmsPurchase> = {
 		if (!b) throw new VtuBadResponseError('An SMS history row has an unexpected shape.');
 		return batchToResult(b, raw, path);
 	},
-};
+});
 
 export function sameSet(a: string[], b: string[]): boolean {
 	if (a.length !== b.length) return false;

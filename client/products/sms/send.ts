@@ -26,7 +26,8 @@ export async function sendSms(
 	// one reference names one POST: a caller's ref cannot stand for several batches
 	if (opts.customerRef !== undefined && plan.batches.length > 1)
 		throw new VtuInvalidInputError(
-			`customerRef names one POST, but this send needs ${plan.batches.length} batches: send without customerRef, or send the recipients in batches of at most ${batchSize}.`,
+			`customerRef names one POST, but this send needs ${plan.batches.length} batches: ` +
+				`send without customerRef, or send the recipients in batches of at most ${batchSize}.`,
 			{ field: 'customerRef' },
 		);
 	const out: PurchaseResult[] = [];
