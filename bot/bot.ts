@@ -387,7 +387,12 @@ function useFeatures(
 		return g;
 	};
 	// a reading command ends here (answered or not): the conversations plugin may be installed once per update
-	b.filter((ctx) => isReadingCommand(ctx, reading), readOnlyConversations, group(true), () => undefined);
+	b.filter(
+		(ctx) => isReadingCommand(ctx, reading),
+		readOnlyConversations,
+		group(true),
+		() => undefined,
+	);
 	b.use(conversationsMw);
 	b.use(s.pinGate.middleware());
 	b.use(flowCommands(s, reading));

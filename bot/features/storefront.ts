@@ -80,12 +80,15 @@ export const storefrontBalance: Feature = {
 
 export const storefrontHelp: Feature = {
 	name: 'storefront-help',
-	commands: [{ name: 'help', description: 'cmd-help' }],
+	// a reading command: typed during a flow (or a purchase) it answers at once and the flow stays open
+	commands: [{ name: 'help', description: 'cmd-help', keepsFlow: true }],
 	menu: { label: 'menu-help', place: 'help', row: 4 },
-	build: () => {
+	build: (s) => {
 		const show = (ctx: MyContext) => {
 			const lines = commandsOf(features(), { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
-			return ctx.reply([t('sf-help-intro'), '', ...lines].join('\n'), { reply_markup: mainMenuKeyboard() });
+			const text = [t('sf-help-intro'), '', ...lines].join('\n');
+			if (flowOpen(s, ctx)) return ctx.reply(text + stillOpen());
+			return ctx.reply(text, { reply_markup: mainMenuKeyboard() });
 		};
 		return { commands: { help: show }, places: { help: show } };
 	},

@@ -13,7 +13,6 @@ import { commandName } from './reading';
 
 const CANCEL = /^\/cancel(@\w+)?\b/;
 
-
 /** /cancel is handled by the middleware below, before any flow can take the update; the registry lists it. */
 export const cancel: Feature = {
 	name: 'cancel',

@@ -241,6 +241,57 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		expect(await env.debits()).toBe(1);
 	});
 
+	/** The real client, but its purchases wait at the vendor until the test releases them. */
+	function heldClient(c: VtuClient) {
+		let release!: () => void;
+		const gate = new Promise<void>((r) => (release = r));
+		let reached!: () => void;
+		const atVendor = new Promise<void>((r) => (reached = r));
+		env.cleanup(() => release()); // never leave a purchase hanging after a failed test
+		const client = new Proxy(c, {
+			get(target, p) {
+				if (p === 'buy')
+					return async (...args: Parameters<VtuClient['buy']>) => {
+						reached();
+						await gate;
+						return target.buy(...args);
+					};
+				const v = Reflect.get(target, p) as unknown;
+				return typeof v === 'function' ? v.bind(target) : v;
+			},
+		});
+		return { client, atVendor, release };
+	}
+
+	test('a purchase held at the vendor: /balance, /help, /history answer at once; one order, the flow ends once', async () => {
+		const held = heldClient(env.client);
+		const s = await shop({ client: held.client });
+		const u = env.alice;
+		await fund(s, u, 500_000);
+		await dataToConfirm(env, s.app, u);
+		const paying = env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
+		await held.atVendor;
+		const from = env.tg.calls.length;
+		await env.send(s.app, env.tg.textUpdate(u, '/balance'));
+		expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^${source('sf-balance', { balance: NAIRA })}`));
+		await env.send(s.app, env.tg.textUpdate(u, '/help'));
+		expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^${source('sf-help-intro')}`));
+		await env.send(s.app, env.tg.textUpdate(u, '/history'));
+		expect(env.tg.lastText(u.id)).toMatch(/being sent/);
+		// every answer came while the vendor still held the purchase: no receipt yet
+		const receipt = pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: /\S+/, balance: NAIRA });
+		expect(env.tg.textsTo(u.id).filter((x) => receipt.test(x))).toEqual([]);
+		held.release();
+		await paying;
+		await env.tg.waitForText(u.id, receipt, 20_000, from);
+		// the flow ended (a reading command wrote no stale state back): /data starts afresh, one order, one debit
+		await env.send(s.app, env.tg.textUpdate(u, '/data'));
+		expect(env.tg.lastText(u.id)).toMatch(/choose the network/);
+		expect(await s.side.books.db.selectFrom('orders').selectAll().execute()).toHaveLength(1);
+		expect(await env.debits()).toBe(1);
+		await booksBalance(s.side);
+	});
+
 	test('the vendor fails the order later: refunded exactly once, the customer told once', async () => {
 		const s = await shop();
 		await fund(s, env.alice, 500_000);

@@ -154,7 +154,12 @@ test('same chat, purchase at the vendor: reading commands answer at once; a seco
 	await env.tg.waitForText(a.id, pattern('order-title', { product: /.+/, date: /.+/ }), 20_000, from);
 	expect(g.started).toHaveLength(1);
 	// Still at the vendor: the second tap and /data queue behind the purchase (nothing of them is said yet).
-	expect(env.tg.textsTo(a.id).slice(seen).filter((x) => /^✅ Delivered|choose the network/.test(x))).toEqual([]);
+	expect(
+		env.tg
+			.textsTo(a.id)
+			.slice(seen)
+			.filter((x) => /^✅ Delivered|choose the network/.test(x)),
+	).toEqual([]);
 	expect(env.tg.answers()).not.toContain(text('confirm-already-bought', { ref }));
 	g.release();
 	const ok = await env.tg.waitForText(a.id, /^✅ Delivered/, 20_000, from);
