@@ -48,25 +48,23 @@ async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, o
 
 /** The text of the outcome, and what a delivered order hands over (plain JSON: it crosses an external). */
 interface Told {
-	text: string;
+	/** null: another tap's flow tells it (sameOrder). */
+	text: string | null;
 	delivered: { product: string; ident: string | null; details: Record<string, unknown> } | null;
 }
 
-/** How long a second tap waits for the first one's purchase to end before it says "not sure yet: held". */
-const SAME_ORDER_WAIT_MS = 30_000;
-
 /**
- * The outcome of an order placed by another tap (another instance): read from the shared orders table once
- * its purchase has ended, so whichever tap edits the message last, it shows the same end. Still in its
- * purchase after the wait: told as held, which it is (the follower tells the end).
+ * The outcome of an order placed by another tap (another instance), or null while that tap's purchase still
+ * runs: its flow writes the order's state, claims `order:<id>:<state>`, then edits the message, so it edits
+ * after this read and this tap leaves the message to it (no wait here). An order still held whose claim
+ * exists ended unclear and was told "being confirmed": told so here too. Whichever tap edits last, the
+ * message shows the order's end (the follower tells a later one).
  */
-async function sameOrder(side: StoreSide, orderId: string, price: number): Promise<OrderOutcome> {
-	for (const until = Date.now() + SAME_ORDER_WAIT_MS; ; ) {
-		const row = await side.books.db.selectFrom('orders').select('state').where('id', '=', orderId).executeTakeFirst();
-		const state = (row?.state ?? 'held') as OrderState;
-		if (state !== 'held' || Date.now() > until) return { orderId, state: state === 'held' ? 'unknown' : state, price };
-		await new Promise((r) => setTimeout(r, 100));
-	}
+async function sameOrder(side: StoreSide, orderId: string, price: number): Promise<OrderOutcome | null> {
+	const row = await side.books.db.selectFrom('orders').select('state').where('id', '=', orderId).executeTakeFirst();
+	const state = (row?.state ?? 'held') as OrderState;
+	if (state !== 'held') return { orderId, state, price };
+	return (await side.told(`order:${orderId}:unknown`)) ? { orderId, state: 'unknown', price } : null;
 }
 
 /** Places the order; every refusal is a text (nothing was held then). */
@@ -91,7 +89,7 @@ async function placeAndTell(
 		// the same order already placed: a double tap that reached another instance, whose flow tells the outcome
 		if (e instanceof VtuError && e.code === 'invalid_input' && e.field === 'orderId') {
 			const same = await sameOrder(side, offer.orderId, offer.price);
-			return { text: await outcomeText(side, userId, meta, same), delivered: null };
+			return { text: same && (await outcomeText(side, userId, meta, same)), delivered: null };
 		}
 		return { text: await refusalText(s, side, userId, offer, e), delivered: null };
 	}
@@ -134,7 +132,7 @@ export async function storefrontConfirm(
 	const { c } = await choose(conversation, m.message_id, ['pay'], t('flow-use-buttons'));
 	await safeEdit(conversation, c, t('sf-sending', { gets: meta.gets }));
 	const told = await conversation.external(() => placeAndTell(s, side, userId, offer.value, req, meta));
-	await safeEdit(conversation, c, told.text, menuButton());
+	if (told.text !== null) await safeEdit(conversation, c, told.text, menuButton());
 	const d = told.delivered;
 	if (d) {
 		const chatId = ctx.chat!.id;

@@ -248,6 +248,12 @@ export class StoreSide {
 		return Number(r.numAffectedRows ?? 0) > 0;
 	}
 
+	/** Whether `key` was claimed (read only). */
+	async told(key: string): Promise<boolean> {
+		const r = await sql<{ key: string }>`select key from bot_notices where key = ${key}`.execute(this.books.db);
+		return r.rows.length > 0;
+	}
+
 	/** The printable PIN sheet of an exam-PIN or recharge-card order settled away from its flow (the follower). */
 	async sendSheetTo(
 		customerId: string,

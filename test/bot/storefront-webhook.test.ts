@@ -131,9 +131,9 @@ describe.each(backendNames())('storefront bots in webhook mode on %s', (backend)
 				.some((t) => pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: /\S+/, balance: NAIRA }).test(t)),
 		);
 		const receipt = pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: /\S+/, balance: NAIRA });
-		// the second tap (the other instance) waits for the first one's purchase and shows the same receipt, so
-		// whichever edit lands last the message is the receipt; nothing says "order id … already used"
-		await tg.waitFor(() => tg.textsTo(u.id).filter((t) => receipt.test(t)).length === 2);
+		// the second tap (the other instance) leaves the message to the first one's purchase, or shows the same
+		// receipt once it has ended: both taps are handled now, and the message is the receipt; nothing says
+		// "order id … already used"
 		expect(tg.textsTo(u.id).filter((t) => /already used/.test(t))).toEqual([]);
 		const message = tg.botMessages(u.id).find((m) => m.message_id === confirm.messageId)!;
 		expect(message.text).toMatch(receipt);
