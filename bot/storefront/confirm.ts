@@ -33,17 +33,30 @@ async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPur
 	}
 }
 
+/**
+ * The order's own reference, said from the Confirm question to the last message (the vendor's may follow:
+ * it is what the vendor's support asks for).
+ */
+export function referenceLines(orderId: string, vendorRef?: string | null): string[] {
+	return [
+		t('outcome-reference', { ref: orderId }),
+		...(vendorRef ? [t('order-provider-ref', { ref: vendorRef })] : []),
+	];
+}
+
 /** The message an order's outcome becomes, in the flow. */
 async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, out: OrderOutcome): Promise<string> {
 	const w = await side.wallet(userId);
 	const vars = { gets: meta.gets, price: naira(out.price), balance: naira(w.available) };
 	if (out.state === 'settled') {
-		const receipt = t('sf-receipt', { ...vars, ref: out.result?.ident ?? out.orderId });
-		return [receipt, ...deliveredLines(out.result?.product ?? '', out.result?.details ?? {})].join('\n');
+		const receipt = t('sf-receipt', { ...vars, ref: out.orderId });
+		const provider = out.result?.ident ? [t('order-provider-ref', { ref: out.result.ident })] : [];
+		return [receipt, ...provider, ...deliveredLines(out.result?.product ?? '', out.result?.details ?? {})].join('\n');
 	}
-	if (out.state === 'refunded') return t('sf-refunded-now', vars);
-	if (out.state === 'released') return t('sf-released-now', vars);
-	return t('sf-unknown-now', vars);
+	const ref = t('outcome-reference', { ref: out.orderId });
+	if (out.state === 'refunded') return `${t('sf-refunded-now', vars)}\n${ref}`;
+	if (out.state === 'released') return `${t('sf-released-now', vars)}\n${ref}`;
+	return `${t('sf-unknown-now', vars)}\n${ref}`;
 }
 
 /** The text of the outcome, and what a delivered order hands over (plain JSON: it crosses an external). */
@@ -127,10 +140,12 @@ export async function storefrontConfirm(
 		meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
 		t('confirm-gets', { gets: meta.gets }),
 		t('sf-confirm-from-wallet', { price }),
+		...referenceLines(offer.value.orderId),
 	].join('\n');
 	const m = await pickers(s).withButtons(conversation, ctx, question, kb);
 	const { c } = await choose(conversation, m.message_id, ['pay'], t('flow-use-buttons'));
-	await safeEdit(conversation, c, t('sf-sending', { gets: meta.gets }));
+	const sending = [t('sf-sending', { gets: meta.gets }), ...referenceLines(offer.value.orderId)].join('\n');
+	await safeEdit(conversation, c, sending);
 	const told = await conversation.external(() => placeAndTell(s, side, userId, offer.value, req, meta));
 	if (told.text !== null) await safeEdit(conversation, c, told.text, menuButton());
 	const d = told.delivered;

@@ -219,9 +219,20 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const before = await env.admin.balanceKobo('demo');
 		await dataToConfirm(env, s.app, env.alice);
 		expect(env.tg.lastText(env.alice.id)).toMatch(pattern('confirm-question-for', { price: NAIRA, target: /.+/ }));
+		const question = env.tg.lastText(env.alice.id)!;
+		const from = env.tg.calls.length;
 		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
 		const receipt = env.tg.lastText(env.alice.id)!;
-		expect(receipt).toMatch(pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: /\S+/, balance: NAIRA }));
+		// one reference, the order's own, from the Confirm question through "Buying…" to the receipt;
+		// the vendor's follows on a line of its own
+		const order = await s.side.books.db.selectFrom('orders').selectAll().executeTakeFirstOrThrow();
+		const ref = text('outcome-reference', { ref: order.id });
+		expect(question.split('\n')).toContain(ref);
+		const buying = (await env.tg.waitForText(env.alice.id, pattern('sf-sending', { gets: /.+/ }), 5_000, from))!;
+		expect(buying.split('\n')).toContain(ref);
+		expect(receipt).toMatch(pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: order.id, balance: NAIRA }));
+		expect(receipt.split('\n')[3]).toMatch(pattern('order-provider-ref', { ref: /\S+/ }));
+		expect(receipt).not.toMatch(pattern('order-provider-ref', { ref: order.id }));
 		const cost = before - (await env.admin.balanceKobo('demo'));
 		const price = s.side.priceFor(cost);
 		expect(price).toBe(cost + Math.round(cost / 10) + 5_000);
