@@ -64,9 +64,9 @@ export function purchaseChecks(s: Services) {
 	 * What refuses any order of this user whatever they choose (PIN not set or locked, daily limit used up),
 	 * said when a flow starts, before network, plan and number are typed.
 	 */
-	async function early(userId: number): Promise<Checked | null> {
-		// the storefront: an empty wallet or a float the vendor refused a moment ago (cheap reads, no vendor call)
-		if (s.storefront) return s.storefront.earlyRefusal(userId);
+	async function early(userId: number, product?: string): Promise<Checked | null> {
+		// the storefront: a wallet that cannot pay the cheapest item, or a float the vendor refused a moment ago
+		if (s.storefront) return s.storefront.earlyRefusal(userId, product);
 		const pin = pinRefusal(userId);
 		if (pin) return pin;
 		const spent = s.journal.spentToday(userId);
@@ -116,7 +116,7 @@ export async function refusedUpFront(
 	place: Place,
 ): Promise<boolean> {
 	const userId = ctx.from!.id;
-	const r = await conversation.external(() => purchaseChecks(s).early(userId));
+	const r = await conversation.external(() => purchaseChecks(s).early(userId, place));
 	if (!r || r.ok) return false;
 	await ctx.reply(r.text, { reply_markup: tryAgainKeyboard(r.retry?.place ?? place, r.retry?.label) });
 	return true;

@@ -597,6 +597,30 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		expect(r.manual).toBe(14_950);
 	});
 
+	test('a wallet short of the cheapest item is refused as the flow starts, with that price and how to fund', async () => {
+		const s = await shop();
+		await fund(s, env.alice, 100); // ₦1.00: less than any data plan, enough for nothing
+		const catalog = await env.client.catalog.get();
+		const cheapest = Math.min(
+			...catalog.networks.flatMap((n) => n.plans.filter((p) => p.available).map((p) => s.side.priceFor(p.price.kobo))),
+		);
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/data'));
+		expect(env.tg.lastText(env.alice.id)).toBe(
+			text('sf-wallet-below-cheapest', {
+				available: '₦1.00',
+				price: `₦${(cheapest / 100).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`,
+				product: text('product-data'),
+			}),
+		);
+		expect(env.tg.buttons(env.alice.id).map((b) => b.data)).toContain('go:fund');
+		// airtime takes the amount the customer types: not refused here (the checks at Confirm still run)
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/airtime'));
+		expect(env.tg.lastText(env.alice.id)).not.toMatch(
+			pattern('sf-wallet-below-cheapest', { available: NAIRA, price: NAIRA, product: /.+/ }),
+		);
+		expect(await s.side.books.db.selectFrom('orders').selectAll().execute()).toEqual([]);
+	});
+
 	test('the vendor wallet cannot cover the order: refused before anything is held, the owner alerted once', async () => {
 		const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
 		const s = await shop({ client: env.clientFor(poor.token), lowFloatKobo: 100_000 });
