@@ -34,21 +34,26 @@ export function dataFeature(s: Services): Composer<MyContext> {
 			chosen.c,
 			t('data-plan-chosen', { network: net.name, plan: plan.label, prompt: phonePrompt(net.name) }),
 		);
-		const { phone, ported } = await askPhone(conversation, ctx, net.name, { asked: true });
-		const description = t('data-description', { network: net.name, plan: plan.name });
-		const target = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'data', network: net.id, plan: plan.id, phone, ported },
-			{
-				gets: t('recipient-to', { what: description, to: target }),
-				target,
-				description,
-				recipient: phone,
-				place: 'data',
-			},
-		);
+		const purchase = ({ phone, ported }: { phone: string; ported: boolean }) => {
+			const description = t('data-description', { network: net.name, plan: plan.name });
+			const to = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name });
+			return {
+				req: { product: 'data' as const, network: net.id, plan: plan.id, phone, ported },
+				meta: {
+					gets: t('recipient-to', { what: description, to }),
+					target: to,
+					description,
+					recipient: phone,
+					place: 'data' as const,
+				},
+			};
+		};
+		const first = purchase(await askPhone(conversation, ctx, net.name, { asked: true }));
+		// "Try again" after the vendor refused the number: the network and plan are kept, the number asked again
+		await confirmAndBuy(conversation, ctx, first.req, first.meta, {
+			fields: ['phone'],
+			ask: async (conv, c) => purchase(await askPhone(conv, c, net.name)),
+		});
 	}
 
 	return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(data, s.conversationOptions('data')));

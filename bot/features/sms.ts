@@ -1,9 +1,10 @@
 /** /sms: sender → recipients (pasted or a .txt/.csv file) → message → plan → checks → confirm → send. */
-import { Composer } from 'grammy';
+import { Composer, type InlineKeyboard } from 'grammy';
 import { createConversation } from '@grammyjs/conversations';
 import type { Feature } from './registry';
 import type { ConvContext, MyContext, MyConversation, Services } from '../context';
-import { confirmSteps } from '../flow/confirm';
+import { confirmSteps, type ConfirmMeta } from '../flow/confirm';
+import type { BotPurchaseRequest } from '../vtu';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { failText } from '../flow/pickers';
 import { nudge, type Loaded } from '../flow/ui';
@@ -131,6 +132,35 @@ export function smsFeature(s: Services): Composer<MyContext> {
 	const { confirmAndBuy } = confirmSteps(s);
 	const { askSender, askRecipients, planJob } = smsSteps(s);
 
+	/** The priced job and its summary; null when it cannot be sent (said, with `kb` under it). */
+	async function priced(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		job: { sender: string; message: string; recipients: string[] },
+		kb?: InlineKeyboard,
+	): Promise<{ req: BotPurchaseRequest; meta: ConfirmMeta } | null> {
+		const { sender, message } = job;
+		const plan = await planJob(conversation, sender, message, job.recipients);
+		if (!plan.ok) {
+			await ctx.reply(plan.text, { reply_markup: kb });
+			return null;
+		}
+		const p = plan.value;
+		await ctx.reply(smsSummary(sender, message, p));
+		const n = p.recipients.length;
+		if (n > s.cfg.smsMaxRecipients) {
+			await ctx.reply(t('sms-too-many', { max: s.cfg.smsMaxRecipients }), { reply_markup: kb });
+			return null;
+		}
+		const description = t('sms-description', { sender, pages: count('sms-pages', p.pages) });
+		const numbers = count('sms-numbers', n);
+		const gets = t('recipient-to', { what: description, to: numbers });
+		return {
+			req: { product: 'sms', sender, message, recipients: p.recipients },
+			meta: { gets, target: numbers, description, recipient: numbers, place: 'sms' },
+		};
+	}
+
 	async function sms(conversation: MyConversation, ctx: ConvContext): Promise<void> {
 		if (await refusedUpFront(s, conversation, ctx, 'sms')) return;
 		const sender = await askSender(conversation, ctx);
@@ -139,28 +169,18 @@ export function smsFeature(s: Services): Composer<MyContext> {
 		const message = (
 			await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-message-as-text')) })
 		).message.text;
-		const plan = await planJob(conversation, sender, message, recipients);
-		if (!plan.ok) return void (await ctx.reply(plan.text, { reply_markup: tryAgainKeyboard('sms') }));
-		const p = plan.value;
-		await ctx.reply(smsSummary(sender, message, p));
-		const n = p.recipients.length;
-		if (n > s.cfg.smsMaxRecipients)
-			return void (await ctx.reply(t('sms-too-many', { max: s.cfg.smsMaxRecipients }), {
-				reply_markup: tryAgainKeyboard('sms'),
-			}));
-		const description = t('sms-description', { sender, pages: count('sms-pages', p.pages) });
-		await confirmAndBuy(
-			conversation,
-			ctx,
-			{ product: 'sms', sender, message, recipients: p.recipients },
-			{
-				gets: t('recipient-to', { what: description, to: count('sms-numbers', n) }),
-				target: count('sms-numbers', n),
-				description,
-				recipient: count('sms-numbers', n),
-				place: 'sms',
+		const first = await priced(conversation, ctx, { sender, message, recipients }, tryAgainKeyboard('sms'));
+		if (!first) return;
+		// "Try again" after the vendor refused the numbers: the sender and the message are kept, the list asked again
+		await confirmAndBuy(conversation, ctx, first.req, first.meta, {
+			fields: ['recipients'],
+			ask: async (conv, c) => {
+				for (;;) {
+					const again = await priced(conv, c, { sender, message, recipients: await askRecipients(conv, c) });
+					if (again) return again;
+				}
 			},
-		);
+		});
 	}
 
 	return new Composer<MyContext>().use(createConversation<MyContext, ConvContext>(sms, s.conversationOptions('sms')));

@@ -12,10 +12,11 @@ import { tryAgainKeyboard, type Place } from './keyboards';
 import { failText } from './pickers';
 import { clockText } from './ui';
 import { t } from '../i18n';
+import { VtuError } from '../../client/errors';
 
 export type Checked =
 	| { ok: true; kobo: number; balanceKobo: number | null; repeat: { ago: string; ref: string } | null }
-	| { ok: false; text: string; retry?: { place: Place; label: string } };
+	| { ok: false; text: string; retry?: { place: Place; label: string }; input?: { field?: string } };
 
 /** States of an order that was (or may have been) bought: a new identical one is a repeat. */
 const BOUGHT = new Set(['sent', 'successful', 'processing', 'unknown']);
@@ -80,7 +81,10 @@ export function purchaseChecks(s: Services) {
 		try {
 			kobo = (await s.client.quote(req)).amount.kobo;
 		} catch (e) {
-			return { ok: false, text: t('check-nothing-bought', { text: failText(s, t('check-cannot-buy'), e) }) };
+			const text = t('check-nothing-bought', { text: failText(s, t('check-cannot-buy'), e) });
+			// the vendor (or the client's rules) refused a detail (named or not): not the same choices again
+			const input = e instanceof VtuError && e.code === 'invalid_input' ? { field: e.field } : undefined;
+			return { ok: false, text, ...(input ? { input } : {}) };
 		}
 		const limit = limitRefusal(userId, kobo);
 		if (limit) return { ok: false, text: limit };

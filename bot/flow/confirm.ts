@@ -21,7 +21,7 @@ import { naira, outcomeText, whatText } from '../orders';
 import { sendSheet } from '../delivery';
 import { t } from '../i18n';
 import type { BotPurchaseRequest } from '../vtu';
-import { purchaseChecks } from './checks';
+import { purchaseChecks, type Checked } from './checks';
 import { pinStep } from './pin-step';
 import { menuButton, nextStepKeyboard, tryAgainKeyboard, type Place } from './keyboards';
 import { pickers } from './pickers';
@@ -44,6 +44,43 @@ export interface ConfirmMeta {
 	place: Place;
 	/** Why the price differs from what the customer gets (airtime discount). */
 	payNote?: string;
+}
+
+/** Asks again a detail the vendor refused by name (one of `fields`, e.g. the phone); returns the purchase with it. */
+export interface Reask {
+	fields: readonly string[];
+	ask(conversation: MyConversation, ctx: ConvContext): Promise<{ req: BotPurchaseRequest; meta: ConfirmMeta }>;
+}
+
+/**
+ * What "Try again" does after a refusal before anything was bought: the same choices checked again (the
+ * wallet, a limit, the float: nothing the customer typed was wrong), one detail asked again (the vendor
+ * named it), or the flow from its start (a detail was refused that this flow cannot ask alone).
+ */
+export function retryKind(input: { field?: string } | undefined, reask?: Reask): 'same' | 'reask' | 'restart' {
+	if (!input) return 'same';
+	return input.field !== undefined && reask?.fields.includes(input.field) ? 'reask' : 'restart';
+}
+
+/**
+ * A refusal before anything was bought, said inside the flow (a new message, or the tapped message `on`
+ * edited): "Try again" (returns) resumes the flow with the choices made so far; Cancel ends it.
+ */
+export async function retryInFlow(
+	s: Services,
+	conversation: MyConversation,
+	ctx: ConvContext,
+	text: string,
+	on?: ConvContext,
+): Promise<void> {
+	const kb = new InlineKeyboard().text(t('btn-try-again'), cb.repeat(true)).text(t('btn-cancel'), cb.x());
+	let messageId: number;
+	if (on) {
+		await safeEdit(conversation, on, text, kb);
+		messageId = on.msgId!;
+	} else messageId = (await pickers(s).withButtons(conversation, ctx, text, kb)).message_id;
+	const { c } = await choose(conversation, messageId, ['repeat'], t('flow-use-buttons'));
+	await safeEdit(conversation, c, text); // its buttons are used
 }
 
 /** Orders whose Confirm was already used: a replayed tap is told so instead of "expired". */
@@ -196,21 +233,16 @@ export function confirmSteps(s: Services) {
 		].join('\n');
 	}
 
-	/** Checks, then the confirm message; the flow ends there (confirmButtons takes the tap). */
-	async function confirmAndBuy(
+	/** The order journalled (`created`) and its confirm message; the flow ends there (confirmButtons takes the tap). */
+	async function offerConfirm(
 		conversation: MyConversation,
 		ctx: ConvContext,
 		req: BotPurchaseRequest,
 		meta: ConfirmMeta,
+		p: Extract<Checked, { ok: true }>,
 	): Promise<void> {
-		if (s.storefront) return storefrontConfirm(s, conversation, ctx, req, meta);
 		const userId = ctx.from!.id;
 		const chatId = ctx.chat!.id;
-		const p = await conversation.external(() => check(userId, req, meta));
-		if (!p.ok)
-			return void (await ctx.reply(p.text, {
-				reply_markup: tryAgainKeyboard(p.retry?.place ?? meta.place, p.retry?.label),
-			}));
 		if (p.repeat && !(await repeatGuard(conversation, ctx, p.repeat, meta))) return;
 		const id = await conversation.external(
 			() =>
@@ -228,6 +260,34 @@ export function confirmSteps(s: Services) {
 			.text(t('btn-confirm-pay', { price: naira(p.kobo) }), cb.confirm(id))
 			.text(t('btn-confirm-cancel'), cb.cancel(id));
 		await withButtons(conversation, ctx, confirmText(meta, p.kobo, p.balanceKobo), kb);
+	}
+
+	/**
+	 * Checks, then the confirm message. A refusal before anything was bought keeps the flow (retryKind):
+	 * "Try again" checks the same choices again, or asks the refused detail again with `reask`, keeping
+	 * the choices before it (network, plan; SMS sender and message).
+	 */
+	async function confirmAndBuy(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		req: BotPurchaseRequest,
+		meta: ConfirmMeta,
+		reask?: Reask,
+	): Promise<void> {
+		if (s.storefront) return storefrontConfirm(s, conversation, ctx, req, meta, reask);
+		const userId = ctx.from!.id;
+		for (;;) {
+			const p = await conversation.external(() => check(userId, req, meta));
+			if (p.ok) return offerConfirm(conversation, ctx, req, meta, p);
+			const kind = retryKind(p.input, reask);
+			// another place first (set a PIN), or a wrong detail this flow cannot ask alone: start over there
+			if (p.retry || kind === 'restart')
+				return void (await ctx.reply(p.text, {
+					reply_markup: tryAgainKeyboard(p.retry?.place ?? meta.place, p.retry?.label),
+				}));
+			await retryInFlow(s, conversation, ctx, p.text);
+			if (kind === 'reask') ({ req, meta } = await reask!.ask(conversation, ctx));
+		}
 	}
 
 	return { confirmAndBuy };

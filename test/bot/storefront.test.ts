@@ -621,6 +621,45 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		expect(await s.side.books.db.selectFrom('orders').selectAll().execute()).toEqual([]);
 	});
 
+	test('wallet short at Confirm: Try again keeps network, plan and number once the wallet is funded', async () => {
+		const s = await shop();
+		const catalog = await env.client.catalog.get();
+		const prices = catalog.networks.flatMap((n) =>
+			n.plans.filter((p) => p.available).map((p) => ({ p, price: s.side.priceFor(p.price.kobo) })),
+		);
+		const cheapest = Math.min(...prices.map((x) => x.price));
+		const account = await start(s.app, env.alice);
+		await s.admin('transfer', { accountNumber: account, amount: cheapest }); // the cheapest plan, not 1GB
+		await dataToConfirm(env, s.app, env.alice);
+		const short = env.tg.lastText(env.alice.id)!;
+		expect(short).toMatch(pattern('sf-wallet-short', { price: NAIRA, available: NAIRA }));
+		expect(
+			env.tg
+				.buttons(env.alice.id)
+				.slice(-2)
+				.map((b) => b.data),
+		).toEqual(['repeat:y', 'x']);
+		// /fund while the refusal waits: answered, the flow stays open
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/fund'));
+		await s.admin('transfer', { accountNumber: account, amount: 500_000 });
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, 'Try again'));
+		// no network, plan or number asked again: the same order, offered at once
+		const question = env.tg.lastText(env.alice.id)!;
+		expect(question).toMatch(
+			pattern('confirm-question-for', {
+				price: NAIRA,
+				target: text('phone-target', { phone: '0803 123 4567', network: 'MTN' }),
+			}),
+		);
+		expect(question).toContain('1GB SME');
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
+		expect(env.tg.lastText(env.alice.id)).toMatch(
+			pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: /\S+/, balance: NAIRA }),
+		);
+		expect(await env.debits()).toBe(1);
+		await booksBalance(s.side);
+	});
+
 	test('the vendor wallet cannot cover the order: refused before anything is held, the owner alerted once', async () => {
 		const poor = await env.admin.createUser({ username: `poor${Date.now()}`, balance: '10.00' });
 		const s = await shop({ client: env.clientFor(poor.token), lowFloatKobo: 100_000 });
