@@ -26,6 +26,18 @@ export function agoText(ms: number): string {
 	return sec < 90 ? t('ago-seconds', { n: sec }) : t('ago-minutes', { n: Math.round(sec / 60) });
 }
 
+/** The vendor's price of `req`, or the refusal (a detail refused, named or not: not the same choices again). */
+async function quote(s: Services, req: BotPurchaseRequest): Promise<{ ok: true; kobo: number } | Checked> {
+	try {
+		return { ok: true, kobo: (await s.client.quote(req)).amount.kobo };
+	} catch (e) {
+		const text = t('check-nothing-bought', { text: failText(s, t('check-cannot-buy'), e) });
+		return e instanceof VtuError && e.code === 'invalid_input'
+			? { ok: false, text, input: { field: e.field } }
+			: { ok: false, text };
+	}
+}
+
 export function purchaseChecks(s: Services) {
 	function limitRefusal(userId: number, kobo: number): string | null {
 		if (kobo > s.cfg.maxPurchaseKobo)
@@ -77,15 +89,9 @@ export function purchaseChecks(s: Services) {
 
 	/** Runs inside conversation.external: price, limits, PIN, balance, repeat. */
 	async function check(userId: number, req: BotPurchaseRequest, meta: ConfirmMeta): Promise<Checked> {
-		let kobo: number;
-		try {
-			kobo = (await s.client.quote(req)).amount.kobo;
-		} catch (e) {
-			const text = t('check-nothing-bought', { text: failText(s, t('check-cannot-buy'), e) });
-			// the vendor (or the client's rules) refused a detail (named or not): not the same choices again
-			const input = e instanceof VtuError && e.code === 'invalid_input' ? { field: e.field } : undefined;
-			return { ok: false, text, ...(input ? { input } : {}) };
-		}
+		const quoted = await quote(s, req);
+		if (!quoted.ok) return quoted;
+		const kobo = quoted.kobo;
 		const limit = limitRefusal(userId, kobo);
 		if (limit) return { ok: false, text: limit };
 		const pin = pinRefusal(userId);

@@ -195,43 +195,44 @@ export function confirmButtons(s: Services): Composer<MyContext> {
 	return composer;
 }
 
+/** The same purchase was made minutes ago: ask before buying it again. */
+async function repeatGuard(
+	s: Services,
+	conversation: MyConversation,
+	ctx: ConvContext,
+	r: { ago: string; ref: string },
+	meta: ConfirmMeta,
+): Promise<boolean> {
+	const kb = new InlineKeyboard().text(t('btn-repeat-yes'), cb.repeat(true)).text(t('btn-repeat-no'), cb.repeat(false));
+	const q = await pickers(s).withButtons(
+		conversation,
+		ctx,
+		t('repeat-question', { ago: r.ago, ref: r.ref, gets: meta.gets }),
+		kb,
+	);
+	const { c, tap } = await choose(conversation, q.message_id, ['repeat'], t('flow-use-buttons'));
+	if (tap.yes) {
+		await safeEdit(conversation, c, t('repeat-buying', { gets: meta.gets }));
+		return true;
+	}
+	await safeEdit(conversation, c, t('repeat-declined'), menuButton());
+	return false;
+}
+
+/** The confirm question: price, what the customer gets, and the wallet after it. */
+function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
+	const price = naira(kobo);
+	return [
+		meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
+		t('confirm-gets', { gets: meta.gets }),
+		meta.payNote ? t('confirm-pay-note', { price, note: meta.payNote }) : t('confirm-pay', { price }),
+		...(balanceKobo !== null ? [t('confirm-wallet-after', { balance: naira(balanceKobo - kobo) })] : []),
+	].join('\n');
+}
+
 export function confirmSteps(s: Services) {
 	const { withButtons } = pickers(s);
 	const { check } = purchaseChecks(s);
-
-	async function repeatGuard(
-		conversation: MyConversation,
-		ctx: ConvContext,
-		r: { ago: string; ref: string },
-		meta: ConfirmMeta,
-	): Promise<boolean> {
-		const kb = new InlineKeyboard()
-			.text(t('btn-repeat-yes'), cb.repeat(true))
-			.text(t('btn-repeat-no'), cb.repeat(false));
-		const q = await withButtons(
-			conversation,
-			ctx,
-			t('repeat-question', { ago: r.ago, ref: r.ref, gets: meta.gets }),
-			kb,
-		);
-		const { c, tap } = await choose(conversation, q.message_id, ['repeat'], t('flow-use-buttons'));
-		if (tap.yes) {
-			await safeEdit(conversation, c, t('repeat-buying', { gets: meta.gets }));
-			return true;
-		}
-		await safeEdit(conversation, c, t('repeat-declined'), menuButton());
-		return false;
-	}
-
-	function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
-		const price = naira(kobo);
-		return [
-			meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
-			t('confirm-gets', { gets: meta.gets }),
-			meta.payNote ? t('confirm-pay-note', { price, note: meta.payNote }) : t('confirm-pay', { price }),
-			...(balanceKobo !== null ? [t('confirm-wallet-after', { balance: naira(balanceKobo - kobo) })] : []),
-		].join('\n');
-	}
 
 	/** The order journalled (`created`) and its confirm message; the flow ends there (confirmButtons takes the tap). */
 	async function offerConfirm(
@@ -243,7 +244,7 @@ export function confirmSteps(s: Services) {
 	): Promise<void> {
 		const userId = ctx.from!.id;
 		const chatId = ctx.chat!.id;
-		if (p.repeat && !(await repeatGuard(conversation, ctx, p.repeat, meta))) return;
+		if (p.repeat && !(await repeatGuard(s, conversation, ctx, p.repeat, meta))) return;
 		const id = await conversation.external(
 			() =>
 				s.journal.create({
