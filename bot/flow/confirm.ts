@@ -260,7 +260,9 @@ export function confirmSteps(s: Services) {
 		const kb = new InlineKeyboard()
 			.text(t('btn-confirm-pay', { price: naira(p.kobo) }), cb.confirm(id))
 			.text(t('btn-confirm-cancel'), cb.cancel(id));
-		await withButtons(conversation, ctx, confirmText(meta, p.kobo, p.balanceKobo), kb);
+		// the order's reference from its first message on (Sending…, the outcome and every notice say the same)
+		const question = `${confirmText(meta, p.kobo, p.balanceKobo)}\n${t('outcome-reference', { ref: id })}`;
+		await withButtons(conversation, ctx, question, kb);
 	}
 
 	/**
