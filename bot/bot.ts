@@ -8,11 +8,12 @@
  *
  * Middleware order (each line sees only what passed the one above):
  *   sequentialize (per chat and per user: the @grammyjs/runner polls concurrently, so one chat's
- *   updates must still run one after another before conversations read their state)
+ *   updates must still run one after another before conversations read their state; reading commands
+ *   such as /balance only queue behind each other, middlewares/reading.ts)
  *   → error boundary → gates (update dedupe → rate limit → allowlist → private chats only)
- *   → conversations() → PIN gate → the features of the registry (features/index.ts; order in
- *   useFeatures: reading commands → abandon flow on a new command (/cancel) → confirm taps → flows →
- *   commands → `go:` buttons → feature buttons → unhandled (stale buttons, fallback))
+ *   → the features of the registry (features/index.ts; order in useFeatures: reading commands (they
+ *   see the conversations read-only) → conversations() → PIN gate → abandon flow on a new command
+ *   (/cancel) → confirm taps → flows → commands → `go:` buttons → feature buttons → unhandled)
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -23,6 +24,7 @@ import {
 	type Api,
 	type ApiClientOptions,
 	type BotConfig as GrammyBotConfig,
+	type MiddlewareFn,
 	type NextFunction,
 } from 'grammy';
 import { conversations, type ConversationData, type VersionedState } from '@grammyjs/conversations';
@@ -45,6 +47,7 @@ import type { ConvContext, MyContext, RuntimeConfig, Services } from './context'
 import type { VtuClientLike } from './vtu';
 import { gates, type RateLimitRedis, type UpdateDedupe } from './middlewares/gates';
 import { flowCommands } from './middlewares/flow-commands';
+import { isReadingCommand, readOnlyStorage, sequentialKeyOf } from './middlewares/reading';
 import { typingWhileSlow } from './middlewares/typing';
 import { TYPING_AFTER_MS, confirmButtons } from './flow/confirm';
 import { LiveKeyboards } from './flow/live-keyboards';
@@ -308,7 +311,9 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
 	bot.catch((err) => onError(err));
 	// Polling runs updates concurrently (polling.ts); webhook instances may get overlapping requests.
 	// Same chat or same user → one after another, in arrival order. Different users → in parallel.
-	bot.use(sequentialize<MyContext>(sequentialKey));
+	// Reading commands (/balance…) only wait for each other: answered while the chat's purchase runs.
+	const reading = readingNames();
+	bot.use(sequentialize<MyContext>(sequentialKeyOf(reading)));
 	const b = bot.errorBoundary(onError);
 	b.use(
 		gates(s, {
@@ -330,14 +335,21 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
 	// ctx.chatAction = 'typing' keeps "typing…" alive (re-sent every 5 s) until it is cleared (flow/confirm.ts).
 	b.use(autoChatAction<MyContext>());
 	b.use(typingWhileSlow(s.cfg.typingAfterMs)); // any slow update shows typing (middlewares/typing.ts)
-	b.use(
+	const conversationsOn = (adapter: ConversationStorageAdapter) =>
 		conversations<MyContext, ConvContext>({
-			storage: { type: 'key', version: 1, prefix: 'conv:', adapter: storage },
+			storage: { type: 'key', version: 1, prefix: 'conv:', adapter },
 			plugins: [retryInConversation],
-		}),
+		});
+	useFeatures(b, s, reading, conversationsOn(storage), conversationsOn(readOnlyStorage(storage)));
+}
+
+/** The registry's reading commands (`keepsFlow`). */
+function readingNames(): Set<string> {
+	return new Set(
+		commandsOf(features(), { admin: true })
+			.filter((c) => c.keepsFlow)
+			.map((c) => c.name),
 	);
-	b.use(s.pinGate.middleware());
-	useFeatures(b, s);
 }
 
 /**
@@ -352,11 +364,17 @@ function isCommandText(ctx: MyContext): boolean {
 
 /**
  * The features of the registry, in this order: reading commands (answered during a flow, which stays
- * open) → flow-ending commands (/cancel) → Confirm / Cancel taps → the flows (conversations must be
- * installed before a command enters them) → the other commands → `go:` buttons → each feature's own
- * buttons, `unhandled` last.
+ * open; conversations seen read-only: middlewares/reading.ts) → conversations → PIN gate → flow-ending
+ * commands (/cancel) → Confirm / Cancel taps → the flows (conversations must be installed before a
+ * command enters them) → the other commands → `go:` buttons → each feature's own buttons, `unhandled` last.
  */
-function useFeatures(b: Composer<MyContext>, s: Services): void {
+function useFeatures(
+	b: Composer<MyContext>,
+	s: Services,
+	reading: ReadonlySet<string>,
+	conversationsMw: MiddlewareFn<MyContext>,
+	readOnlyConversations: MiddlewareFn<MyContext>,
+): void {
 	const built = features().map((f) => ({ f, parts: f.build(s) }));
 	const handlerOf = (name: string) => built.map((x) => x.parts.commands?.[name]).find(Boolean);
 	const specs = commandsOf(features(), { admin: true });
@@ -368,8 +386,16 @@ function useFeatures(b: Composer<MyContext>, s: Services): void {
 		}
 		return g;
 	};
-	b.filter(isCommandText, group(true));
-	b.use(flowCommands(s, new Set(specs.filter((c) => c.keepsFlow).map((c) => c.name))));
+	// a reading command ends here (answered or not): the conversations plugin may be installed once per update
+	b.filter(
+		(ctx) => isReadingCommand(ctx, reading),
+		readOnlyConversations,
+		group(true),
+		() => undefined,
+	);
+	b.use(conversationsMw);
+	b.use(s.pinGate.middleware());
+	b.use(flowCommands(s, reading));
 	b.use(confirmButtons(s));
 	for (const { parts } of built) if (parts.flows) b.use(parts.flows);
 	b.filter(isCommandText, group(false));

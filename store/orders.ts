@@ -124,7 +124,7 @@ export class Storefront {
 					`Vendor wallet is low: ₦${(float / 100).toFixed(2)} left; orders it cannot cover are refused until it is ` +
 						`funded.`,
 				);
-		} else await this.alerts.rearm('low_float');
+		} else this.alerts.rearm('low_float'); // memory only: a healthy order reads nothing
 		if (float < cost)
 			throw new VtuInsufficientBalanceError(
 				'The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.',

@@ -5,7 +5,7 @@ import { phonePrompt, pickers } from '../flow/pickers';
 import { choose, safeEdit } from '../flow/ui';
 import { formatPhone } from '../vtu';
 import { t } from '../i18n';
-import { productFeature, sentTo, type Questions } from './product';
+import { productFeature, sentTo, type Purchase, type Questions } from './product';
 
 function dataQuestions(s: Services): Questions {
 	const { loadNetworks, showPlans, loadPlan, pickNetwork, askPhone } = pickers(s);
@@ -28,12 +28,18 @@ function dataQuestions(s: Services): Questions {
 			chosen.c,
 			t('data-plan-chosen', { network: net.name, plan: plan.label, prompt: phonePrompt(net.name) }),
 		);
-		const { phone, ported } = await askPhone(conversation, ctx, net.name, { asked: true });
-		const description = t('data-description', { network: net.name, plan: plan.name });
-		const target = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name });
+		const purchase = ({ phone, ported }: { phone: string; ported: boolean }): Purchase => {
+			const description = t('data-description', { network: net.name, plan: plan.name });
+			const to = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name });
+			return {
+				request: { product: 'data', network: net.id, plan: plan.id, phone, ported },
+				meta: sentTo(description, to, phone),
+			};
+		};
 		return {
-			request: { product: 'data', network: net.id, plan: plan.id, phone, ported },
-			meta: sentTo(description, target, phone),
+			...purchase(await askPhone(conversation, ctx, net.name, { asked: true })),
+			// "Try again" after the vendor refused the number: the network and plan are kept, the number asked again
+			reask: { fields: ['phone'], ask: async (conv, c) => purchase(await askPhone(conv, c, net.name)) },
 		};
 	};
 }

@@ -1,6 +1,8 @@
 /** /start and the main menu, /help (its lines come from the registry), and every final message's Menu button. */
 import type { MyContext, Services } from '../context';
 import { mainMenuKeyboard } from '../flow/keyboards';
+import { flowOpen } from '../flow/confirm';
+import { stillOpen } from '../flow/ui';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { commandsOf, type Feature } from './registry';
@@ -43,10 +45,14 @@ export const menu: Feature = {
 
 export const help: Feature = {
 	name: 'help',
-	commands: [{ name: 'help', description: 'cmd-help' }],
+	// a reading command: typed during a flow (or a purchase) it answers at once and the flow stays open
+	commands: [{ name: 'help', description: 'cmd-help', keepsFlow: true }],
 	menu: { label: 'menu-help', place: 'help', row: 4 },
 	build: (s) => {
-		const showHelp = (ctx: MyContext) => ctx.reply(helpText(s, ctx), { reply_markup: mainMenuKeyboard() });
+		const showHelp = (ctx: MyContext) =>
+			flowOpen(s, ctx)
+				? ctx.reply(helpText(s, ctx) + stillOpen())
+				: ctx.reply(helpText(s, ctx), { reply_markup: mainMenuKeyboard() });
 		return { commands: { help: showHelp }, places: { help: showHelp } };
 	},
 };

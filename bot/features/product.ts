@@ -11,7 +11,8 @@ import type { ConvContext, MyContext, MyConversation, Services } from '../contex
 import type { Place } from '../callback-data';
 import { refusedUpFront } from '../flow/checks';
 import { choiceSteps } from '../flow/choices';
-import { confirmSteps, type ConfirmMeta } from '../flow/confirm';
+import { confirmSteps } from '../flow/confirm';
+import type { ConfirmMeta } from '../flow/retry';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { accountStep, type AccountCheck, type Holder } from '../flow/validate';
@@ -48,6 +49,11 @@ export function flowFeature(place: Place, flow: (s: Services) => Flow, d: FlowDe
 export interface Purchase {
 	request: BotPurchaseRequest;
 	meta: Omit<ConfirmMeta, 'place'>;
+	/**
+	 * The details "Try again" asks again when the vendor refuses one of them by name (`fields`, e.g. the
+	 * phone); the choices made before them are kept. None = such a refusal starts the flow over.
+	 */
+	reask?: { fields: readonly string[]; ask: (conversation: MyConversation, ctx: ConvContext) => Promise<Purchase> };
 }
 
 /** A product's own questions; nothing = the flow ended on the way (after saying why). */
@@ -65,7 +71,15 @@ export function productFeature(place: ProductPlace, questions: (s: Services) => 
 			return async (conversation, ctx) => {
 				if (await refusedUpFront(s, conversation, ctx, place)) return;
 				const p = await ask(conversation, ctx);
-				if (p) await confirmAndBuy(conversation, ctx, p.request, { ...p.meta, place });
+				if (!p) return;
+				const confirm = (q: Purchase) => ({ req: q.request, meta: { ...q.meta, place } });
+				const again = p.reask;
+				const reask = again && {
+					fields: again.fields,
+					ask: async (c: MyConversation, x: ConvContext) => confirm(await again.ask(c, x)),
+				};
+				const first = confirm(p);
+				await confirmAndBuy(conversation, ctx, first.req, first.meta, reask);
 			};
 		},
 		d,

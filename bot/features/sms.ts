@@ -1,4 +1,5 @@
 /** /sms: sender → recipients (pasted or a .txt/.csv file) → message → plan → checks → confirm → send. */
+import type { InlineKeyboard } from 'grammy';
 import type { ConvContext, MyConversation, Services } from '../context';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { failText } from '../flow/pickers';
@@ -13,7 +14,7 @@ import {
 	type Recipients,
 } from './sms-recipients';
 import { t } from '../i18n';
-import { productFeature, sentTo, type Questions } from './product';
+import { productFeature, sentTo, type Purchase, type Questions } from './product';
 
 /** "3 numbers", "1 page": a count in the catalogue's words (`sms-numbers`, `sms-pages`…). */
 const count = (key: string, n: number) => t(key, { n });
@@ -126,6 +127,28 @@ function smsSteps(s: Services) {
 function smsQuestions(s: Services): Questions {
 	const { askSender, askRecipients, planJob } = smsSteps(s);
 
+	/** The priced job and its summary; nothing when it cannot be sent (said, with `kb` under it). */
+	async function priced(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		job: { sender: string; message: string; recipients: string[] },
+		kb?: InlineKeyboard,
+	): Promise<Purchase | undefined> {
+		const { sender, message } = job;
+		const plan = await planJob(conversation, sender, message, job.recipients);
+		if (!plan.ok) return void (await ctx.reply(plan.text, { reply_markup: kb }));
+		const p = plan.value;
+		await ctx.reply(smsSummary(sender, message, p));
+		const n = p.recipients.length;
+		if (n > s.cfg.smsMaxRecipients)
+			return void (await ctx.reply(t('sms-too-many', { max: s.cfg.smsMaxRecipients }), { reply_markup: kb }));
+		const description = t('sms-description', { sender, pages: count('sms-pages', p.pages) });
+		return {
+			request: { product: 'sms', sender, message, recipients: p.recipients },
+			meta: sentTo(description, count('sms-numbers', n)),
+		};
+	}
+
 	return async (conversation, ctx) => {
 		const sender = await askSender(conversation, ctx);
 		const recipients = await askRecipients(conversation, ctx);
@@ -133,19 +156,20 @@ function smsQuestions(s: Services): Questions {
 		const message = (
 			await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-message-as-text')) })
 		).message.text;
-		const plan = await planJob(conversation, sender, message, recipients);
-		if (!plan.ok) return void (await ctx.reply(plan.text, { reply_markup: tryAgainKeyboard('sms') }));
-		const p = plan.value;
-		await ctx.reply(smsSummary(sender, message, p));
-		const n = p.recipients.length;
-		if (n > s.cfg.smsMaxRecipients)
-			return void (await ctx.reply(t('sms-too-many', { max: s.cfg.smsMaxRecipients }), {
-				reply_markup: tryAgainKeyboard('sms'),
-			}));
-		const description = t('sms-description', { sender, pages: count('sms-pages', p.pages) });
+		const first = await priced(conversation, ctx, { sender, message, recipients }, tryAgainKeyboard('sms'));
+		if (!first) return;
 		return {
-			request: { product: 'sms', sender, message, recipients: p.recipients },
-			meta: sentTo(description, count('sms-numbers', n)),
+			...first,
+			// "Try again" after the vendor refused the numbers: the sender and the message are kept, the list asked again
+			reask: {
+				fields: ['recipients'],
+				ask: async (conv, c) => {
+					for (;;) {
+						const again = await priced(conv, c, { sender, message, recipients: await askRecipients(conv, c) });
+						if (again) return again;
+					}
+				},
+			},
 		};
 	};
 }

@@ -9,7 +9,7 @@ import { t } from '../i18n';
 import { naira } from '../orders';
 import { commandsOf, type Feature } from './registry';
 import { features } from '.';
-import { orFailed, readingFeature } from './reading';
+import { orFailed, readingFeature, replyReading } from './reading';
 
 /** The customer's account at the provider (opened on first use) and wallet, as a message. */
 async function accountText(s: Services, ctx: MyContext): Promise<string> {
@@ -55,12 +55,14 @@ export const storefrontBalance = readingFeature('storefront-balance', 'balance',
 
 export const storefrontHelp: Feature = {
 	name: 'storefront-help',
-	commands: [{ name: 'help', description: 'cmd-help' }],
+	// a reading command: typed during a flow (or a purchase) it answers at once and the flow stays open
+	commands: [{ name: 'help', description: 'cmd-help', keepsFlow: true }],
 	menu: { label: 'menu-help', place: 'help', row: 4 },
-	build: () => {
+	build: (s) => {
 		const show = (ctx: MyContext) => {
 			const lines = commandsOf(features(), { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
-			return ctx.reply([t('sf-help-intro'), '', ...lines].join('\n'), { reply_markup: mainMenuKeyboard() });
+			const text = [t('sf-help-intro'), '', ...lines].join('\n');
+			return replyReading(s, ctx, text, mainMenuKeyboard());
 		};
 		return { commands: { help: show }, places: { help: show } };
 	},

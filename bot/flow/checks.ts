@@ -7,15 +7,16 @@
 import type { ConvContext, MyConversation, Services } from '../context';
 import { naira } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
-import type { ConfirmMeta } from './confirm';
+import type { ConfirmMeta } from './retry';
 import { tryAgainKeyboard, type Place } from './keyboards';
 import { failText } from './pickers';
 import { clockText } from './ui';
 import { t } from '../i18n';
+import { VtuError } from '../../client/errors';
 
 export type Checked =
 	| { ok: true; kobo: number; balanceKobo: number | null; repeat: { ago: string; ref: string } | null }
-	| { ok: false; text: string; retry?: { place: Place; label: string } };
+	| { ok: false; text: string; retry?: { place: Place; label: string }; input?: { field?: string } };
 
 /** States of an order that was (or may have been) bought: a new identical one is a repeat. */
 const BOUGHT = new Set(['sent', 'successful', 'processing', 'unknown']);
@@ -23,6 +24,18 @@ const BOUGHT = new Set(['sent', 'successful', 'processing', 'unknown']);
 export function agoText(ms: number): string {
 	const sec = Math.max(1, Math.round(ms / 1000));
 	return sec < 90 ? t('ago-seconds', { n: sec }) : t('ago-minutes', { n: Math.round(sec / 60) });
+}
+
+/** The vendor's price of `req`, or the refusal (a detail refused, named or not: not the same choices again). */
+async function quote(s: Services, req: BotPurchaseRequest): Promise<{ ok: true; kobo: number } | Checked> {
+	try {
+		return { ok: true, kobo: (await s.client.quote(req)).amount.kobo };
+	} catch (e) {
+		const text = t('check-nothing-bought', { text: failText(s, t('check-cannot-buy'), e) });
+		return e instanceof VtuError && e.code === 'invalid_input'
+			? { ok: false, text, input: { field: e.field } }
+			: { ok: false, text };
+	}
 }
 
 export function purchaseChecks(s: Services) {
@@ -64,9 +77,9 @@ export function purchaseChecks(s: Services) {
 	 * What refuses any order of this user whatever they choose (PIN not set or locked, daily limit used up),
 	 * said when a flow starts, before network, plan and number are typed.
 	 */
-	async function early(userId: number): Promise<Checked | null> {
-		// the storefront: an empty wallet or a float the vendor refused a moment ago (cheap reads, no vendor call)
-		if (s.storefront) return s.storefront.earlyRefusal(userId);
+	async function early(userId: number, product?: string): Promise<Checked | null> {
+		// the storefront: a wallet that cannot pay the cheapest item, or a float the vendor refused a moment ago
+		if (s.storefront) return s.storefront.earlyRefusal(userId, product);
 		const pin = pinRefusal(userId);
 		if (pin) return pin;
 		const spent = s.journal.spentToday(userId);
@@ -76,12 +89,9 @@ export function purchaseChecks(s: Services) {
 
 	/** Runs inside conversation.external: price, limits, PIN, balance, repeat. */
 	async function check(userId: number, req: BotPurchaseRequest, meta: ConfirmMeta): Promise<Checked> {
-		let kobo: number;
-		try {
-			kobo = (await s.client.quote(req)).amount.kobo;
-		} catch (e) {
-			return { ok: false, text: t('check-nothing-bought', { text: failText(s, t('check-cannot-buy'), e) }) };
-		}
+		const quoted = await quote(s, req);
+		if (!quoted.ok) return quoted;
+		const kobo = quoted.kobo;
 		const limit = limitRefusal(userId, kobo);
 		if (limit) return { ok: false, text: limit };
 		const pin = pinRefusal(userId);
@@ -116,7 +126,7 @@ export async function refusedUpFront(
 	place: Place,
 ): Promise<boolean> {
 	const userId = ctx.from!.id;
-	const r = await conversation.external(() => purchaseChecks(s).early(userId));
+	const r = await conversation.external(() => purchaseChecks(s).early(userId, place));
 	if (!r || r.ok) return false;
 	await ctx.reply(r.text, { reply_markup: tryAgainKeyboard(r.retry?.place ?? place, r.retry?.label) });
 	return true;

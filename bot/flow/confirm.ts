@@ -22,30 +22,17 @@ import { naira, outcomeText, whatText } from '../orders';
 import { sendSheet } from '../delivery';
 import { t } from '../i18n';
 import type { BotPurchaseRequest } from '../vtu';
-import { purchaseChecks } from './checks';
+import { purchaseChecks, type Checked } from './checks';
 import { pinStep } from './pin-step';
 import { menuButton, nextStepKeyboard, tryAgainKeyboard, type Place } from './keyboards';
 import { pickers } from './pickers';
 import { EXPIRED, choose, safeEdit } from './ui';
 import { cb, onCallback } from '../callback-data';
 import { storefrontConfirm } from '../storefront/confirm';
+import { retryInFlow, retryKind, type Confirm, type ConfirmMeta } from './retry';
 
 /** How long a purchase may take before "typing…" is shown (the "Sending…" edit is immediate). */
 export const TYPING_AFTER_MS = 500;
-
-export interface ConfirmMeta {
-	/** What the customer gets, e.g. "MTN data 1GB SME (30 days) to 0803 123 4567 (MTN)". */
-	gets: string;
-	/** Who gets it, for the confirm question: "0803 123 4567 (MTN)", "3 numbers". */
-	target: string | null;
-	/** Journal description ("MTN data 1GB SME (30 days)") and recipient (phone, or "3 numbers"). */
-	description: string;
-	recipient: string | null;
-	/** Where "Try again" leads when the purchase is refused before anything was bought. */
-	place: Place;
-	/** Why the price differs from what the customer gets (airtime discount). */
-	payNote?: string;
-}
 
 /** Orders whose Confirm was already used: a replayed tap is told so instead of "expired". */
 const USED = new Set(['sent', 'successful', 'processing', 'unknown', 'failed', 'not_charged']);
@@ -159,60 +146,56 @@ export function confirmButtons(s: Services): Composer<MyContext> {
 	return composer;
 }
 
+/** The same purchase was made minutes ago: ask before buying it again. */
+async function repeatGuard(
+	s: Services,
+	conversation: MyConversation,
+	ctx: ConvContext,
+	r: { ago: string; ref: string },
+	meta: ConfirmMeta,
+): Promise<boolean> {
+	const kb = new InlineKeyboard().text(t('btn-repeat-yes'), cb.repeat(true)).text(t('btn-repeat-no'), cb.repeat(false));
+	const q = await pickers(s).withButtons(
+		conversation,
+		ctx,
+		t('repeat-question', { ago: r.ago, ref: r.ref, gets: meta.gets }),
+		kb,
+	);
+	const { c, tap } = await choose(conversation, q.message_id, ['repeat'], t('flow-use-buttons'));
+	if (tap.yes) {
+		await safeEdit(conversation, c, t('repeat-buying', { gets: meta.gets }));
+		return true;
+	}
+	await safeEdit(conversation, c, t('repeat-declined'), menuButton());
+	return false;
+}
+
+/** The confirm question: price, what the customer gets, and the wallet after it. */
+function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
+	const price = naira(kobo);
+	return [
+		meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
+		t('confirm-gets', { gets: meta.gets }),
+		meta.payNote ? t('confirm-pay-note', { price, note: meta.payNote }) : t('confirm-pay', { price }),
+		...(balanceKobo !== null ? [t('confirm-wallet-after', { balance: naira(balanceKobo - kobo) })] : []),
+	].join('\n');
+}
+
 export function confirmSteps(s: Services) {
 	const { withButtons } = pickers(s);
 	const { check } = purchaseChecks(s);
 
-	async function repeatGuard(
-		conversation: MyConversation,
-		ctx: ConvContext,
-		r: { ago: string; ref: string },
-		meta: ConfirmMeta,
-	): Promise<boolean> {
-		const kb = new InlineKeyboard()
-			.text(t('btn-repeat-yes'), cb.repeat(true))
-			.text(t('btn-repeat-no'), cb.repeat(false));
-		const q = await withButtons(
-			conversation,
-			ctx,
-			t('repeat-question', { ago: r.ago, ref: r.ref, gets: meta.gets }),
-			kb,
-		);
-		const { c, tap } = await choose(conversation, q.message_id, ['repeat'], t('flow-use-buttons'));
-		if (tap.yes) {
-			await safeEdit(conversation, c, t('repeat-buying', { gets: meta.gets }));
-			return true;
-		}
-		await safeEdit(conversation, c, t('repeat-declined'), menuButton());
-		return false;
-	}
-
-	function confirmText(meta: ConfirmMeta, kobo: number, balanceKobo: number | null): string {
-		const price = naira(kobo);
-		return [
-			meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
-			t('confirm-gets', { gets: meta.gets }),
-			meta.payNote ? t('confirm-pay-note', { price, note: meta.payNote }) : t('confirm-pay', { price }),
-			...(balanceKobo !== null ? [t('confirm-wallet-after', { balance: naira(balanceKobo - kobo) })] : []),
-		].join('\n');
-	}
-
-	/** Checks, then the confirm message; the flow ends there (confirmButtons takes the tap). */
-	async function confirmAndBuy(
+	/** The order journalled (`created`) and its confirm message; the flow ends there (confirmButtons takes the tap). */
+	async function offerConfirm(
 		conversation: MyConversation,
 		ctx: ConvContext,
 		req: BotPurchaseRequest,
 		meta: ConfirmMeta,
+		p: Extract<Checked, { ok: true }>,
 	): Promise<void> {
-		if (s.storefront) return storefrontConfirm(s, conversation, ctx, req, meta);
 		const userId = ctx.from!.id;
 		const chatId = ctx.chat!.id;
-		const p = await conversation.external(() => check(userId, req, meta));
-		if (!p.ok)
-			return void (await ctx.reply(p.text, {
-				reply_markup: tryAgainKeyboard(p.retry?.place ?? meta.place, p.retry?.label),
-			}));
-		if (p.repeat && !(await repeatGuard(conversation, ctx, p.repeat, meta))) return;
+		if (p.repeat && !(await repeatGuard(s, conversation, ctx, p.repeat, meta))) return;
 		const id = await conversation.external(
 			() =>
 				s.journal.create({
@@ -228,8 +211,32 @@ export function confirmSteps(s: Services) {
 		const kb = new InlineKeyboard()
 			.text(t('btn-confirm-pay', { price: naira(p.kobo) }), cb.confirm(id))
 			.text(t('btn-confirm-cancel'), cb.cancel(id));
-		await withButtons(conversation, ctx, confirmText(meta, p.kobo, p.balanceKobo), kb);
+		// the order's reference from its first message on (Sending…, the outcome and every notice say the same)
+		const question = `${confirmText(meta, p.kobo, p.balanceKobo)}\n${t('outcome-reference', { ref: id })}`;
+		await withButtons(conversation, ctx, question, kb);
 	}
+
+	/**
+	 * Checks, then the confirm message. A refusal before anything was bought keeps the flow (retryKind):
+	 * "Try again" checks the same choices again, or asks the refused detail again with `reask`, keeping
+	 * the choices before it (network, plan; SMS sender and message).
+	 */
+	const confirmAndBuy: Confirm = async (conversation, ctx, req, meta, reask) => {
+		if (s.storefront) return storefrontConfirm(s)(conversation, ctx, req, meta, reask);
+		const userId = ctx.from!.id;
+		for (;;) {
+			const p = await conversation.external(() => check(userId, req, meta));
+			if (p.ok) return offerConfirm(conversation, ctx, req, meta, p);
+			const kind = retryKind(p.input, reask);
+			// another place first (set a PIN), or a wrong detail this flow cannot ask alone: start over there
+			if (p.retry || kind === 'restart')
+				return void (await ctx.reply(p.text, {
+					reply_markup: tryAgainKeyboard(p.retry?.place ?? meta.place, p.retry?.label),
+				}));
+			await retryInFlow(s, conversation, ctx, p.text);
+			if (kind === 'reask') ({ req, meta } = await reask!.ask(conversation, ctx));
+		}
+	};
 
 	return { confirmAndBuy };
 }

@@ -347,6 +347,9 @@ sf-wallet-short =
 sf-wallet-empty =
     Your wallet is empty: fund it first, then buy. Nothing was taken.
     Tap Fund wallet to see your account number.
+sf-wallet-below-cheapest =
+    Your wallet has { $available }; the cheapest { $product } costs { $price }. Nothing was taken.
+    Fund your wallet first: tap Fund wallet to see your account number.
 sf-float-refused =
     The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.
 sf-quote-failed = Could not price this order

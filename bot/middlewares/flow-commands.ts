@@ -1,7 +1,7 @@
 /**
  * A command typed during a flow abandons it: its unconfirmed order is cancelled and the buttons
  * of its messages are taken away. /cancel says so. Reading commands (`keepsFlow` in the registry:
- * /balance, /history, /status) leave the flow open; createBot handles them before the flows.
+ * /balance, /help, /history, /status…) leave the flow open; createBot answers them before this (reading.ts).
  */
 import { Composer } from 'grammy';
 import type { MyContext, Services } from '../context';
@@ -9,14 +9,9 @@ import { flowOpen } from '../flow/confirm';
 import { menuButton } from '../flow/keyboards';
 import type { Feature } from '../features/registry';
 import { t } from '../i18n';
+import { commandName } from './reading';
 
 const CANCEL = /^\/cancel(@\w+)?\b/;
-
-/** "/status@MyBot Data12" → "status". */
-function commandName(text: string): string {
-	const word = text.slice(1).split(/\s/, 1)[0];
-	return word.split('@', 1)[0].toLowerCase();
-}
 
 /** /cancel is handled by the middleware below, before any flow can take the update; the registry lists it. */
 export const cancel: Feature = {
@@ -39,7 +34,7 @@ export function flowCommands(s: Services, keepFlow: ReadonlySet<string>): Compos
 		const text = ctx.message?.text;
 		if (text?.startsWith('/')) {
 			const active = flowOpen(s, ctx);
-			if ((active && !keepFlow.has(commandName(text))) || CANCEL.test(text)) await abandon(ctx);
+			if ((active && !keepFlow.has(commandName(text)!)) || CANCEL.test(text)) await abandon(ctx);
 			if (CANCEL.test(text))
 				return void (await ctx.reply(active ? t('flow-cancelled') : t('cancel-nothing'), {
 					reply_markup: menuButton(),

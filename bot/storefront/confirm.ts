@@ -9,7 +9,7 @@ import { VtuError } from '../../client/errors';
 import type { OrderOutcome, OrderState } from '../../store/orders';
 import { cb } from '../callback-data';
 import type { ConvContext, MyConversation, Services } from '../context';
-import type { ConfirmMeta } from '../flow/confirm';
+import { retryInFlow, retryKind, type Confirm, type ConfirmMeta } from '../flow/retry';
 import { deliveredLines, sendSheet } from '../delivery';
 import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { failText, pickers } from '../flow/pickers';
@@ -21,16 +21,31 @@ import type { Offer, StoreSide } from './service';
 
 type Ready = Extract<Offer, { ok: true }>;
 
-async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPurchaseRequest): Promise<Loaded<Ready>> {
+/** An offer, or why not (`input`: the vendor refused a detail, see retryKind). */
+type OfferOrNot = Loaded<Ready> | { ok: false; text: string; input?: { field?: string } };
+
+async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPurchaseRequest): Promise<OfferOrNot> {
 	try {
 		const o = await side.offer(userId, req);
 		return o.ok ? { ok: true, value: o } : o;
 	} catch (e) {
 		await side.noteVendorError(e);
 		if (e instanceof VtuError && e.code === 'insufficient_balance') return { ok: false, text: t('sf-float-refused') };
-		if (e instanceof VtuError && e.code === 'invalid_input') return { ok: false, text: e.message };
+		if (e instanceof VtuError && e.code === 'invalid_input')
+			return { ok: false, text: e.message, input: { field: e.field } };
 		return { ok: false, text: failText(s, t('sf-quote-failed'), e) };
 	}
+}
+
+/**
+ * The order's own reference, said from the Confirm question to the last message (the vendor's may follow:
+ * it is what the vendor's support asks for).
+ */
+export function referenceLines(orderId: string, vendorRef?: string | null): string[] {
+	return [
+		t('outcome-reference', { ref: orderId }),
+		...(vendorRef ? [t('order-provider-ref', { ref: vendorRef })] : []),
+	];
 }
 
 /** The message an order's outcome becomes, in the flow. */
@@ -38,35 +53,37 @@ async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, o
 	const w = await side.wallet(userId);
 	const vars = { gets: meta.gets, price: naira(out.price), balance: naira(w.available) };
 	if (out.state === 'settled') {
-		const receipt = t('sf-receipt', { ...vars, ref: out.result?.ident ?? out.orderId });
-		return [receipt, ...deliveredLines(out.result?.product ?? '', out.result?.details ?? {})].join('\n');
+		const receipt = t('sf-receipt', { ...vars, ref: out.orderId });
+		const provider = out.result?.ident ? [t('order-provider-ref', { ref: out.result.ident })] : [];
+		return [receipt, ...provider, ...deliveredLines(out.result?.product ?? '', out.result?.details ?? {})].join('\n');
 	}
-	if (out.state === 'refunded') return t('sf-refunded-now', vars);
-	if (out.state === 'released') return t('sf-released-now', vars);
-	return t('sf-unknown-now', vars);
+	const ref = t('outcome-reference', { ref: out.orderId });
+	if (out.state === 'refunded') return `${t('sf-refunded-now', vars)}\n${ref}`;
+	if (out.state === 'released') return `${t('sf-released-now', vars)}\n${ref}`;
+	return `${t('sf-unknown-now', vars)}\n${ref}`;
 }
 
 /** The text of the outcome, and what a delivered order hands over (plain JSON: it crosses an external). */
 interface Told {
-	text: string;
+	/** null: another tap's flow tells it (sameOrder). */
+	text: string | null;
+	/** Refused before anything was held: the flow offers "Try again" (`input`: a detail refused, see retryKind). */
+	refused?: { input?: { field?: string } };
 	delivered: { product: string; ident: string | null; details: Record<string, unknown> } | null;
 }
 
-/** How long a second tap waits for the first one's purchase to end before it says "not sure yet: held". */
-const SAME_ORDER_WAIT_MS = 30_000;
-
 /**
- * The outcome of an order placed by another tap (another instance): read from the shared orders table once
- * its purchase has ended, so whichever tap edits the message last, it shows the same end. Still in its
- * purchase after the wait: told as held, which it is (the follower tells the end).
+ * The outcome of an order placed by another tap (another instance), or null while that tap's purchase still
+ * runs: its flow writes the order's state, claims `order:<id>:<state>`, then edits the message, so it edits
+ * after this read and this tap leaves the message to it (no wait here). An order still held whose claim
+ * exists ended unclear and was told "being confirmed": told so here too. Whichever tap edits last, the
+ * message shows the order's end (the follower tells a later one).
  */
-async function sameOrder(side: StoreSide, orderId: string, price: number): Promise<OrderOutcome> {
-	for (const until = Date.now() + SAME_ORDER_WAIT_MS; ; ) {
-		const row = await side.books.db.selectFrom('orders').select('state').where('id', '=', orderId).executeTakeFirst();
-		const state = (row?.state ?? 'held') as OrderState;
-		if (state !== 'held' || Date.now() > until) return { orderId, state: state === 'held' ? 'unknown' : state, price };
-		await new Promise((r) => setTimeout(r, 100));
-	}
+async function sameOrder(side: StoreSide, orderId: string, price: number): Promise<OrderOutcome | null> {
+	const row = await side.books.db.selectFrom('orders').select('state').where('id', '=', orderId).executeTakeFirst();
+	const state = (row?.state ?? 'held') as OrderState;
+	if (state !== 'held') return { orderId, state, price };
+	return (await side.told(`order:${orderId}:unknown`)) ? { orderId, state: 'unknown', price } : null;
 }
 
 /** Places the order; every refusal is a text (nothing was held then). */
@@ -78,7 +95,7 @@ async function placeAndTell(
 	req: BotPurchaseRequest,
 	meta: ConfirmMeta,
 ): Promise<Told> {
-	if (Date.now() - offer.at > s.cfg.confirmTtlMs) return { text: t('sf-offer-expired'), delivered: null };
+	if (Date.now() - offer.at > s.cfg.confirmTtlMs) return { text: t('sf-offer-expired'), delivered: null, refused: {} };
 	try {
 		const out = await side.place(userId, offer.orderId, req, offer.price);
 		if (out.error) await side.noteVendorError(out.error);
@@ -91,9 +108,15 @@ async function placeAndTell(
 		// the same order already placed: a double tap that reached another instance, whose flow tells the outcome
 		if (e instanceof VtuError && e.code === 'invalid_input' && e.field === 'orderId') {
 			const same = await sameOrder(side, offer.orderId, offer.price);
-			return { text: await outcomeText(side, userId, meta, same), delivered: null };
+			return { text: same && (await outcomeText(side, userId, meta, same)), delivered: null };
 		}
-		return { text: await refusalText(s, side, userId, offer, e), delivered: null };
+		const text = await refusalText(s, side, userId, offer, e);
+		if (!(e instanceof VtuError)) return { text, delivered: null };
+		if (e.code === 'insufficient_balance') return { text, delivered: null, refused: {} };
+		// a changed price: a new offer for the same choices; another detail refused: see retryKind
+		if (e.code === 'invalid_input')
+			return { text, delivered: null, refused: e.field === 'price' ? {} : { input: { field: e.field } } };
+		return { text, delivered: null };
 	}
 }
 
@@ -112,33 +135,73 @@ async function refusalText(s: Services, side: StoreSide, userId: number, offer: 
 	return t('sf-order-error', { ref: offer.orderId });
 }
 
-export async function storefrontConfirm(
+/** The Confirm question with the order's reference; the flow waits for the tap (`pay:y`, or Cancel). */
+async function askToPay(
 	s: Services,
 	conversation: MyConversation,
 	ctx: ConvContext,
-	req: BotPurchaseRequest,
 	meta: ConfirmMeta,
-): Promise<void> {
-	const side = s.storefront!;
-	const userId = ctx.from!.id;
-	const offer = await conversation.external(() => offerOf(s, side, userId, req));
-	if (!offer.ok) return void (await ctx.reply(offer.text, { reply_markup: tryAgainKeyboard(meta.place) }));
-	const price = naira(offer.value.price);
+	offer: Ready,
+): Promise<ConvContext> {
+	const price = naira(offer.price);
 	const kb = new InlineKeyboard().text(t('btn-confirm-pay', { price }), cb.pay(true)).text(t('btn-cancel'), cb.x());
 	const question = [
 		meta.target ? t('confirm-question-for', { price, target: meta.target }) : t('confirm-question', { price }),
 		t('confirm-gets', { gets: meta.gets }),
 		t('sf-confirm-from-wallet', { price }),
+		...referenceLines(offer.orderId),
 	].join('\n');
 	const m = await pickers(s).withButtons(conversation, ctx, question, kb);
-	const { c } = await choose(conversation, m.message_id, ['pay'], t('flow-use-buttons'));
-	await safeEdit(conversation, c, t('sf-sending', { gets: meta.gets }));
-	const told = await conversation.external(() => placeAndTell(s, side, userId, offer.value, req, meta));
-	await safeEdit(conversation, c, told.text, menuButton());
+	return (await choose(conversation, m.message_id, ['pay'], t('flow-use-buttons'))).c;
+}
+
+/**
+ * A refusal before anything was held keeps the flow: "Try again" makes a new offer for the same choices, or
+ * (the vendor refused a detail) asks that detail again with `reask`. Each offer is its own order id.
+ */
+export const storefrontConfirm =
+	(s: Services): Confirm =>
+	async (conversation, ctx, req, meta, reask) => {
+		const side = s.storefront!;
+		const userId = ctx.from!.id;
+		for (;;) {
+			const offer = await conversation.external(() => offerOf(s, side, userId, req));
+			let refused: { text: string; input?: { field?: string } } | null = offer.ok ? null : offer;
+			let on: ConvContext | undefined; // the Confirm message, when the refusal came after its tap
+			if (offer.ok) {
+				const c = await askToPay(s, conversation, ctx, meta, offer.value);
+				const sending = [t('sf-sending', { gets: meta.gets }), ...referenceLines(offer.value.orderId)].join('\n');
+				await safeEdit(conversation, c, sending);
+				const told = await conversation.external(() => placeAndTell(s, side, userId, offer.value, req, meta));
+				if (!told.refused) return tell(s, conversation, ctx, c, told, meta, offer.value.orderId);
+				refused = { text: told.text ?? '', input: told.refused.input };
+				on = c;
+			}
+			const kind = retryKind(refused!.input, reask);
+			if (kind === 'restart') {
+				if (on) return void (await safeEdit(conversation, on, refused!.text, tryAgainKeyboard(meta.place)));
+				return void (await ctx.reply(refused!.text, { reply_markup: tryAgainKeyboard(meta.place) }));
+			}
+			await retryInFlow(s, conversation, ctx, refused!.text, on);
+			if (kind === 'reask') ({ req, meta } = await reask!.ask(conversation, ctx));
+		}
+	};
+
+/** The outcome in the Confirm message; what a delivered order hands over (PINs) as a sheet. */
+async function tell(
+	s: Services,
+	conversation: MyConversation,
+	ctx: ConvContext,
+	c: ConvContext,
+	told: Told,
+	meta: ConfirmMeta,
+	orderId: string,
+): Promise<void> {
+	if (told.text !== null) await safeEdit(conversation, c, told.text, menuButton());
 	const d = told.delivered;
 	if (d) {
 		const chatId = ctx.chat!.id;
-		const o = { state: 'successful', description: meta.description, id: offer.value.orderId, ...d };
+		const o = { state: 'successful', description: meta.description, id: orderId, ...d };
 		await conversation.external((outside) => sendSheet(outside.api, chatId, o, s.logger));
 	}
 }

@@ -9,6 +9,7 @@ import { t } from '../i18n';
 import { naira } from '../orders';
 import { deliveredLines } from '../delivery';
 import type { StoreSide } from './service';
+import { referenceLines } from './confirm';
 
 export interface StoreFollowerOptions {
 	intervalMs: number;
@@ -23,14 +24,19 @@ export function laterText(
 	state: OrderState,
 	price: number,
 	available: number,
-	result?: { product: string; details: Record<string, unknown> },
+	result?: { product: string; ident?: string | null; details: Record<string, unknown> },
+	orderId?: string,
 ): string | null {
 	const vars = { price: naira(price), balance: naira(available) };
+	// the order's own reference, as its Confirm, "Buying…" and first outcome said it
+	const ref = orderId ? referenceLines(orderId, state === 'settled' ? result?.ident : null) : [];
 	// what a late-settled order hands over (a token, PINs) is in the message: the flow that asked is long gone
 	if (state === 'settled')
-		return [t('sf-later-settled', vars), ...deliveredLines(result?.product ?? '', result?.details ?? {})].join('\n');
-	if (state === 'released') return t('sf-later-released', vars);
-	if (state === 'refunded') return t('sf-later-refunded', vars);
+		return [t('sf-later-settled', vars), ...ref, ...deliveredLines(result?.product ?? '', result?.details ?? {})].join(
+			'\n',
+		);
+	if (state === 'released') return [t('sf-later-released', vars), ...ref].join('\n');
+	if (state === 'refunded') return [t('sf-later-refunded', vars), ...ref].join('\n');
 	return null;
 }
 
@@ -72,7 +78,7 @@ export class StoreFollower {
 				if (out.state === 'settled' && out.result)
 					await this.side.keepDelivery(o.id, out.result.product, out.result.details ?? {});
 				const w = await this.side.books.walletBalance(o.customer_id);
-				const text = laterText(out.state, o.price, w.available, out.result);
+				const text = laterText(out.state, o.price, w.available, out.result, o.id);
 				const told = text ? await this.side.tellOnce(`order:${o.id}:${out.state}`, o.customer_id, text) : false;
 				// the PINs' printable sheet goes with the message that carries them, once
 				if (told && out.state === 'settled' && out.result) await this.side.sendSheetTo(o.customer_id, o.id, out.result);

@@ -19,6 +19,7 @@ import type { BotPurchaseRequest } from '../vtu';
 import { t } from '../i18n';
 import { naira, productName } from '../orders';
 import { sendSheet } from '../delivery';
+import { catalogueItems } from './price-list';
 
 export interface StoreSideOptions {
 	opened: OpenedDb;
@@ -69,6 +70,8 @@ export type Offer =
 
 /** How long a float refusal is told up front before the float is asked again (at a Confirm). */
 const FLOAT_REFUSAL_MS = 60_000;
+/** Products sold at fixed prices: their cheapest item is known before the customer chooses. */
+const FIXED_PRICE = new Set(['data', 'cable', 'exam_pin', 'recharge_card']);
 
 export class StoreSide {
 	readonly books: Books;
@@ -248,6 +251,12 @@ export class StoreSide {
 		return Number(r.numAffectedRows ?? 0) > 0;
 	}
 
+	/** Whether `key` was claimed (read only). */
+	async told(key: string): Promise<boolean> {
+		const r = await sql<{ key: string }>`select key from bot_notices where key = ${key}`.execute(this.books.db);
+		return r.rows.length > 0;
+	}
+
 	/** The printable PIN sheet of an exam-PIN or recharge-card order settled away from its flow (the follower). */
 	async sendSheetTo(
 		customerId: string,
@@ -299,17 +308,41 @@ export class StoreSide {
 
 	/**
 	 * What refuses every order of this customer, said as a flow starts (before the details): an empty wallet
-	 * (one database read), or the vendor float refused an order in the last FLOAT_REFUSAL_MS at this
-	 * instance (the last known state: no vendor call per flow start). The full checks run at Confirm.
+	 * (one database read), a wallet short of the cheapest item of `product` at this customer's price (the
+	 * cached catalogue and two reads), or the vendor float refused an order in the last FLOAT_REFUSAL_MS at
+	 * this instance (the last known state: no vendor call per flow start). The full checks run at Confirm.
 	 */
 	async earlyRefusal(
 		userId: number,
+		product?: string,
 	): Promise<{ ok: false; text: string; retry?: { place: 'fund'; label: string } } | null> {
 		if (this.floatRefusedAt !== undefined && Date.now() - this.floatRefusedAt < FLOAT_REFUSAL_MS)
 			return { ok: false, text: t('sf-float-refused') };
 		const w = await this.wallet(userId);
-		if (w.available > 0) return null;
-		return { ok: false, text: t('sf-wallet-empty'), retry: { place: 'fund', label: t('btn-fund') } };
+		const fund = { place: 'fund' as const, label: t('btn-fund') };
+		if (w.available <= 0) return { ok: false, text: t('sf-wallet-empty'), retry: fund };
+		const cheapest = product ? await this.cheapest(userId, product) : null;
+		if (cheapest === null || w.available >= cheapest) return null;
+		const vars = { available: naira(w.available), price: naira(cheapest), product: productName(product!) };
+		return { ok: false, text: t('sf-wallet-below-cheapest', vars), retry: fund };
+	}
+
+	/**
+	 * This customer's price of the cheapest item of a product sold at fixed prices (data, cable, exam PINs,
+	 * recharge cards); null for one the customer sets the amount of, or when the catalogue cannot be read
+	 * (the checks at Confirm still run).
+	 */
+	private async cheapest(userId: number, product: string): Promise<number | null> {
+		if (!FIXED_PRICE.has(product)) return null;
+		try {
+			const items = catalogueItems(await this.o.client.catalog.get()).filter((i) => i.key.product === product);
+			if (items.length === 0) return null;
+			const table = await this.store.prices.table(await this.store.prices.tierOf(String(userId)));
+			return Math.min(...items.map((i) => table.price(i.key, i.cost).price));
+		} catch (e) {
+			this.o.logger.warn('cheapest price not known at flow start', { product, err: e });
+			return null;
+		}
 	}
 
 	/** Everything checked before the Confirm button: the customer exists, the price, the float, the wallet. */

@@ -105,6 +105,7 @@ describe('/data', () => {
 				target,
 				gets: what('MTN data 1GB SME (30 days)', target),
 				walletAfter: '₦999,750.00',
+				ref: env.tg.findButton(u.id, /^confirm:/)!.data.slice('confirm:'.length),
 			}),
 		);
 		expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([
@@ -251,6 +252,7 @@ describe('/airtime', () => {
 				gets: text('airtime-gets', { amount: '₦500.00', network: 'AIRTEL', phone: '0802 123 4567' }),
 				note: text('airtime-pay-note', { amount: '₦500.00' }),
 				walletAfter: `₦${(1_000_000 - quoted.amount.kobo / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+				ref: env.tg.findButton(u.id, /^confirm:/)!.data.slice('confirm:'.length),
 			}),
 		);
 		await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));

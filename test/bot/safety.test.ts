@@ -317,7 +317,7 @@ describe('nothing lost, nothing doubled', () => {
 		expect(await env.debits()).toBe(1);
 	});
 
-	test('low balance is refused BEFORE the confirm, with the shortfall; Try again restarts the flow', async () => {
+	test('low balance refused BEFORE the confirm, with the shortfall; Try again keeps network, plan, number', async () => {
 		const poor = await env.admin.createUser({ username: 'poor', balance: '100' });
 		const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
 		await dataToConfirm(env, app, env.alice);
@@ -326,14 +326,25 @@ describe('nothing lost, nothing doubled', () => {
 				'tap Try again. Nothing was bought.',
 		);
 		expect(env.tg.buttons(env.alice.id).map((b) => [b.text, b.data])).toEqual([
-			['Try again', 'go:data'],
-			['🏠 Menu', 'go:menu'],
+			[text('btn-try-again'), 'repeat:y'],
+			[text('btn-cancel'), 'x'],
 		]);
 		expect(app.journal.recentForUser(env.alice.id)).toHaveLength(0);
+		// /balance while the refusal waits: answered, the flow stays open
+		await env.send(app, env.tg.textUpdate(env.alice, '/balance'));
+		expect(env.tg.lastText(env.alice.id)).toMatch(/^💰 Wallet balance: ₦100\.00/);
 		await env.admin.fund('poor', '200');
 		await env.send(app, env.tg.buttonUpdate(env.alice, 'Try again'));
-		expect(env.tg.lastText(env.alice.id)).toBe(text('data-choose-network'));
-		expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(0);
+		// the same network, plan and number, checked again: straight to Confirm
+		expect(env.tg.lastText(env.alice.id)).toMatch(
+			pattern('confirm-question-for', {
+				price: '₦250.00',
+				target: text('phone-target', { phone: '0803 123 4567', network: 'MTN' }),
+			}),
+		);
+		await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
+		expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
+		expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(1);
 	});
 
 	test('the balance drops after the confirm: the vendor refuses, not charged, Try again buys the same', async () => {

@@ -219,9 +219,20 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const before = await env.admin.balanceKobo('demo');
 		await dataToConfirm(env, s.app, env.alice);
 		expect(env.tg.lastText(env.alice.id)).toMatch(pattern('confirm-question-for', { price: NAIRA, target: /.+/ }));
+		const question = env.tg.lastText(env.alice.id)!;
+		const from = env.tg.calls.length;
 		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
 		const receipt = env.tg.lastText(env.alice.id)!;
-		expect(receipt).toMatch(pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: /\S+/, balance: NAIRA }));
+		// one reference, the order's own, from the Confirm question through "Buying…" to the receipt;
+		// the vendor's follows on a line of its own
+		const order = await s.side.books.db.selectFrom('orders').selectAll().executeTakeFirstOrThrow();
+		const ref = text('outcome-reference', { ref: order.id });
+		expect(question.split('\n')).toContain(ref);
+		const buying = (await env.tg.waitForText(env.alice.id, pattern('sf-sending', { gets: /.+/ }), 5_000, from))!;
+		expect(buying.split('\n')).toContain(ref);
+		expect(receipt).toMatch(pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: order.id, balance: NAIRA }));
+		expect(receipt.split('\n')[3]).toMatch(pattern('order-provider-ref', { ref: /\S+/ }));
+		expect(receipt).not.toMatch(pattern('order-provider-ref', { ref: order.id }));
 		const cost = before - (await env.admin.balanceKobo('demo'));
 		const price = s.side.priceFor(cost);
 		expect(price).toBe(cost + Math.round(cost / 10) + 5_000);
@@ -239,6 +250,57 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 			env.tg.callbackUpdate(env.alice, env.tg.botMessages(env.alice.id).slice(-1)[0].message_id, 'pay:y'),
 		);
 		expect(await env.debits()).toBe(1);
+	});
+
+	/** The real client, but its purchases wait at the vendor until the test releases them. */
+	function heldClient(c: VtuClient) {
+		let release!: () => void;
+		const gate = new Promise<void>((r) => (release = r));
+		let reached!: () => void;
+		const atVendor = new Promise<void>((r) => (reached = r));
+		env.cleanup(() => release()); // never leave a purchase hanging after a failed test
+		const client = new Proxy(c, {
+			get(target, p) {
+				if (p === 'buy')
+					return async (...args: Parameters<VtuClient['buy']>) => {
+						reached();
+						await gate;
+						return target.buy(...args);
+					};
+				const v = Reflect.get(target, p) as unknown;
+				return typeof v === 'function' ? v.bind(target) : v;
+			},
+		});
+		return { client, atVendor, release };
+	}
+
+	test('purchase held at the vendor: /balance, /help, /history answer at once; one order, flow ends once', async () => {
+		const held = heldClient(env.client);
+		const s = await shop({ client: held.client });
+		const u = env.alice;
+		await fund(s, u, 500_000);
+		await dataToConfirm(env, s.app, u);
+		const paying = env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
+		await held.atVendor;
+		const from = env.tg.calls.length;
+		await env.send(s.app, env.tg.textUpdate(u, '/balance'));
+		expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^${source('sf-balance', { balance: NAIRA })}`));
+		await env.send(s.app, env.tg.textUpdate(u, '/help'));
+		expect(env.tg.lastText(u.id)).toMatch(new RegExp(`^${source('sf-help-intro')}`));
+		await env.send(s.app, env.tg.textUpdate(u, '/history'));
+		expect(env.tg.lastText(u.id)).toMatch(/being sent/);
+		// every answer came while the vendor still held the purchase: no receipt yet
+		const receipt = pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: /\S+/, balance: NAIRA });
+		expect(env.tg.textsTo(u.id).filter((x) => receipt.test(x))).toEqual([]);
+		held.release();
+		await paying;
+		await env.tg.waitForText(u.id, receipt, 20_000, from);
+		// the flow ended (a reading command wrote no stale state back): /data starts afresh, one order, one debit
+		await env.send(s.app, env.tg.textUpdate(u, '/data'));
+		expect(env.tg.lastText(u.id)).toMatch(/choose the network/);
+		expect(await s.side.books.db.selectFrom('orders').selectAll().execute()).toHaveLength(1);
+		expect(await env.debits()).toBe(1);
+		await booksBalance(s.side);
 	});
 
 	test('the vendor fails the order later: refunded exactly once, the customer told once', async () => {
@@ -486,12 +548,17 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 
 	test('a short wallet is told before Confirm; Cancel holds nothing; /fund shows the account', async () => {
 		const s = await shop();
-		await fund(s, env.alice, 10_000);
+		// enough for the cheapest plan (so the flow starts), short of 1GB
+		const catalog = await env.client.catalog.get();
+		const cheapest = Math.min(
+			...catalog.networks.flatMap((n) => n.plans.filter((p) => p.available).map((p) => s.side.priceFor(p.price.kobo))),
+		);
+		await fund(s, env.alice, cheapest);
 		await dataToConfirm(env, s.app, env.alice);
-		expect(env.tg.lastText(env.alice.id)).toMatch(pattern('sf-wallet-short', { price: NAIRA, available: '₦100.00' }));
+		expect(env.tg.lastText(env.alice.id)).toMatch(pattern('sf-wallet-short', { price: NAIRA, available: NAIRA }));
 		const sent = await s.admin('transfer', {
 			accountNumber: /Your account: (\d+)/.exec(env.tg.textsTo(env.alice.id).join('\n'))![1],
-			amount: 490_000,
+			amount: 500_000 - cheapest,
 		});
 		expect(sent.deliveries.map((d) => d.outcome)).toEqual(['credited']);
 		await dataToConfirm(env, s.app, env.alice);
@@ -533,6 +600,69 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		expect(await s.side.books.walletBalance(a)).toEqual({ balance: 14_950, held: 0, available: 14_950 });
 		const r = await booksBalance(s.side);
 		expect(r.manual).toBe(14_950);
+	});
+
+	test('wallet short of the cheapest item refused as the flow starts, with that price and how to fund', async () => {
+		const s = await shop();
+		await fund(s, env.alice, 100); // ₦1.00: less than any data plan, enough for nothing
+		const catalog = await env.client.catalog.get();
+		const cheapest = Math.min(
+			...catalog.networks.flatMap((n) => n.plans.filter((p) => p.available).map((p) => s.side.priceFor(p.price.kobo))),
+		);
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/data'));
+		expect(env.tg.lastText(env.alice.id)).toBe(
+			text('sf-wallet-below-cheapest', {
+				available: '₦1.00',
+				price: `₦${(cheapest / 100).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`,
+				product: text('product-data'),
+			}),
+		);
+		expect(env.tg.buttons(env.alice.id).map((b) => b.data)).toContain('go:fund');
+		// airtime takes the amount the customer types: not refused here (the checks at Confirm still run)
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/airtime'));
+		expect(env.tg.lastText(env.alice.id)).not.toMatch(
+			pattern('sf-wallet-below-cheapest', { available: NAIRA, price: NAIRA, product: /.+/ }),
+		);
+		expect(await s.side.books.db.selectFrom('orders').selectAll().execute()).toEqual([]);
+	});
+
+	test('wallet short at Confirm: Try again keeps network, plan and number once the wallet is funded', async () => {
+		const s = await shop();
+		const catalog = await env.client.catalog.get();
+		const prices = catalog.networks.flatMap((n) =>
+			n.plans.filter((p) => p.available).map((p) => ({ p, price: s.side.priceFor(p.price.kobo) })),
+		);
+		const cheapest = Math.min(...prices.map((x) => x.price));
+		const account = await start(s.app, env.alice);
+		await s.admin('transfer', { accountNumber: account, amount: cheapest }); // the cheapest plan, not 1GB
+		await dataToConfirm(env, s.app, env.alice);
+		const short = env.tg.lastText(env.alice.id)!;
+		expect(short).toMatch(pattern('sf-wallet-short', { price: NAIRA, available: NAIRA }));
+		expect(
+			env.tg
+				.buttons(env.alice.id)
+				.slice(-2)
+				.map((b) => b.data),
+		).toEqual(['repeat:y', 'x']);
+		// /fund while the refusal waits: answered, the flow stays open
+		await env.send(s.app, env.tg.textUpdate(env.alice, '/fund'));
+		await s.admin('transfer', { accountNumber: account, amount: 500_000 });
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, 'Try again'));
+		// no network, plan or number asked again: the same order, offered at once
+		const question = env.tg.lastText(env.alice.id)!;
+		expect(question).toMatch(
+			pattern('confirm-question-for', {
+				price: NAIRA,
+				target: text('phone-target', { phone: '0803 123 4567', network: 'MTN' }),
+			}),
+		);
+		expect(question).toContain('1GB SME');
+		await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
+		expect(env.tg.lastText(env.alice.id)).toMatch(
+			pattern('sf-receipt', { gets: /.+/, price: NAIRA, ref: /\S+/, balance: NAIRA }),
+		);
+		expect(await env.debits()).toBe(1);
+		await booksBalance(s.side);
 	});
 
 	test('the vendor wallet cannot cover the order: refused before anything is held, the owner alerted once', async () => {

@@ -45,6 +45,8 @@ export function confirmText(o: {
 	gets: string;
 	note?: string;
 	walletAfter?: string;
+	/** the order's reference (the Confirm button's order id) */
+	ref?: string;
 }): string {
 	return [
 		o.target
@@ -53,6 +55,7 @@ export function confirmText(o: {
 		t('confirm-gets', { gets: o.gets }),
 		o.note ? t('confirm-pay-note', { price: o.price, note: o.note }) : t('confirm-pay', { price: o.price }),
 		...(o.walletAfter ? [t('confirm-wallet-after', { balance: o.walletAfter })] : []),
+		...(o.ref ? [t('outcome-reference', { ref: o.ref })] : []),
 	].join('\n');
 }
 

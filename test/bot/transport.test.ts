@@ -7,7 +7,7 @@ import { startPolling, type Poller } from '../../bot/polling';
 import { startWebhookServer } from '../../bot/server';
 import type { BotPurchaseRequest, VtuClientLike } from '../../bot/vtu';
 import { useBotEnv } from './harness';
-import { lines, pattern, text, what } from './texts';
+import { lines, pattern, source, text, what } from './texts';
 
 const env = useBotEnv();
 
@@ -111,7 +111,7 @@ test('long polling: getUpdates with offset drives a whole data purchase; stop() 
 	expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
 });
 
-test('long polling is concurrent: a purchase waiting does not block other users; a chat stays in order', async () => {
+test('long polling is concurrent across users: one purchase waiting on the vendor does not block others', async () => {
 	const g = gatedClient(env.client);
 	const app = await env.makeBot({}, env.dbPath, g.client);
 	await poll(app);
@@ -121,20 +121,53 @@ test('long polling is concurrent: a purchase waiting does not block other users;
 	const from = env.tg.calls.length;
 	env.tg.press(a, /^confirm:/);
 	await until(() => g.started.length === 1, 'the purchase to reach the vendor');
-	// Alice asks for her history while her purchase is still at the vendor: same chat, so it waits.
-	env.tg.sendText(a, '/history');
 	// Bob is not blocked by Alice's purchase (bot.start() would handle nothing until it returns).
 	env.tg.sendText(b, '/balance');
-	await env.tg.waitForText(b.id, /^💰 Wallet balance/, 5000, from);
+	await env.tg.waitForText(b.id, /^💰 Wallet balance/, 20_000, from);
 	await walkToConfirm(b, '08061234567');
 	expect(env.tg.textsTo(a.id).slice(-1)[0]).toMatch(pattern('confirm-sending', { what: /[^]*/ }));
 	g.release();
-	const ok = await env.tg.waitForText(a.id, /^✅ Delivered/, 5000, from);
-	const history = await env.tg.waitForText(a.id, /^🧾 Recent orders/, 5000, from);
-	// The /history update ran after the purchase finished, so it lists it as successful.
-	expect(history).toMatch(/MTN data 1GB SME \(30 days\) to 0803 123 4567, ₦250\.00: Delivered/);
+	await env.tg.waitForText(a.id, /^✅ Delivered/, 20_000, from);
+	expect(await env.debits()).toBe(1);
+});
+
+test('same chat, purchase at the vendor: reading commands answer at once; 2nd Confirm, new flow wait', async () => {
+	const g = gatedClient(env.client);
+	const app = await env.makeBot({}, env.dbPath, g.client);
+	await poll(app);
+	const a = env.alice;
+	await walkToConfirm(a, '08031234567');
+	const from = env.tg.calls.length;
+	const seen = env.tg.textsTo(a.id).length;
+	const tap = env.tg.buttonUpdate(a, /^confirm:/);
+	const ref = String(tap.callback_query.data).split(':')[1];
+	const secondTap = env.tg.buttonUpdate(a, /^confirm:/); // a new update: the customer taps Confirm again
+	env.tg.enqueue(tap);
+	await until(() => g.started.length === 1, 'the purchase to reach the vendor');
+	env.tg.enqueue(secondTap);
+	env.tg.sendText(a, '/data');
+	for (const c of ['/balance', '/help', '/history', `/status ${ref}`]) env.tg.sendText(a, c);
+	// The vendor holds the purchase until every reading command has its answer.
+	await env.tg.waitForText(a.id, /^💰 Wallet balance/, 20_000, from);
+	await env.tg.waitForText(a.id, new RegExp(`^${source('help-intro')}`), 20_000, from);
+	await env.tg.waitForText(a.id, /^🧾 Recent orders/, 20_000, from);
+	await env.tg.waitForText(a.id, pattern('order-title', { product: /.+/, date: /.+/ }), 20_000, from);
+	expect(g.started).toHaveLength(1);
+	// Still at the vendor: the second tap and /data queue behind the purchase (nothing of them is said yet).
+	expect(
+		env.tg
+			.textsTo(a.id)
+			.slice(seen)
+			.filter((x) => /^✅ Delivered|choose the network/.test(x)),
+	).toEqual([]);
+	expect(env.tg.answers()).not.toContain(text('confirm-already-bought', { ref }));
+	g.release();
+	const ok = await env.tg.waitForText(a.id, /^✅ Delivered/, 20_000, from);
+	const next = await env.tg.waitForText(a.id, /choose the network/, 20_000, from);
 	const texts = env.tg.textsTo(a.id);
-	expect(texts.lastIndexOf(history)).toBeGreaterThan(texts.lastIndexOf(ok));
+	expect(texts.lastIndexOf(next)).toBeGreaterThan(texts.lastIndexOf(ok));
+	await env.tg.waitFor(() => env.tg.answers().includes(text('confirm-already-bought', { ref })), 20_000, 'second tap');
+	expect(g.started).toHaveLength(1);
 	expect(await env.debits()).toBe(1);
 });
 

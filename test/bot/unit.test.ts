@@ -1,4 +1,5 @@
 /** Units: configuration, journal state machine and limits, allowlist, PIN hashing/lockout, storage, redaction. */
+import { retryKind } from '../../bot/flow/retry';
 import { mkdtempSync } from 'node:fs';
 import type { Api } from 'grammy';
 import { tmpdir } from 'node:os';
@@ -390,5 +391,19 @@ describe('seller texts and parsing (issue 14)', () => {
 		expect(userError('invalid_input', 'phone "123" is not a Nigerian mobile number.')).toBe(
 			text('err-invalid-input-plain', { message: 'phone "123" is not a Nigerian mobile number.' }),
 		);
+	});
+});
+
+describe('retryKind: what "Try again" does after a refusal before anything was bought', () => {
+	const reask = { fields: ['phone'], ask: async () => ({}) as never };
+	test('nothing typed was wrong (wallet, limit, float): the same choices again', () => {
+		expect(retryKind(undefined, reask)).toBe('same');
+		expect(retryKind(undefined)).toBe('same');
+	});
+	test('a detail the flow can ask alone: that detail again; any other detail: the flow from its start', () => {
+		expect(retryKind({ field: 'phone' }, reask)).toBe('reask');
+		expect(retryKind({ field: 'plan' }, reask)).toBe('restart');
+		expect(retryKind({}, reask)).toBe('restart');
+		expect(retryKind({ field: 'phone' })).toBe('restart');
 	});
 });
