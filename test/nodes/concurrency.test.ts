@@ -90,6 +90,23 @@ describe('AdaptiveLimit', () => {
 		expect([l.current, l.cuts]).toEqual([10 + 2 * SLOW_START_STEP, 0]);
 	});
 
+	test('a refusal drops the limit to what is still in flight, at every refusal, and ends slow start', () => {
+		const l = new AdaptiveLimit(1000, 1000);
+		// a burst of 1,000 against a site holding 50: refusals arrive one after another as the rest drain
+		l.refused(999);
+		l.refused(600);
+		expect(l.current).toBe(600);
+		l.refused(50);
+		expect([l.current, l.cuts]).toEqual([50, 3]);
+		l.refused(70); // more in flight than the limit (sent before it dropped): no rise, no cut
+		expect([l.current, l.cuts]).toEqual([50, 3]);
+		// no more slow start: one per round trip
+		for (let k = 0; k < 55; k++) l.answered(5000, 100);
+		expect(l.current).toBe(51);
+		l.refused(0);
+		expect(l.current).toBe(1);
+	});
+
 	test('never below one, never above the ceiling', () => {
 		const l = new AdaptiveLimit(3);
 		expect(l.current).toBe(3);
