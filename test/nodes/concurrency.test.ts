@@ -73,14 +73,25 @@ describe('AdaptiveLimit', () => {
 		expect(l.cuts).toBe(2);
 	});
 
+	test('an answer 1.5× slower than the fastest (plus the slack) ends slow start without a cut', () => {
+		const l = new AdaptiveLimit(1000, 10);
+		l.answered(0, 1000);
+		l.answered(0, 1700); // within 1.5 × 1000 ms + 250 ms: still tripling
+		expect(l.current).toBe(14);
+		l.answered(0, 1800); // the site began to queue: one per round trip from here
+		expect([l.current, l.cuts]).toEqual([14, 0]);
+		for (let k = 0; k < 14; k++) l.answered(0, 1000);
+		expect(l.current).toBe(15);
+	});
+
 	test('an answer far slower than the fastest counts as strain (the site is queueing)', () => {
 		const l = new AdaptiveLimit(100, 20);
 		l.answered(0, 1000);
-		l.answered(0, 2100); // within 2 × 1000 ms + 250 ms
+		l.answered(0, 2100); // within 2 × 1000 ms + 250 ms: no cut (but no more slow start)
 		expect(l.cuts).toBe(0);
 		l.answered(0, 2300);
 		expect(l.cuts).toBe(1);
-		expect(l.current).toBe(16); // 24 after two clean answers, × 0.7
+		expect(l.current).toBe(15); // 22 + 1/22 after two clean answers, × 0.7
 	});
 
 	test('an untimed answer (waited for the final status) only grows the pace', () => {
