@@ -431,7 +431,9 @@ async function main() {
 		const lines = [''];
 		const head =
 			`bench/n8n: airtime purchases (MTN VTU ₦${AMOUNT}) in n8n ` +
-			`${require('../test/n8n/harness').N8N_VERSION}, one sandbox, ${ROUNDS} round(s), medians`;
+			`${require('../test/n8n/harness').N8N_VERSION}, one sandbox, ${ROUNDS} round(s), medians; ` +
+			`${new Date().toISOString().slice(0, 16)} UTC, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ` +
+			`load ${os.loadavg()[0].toFixed(1)}`;
 		lines.push(head);
 		for (const sc of plan) {
 			await setVendor(sb, sc);
@@ -504,7 +506,7 @@ function summary(plan, results, n8n) {
 					lines.push(
 						`${{ ours: 'ours', oursSet: `ours (Concurrency ${args['also-concurrency']})`, http: 'HTTP Request' }[w]} at ` +
 							`${n} items, ${sc.label}: ${x(r.nodeMs / limitMs)} the vendor-bound limit of ${fmt(limitMs)} (goal ≤ ` +
-							`1.2×), ${r.failed} failed rows`,
+							`1.2×), ${r.failed} failed rows${r.refused ? `, ${r.refused} refusals (429s, retries included)` : ''}`,
 					);
 			}
 		}

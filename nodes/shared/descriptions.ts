@@ -24,7 +24,8 @@ const SHARED_OPTIONS: INodeProperties[] = [
 		description:
 			'The most items bought at the same time. Not set: the node starts with 10 and sends more, up to ' +
 			'1000, only while the site answers quickly and cleanly. Set: it starts at this number. Either ' +
-			'way it slows down (to 0.7×) on "too many requests" (HTTP 429), server errors or slow answers. ' +
+			'way it slows down on "too many requests" (HTTP 429: to what the site is already handling), ' +
+			'server errors or slow answers (to 0.7×). ' +
 			'Set it to what the site allows if you know it. Results stay one per input item, in input order.',
 	}),
 	locked({

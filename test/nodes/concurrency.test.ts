@@ -73,14 +73,25 @@ describe('AdaptiveLimit', () => {
 		expect(l.cuts).toBe(2);
 	});
 
+	test('an answer 1.5× slower than the fastest (plus the slack) ends slow start without a cut', () => {
+		const l = new AdaptiveLimit(1000, 10);
+		l.answered(0, 1000);
+		l.answered(0, 1700); // within 1.5 × 1000 ms + 250 ms: still tripling
+		expect(l.current).toBe(14);
+		l.answered(0, 1800); // the site began to queue: one per round trip from here
+		expect([l.current, l.cuts]).toEqual([14, 0]);
+		for (let k = 0; k < 14; k++) l.answered(0, 1000);
+		expect(l.current).toBe(15);
+	});
+
 	test('an answer far slower than the fastest counts as strain (the site is queueing)', () => {
 		const l = new AdaptiveLimit(100, 20);
 		l.answered(0, 1000);
-		l.answered(0, 2100); // within 2 × 1000 ms + 250 ms
+		l.answered(0, 2100); // within 2 × 1000 ms + 250 ms: no cut (but no more slow start)
 		expect(l.cuts).toBe(0);
 		l.answered(0, 2300);
 		expect(l.cuts).toBe(1);
-		expect(l.current).toBe(16); // 24 after two clean answers, × 0.7
+		expect(l.current).toBe(15); // 22 + 1/22 after two clean answers, × 0.7
 	});
 
 	test('an untimed answer (waited for the final status) only grows the pace', () => {
@@ -88,6 +99,23 @@ describe('AdaptiveLimit', () => {
 		l.answered(0, 100);
 		l.answered(0); // however long it took
 		expect([l.current, l.cuts]).toEqual([10 + 2 * SLOW_START_STEP, 0]);
+	});
+
+	test('a refusal drops the limit to what is still in flight, at every refusal, and ends slow start', () => {
+		const l = new AdaptiveLimit(1000, 1000);
+		// a burst of 1,000 against a site holding 50: refusals arrive one after another as the rest drain
+		l.refused(999);
+		l.refused(600);
+		expect(l.current).toBe(600);
+		l.refused(50);
+		expect([l.current, l.cuts]).toEqual([50, 3]);
+		l.refused(70); // more in flight than the limit (sent before it dropped): no rise, no cut
+		expect([l.current, l.cuts]).toEqual([50, 3]);
+		// no more slow start: one per round trip
+		for (let k = 0; k < 55; k++) l.answered(5000, 100);
+		expect(l.current).toBe(51);
+		l.refused(0);
+		expect(l.current).toBe(1);
 	});
 
 	test('never below one, never above the ceiling', () => {
