@@ -11,7 +11,7 @@ import { TYPING_AFTER_MS } from '../../bot/flow/confirm';
 import type { VtuBot } from '../../bot/bot';
 import type { FakeUser } from './fake-telegram';
 import { useBotEnv } from './harness';
-import { HoldProxy } from './journeys-hold';
+import { HoldProxy } from './journeys-kit';
 import { confirmPattern, outcomeHead, pattern, source, text, what } from './texts';
 
 const env = useBotEnv();

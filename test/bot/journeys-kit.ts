@@ -11,7 +11,9 @@ import {
 	type Server,
 	type ServerResponse,
 } from 'node:http';
+import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 export interface Hold {
 	/** Resolves when the first matching request has reached the proxy (and is parked). */
@@ -89,5 +91,27 @@ export class HoldProxy {
 		out.on('error', () => res.destroy());
 		res.on('close', () => out.destroy());
 		out.end(Buffer.concat(chunks));
+	}
+}
+
+/** The real bot (`bot/main.ts`) as its own process, with only the environment given (and PATH, HOME). */
+export function runBot(env: Record<string, string>) {
+	const child = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
+		cwd: join(__dirname, '..', '..'),
+		env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let out = '';
+	child.stdout.on('data', (d) => (out += d));
+	child.stderr.on('data', (d) => (out += d));
+	const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+	return { child, exited, output: () => out };
+}
+
+/** Poll `check` (a read of the sandbox or a database) until it holds: a condition, with a generous bound. */
+export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000): Promise<void> {
+	for (const end = Date.now() + timeoutMs; !(await check()); ) {
+		if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+		await new Promise((r) => setTimeout(r, 50));
 	}
 }
