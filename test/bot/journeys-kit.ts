@@ -37,11 +37,11 @@ export interface Hold {
 	lift(): void;
 }
 
-interface HoldState extends Hold {
+type HoldState = { -readonly [K in keyof Hold]: Hold[K] } & {
 	match: (method: string, path: string) => boolean;
 	waiters: (() => void)[];
 	onReach: () => void;
-}
+};
 
 export class HoldProxy {
 	private server?: Server;
@@ -89,7 +89,7 @@ export class HoldProxy {
 		for await (const c of req) chunks.push(c as Buffer);
 		const h = this.holds.find((x) => x.match(req.method ?? '', req.url ?? ''));
 		if (h) {
-			(h as { parked: number }).parked++;
+			h.parked++;
 			await new Promise<void>((r) => {
 				h.waiters.push(r);
 				h.onReach();

@@ -58,7 +58,7 @@ function parseCsv(csv: string): { rows: Row[]; totals: Record<string, number> } 
 	return { rows, totals };
 }
 
-test('the owner sets a price and sees the margin; the customer sees and pays it; /report and its CSV add up', async () => {
+test('the owner sets a price, sees the margin; a customer sees and pays it; /report and its CSV add up', async () => {
 	const s = await openShop(env);
 	const owner = env.admin1;
 	await fund(s, env.alice, 500_000);

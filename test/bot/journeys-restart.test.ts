@@ -8,7 +8,7 @@
 import { BOT_TOKEN, useBotEnv } from './harness';
 import type { FakeUser } from './fake-telegram';
 import { HoldProxy, runBot, until } from './journeys-kit';
-import { afterRestart, outcomeHead, source, text, what } from './texts';
+import { afterRestart, outcomeHead, source, what } from './texts';
 
 const env = useBotEnv();
 const ITEM = what('MTN data 1GB SME (30 days)', '0803 123 4567');

@@ -82,7 +82,7 @@ test('the bot shows progress within a second of a slow update (its typing thresh
 	expect(TYPING_AFTER_MS).toBeLessThanOrEqual(1000);
 });
 
-test('data: plan list, balance read and purchase each show a sign before the vendor answers; typing stops', async () => {
+test('data: the price list, balance read and purchase each show a sign before the vendor answers', async () => {
 	const app = await slowBot();
 	const u = env.alice;
 	// the price list: the catalogue (networks and their plans) is read from the vendor as /data starts
