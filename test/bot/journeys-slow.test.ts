@@ -11,7 +11,7 @@ import { TYPING_AFTER_MS } from '../../bot/flow/confirm';
 import type { VtuBot } from '../../bot/bot';
 import type { FakeUser } from './fake-telegram';
 import { useBotEnv } from './harness';
-import { HoldProxy } from './journeys-kit';
+import { HoldProxy, openShop } from './journeys-kit';
 import { confirmPattern, outcomeHead, pattern, source, text, what } from './texts';
 
 const env = useBotEnv();
@@ -25,16 +25,16 @@ afterEach(async () => {
 });
 
 /** A bot whose vendor calls go through the proxy; a client patient enough for a parked answer. */
-async function slowBot(): Promise<VtuBot> {
-	const client = new VtuClient({
+function slowClient(): VtuClient {
+	return new VtuClient({
 		baseUrl: proxy.baseUrl,
 		token: env.sb.demo.token,
 		timeoutMs: 60_000,
 		catalogTtlMs: 60_000,
 		reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 0 },
 	});
-	return env.makeBot({}, env.dbPath, client);
 }
+const slowBot = (): Promise<VtuBot> => env.makeBot({}, env.dbPath, slowClient());
 
 const forChat = (u: FakeUser, from: number) =>
 	env.tg.calls.slice(from).filter((c) => Number(c.payload.chat_id) === u.id);
@@ -127,7 +127,7 @@ test('data: the price list, balance read and purchase each show a sign before th
 	typingStoppedBetween(u, buy.end, next);
 });
 
-test('cable: the IUC validation shows a sign before the vendor answers; the name comes after it', async () => {
+test('cable and electricity: the IUC and meter checks show a sign before the vendor answers; then the name', async () => {
 	const app = await slowBot();
 	const u = env.bob;
 	await env.send(app, env.tg.textUpdate(u, '/cable'));
@@ -145,5 +145,63 @@ test('cable: the IUC validation shows a sign before the vendor answers; the name
 	await env.send(app, env.tg.buttonUpdate(u, /^cancel:/));
 	expect(env.tg.lastText(u.id)).toMatch(new RegExp(`\\n${source('flow-cancelled')}$`));
 	typingStoppedBetween(u, v.end, next);
+
+	// electricity: the meter check, answered with the holder's name and address
+	await env.send(app, env.tg.textUpdate(u, '/electricity'));
+	await env.send(app, env.tg.buttonUpdate(u, 'Ikeja Electric'));
+	await env.send(app, env.tg.buttonUpdate(u, text('meter-prepaid')));
+	const holder = pattern('meter-holder-address', { meter: '45012345678', name: 'BOLA AHMED', address: /.+/ });
+	const m = await heldStep(app, u, ['GET', '/api/validatemeter/'], env.tg.textUpdate(u, '45012345678'), () => {
+		return !env.tg.textsTo(u.id).some((x) => holder.test(x));
+	});
+	expect(m.sign).toBe('typing');
+	expect(env.tg.lastText(u.id)).toMatch(holder);
+	const amount = env.tg.calls.length;
+	await env.send(app, env.tg.textUpdate(u, '1000'));
+	expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: '₦1,000.00', target: /.+BOLA AHMED.+/, gets: /.+/ }));
+	typingStoppedBetween(u, m.end, amount);
 	expect(await env.debits()).toBe(0);
+});
+
+test('storefront: the price list, the offer (price and float) and the purchase each show a sign first', async () => {
+	const s = await openShop(env, { client: slowClient() });
+	const u = env.alice;
+	const { account } = await s.start(u);
+	await s.transfer(account, 500_000);
+	await env.tg.waitForText(u.id, pattern('sf-payment-landed', { amount: '₦5,000.00', balance: '₦5,000.00' }));
+
+	const list = await heldStep(s.app, u, ['GET', '/api/get/network/'], env.tg.textUpdate(u, '/data'), () => {
+		return env.tg.findButton(u.id, 'MTN') === undefined;
+	});
+	expect(list.sign).toBe('typing');
+	expect(env.tg.lastText(u.id)).toBe(text('data-choose-network'));
+	const next = env.tg.calls.length;
+	await env.send(s.app, env.tg.buttonUpdate(u, 'MTN'));
+	await env.send(s.app, env.tg.buttonUpdate(u, /^1GB SME /));
+	typingStoppedBetween(u, list.end, next);
+
+	// the offer: the seller's price on the vendor's cost, and the vendor's float checked, before Confirm
+	const offer = await heldStep(s.app, u, ['GET', '/api/user/'], env.tg.textUpdate(u, '0803 123 4567'), () => {
+		return env.tg.findButton(u.id, /^pay:y$/) === undefined;
+	});
+	expect(offer.sign).toBe('typing');
+	expect(env.tg.lastText(u.id)).toContain(text('sf-confirm-from-wallet', { price: '₦325.00' }));
+
+	const tap = env.tg.calls.length;
+	const buy = await heldStep(s.app, u, ['POST', '/api/data/'], env.tg.buttonUpdate(u, /^pay:y$/), () => {
+		return env.tg
+			.textsTo(u.id)
+			.every((x) => !pattern('sf-receipt', { gets: /.+/, price: /.+/, ref: /.+/, balance: /.+/ }).test(x));
+	});
+	typingStoppedBetween(u, offer.end, tap);
+	expect(['typing', 'editMessageText']).toContain(buy.sign);
+	expect(env.tg.textsTo(u.id)).toContainEqual(expect.stringMatching(pattern('sf-sending', { gets: /.+/ })));
+	expect(env.tg.lastText(u.id)).toMatch(
+		pattern('sf-receipt', { gets: /.+/, price: '₦325.00', ref: /\S+/, balance: '₦4,675.00' }),
+	);
+	const after = env.tg.calls.length;
+	await env.send(s.app, env.tg.textUpdate(u, '/balance'));
+	expect(env.tg.lastText(u.id)).toBe(text('sf-balance', { balance: '₦4,675.00' }));
+	typingStoppedBetween(u, buy.end, after);
+	await s.balanced();
 });
