@@ -35,6 +35,9 @@ export interface Hold {
 	/** True once lifted: parked requests (and later ones) go on to the sandbox. */
 	readonly lifted: boolean;
 	lift(): void;
+	/** Lift it by dropping the parked requests' connections: the vendor never sees them. */
+	drop(): void;
+	readonly dropped: boolean;
 }
 
 type HoldState = { -readonly [K in keyof Hold]: Hold[K] } & {
@@ -68,6 +71,11 @@ export class HoldProxy {
 			onReach,
 			parked: 0,
 			lifted: false,
+			dropped: false,
+			drop: () => {
+				h.dropped = true;
+				h.lift();
+			},
 			lift: () => {
 				h.lifted = true;
 				this.holds = this.holds.filter((x) => x !== h);
@@ -94,6 +102,7 @@ export class HoldProxy {
 				h.waiters.push(r);
 				h.onReach();
 			});
+			if (h.dropped) return void res.destroy();
 		}
 		const url = new URL(req.url ?? '/', this.target);
 		const out = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (up) => {

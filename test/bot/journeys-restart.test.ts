@@ -8,7 +8,7 @@
 import { BOT_TOKEN, useBotEnv } from './harness';
 import type { FakeUser } from './fake-telegram';
 import { HoldProxy, runBot, until } from './journeys-kit';
-import { afterRestart, outcomeHead, source, what } from './texts';
+import { afterRestart, notChargedOutcome, outcomeHead, source, what } from './texts';
 
 const env = useBotEnv();
 const ITEM = what('MTN data 1GB SME (30 days)', '0803 123 4567');
@@ -19,69 +19,81 @@ async function press(u: FakeUser, match: RegExp | string): Promise<void> {
 	env.tg.press(u, match);
 }
 
-test('till: killed while the vendor holds the purchase, started again: the message edited to its outcome', async () => {
-	const proxy = await new HoldProxy(env.sb.baseUrl).start();
-	env.cleanup(() => proxy.close());
-	const u = env.alice;
-	const botEnv = {
-		TELEGRAM_BOT_TOKEN: BOT_TOKEN,
-		VTU_BASE_URL: proxy.baseUrl,
-		VTU_API_TOKEN: env.sb.demo.token,
-		BOT_ALLOWED_IDS: String(u.id),
-		BOT_DB_PATH: env.dbPath,
-		TELEGRAM_API_ROOT: env.tg.apiRoot,
-	};
-	let p = runBot(botEnv);
-	env.cleanup(async () => {
-		if (p.child.exitCode === null) p.child.kill('SIGKILL');
+test.each([
+	['the vendor made the purchase', 'lift', 'successful'],
+	['the vendor never received it', 'drop', 'not_charged'],
+] as const)(
+	'till: killed while the vendor holds the purchase (%s), started again: edited to the outcome',
+	async (_, end, state) => {
+		const proxy = await new HoldProxy(env.sb.baseUrl).start();
+		env.cleanup(() => proxy.close());
+		const u = env.alice;
+		const botEnv = {
+			TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+			VTU_BASE_URL: proxy.baseUrl,
+			VTU_API_TOKEN: env.sb.demo.token,
+			BOT_ALLOWED_IDS: String(u.id),
+			BOT_DB_PATH: env.dbPath,
+			TELEGRAM_API_ROOT: env.tg.apiRoot,
+			// the sandbox records a purchase before it answers: a missing record proves "not charged" at once
+			VTU_MAX_PROCESSING_SECONDS: '0',
+		};
+		let p = runBot(botEnv);
+		env.cleanup(async () => {
+			if (p.child.exitCode === null) p.child.kill('SIGKILL');
+			await p.exited;
+		});
+		env.tg.sendText(u, '/data');
+		await press(u, 'MTN');
+		await press(u, /^1GB SME /);
+		await env.tg.waitForText(u.id, new RegExp(source('phone-prompt', { network: 'MTN' })), 30_000);
+		env.tg.sendText(u, '0803 123 4567');
+		await env.tg.waitFor(() => env.tg.findButton(u.id, /^confirm:/) !== undefined, 30_000, 'the Confirm button');
+		const confirmMsg = env.tg.findButton(u.id, /^confirm:/)!.messageId;
+
+		// the vendor holds the purchase: the bot shows "Sending…" (with the order's reference) and waits
+		const hold = proxy.hold('POST', '/api/data/');
+		env.tg.press(u, /^confirm:/);
+		await hold.reached;
+		const sending = await env.tg.waitForText(u.id, new RegExp(`^${source('confirm-sending', { what: ITEM })}`), 30_000);
+		const ref = REF.exec(sending)![1];
+		p.child.kill('SIGKILL');
 		await p.exited;
-	});
-	env.tg.sendText(u, '/data');
-	await press(u, 'MTN');
-	await press(u, /^1GB SME /);
-	await env.tg.waitForText(u.id, new RegExp(source('phone-prompt', { network: 'MTN' })), 30_000);
-	env.tg.sendText(u, '0803 123 4567');
-	await env.tg.waitFor(() => env.tg.findButton(u.id, /^confirm:/) !== undefined, 30_000, 'the Confirm button');
-	const confirmMsg = env.tg.findButton(u.id, /^confirm:/)!.messageId;
 
-	// the vendor holds the purchase: the bot shows "Sending…" (with the order's reference) and waits
-	const hold = proxy.hold('POST', '/api/data/');
-	env.tg.press(u, /^confirm:/);
-	await hold.reached;
-	const sending = await env.tg.waitForText(u.id, new RegExp(`^${source('confirm-sending', { what: ITEM })}`), 30_000);
-	const ref = REF.exec(sending)![1];
-	p.child.kill('SIGKILL');
-	await p.exited;
+		// the vendor goes on with the purchase the dead process sent, or never receives it
+		if (end === 'lift') {
+			hold.lift();
+			await until(async () => (await env.debits()) === 1, 'the vendor to record the purchase');
+		} else hold.drop();
 
-	// the vendor goes on with the purchase the dead process sent
-	hold.lift();
-	await until(async () => (await env.debits()) === 1, 'the vendor to record the purchase');
-
-	const before = env.tg.calls.length;
-	p = runBot(botEnv);
-	const delivered = new RegExp(`^${outcomeHead('successful', ITEM)}`);
-	await env.tg.waitFor(
-		() =>
-			env.tg
-				.callsOf('editMessageText')
-				.some((c) => c.payload.message_id === confirmMsg && delivered.test(String(c.payload.text))),
-		60_000,
-		'the in-flight message edited to its outcome',
-	);
-	await env.tg.waitForText(u.id, afterRestart(outcomeHead('successful', ITEM)), 30_000, before);
-	// the outcome is on the message that said "Sending…", with the same reference
-	const edits = env.tg
-		.callsOf('editMessageText')
-		.filter((c) => c.payload.message_id === confirmMsg)
-		.map((c) => String(c.payload.text));
-	expect(edits.at(-1)).toMatch(delivered);
-	// one reference from first message to last: every message naming a reference names this one
-	const refs = env.tg.textsTo(u.id).flatMap((x) => [...x.matchAll(new RegExp(REF.source, 'g'))].map((m) => m[1]));
-	expect(refs.length).toBeGreaterThanOrEqual(3);
-	expect(new Set(refs)).toEqual(new Set([ref]));
-	expect(await env.debits()).toBe(1);
-	expect(p.output()).not.toContain(env.sb.demo.token);
-}, 120_000);
+		const before = env.tg.calls.length;
+		p = runBot(botEnv);
+		const outcome = state === 'successful' ? outcomeHead(state, ITEM) : notChargedOutcome(ITEM);
+		const delivered = new RegExp(`^${outcome}`);
+		await env.tg.waitFor(
+			() =>
+				env.tg
+					.callsOf('editMessageText')
+					.some((c) => c.payload.message_id === confirmMsg && delivered.test(String(c.payload.text))),
+			60_000,
+			'the in-flight message edited to its outcome',
+		);
+		await env.tg.waitForText(u.id, afterRestart(outcome), 30_000, before);
+		// the outcome is on the message that said "Sending…", with the same reference
+		const edits = env.tg
+			.callsOf('editMessageText')
+			.filter((c) => c.payload.message_id === confirmMsg)
+			.map((c) => String(c.payload.text));
+		expect(edits.at(-1)).toMatch(delivered);
+		// one reference from first message to last: every message naming a reference names this one
+		const refs = env.tg.textsTo(u.id).flatMap((x) => [...x.matchAll(new RegExp(REF.source, 'g'))].map((m) => m[1]));
+		expect(refs.length).toBeGreaterThanOrEqual(3);
+		expect(new Set(refs)).toEqual(new Set([ref]));
+		expect(await env.debits()).toBe(end === 'lift' ? 1 : 0);
+		expect(p.output()).not.toContain(env.sb.demo.token);
+	},
+	120_000,
+);
 
 test.todo(
 	'storefront: killed mid-order and started again, the in-flight "Buying…" message is edited to its outcome ' +
