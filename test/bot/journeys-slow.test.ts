@@ -127,7 +127,7 @@ test('data: the price list, balance read and purchase each show a sign before th
 	typingStoppedBetween(u, buy.end, next);
 });
 
-test('cable and electricity: the IUC and meter checks show a sign before the vendor answers; then the name', async () => {
+test('cable and electricity: the IUC and meter checks show a sign before the vendor answers', async () => {
 	const app = await slowBot();
 	const u = env.bob;
 	await env.send(app, env.tg.textUpdate(u, '/cable'));
