@@ -101,7 +101,7 @@ test.each([
 
 const PAYSTACK = 'sk_test_journeys_restart_0123456789';
 
-test('storefront: killed while the vendor holds the purchase, restarted: the wallet charged once, told once', async () => {
+test('storefront: killed while the vendor holds the purchase, restarted: charged once, told once', async () => {
 	const proxy = await new HoldProxy(env.sb.baseUrl).start();
 	const pay = new PaymentSandbox({
 		paystackSecret: PAYSTACK,
