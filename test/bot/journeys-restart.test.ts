@@ -101,8 +101,8 @@ test.each([
 
 const PAYSTACK = 'sk_test_journeys_restart_0123456789';
 
-test('storefront: killed while the vendor holds the purchase, restarted: charged once, told once', async () => {
-	const proxy = await new HoldProxy(env.sb.baseUrl).start();
+/** The storefront bot's environment: the vendor through `proxy`, the Paystack sandbox, a store file. */
+async function storefrontEnv(proxy: HoldProxy): Promise<Record<string, string>> {
 	const pay = new PaymentSandbox({
 		paystackSecret: PAYSTACK,
 		monnifyApiKey: 'MK_TEST_RESTART',
@@ -111,20 +111,15 @@ test('storefront: killed while the vendor holds the purchase, restarted: charged
 		webhookUrls: { paystack: [], monnify: [] },
 	});
 	const base = await pay.start();
-	env.cleanup(async () => {
-		await proxy.close();
-		await pay.stop();
-	});
-	const u = env.alice;
-	const storePath = join(env.dir, 'store.sqlite');
-	const botEnv = {
+	env.cleanup(() => pay.stop());
+	return {
 		TELEGRAM_BOT_TOKEN: BOT_TOKEN,
 		VTU_BASE_URL: proxy.baseUrl,
 		VTU_API_TOKEN: env.sb.demo.token,
 		VTU_BOT_MODE: 'storefront',
 		PAYSTACK_SECRET_KEY: PAYSTACK,
 		PAYSTACK_BASE_URL: `${base}/paystack`,
-		STORE_DB_PATH: storePath,
+		STORE_DB_PATH: join(env.dir, 'store.sqlite'),
 		STORE_WEBHOOK_PORT: '0',
 		BOT_HOST: '127.0.0.1',
 		BOT_ADMIN_IDS: String(env.admin1.id),
@@ -133,29 +128,36 @@ test('storefront: killed while the vendor holds the purchase, restarted: charged
 		TELEGRAM_API_ROOT: env.tg.apiRoot,
 		VTU_MAX_PROCESSING_SECONDS: '0',
 	};
-	let p = runBot(botEnv);
-	env.cleanup(async () => {
-		if (p.child.exitCode === null) p.child.kill('SIGKILL');
-		await p.exited;
-	});
+}
+
+/** /start, a ₦5,000 credit from the owner, then /data up to the Pay button. */
+async function toPay(u: FakeUser): Promise<void> {
 	env.tg.sendText(u, '/start');
-	await env.tg.waitForText(
-		u.id,
-		new RegExp(source('sf-account', { account: /\d+/, bank: /.+/, balance: /.+/ })),
-		30_000,
-	);
+	const account = new RegExp(source('sf-account', { account: /\d+/, bank: /.+/, balance: /.+/ }));
+	await env.tg.waitForText(u.id, account, 30_000);
 	env.tg.sendText(env.admin1, `/credit ${u.id} 5000 opening float`);
-	await env.tg.waitForText(
-		u.id,
-		pattern('sf-credited-you', { amount: '₦5,000.00', reason: /.+/, balance: /.+/ }),
-		30_000,
-	);
+	const credited = pattern('sf-credited-you', { amount: '₦5,000.00', reason: /.+/, balance: /.+/ });
+	await env.tg.waitForText(u.id, credited, 30_000);
 	env.tg.sendText(u, '/data');
 	await press(u, 'MTN');
 	await press(u, /^1GB SME /);
 	await env.tg.waitForText(u.id, new RegExp(source('phone-prompt', { network: 'MTN' })), 30_000);
 	env.tg.sendText(u, '0803 123 4567');
 	await env.tg.waitFor(() => env.tg.findButton(u.id, /^pay:y$/) !== undefined, 30_000, 'the Pay button');
+}
+
+test('storefront: killed while the vendor holds the purchase, restarted: charged once, told once', async () => {
+	const proxy = await new HoldProxy(env.sb.baseUrl).start();
+	env.cleanup(() => proxy.close());
+	const botEnv = await storefrontEnv(proxy);
+	const storePath = botEnv.STORE_DB_PATH;
+	const u = env.alice;
+	let p = runBot(botEnv);
+	env.cleanup(async () => {
+		if (p.child.exitCode === null) p.child.kill('SIGKILL');
+		await p.exited;
+	});
+	await toPay(u);
 
 	const hold = proxy.hold('POST', '/api/data/');
 	env.tg.press(u, /^pay:y$/);
