@@ -1,9 +1,10 @@
 /**
  * Journey: a restart mid-order. The real bot process (`bot/main.ts`, polling the local Bot API) is killed
  * while the vendor holds its purchase (a proxy in front of the real sandbox parks the POST); the vendor
- * then makes the purchase; the bot is started again. The in-flight "Sending…" message is edited to the
- * outcome, the customer is told after the restart, the wallet is charged once, and the order's reference
- * is the same in every message from the first to the last.
+ * then makes the purchase (or never receives it); the bot is started again. Till: the in-flight "Sending…"
+ * message is edited to the outcome, the customer is told after the restart, the wallet is charged at most
+ * once, and the order's reference is the same in every message from the first to the last. Storefront:
+ * the customer's wallet is charged once and the end told once (the in-place edit is still missing: todo).
  */
 import { join } from 'node:path';
 import { audit } from '../../store/ledger';
