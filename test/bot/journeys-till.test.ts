@@ -98,13 +98,11 @@ test('staff buy exam PINs, recharge cards and bulk SMS once each: PINs with thei
 	for (const pin of pins) expect(lastDocument(env, u.id)!.content).toContain(`<p>${pin}</p>`);
 
 	const list = 'Ada 08031234567\nBola - 0805 123 4567';
-	const sms = await till(
-		app,
-		u,
-		['/sms', 'SHOP', list, 'Shop opens at 8 tomorrow'],
-		/^Confirm ₦[\d,.]+ for 2 numbers\?/,
-	);
-	expect(sms).toMatch(delivered(/.+/));
+	const two = text('sms-numbers', { n: 2 });
+	const bulk = text('sms-description', { sender: 'SHOP', pages: text('sms-pages', { n: 1 }) });
+	const smsQ = confirmPattern({ price: NAIRA, target: two, gets: what(bulk, two) });
+	const sms = await till(app, u, ['/sms', 'SHOP', list, 'Shop opens at 8 tomorrow'], smsQ);
+	expect(sms).toMatch(delivered(what(bulk, two)));
 	const sent = await env.admin.transactions({ username: env.sb.demo.username, product: 'sms' });
 	expect(sent).toHaveLength(1);
 	expect(sent[0].recipient.split(',').sort()).toEqual(['2348031234567', '2348051234567']);
