@@ -333,7 +333,7 @@ export function outcomeText(o: OrderView): string {
 		case 'failed':
 			return o.chargedKobo !== null ? lines(head, ...ref, t('outcome-refunded-note')) : lines(head, ...ref);
 		case 'not_charged':
-			return lines(head, userError(o.errorCode, o.errorMessage), t('outcome-not-charged-note'));
+			return lines(head, userError(o.errorCode, o.errorMessage), ...ref, t('outcome-not-charged-note'));
 		case 'unknown':
 			return t('outcome-unknown', { what, order: o.id });
 		default:

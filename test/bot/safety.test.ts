@@ -362,7 +362,8 @@ describe('nothing lost, nothing doubled', () => {
 		await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
 		expect(env.tg.lastText(env.alice.id)).toBe(
 			'❌ Failed (not charged): MTN data 1GB SME (30 days) to 0803 123 4567.\n' +
-				'The wallet balance is too low for this purchase. Fund the wallet and try again.\nYou were not charged.',
+				'The wallet balance is too low for this purchase. Fund the wallet and try again.\n' +
+				`${text('outcome-reference', { ref: app.journal.recentForUser(env.alice.id)[0].id })}\nYou were not charged.`,
 		);
 		expect(env.tg.buttons(env.alice.id).map((b) => b.text)).toEqual([text('btn-try-again'), text('btn-menu')]);
 		expect(await env.admin.balanceKobo('poor')).toBe(5_000);

@@ -96,7 +96,7 @@ describe('next steps and flows', () => {
 		await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
 		expect(env.tg.lastText(u.id)).toBe(
 			'❌ Failed (not charged): MTN data 1GB SME (30 days) to 0803 123 4567.\nThe purchase did not go through.\n' +
-				'You were not charged.',
+				`${text('outcome-reference', { ref: app.journal.recentForUser(u.id)[0].id })}\nYou were not charged.`,
 		);
 		expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([text('btn-try-again'), text('btn-menu')]);
 		await env.send(app, env.tg.buttonUpdate(u, 'Try again'));
