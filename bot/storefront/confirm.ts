@@ -94,9 +94,12 @@ async function placeAndTell(
 	offer: Ready,
 	req: BotPurchaseRequest,
 	meta: ConfirmMeta,
+	at: { chatId: number; messageId: number },
 ): Promise<Told> {
 	if (Date.now() - offer.at > s.cfg.confirmTtlMs) return { text: t('sf-offer-expired'), delivered: null, refused: {} };
 	try {
+		// the "Buying…" message, kept before the purchase is sent: after a crash the follower edits it
+		await side.keepMessage(offer.orderId, at.chatId, at.messageId);
 		const out = await side.place(userId, offer.orderId, req, offer.price);
 		if (out.error) await side.noteVendorError(out.error);
 		await side.claim(`order:${out.orderId}:${out.state}`); // told here: the follower does not tell it again
@@ -172,7 +175,8 @@ export const storefrontConfirm =
 				const c = await askToPay(s, conversation, ctx, meta, offer.value);
 				const sending = [t('sf-sending', { gets: meta.gets }), ...referenceLines(offer.value.orderId)].join('\n');
 				await safeEdit(conversation, c, sending);
-				const told = await conversation.external(() => placeAndTell(s, side, userId, offer.value, req, meta));
+				const at = { chatId: c.chatId!, messageId: c.msgId! };
+				const told = await conversation.external(() => placeAndTell(s, side, userId, offer.value, req, meta, at));
 				if (!told.refused) return tell(s, conversation, ctx, c, told, meta, offer.value.orderId);
 				refused = { text: told.text ?? '', input: told.refused.input };
 				on = c;

@@ -79,7 +79,7 @@ export class StoreFollower {
 					await this.side.keepDelivery(o.id, out.result.product, out.result.details ?? {});
 				const w = await this.side.books.walletBalance(o.customer_id);
 				const text = laterText(out.state, o.price, w.available, out.result, o.id);
-				const told = text ? await this.side.tellOnce(`order:${o.id}:${out.state}`, o.customer_id, text) : false;
+				const told = text ? await this.side.tellOnce(`order:${o.id}:${out.state}`, o.customer_id, text, o.id) : false;
 				// the PINs' printable sheet goes with the message that carries them, once
 				if (told && out.state === 'settled' && out.result) await this.side.sendSheetTo(o.customer_id, o.id, out.result);
 			} catch (e) {

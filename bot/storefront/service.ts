@@ -19,6 +19,7 @@ import type { BotPurchaseRequest } from '../vtu';
 import { t } from '../i18n';
 import { naira, productName } from '../orders';
 import { sendSheet } from '../delivery';
+import { menuButton } from '../flow/keyboards';
 import { catalogueItems } from './price-list';
 
 export interface StoreSideOptions {
@@ -123,6 +124,24 @@ export class StoreSide {
 		// what a settled order handed over (a token, PINs): /history shows it again
 		await sql`create table if not exists bot_deliveries (order_id text primary key, product text not null,
       details text not null, created_at text not null)`.execute(this.books.db);
+		// the flow's "Buying…" message of each order, kept before the purchase is sent: the follower edits it
+		await sql`create table if not exists bot_order_messages (order_id text primary key, chat_id text not null,
+      message_id text not null, created_at text not null)`.execute(this.books.db);
+	}
+
+	/** Where the order's "Buying…" message is (written before the purchase is sent; first write kept). */
+	async keepMessage(orderId: string, chatId: number, messageId: number): Promise<void> {
+		await sql`insert into bot_order_messages (order_id, chat_id, message_id, created_at)
+      values (${orderId}, ${String(chatId)}, ${String(messageId)}, ${new Date().toISOString()})
+      on conflict (order_id) do nothing`.execute(this.books.db);
+	}
+
+	/** The order's "Buying…" message, or null (an order placed before these were kept, or elsewhere). */
+	async messageOf(orderId: string): Promise<{ chatId: number; messageId: number } | null> {
+		const r = await sql<{ chat_id: string; message_id: string }>`select chat_id, message_id
+      from bot_order_messages where order_id = ${orderId}`.execute(this.books.db);
+		const row = r.rows[0];
+		return row ? { chatId: Number(row.chat_id), messageId: Number(row.message_id) } : null;
 	}
 
 	/** Keeps what a settled order handed over, once (the flow and the follower may both see it). */
@@ -237,11 +256,28 @@ export class StoreSide {
 	 * decides), so a replayed payment or a re-followed order is told once. At most once: a send that
 	 * fails after the key is taken is logged, not retried.
 	 */
-	async tellOnce(key: string, userId: string, text: string): Promise<boolean> {
+	async tellOnce(key: string, userId: string, text: string, orderId?: string): Promise<boolean> {
 		if (!(await this.claim(key))) return false;
 		if (!/^\d{1,15}$/.test(userId)) return true;
+		if (orderId && (await this.editInFlight(orderId, text))) return true;
 		await this.send(Number(userId), text);
 		return true;
+	}
+
+	/**
+	 * The order's in-flight message becomes `text` (with the menu button, as the flow's outcome has it);
+	 * false when there is none or the edit failed (deleted, too old): the caller sends a new message.
+	 */
+	private async editInFlight(orderId: string, text: string): Promise<boolean> {
+		const at = await this.messageOf(orderId);
+		if (!at || !this.api) return false;
+		try {
+			await this.api.editMessageText(at.chatId, at.messageId, text, { reply_markup: menuButton() });
+			return true;
+		} catch (e) {
+			this.o.logger.info('in-flight order message not edited: told in a new one', { order: orderId, err: e });
+			return false;
+		}
 	}
 
 	/** True the first time `key` is claimed (by any instance): what was told in the chat is claimed too. */

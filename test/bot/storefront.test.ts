@@ -546,6 +546,43 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await booksBalance(s.side);
 	});
 
+	test('settled later: the in-flight message is edited to the end; told in a new one if it cannot be', async () => {
+		const client = new VtuClient({
+			baseUrl: env.sb.baseUrl,
+			token: env.sb.demo.token,
+			timeoutMs: 1500,
+			reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 60_000 },
+		});
+		const s = await shop({ client });
+		await fund(s, env.alice, 500_000);
+		const later = pattern('sf-later-settled', { price: NAIRA, balance: NAIRA });
+		const ref = new RegExp(source('outcome-reference', { ref: /(\S+)/ }));
+		for (const editFails of [false, true]) {
+			await dataToConfirm(env, s.app, env.alice);
+			const msg = env.tg.findButton(env.alice.id, /^pay:y$/)!.messageId;
+			await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+			const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
+			await env.send(s.app, env.tg.buttonUpdate(env.alice, /^pay:y$/));
+			const unclear = env.tg.lastText(env.alice.id)!;
+			expect(unclear).toMatch(pattern('sf-unknown-now', { gets: /.+/, price: NAIRA }));
+			await env.admin.removeFault(readFault.id);
+			const desc = 'Bad Request: message to edit not found';
+			if (editFails) env.tg.failNext('editMessageText', { error_code: 400, description: desc });
+			const before = env.tg.calls.length;
+			expect(await s.app.storeFollower!.tick()).toBe(1);
+			const told = env.tg.calls
+				.slice(before)
+				.filter((c) => Number(c.payload.chat_id) === env.alice.id && later.test(String(c.payload.text)));
+			// the edit that failed (if any), then the message that told it
+			const expected = editFails ? ['editMessageText', 'sendMessage'] : ['editMessageText'];
+			expect(told.map((c) => c.method)).toEqual(expected);
+			expect(told[0].payload.message_id).toBe(msg); // the message that said "being confirmed"
+			for (const c of told) expect(ref.exec(String(c.payload.text))![1]).toBe(ref.exec(unclear)![1]);
+		}
+		expect(await env.debits()).toBe(2);
+		await booksBalance(s.side);
+	});
+
 	test('a short wallet is told before Confirm; Cancel holds nothing; /fund shows the account', async () => {
 		const s = await shop();
 		// enough for the cheapest plan (so the flow starts), short of 1GB
