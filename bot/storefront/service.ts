@@ -259,14 +259,16 @@ export class StoreSide {
 	async tellOnce(key: string, userId: string, text: string, orderId?: string): Promise<boolean> {
 		if (!(await this.claim(key))) return false;
 		if (!/^\d{1,15}$/.test(userId)) return true;
-		if (orderId && (await this.editInFlight(orderId, text))) return true;
+		// as in the till: the order's own message shows its end, and a new message notifies the customer
+		// (an edit alone makes no sound: a late refund or delivery would pass unnoticed)
+		if (orderId) await this.editInFlight(orderId, text);
 		await this.send(Number(userId), text);
 		return true;
 	}
 
 	/**
 	 * The order's in-flight message becomes `text` (with the menu button, as the flow's outcome has it);
-	 * false when there is none or the edit failed (deleted, too old): the caller sends a new message.
+	 * false when there is none or the edit failed (deleted, too old; logged).
 	 */
 	private async editInFlight(orderId: string, text: string): Promise<boolean> {
 		const at = await this.messageOf(orderId);

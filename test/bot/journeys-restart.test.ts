@@ -188,7 +188,9 @@ test('storefront: killed while the vendor holds the purchase, restarted: "Buying
 		env.tg
 			.callsOf('editMessageText')
 			.some((c) => c.payload.message_id === confirmMsg && re.test(String(c.payload.text)));
-	await env.tg.waitFor(() => editedTo(settled), 60_000, 'the "Buying…" message edited to its outcome');
+	const noticed = () =>
+		env.tg.calls.slice(before).some((c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === u.id);
+	await env.tg.waitFor(() => editedTo(settled) && noticed(), 60_000, '"Buying…" edited to its outcome, and a notice');
 	p.child.kill('SIGTERM');
 	await p.exited;
 	for (const secret of [PAYSTACK, env.sb.demo.token]) expect(p.output()).not.toContain(secret);
@@ -200,12 +202,12 @@ test('storefront: killed while the vendor holds the purchase, restarted: "Buying
 	} finally {
 		await after.close();
 	}
-	// told once, on the message that said "Buying…": no new message after the restart
-	expect(env.tg.textsTo(u.id).filter((x) => settled.test(x))).toHaveLength(1);
+	// told once: the message that said "Buying…" edited to the end, and one new message that notifies
+	expect(env.tg.textsTo(u.id).filter((x) => settled.test(x))).toHaveLength(2);
 	const sentAfter = env.tg.calls
 		.slice(before)
 		.filter((c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === u.id);
-	expect(sentAfter).toEqual([]);
+	expect(sentAfter.map((c) => String(c.payload.text))).toEqual([expect.stringMatching(settled)]);
 	// one reference from the Confirm question to the outcome
 	const edits = env.tg.callsOf('editMessageText').filter((c) => c.payload.message_id === confirmMsg);
 	expect(String(edits.at(-1)!.payload.text)).toMatch(settled);
