@@ -51,10 +51,10 @@ import { isReadingCommand, readOnlyStorage, sequentialKeyOf } from './middleware
 import { typingWhileSlow } from './middlewares/typing';
 import { TYPING_AFTER_MS, confirmButtons } from './flow/confirm';
 import { LiveKeyboards } from './flow/live-keyboards';
-import { features, useFeatureMode } from './features';
+import { features } from './features';
 import type { StoreSide } from './storefront/service';
 import { StoreFollower } from './storefront/follower';
-import { commandsOf, type FeatureParts } from './features/registry';
+import { commandsOf, type Feature, type FeatureParts } from './features/registry';
 import { onCallback } from './callback-data';
 import { t } from './i18n';
 
@@ -67,13 +67,8 @@ export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> &
 		Pick<RuntimeConfig, 'confirmTtlMs' | 'smsMaxRecipients' | 'smsMaxFileBytes' | 'repeatWindowMs' | 'typingAfterMs'>
 	> & { conversationTimeoutMs?: number };
 
-export interface ConversationStorageAdapter {
-	read(
-		key: string,
-	): Promise<VersionedState<ConversationData> | undefined> | VersionedState<ConversationData> | undefined;
-	write(key: string, state: VersionedState<ConversationData>): Promise<void> | void;
-	delete(key: string): Promise<void> | void;
-}
+import type { ConversationStorageAdapter } from './storage';
+export type { ConversationStorageAdapter } from './storage';
 
 export type { UpdateDedupe } from './middlewares/gates';
 
@@ -127,8 +122,11 @@ export interface VtuBot {
 }
 
 /** The command list Telegram shows (setMyCommands), from the feature registry: users', or an admin's. */
-export function commandList(opts: { admin: boolean }): { command: string; description: string }[] {
-	return commandsOf(features(), opts).map((c) => ({ command: c.name, description: t(c.description) }));
+export function commandList(
+	list: readonly Feature[],
+	opts: { admin: boolean },
+): { command: string; description: string }[] {
+	return commandsOf(list, opts).map((c) => ({ command: c.name, description: t(c.description) }));
 }
 
 interface Core {
@@ -276,6 +274,8 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 		conversationOptions: (id) => ({ id, maxMillisecondsToWait: cfg.conversationTimeoutMs }),
 		storefront: deps.storefront,
 		downloadFile: fileDownloader(bot, fileUrl, deps.fetchFile ?? ((url: string) => fetch(url))),
+		// one mode per process: the registry (commands, menu, /help) is read for it
+		features: features(deps.storefront ? 'storefront' : 'till'),
 	};
 	const follower = new Follower({
 		client: deps.client,
@@ -312,7 +312,7 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
 	// Polling runs updates concurrently (polling.ts); webhook instances may get overlapping requests.
 	// Same chat or same user → one after another, in arrival order. Different users → in parallel.
 	// Reading commands (/balance…) only wait for each other: answered while the chat's purchase runs.
-	const reading = readingNames();
+	const reading = readingNames(s.features);
 	bot.use(sequentialize<MyContext>(sequentialKeyOf(reading)));
 	const b = bot.errorBoundary(onError);
 	b.use(
@@ -344,9 +344,9 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
 }
 
 /** The registry's reading commands (`keepsFlow`). */
-function readingNames(): Set<string> {
+function readingNames(list: readonly Feature[]): Set<string> {
 	return new Set(
-		commandsOf(features(), { admin: true })
+		commandsOf(list, { admin: true })
 			.filter((c) => c.keepsFlow)
 			.map((c) => c.name),
 	);
@@ -375,9 +375,9 @@ function useFeatures(
 	conversationsMw: MiddlewareFn<MyContext>,
 	readOnlyConversations: MiddlewareFn<MyContext>,
 ): void {
-	const built = features().map((f) => ({ f, parts: f.build(s) }));
+	const built = s.features.map((f) => ({ f, parts: f.build(s) }));
 	const handlerOf = (name: string) => built.map((x) => x.parts.commands?.[name]).find(Boolean);
-	const specs = commandsOf(features(), { admin: true });
+	const specs = commandsOf(s.features, { admin: true });
 	const group = (keepsFlow: boolean) => {
 		const g = new CommandGroup<MyContext>();
 		for (const c of specs.filter((c) => !!c.keepsFlow === keepsFlow)) {
@@ -410,8 +410,6 @@ function useFeatures(
 }
 
 export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
-	// one mode per process: the registry (commands, menu, /help) is read for it
-	useFeatureMode(deps.storefront ? 'storefront' : 'till');
 	const core = createCore(config, deps);
 	deps.storefront?.attach(core.bot.api);
 	const storeFollower = deps.storefront
@@ -427,10 +425,10 @@ export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
 	/** The registry's commands: users' in the default scope, all (admin ones too) in each admin's chat. */
 	async function setCommands() {
 		const users = new CommandGroup<MyContext>();
-		for (const c of commandList({ admin: false })) users.command(c.command, c.description);
+		for (const c of commandList(s.features, { admin: false })) users.command(c.command, c.description);
 		await users.setCommands(bot);
 		const admins = new CommandGroup<MyContext>();
-		for (const c of commandList({ admin: true })) {
+		for (const c of commandList(s.features, { admin: true })) {
 			const cmd = admins.command(c.command, c.description);
 			for (const id of config.adminIds ?? []) cmd.addToScope({ type: 'chat', chat_id: id });
 		}

@@ -9,6 +9,7 @@ import type { OrderService } from './orders';
 import type { PinGate } from './pin-gate';
 import type { Money, VtuClientLike } from './vtu';
 import type { StoreSide } from './storefront/service';
+import type { Feature } from './features/registry';
 
 /** Context of the outside middleware tree (`ctx.chatAction`: @grammyjs/auto-chat-action). */
 export type MyContext = ConversationFlavor<Context & AutoChatActionFlavor>;
@@ -56,6 +57,8 @@ export interface Services {
 	conversationOptions(id: string): { id: string; maxMillisecondsToWait: number };
 	/** Storefront mode (VTU_BOT_MODE=storefront): the customers' wallets, payments and orders. */
 	storefront?: StoreSide;
+	/** The features of this bot's mode (features/index.ts), read once by createBot: menu and /help list them. */
+	features: readonly Feature[];
 	/** Downloads a file the user sent (getFile + file route of the configured API root). */
 	downloadFile(fileId: string, maxBytes: number): Promise<Buffer>;
 }

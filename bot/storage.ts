@@ -3,7 +3,17 @@
  * Used for conversation state so a restarted bot resumes half-finished conversations.
  */
 import type { StorageAdapter } from 'grammy';
+import type { ConversationData, VersionedState } from '@grammyjs/conversations';
 import type { DB } from './db';
+
+/** Where the conversations plugin keeps each chat's conversation state (SQLite here, Redis in redis.ts). */
+export interface ConversationStorageAdapter {
+	read(
+		key: string,
+	): Promise<VersionedState<ConversationData> | undefined> | VersionedState<ConversationData> | undefined;
+	write(key: string, state: VersionedState<ConversationData>): Promise<void> | void;
+	delete(key: string): Promise<void> | void;
+}
 
 export class SqliteStorage<T> implements StorageAdapter<T> {
 	private readonly stmts;

@@ -11,7 +11,7 @@ const parseId = (s: string) => (/^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) :
 
 function adminCommands(s: Services): Record<string, CommandHandler> {
 	/** Tell a user something; they may never have opened the bot (Telegram then refuses). */
-	const tell = async (userId: number, text: string, markup = mainMenuKeyboard()) => {
+	const tell = async (userId: number, text: string, markup = mainMenuKeyboard(s)) => {
 		try {
 			await s.api.sendMessage(userId, text, { reply_markup: markup });
 			return true;

@@ -16,7 +16,7 @@ import { ownerDesk, support } from './owner-desk';
 import { ownerPrices } from './owner-prices';
 import { pin } from './pin';
 import { rechargeCards } from './recharge-cards';
-import type { Feature } from './registry';
+import type { BotMode, Feature } from './registry';
 import { repeat } from './repeat';
 import { sms } from './sms';
 import { storefrontBalance, storefrontFund, storefrontHelp, storefrontMenu } from './storefront';
@@ -25,10 +25,11 @@ import { storefrontOwner } from './storefront-owner';
 import { unhandled } from './unhandled';
 
 /**
- * `unhandled` stays last: it answers whatever no other feature took. A function, not a constant: feature
- * modules import keyboards that read this list, so it is built when asked, after every module loaded.
+ * The features of a mode (VTU_BOT_MODE): the till's (default) or the storefront's; `unhandled` stays last:
+ * it answers whatever no other feature took. createBot reads it once and hands it on as `Services.features`
+ * (the main menu and /help read it there), so no feature module imports this list.
  */
-export function features(): readonly Feature[] {
+export function features(mode: BotMode = 'till'): readonly Feature[] {
 	if (mode === 'storefront')
 		return [
 			storefrontMenu,
@@ -51,12 +52,3 @@ export function features(): readonly Feature[] {
 
 /** The bills and PINs, sold in both modes (the confirm step goes to the storefront's wallet there). */
 const PRODUCTS: readonly Feature[] = [cable, electricity, examPins, rechargeCards];
-
-/**
- * The bot's mode (VTU_BOT_MODE): the till's features (default) or the storefront's. One mode per process:
- * createBot sets it before it reads the registry.
- */
-let mode: 'till' | 'storefront' = 'till';
-export function useFeatureMode(m: 'till' | 'storefront'): void {
-	mode = m;
-}

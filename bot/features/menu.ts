@@ -6,12 +6,11 @@ import { stillOpen } from '../flow/ui';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { commandsOf, type Feature } from './registry';
-import { features } from '.';
 
 function helpText(s: Services, ctx: MyContext): string {
 	const isAdmin = s.access.isAdmin(ctx.from?.id);
-	const lines = commandsOf(features(), { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
-	const admins = commandsOf(features(), { admin: true })
+	const lines = commandsOf(s.features, { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
+	const admins = commandsOf(s.features, { admin: true })
 		.filter((c) => c.admin)
 		.map((c) => `/${c.name}`);
 	return [
@@ -29,17 +28,18 @@ function helpText(s: Services, ctx: MyContext): string {
 	].join('\n');
 }
 
-const showMenu = (ctx: MyContext) => ctx.reply(t('menu-question'), { reply_markup: mainMenuKeyboard() });
+const showMenu = (s: Services) => (ctx: MyContext) =>
+	ctx.reply(t('menu-question'), { reply_markup: mainMenuKeyboard(s) });
 
 export const menu: Feature = {
 	name: 'menu',
 	commands: [{ name: 'start', description: 'cmd-start' }],
-	build: () => ({
+	build: (s) => ({
 		commands: {
 			start: (ctx) =>
-				ctx.reply(t('menu-hello', { name: ctx.from?.first_name ?? '' }), { reply_markup: mainMenuKeyboard() }),
+				ctx.reply(t('menu-hello', { name: ctx.from?.first_name ?? '' }), { reply_markup: mainMenuKeyboard(s) }),
 		},
-		places: { menu: showMenu },
+		places: { menu: showMenu(s) },
 	}),
 };
 
@@ -52,7 +52,7 @@ export const help: Feature = {
 		const showHelp = (ctx: MyContext) =>
 			flowOpen(s, ctx)
 				? ctx.reply(helpText(s, ctx) + stillOpen())
-				: ctx.reply(helpText(s, ctx), { reply_markup: mainMenuKeyboard() });
+				: ctx.reply(helpText(s, ctx), { reply_markup: mainMenuKeyboard(s) });
 		return { commands: { help: showHelp }, places: { help: showHelp } };
 	},
 };

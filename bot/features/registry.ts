@@ -1,13 +1,17 @@
 /**
  * The bot as a registry of features. Each feature module declares, in one place, its commands (with
  * their command-list description and /help line), its main-menu button, the `go:` places it opens and
- * its flows; `createBot` reads `features()` (features/index.ts) instead of lists kept in step by hand:
- * setMyCommands, /help, the main menu and the `go:` buttons all derive from it.
+ * its flows; `createBot` reads `features(mode)` (features/index.ts) once, instead of lists kept in step by
+ * hand, and hands it on as `Services.features`: setMyCommands, /help, the main menu and the `go:` buttons all
+ * derive from it.
  */
 import type { Composer, CommandContext } from 'grammy';
 import type { MyContext, Services } from '../context';
 import type { Place } from '../callback-data';
 import { t } from '../i18n';
+
+/** Which bot this process is: the staff's till or the customers' storefront (VTU_BOT_MODE). */
+export type BotMode = 'till' | 'storefront';
 
 export type CommandHandler = (ctx: CommandContext<MyContext>) => Promise<unknown>;
 

@@ -8,7 +8,6 @@ import { mainMenuKeyboard } from '../flow/keyboards';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { commandsOf, type Feature } from './registry';
-import { features } from '.';
 import { orFailed, readingFeature, replyReading } from './reading';
 
 /** The customer's account at the provider (opened on first use) and wallet, as a message. */
@@ -27,11 +26,11 @@ export const storefrontMenu: Feature = {
 			start: async (ctx) => {
 				const text = await orFailed(s, 'sf-account-failed', () => accountText(s, ctx));
 				await ctx.reply(`${t('sf-hello', { name: ctx.from?.first_name ?? '' })}\n\n${text}`, {
-					reply_markup: mainMenuKeyboard(),
+					reply_markup: mainMenuKeyboard(s),
 				});
 			},
 		},
-		places: { menu: (ctx) => ctx.reply(t('menu-question'), { reply_markup: mainMenuKeyboard() }) },
+		places: { menu: (ctx) => ctx.reply(t('menu-question'), { reply_markup: mainMenuKeyboard(s) }) },
 	}),
 };
 
@@ -60,9 +59,9 @@ export const storefrontHelp: Feature = {
 	menu: { label: 'menu-help', place: 'help', row: 4 },
 	build: (s) => {
 		const show = (ctx: MyContext) => {
-			const lines = commandsOf(features(), { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
+			const lines = commandsOf(s.features, { admin: false }).flatMap((c) => (c.help ? [t(c.help)] : []));
 			const text = [t('sf-help-intro'), '', ...lines].join('\n');
-			return replyReading(s, ctx, text, mainMenuKeyboard());
+			return replyReading(s, ctx, text, mainMenuKeyboard(s));
 		};
 		return { commands: { help: show }, places: { help: show } };
 	},

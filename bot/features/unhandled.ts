@@ -12,7 +12,7 @@ export function unhandledFeature(s: Services): Composer<MyContext> {
 	composer.on('callback_query:data', (ctx) => ctx.answerCallbackQuery({ text: t(EXPIRED) }));
 	composer.on('message', async (ctx) => {
 		if (confirmWaiting(s, ctx.from.id)) return void (await ctx.reply(t('unhandled-confirm-waiting')));
-		await ctx.reply(t('unhandled-text'), { reply_markup: mainMenuKeyboard() });
+		await ctx.reply(t('unhandled-text'), { reply_markup: mainMenuKeyboard(s) });
 	});
 	return composer;
 }

@@ -9,16 +9,15 @@
 import { InlineKeyboard } from 'grammy';
 import type { OrderView } from '../orders';
 import { cb, type Place } from '../callback-data';
-import { features } from '../features';
-import { menuRows } from '../features/registry';
+import { menuRows, type Feature } from '../features/registry';
 import { t } from '../i18n';
 
 export type { Place } from '../callback-data';
 
-/** The main menu: the registry's menu entries, row by row. */
-export function mainMenuKeyboard(): InlineKeyboard {
+/** The main menu: the menu entries of this bot's features, row by row. */
+export function mainMenuKeyboard(s: { features: readonly Feature[] }): InlineKeyboard {
 	const kb = new InlineKeyboard();
-	menuRows(features()).forEach((row, i) => {
+	menuRows(s.features).forEach((row, i) => {
 		if (i > 0) kb.row();
 		for (const e of row) kb.text(t(e.label), cb.go(e.place));
 	});

@@ -10,7 +10,7 @@
  * plugin writes back what it read) could bring back a flow that ended meanwhile.
  */
 import type { Context } from 'grammy';
-import type { ConversationStorageAdapter } from '../bot';
+import type { ConversationStorageAdapter } from '../storage';
 
 /** "/status@MyBot Data12" → "status"; undefined when the text is not a command. */
 export function commandName(text: string | undefined): string | undefined {

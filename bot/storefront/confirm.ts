@@ -103,6 +103,7 @@ async function placeAndTell(
 		const out = await side.place(userId, offer.orderId, req, offer.price);
 		if (out.error) await side.noteVendorError(out.error);
 		await side.claim(`order:${out.orderId}:${out.state}`); // told here: the follower does not tell it again
+		if (out.state !== 'held' && out.state !== 'unknown') await side.messageShowsEnd(out.orderId);
 		const r = out.state === 'settled' ? out.result : null;
 		if (r) await side.keepDelivery(out.orderId, r.product, r.details ?? {}); // /history shows it again
 		const delivered = r ? { product: r.product, ident: r.ident, details: r.details ?? {} } : null;

@@ -136,7 +136,15 @@ export class StoreSide {
       on conflict (order_id) do nothing`.execute(this.books.db);
 	}
 
-	/** The order's "Buying…" message, or null (an order placed before these were kept, or elsewhere). */
+	/**
+	 * The flow's message now shows the order's end (a receipt, a refund): a later change (a reversal) is told
+	 * in a new message and leaves that one as it is.
+	 */
+	async messageShowsEnd(orderId: string): Promise<void> {
+		await sql`delete from bot_order_messages where order_id = ${orderId}`.execute(this.books.db);
+	}
+
+	/** The order's "Buying…" message while it shows no end yet, or null (then the end is only sent). */
 	async messageOf(orderId: string): Promise<{ chatId: number; messageId: number } | null> {
 		const r = await sql<{ chat_id: string; message_id: string }>`select chat_id, message_id
       from bot_order_messages where order_id = ${orderId}`.execute(this.books.db);
