@@ -27,7 +27,10 @@ const trigger = {
 			type: 'n8n-nodes-vtu.vtuTransactionTrigger',
 			typeVersion: 1,
 			position: [0, 0],
-			parameters: { product: 'data', pollTimes: { item: [{ mode: 'everyMinute' }] } },
+			// polled by the test alone (pollNow); n8n's own schedule is once a year (1 January, midnight): an
+			// every-minute poll landing between two of the test's polls would take the events, or a step of
+			// the re-check, that the test expects from its next poll
+			parameters: { product: 'data', pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 0 1 1 *' }] } },
 		},
 	],
 	connections: {},
