@@ -266,7 +266,13 @@ test(
 );
 
 test('failed-transaction-alert: a failed data purchase → one SMS to the owner, once', async () => {
-	const stored = await vtu.n8n.importWorkflow(load('failed-transaction-alert.json'));
+	// as imported, but polled only when the test asks (pollNow): an every-minute poll landing between the
+	// test's polls would take the alert the next poll is checked for
+	const wf = load('failed-transaction-alert.json');
+	for (const n of wf.nodes.filter((x) => x.type === 'n8n-nodes-vtu.vtuTransactionTrigger')) {
+		n.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: '0 0 0 1 1 *' }] };
+	}
+	const stored = await vtu.n8n.importWorkflow(wf);
 	try {
 		assert.deepEqual(await vtu.n8n.activateWorkflow(stored.id), []);
 		await vtu.sb.setConfig({ settle: { mode: 'processing', delayMs: 3600000, finalStatus: 'successful' } });

@@ -155,7 +155,15 @@ test('polling trigger: manual run, activation poll, forced re-polls keep state',
 	const wf = {
 		name: 'trigger',
 		nodes: [
-			{ id: 't', name: 'VTU Trigger', type: T('fixtureVtuTrigger'), typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 't',
+				name: 'VTU Trigger',
+				type: T('fixtureVtuTrigger'),
+				typeVersion: 1,
+				position: [0, 0],
+				// polled only by the test; n8n's own every-minute default could add a poll between the test's
+				parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 0 1 1 *' }] } },
+			},
 		],
 		connections: {},
 	};
