@@ -5,7 +5,6 @@
  * (`bot/main.ts`), the sandbox over HTTP (it stores and echoes customer_ref) and the fake Bot API; every
  * step waits for a condition, never for time.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,23 +15,8 @@ import { SandboxAdmin } from '../../sandbox/admin-client';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { rawBuy } from '../client/helpers';
 import { FakeTelegram, makeUser, type FakeUser } from './fake-telegram';
-import { BOT_TOKEN } from './harness';
+import { BOT_TOKEN, runBot } from './harness';
 import { pattern } from './texts';
-
-const ROOT = join(__dirname, '..', '..');
-
-function runBot(env: Record<string, string>) {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
-		cwd: ROOT,
-		env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let out = '';
-	child.stdout.on('data', (d) => (out += d));
-	child.stderr.on('data', (d) => (out += d));
-	const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-	return { child, exited, output: () => out };
-}
 
 let sb: Sandbox;
 let admin: SandboxAdmin;

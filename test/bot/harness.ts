@@ -2,6 +2,7 @@
  * Bot test harness: the REAL sandbox over HTTP, the REAL client, the bot's SQLite journal in a
  * temp file, and the fake Bot API on loopback (grammY `client.apiRoot`).
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,4 +182,18 @@ export function lastDocument(env: Pick<Env, 'tg'>, chatId: number): { content: s
 	const ref = String(d.payload.document);
 	const content = ref.startsWith('attach://') ? d.payload[ref.slice('attach://'.length)] : ref;
 	return { content: String(content), caption: String(d.payload.caption) };
+}
+
+/** The real bot (`bot/main.ts`) as its own process, with only the environment given (and PATH, HOME). */
+export function runBot(env: Record<string, string>) {
+	const child = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
+		cwd: join(__dirname, '..', '..'),
+		env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let out = '';
+	child.stdout.on('data', (d) => (out += d));
+	child.stderr.on('data', (d) => (out += d));
+	const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+	return { child, exited, output: () => out };
 }

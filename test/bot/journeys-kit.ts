@@ -11,9 +11,7 @@ import {
 	type Server,
 	type ServerResponse,
 } from 'node:http';
-import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { VtuClient } from '../../client';
 import type { VtuBot } from '../../bot/bot';
 import { createLogger } from '../../bot/logger';
@@ -113,20 +111,6 @@ export class HoldProxy {
 		res.on('close', () => out.destroy());
 		out.end(Buffer.concat(chunks));
 	}
-}
-
-/** The real bot (`bot/main.ts`) as its own process, with only the environment given (and PATH, HOME). */
-export function runBot(env: Record<string, string>) {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
-		cwd: join(__dirname, '..', '..'),
-		env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let out = '';
-	child.stdout.on('data', (d) => (out += d));
-	child.stderr.on('data', (d) => (out += d));
-	const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-	return { child, exited, output: () => out };
 }
 
 /** Poll `check` (a read of the sandbox or a database) until it holds: a condition, with a generous bound. */

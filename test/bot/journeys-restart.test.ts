@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { audit } from '../../store/ledger';
 import { openStoreDb } from '../../store/db';
 import { PaymentSandbox } from '../../store/sandbox/payments';
-import { BOT_TOKEN, useBotEnv } from './harness';
+import { BOT_TOKEN, runBot, useBotEnv } from './harness';
 import type { FakeUser } from './fake-telegram';
-import { HoldProxy, runBot, until } from './journeys-kit';
+import { HoldProxy, until } from './journeys-kit';
 import { afterRestart, notChargedOutcome, outcomeHead, pattern, source, what } from './texts';
 
 const env = useBotEnv();

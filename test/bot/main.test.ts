@@ -1,5 +1,4 @@
 /** `npm run bot` as a real process: config errors, long polling against the fake Bot API, SIGTERM shutdown. */
-import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,22 +6,7 @@ import { join } from 'node:path';
 import { SandboxAdmin } from '../../sandbox/admin-client';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { FakeTelegram, makeUser } from './fake-telegram';
-import { BOT_TOKEN } from './harness';
-
-const ROOT = join(__dirname, '..', '..');
-
-function run(env: Record<string, string>) {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
-		cwd: ROOT,
-		env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let out = '';
-	child.stdout.on('data', (d) => (out += d));
-	child.stderr.on('data', (d) => (out += d));
-	const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-	return { child, exited, output: () => out };
-}
+import { BOT_TOKEN, runBot } from './harness';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -33,7 +17,7 @@ afterAll(async () => {
 });
 
 test('invalid configuration: clear message naming the variables, exit code 2, no secret echoed', async () => {
-	const p = run({ TELEGRAM_BOT_TOKEN: 'garbage-secret-value', VTU_API_TOKEN: sb.demo.token, BOT_MODE: 'webhook' });
+	const p = runBot({ TELEGRAM_BOT_TOKEN: 'garbage-secret-value', VTU_API_TOKEN: sb.demo.token, BOT_MODE: 'webhook' });
 	expect(await p.exited).toBe(2);
 	const out = p.output();
 	expect(out).toMatch(/Invalid bot configuration/);
@@ -48,7 +32,7 @@ test('long polling process: registers commands, answers, stops cleanly on SIGTER
 	const tg = await new FakeTelegram().start();
 	const dir = mkdtempSync(join(tmpdir(), 'vtu-main-'));
 	const u = makeUser(undefined, 'Main');
-	const p = run({
+	const p = runBot({
 		TELEGRAM_BOT_TOKEN: BOT_TOKEN,
 		VTU_BASE_URL: sb.baseUrl,
 		VTU_API_TOKEN: sb.demo.token,
@@ -85,7 +69,7 @@ test('an unreachable Bot API is reported at once: what was tried, where, that it
 		});
 	});
 	const dir = mkdtempSync(join(tmpdir(), 'vtu-main-'));
-	const p = run({
+	const p = runBot({
 		TELEGRAM_BOT_TOKEN: BOT_TOKEN,
 		VTU_BASE_URL: sb.baseUrl,
 		VTU_API_TOKEN: sb.demo.token,

@@ -32,6 +32,15 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 	 * New messages to a chat (a later end also edits the order's own message, which makes no sound: "told
 	 * once" counts the messages that notify).
 	 */
+	/** A client that gives up on a lost answer soon (the order stays held, unknown) for the follower to settle. */
+	const followerClient = () =>
+		new VtuClient({
+			baseUrl: env.sb.baseUrl,
+			token: env.sb.demo.token,
+			timeoutMs: 1500,
+			reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 60_000 },
+		});
+
 	const notices = (chatId: number) =>
 		env.tg
 			.callsOf('sendMessage')
@@ -474,12 +483,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 	});
 
 	test('exam PINs settled later by the follower: the PINs told once with their printable sheet', async () => {
-		const client = new VtuClient({
-			baseUrl: env.sb.baseUrl,
-			token: env.sb.demo.token,
-			timeoutMs: 1500,
-			reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 60_000 },
-		});
+		const client = followerClient();
 		const s = await shop({ client });
 		await fund(s, env.alice, 500_000);
 		await env.send(s.app, env.tg.textUpdate(env.alice, '/exampin'));
@@ -511,12 +515,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 	test('an unknown outcome stays held, and the follower settles it later and tells the customer once', async () => {
 		// the follower has no answer time to bound the vendor's record: its window is sentAt + the processing
 		// bound, so that bound is a real one here (with 0 the record could fall outside by a few ms)
-		const client = new VtuClient({
-			baseUrl: env.sb.baseUrl,
-			token: env.sb.demo.token,
-			timeoutMs: 1500,
-			reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 60_000 },
-		});
+		const client = followerClient();
 		const s = await shop({ client });
 		await fund(s, env.alice, 500_000);
 		await dataToConfirm(env, s.app, env.alice);
@@ -557,12 +556,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 	});
 
 	test('settled later: the in-flight message is edited to the end, and a new message tells it', async () => {
-		const client = new VtuClient({
-			baseUrl: env.sb.baseUrl,
-			token: env.sb.demo.token,
-			timeoutMs: 1500,
-			reconcile: { waitMs: 1500, pollMs: 200, sharedAccount: false, maxProcessingMs: 60_000 },
-		});
+		const client = followerClient();
 		const s = await shop({ client });
 		await fund(s, env.alice, 500_000);
 		const later = pattern('sf-later-settled', { price: NAIRA, balance: NAIRA });
