@@ -10,10 +10,9 @@ import type { VtuBot } from '../../bot/bot';
 import type { FakeUser } from './fake-telegram';
 import { lastDocument, useBotEnv } from './harness';
 import { openShop, type Shop } from './journeys-kit';
-import { pattern, text } from './texts';
+import { pattern, text, NAIRA } from './texts';
 
 const env = useBotEnv();
-const NAIRA = /₦[\d,]+\.\d\d/;
 
 async function say(app: VtuBot, u: FakeUser, words: string): Promise<string> {
 	await env.send(app, env.tg.textUpdate(u, words));

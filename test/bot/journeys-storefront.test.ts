@@ -11,10 +11,9 @@ import { naira } from '../../bot/orders';
 import type { FakeUser } from './fake-telegram';
 import { lastDocument, useBotEnv } from './harness';
 import { openShop, type Shop } from './journeys-kit';
-import { confirmPattern, pattern, source, text } from './texts';
+import { confirmPattern, pattern, source, text, NAIRA, settledHistoryLines } from './texts';
 
 const env = useBotEnv();
-const NAIRA = /₦[\d,]+\.\d\d/;
 
 /** Walk a flow (a string is typed, a RegExp is a button tapped), then tap Pay; the flow's last text. */
 async function buy(s: Shop, u: FakeUser, steps: (string | RegExp)[], check?: (confirm: string) => void) {
@@ -87,15 +86,7 @@ test('fund by transfer, then data, airtime, cable and electricity from the walle
 	await env.send(s.app, env.tg.textUpdate(u, '/history'));
 	const hist = env.tg.lastText(u.id)!;
 	expect(hist.startsWith(text('history-title'))).toBe(true);
-	const line = source('sf-history-line', {
-		n: /\d+/,
-		date: /.+/,
-		what: /.+/,
-		price: NAIRA,
-		state: text('sf-state-settled'),
-		ref: /\S+/,
-	});
-	expect(hist.match(new RegExp(line, 'g'))).toHaveLength(4);
+	expect(hist.match(settledHistoryLines())).toHaveLength(4);
 	expect(hist).toContain(token);
 	expect(hist).toMatch(new RegExp(source('sf-history-payment', { date: /.+/, amount: '₦20,000.00', ref: /\S+/ })));
 	const r = await s.balanced();

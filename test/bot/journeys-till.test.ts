@@ -7,10 +7,9 @@
 import type { VtuBot } from '../../bot/bot';
 import type { FakeUser } from './fake-telegram';
 import { lastDocument, useBotEnv } from './harness';
-import { confirmPattern, outcomeHead, source, text, what } from './texts';
+import { confirmPattern, outcomeHead, source, text, what, NAIRA } from './texts';
 
 const env = useBotEnv();
-const NAIRA = /₦[\d,]+\.\d\d/;
 const REF = new RegExp(source('outcome-reference', { ref: /(\S+)/ }));
 
 /** Walk a flow (a string is typed, a RegExp is a button tapped), check the question, Confirm; the outcome. */

@@ -21,11 +21,10 @@ import { PaymentSandbox } from '../../store/sandbox/payments';
 import { backendNames, startBackend, type Backend } from '../store/backends';
 import type { FakeUser } from './fake-telegram';
 import { dataToConfirm, useBotEnv } from './harness';
-import { pattern, text } from './texts';
+import { pattern, text, NAIRA } from './texts';
 
 const SECRET = 'sk_test_owner_desk_0123456789abcdef';
 const ADMIN_KEY = 'pay-admin-key-owner-desk';
-const NAIRA = /₦[\d,]+\.\d\d/;
 
 test('what the owner types: /setprice, /report days; long lists cut under the message limit', () => {
 	expect(parseSetPrice('data MTN SME 5%')).toEqual({

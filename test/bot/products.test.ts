@@ -8,10 +8,9 @@ import type { VtuBot } from '../../bot/bot';
 import { clearCatalogCache } from '../../client/catalog';
 import type { FakeUser } from './fake-telegram';
 import { lastDocument, useBotEnv } from './harness';
-import { confirmPattern, pattern, source, text } from './texts';
+import { confirmPattern, pattern, source, text, NAIRA } from './texts';
 
 const env = useBotEnv();
-const NAIRA = /₦[\d,]+\.\d\d/;
 
 async function confirmAndOutcome(app: VtuBot, u: FakeUser): Promise<string> {
 	await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));

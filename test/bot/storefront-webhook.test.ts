@@ -26,10 +26,9 @@ import { signBody } from '../../store/payments';
 import { PaymentSandbox } from '../../store/sandbox/payments';
 import { FakeTelegram, makeUser } from '../../tools/local-bot-api';
 import { backendNames } from '../store/backends';
-import { pattern, text } from './texts';
+import { pattern, text, NAIRA } from './texts';
 
 jest.setTimeout(120_000);
-const NAIRA = /₦[\d,]+\.\d\d/;
 
 describe.each(backendNames())('storefront bots in webhook mode on %s', (backend) => {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-sf-webhook-'));

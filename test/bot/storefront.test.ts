@@ -17,7 +17,7 @@ import { startPaymentWebhooks } from '../../bot/storefront/webhooks';
 import { backendNames, startBackend, type Backend } from '../store/backends';
 import { dataToConfirm, lastDocument, useBotEnv } from './harness';
 import type { FakeUser } from './fake-telegram';
-import { confirmPattern, pattern, source, text } from './texts';
+import { confirmPattern, pattern, source, text, NAIRA, settledHistoryLines } from './texts';
 
 const SECRETS = {
 	paystackSecret: 'sk_test_storefront_bot_0123456789abcdef',
@@ -25,7 +25,6 @@ const SECRETS = {
 	monnifySecret: 'monnify-secret-storefront-bot-0123',
 	adminKey: 'pay-admin-key-storefront',
 };
-const NAIRA = /₦[\d,]+\.\d\d/;
 
 describe.each(backendNames())('storefront mode on %s', (name) => {
 	/**
@@ -461,18 +460,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await env.send(s.app, env.tg.textUpdate(u, '/history'));
 		const hist = env.tg.lastText(u.id)!;
 		expect(hist.startsWith(text('history-title'))).toBe(true);
-		const settled = new RegExp(
-			source('sf-history-line', {
-				n: /\d+/,
-				date: /.+/,
-				what: /.+/,
-				price: NAIRA,
-				state: text('sf-state-settled'),
-				ref: /\S+/,
-			}),
-			'g',
-		);
-		expect(hist.match(settled)).toHaveLength(4);
+		expect(hist.match(settledHistoryLines())).toHaveLength(4);
 		expect(hist).toContain(text('sf-history-what-to', { product: text('product-electricity'), to: '45012345678' }));
 		expect(hist).toContain(new RegExp(source('delivered-token', { token: /([\d -]{16,})/ })).exec(told)![0]);
 		for (const pin of [...pins, examPin]) expect(hist).toContain(pin);

@@ -100,3 +100,20 @@ export const updateOn = (ref: string | RegExp, body: string): RegExp =>
 /** Did any of these texts tell the user they were not charged? */
 export const saysNotCharged = (texts: string[]): boolean =>
 	texts.some((x) => x.includes(t('outcome-not-charged-note')) || x.includes(t('state-failed')));
+
+/** Any naira amount as the bot writes it ("₦1,312.50"). */
+export const NAIRA = /₦[\d,]+\.\d\d/;
+
+/** The settled orders' lines of a storefront /history (global: count them with `match`). */
+export const settledHistoryLines = (): RegExp =>
+	new RegExp(
+		source('sf-history-line', {
+			n: /\d+/,
+			date: /.+/,
+			what: /.+/,
+			price: NAIRA,
+			state: t('sf-state-settled'),
+			ref: /\S+/,
+		}),
+		'g',
+	);
