@@ -24,6 +24,8 @@ interface PlanView {
 	duplicates: number;
 	pages: number;
 	costKobo: number;
+	/** storefront: what this customer pays (the seller's price of the job); the till shows the cost */
+	priceKobo?: number;
 }
 
 /** The summary shown before the confirm: count, pages, cost, and the Unicode warning. */
@@ -38,7 +40,9 @@ export function smsSummary(sender: string, message: string, p: PlanView): string
 			? t('sms-summary-recipients-dup', { numbers, duplicates: count('sms-duplicates', p.duplicates) })
 			: t('sms-summary-recipients', { numbers }),
 		t('sms-summary-message', { characters, pages }),
-		t('sms-summary-cost', { cost: naira(p.costKobo) }),
+		p.priceKobo === undefined
+			? t('sms-summary-cost', { cost: naira(p.costKobo) })
+			: t('sms-summary-price', { price: naira(p.priceKobo) }),
 	];
 	const odd = nonGsmChars(message);
 	if (odd.length) {
@@ -46,6 +50,9 @@ export function smsSummary(sender: string, message: string, p: PlanView): string
 	}
 	return lines.join('\n');
 }
+
+/** What the customer asked for: the sender, the message and the numbers. */
+type SmsJob = { sender: string; message: string; recipients: string[] };
 
 /** The steps before the summary: sender, recipients (typed or a file), and the priced plan. */
 function smsSteps(s: Services) {
@@ -106,14 +113,20 @@ function smsSteps(s: Services) {
 		}
 	}
 
-	/** The client's plan of the job (recipients, duplicates, pages, cost), checked by the client's rules. */
-	function planJob(conversation: MyConversation, sender: string, message: string, recipients: string[]) {
+	/**
+	 * The client's plan of the job (recipients, duplicates, pages, cost), checked by the client's rules; in
+	 * the storefront also the seller's price for `userId`, by the same function the order is charged by.
+	 */
+	function planJob(conversation: MyConversation, userId: number, job: SmsJob) {
 		return conversation.external(async (): Promise<Loaded<PlanView>> => {
 			try {
-				const p = await s.client.sms.plan({ sender, message, recipients });
+				const p = await s.client.sms.plan(job);
+				const costKobo = p.cost.kobo;
+				const request = { product: 'sms' as const, ...job, recipients: p.recipients }; // as the order sends it
+				const priceKobo = await s.storefront?.store.priceOf(String(userId), request, costKobo);
 				return {
 					ok: true,
-					value: { recipients: p.recipients, duplicates: p.duplicates, pages: p.pages, costKobo: p.cost.kobo },
+					value: { recipients: p.recipients, duplicates: p.duplicates, pages: p.pages, costKobo, priceKobo },
 				};
 			} catch (e) {
 				return { ok: false, text: failText(s, t('sms-cannot-send'), e) };
@@ -131,11 +144,11 @@ function smsQuestions(s: Services): Questions {
 	async function priced(
 		conversation: MyConversation,
 		ctx: ConvContext,
-		job: { sender: string; message: string; recipients: string[] },
+		job: SmsJob,
 		kb?: InlineKeyboard,
 	): Promise<Purchase | undefined> {
 		const { sender, message } = job;
-		const plan = await planJob(conversation, sender, message, job.recipients);
+		const plan = await planJob(conversation, ctx.from!.id, job);
 		if (!plan.ok) return void (await ctx.reply(plan.text, { reply_markup: kb }));
 		const p = plan.value;
 		await ctx.reply(smsSummary(sender, message, p));
