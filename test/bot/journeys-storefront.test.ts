@@ -4,8 +4,9 @@
  * /start shows the account number and bank; a transfer lands through the provider's webhook and the
  * customer is told; then each product is bought from the wallet with a receipt: data, airtime, cable TV
  * (the IUC checked, the holder's name before Confirm), electricity (the meter checked, the token
- * prominent and kept in /history), exam PINs and recharge cards (the PINs and a printable sheet). A
- * vendor failure is refunded at once (a slow vendor in storefront mode: journeys-slow).
+ * prominent and kept in /history), exam PINs and recharge cards (the PINs and a printable sheet), bulk SMS
+ * (the till's questions, at the price the owner set in chat). A vendor failure is refunded at once, a bulk
+ * SMS the vendor failed given back once (a slow vendor in storefront mode: journeys-slow).
  */
 import { naira } from '../../bot/orders';
 import { PRODUCT_TABLE } from '../../bot/vtu';
@@ -133,13 +134,13 @@ test('the vendor fails the order: refunded at once, the wallet back, the books b
 	expect([r.spent, r.refunded]).toEqual([refunds[0].amount, refunds[0].amount]);
 });
 
-/** The SMS questions up to the summary: sender, the pasted list (the report said), the message. */
-async function smsSummary(s: Shop, u: FakeUser, start: string, list: string, message: string) {
+/** The SMS questions up to the summary: sender, the list (pasted, or a file: [name, content]), the message. */
+async function smsSummary(s: Shop, u: FakeUser, start: string, list: string | [string, string], message: string) {
 	const update = start.startsWith('/') ? env.tg.textUpdate(u, start) : env.tg.buttonUpdate(u, start);
 	await env.send(s.app, update);
 	expect(env.tg.lastText(u.id)).toBe(text('sms-sender-prompt', { max: PRODUCT_TABLE.sms.limits.senderChars }));
 	await env.send(s.app, env.tg.textUpdate(u, 'SHOP'));
-	await env.send(s.app, env.tg.textUpdate(u, list));
+	await env.send(s.app, typeof list === 'string' ? env.tg.textUpdate(u, list) : env.tg.documentUpdate(u, ...list));
 	const asked = env.tg.textsTo(u.id);
 	expect(asked[asked.length - 1]).toBe(text('sms-message-prompt'));
 	const report = asked[asked.length - 2];
@@ -208,14 +209,20 @@ test("bulk SMS from the wallet at the owner's price: a pasted contact list, the 
 	await s.balanced();
 });
 
-test('bulk SMS the vendor fails: the money comes back once, the wallet whole', async () => {
+test('bulk SMS from a .csv file that the vendor fails: the money comes back once, the wallet whole', async () => {
 	const s = await openShop(env);
 	const u = env.bob;
 	await funded(s, u);
 	await env.admin.addFault({ endpoint: 'POST /api/sendsms/', kind: 'error_before', count: 1 });
-	const job = await smsSummary(s, u, '/sms', 'Ada 08031234567\nBola 08051234567', 'Hello from the shop');
+	const csv = 'name,phone\nAda,08031234567\nBola,0805 123 4567\n';
+	const job = await smsSummary(s, u, '/sms', ['contacts.csv', csv], 'Hello from the shop ✨');
+	const column = text('sms-column-named', { name: 'phone' });
+	expect(job.report).toBe(text('sms-found-column', { numbers: text('sms-numbers', { n: 2 }), column }));
 	const price = naira(s.side.priceFor(2 * (await env.client.catalog.get()).sms.perPage.kobo)); // the fallback
 	expect(job.summary).toContain(text('sms-summary-price', { price }));
+	// the till's warning: a character outside plain SMS text
+	const length = { characters: text('sms-characters', { n: 21 }), pages: text('sms-pages', { n: 1 }) };
+	expect(job.summary).toContain(text('sms-summary-unicode', { chars: '✨', ...length }));
 	await env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
 	expect(env.tg.lastText(u.id)).toMatch(pattern('sf-released-now', { gets: /.+/, balance: '₦20,000.00' }));
 	expect(await wallet(s, u)).toBe(2_000_000);
