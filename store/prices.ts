@@ -7,9 +7,15 @@
  *
  * Which rule applies: the customer's tier first, then the regular tier; within a tier the most specific
  * (plan, then plan type, then the product, then every product `*`). No rule at all: the fallback.
+ *
+ * Bulk SMS is sold by the unit (one page to one number; its key carries `units`): a percent is of the whole
+ * cost as for any product, but the fixed amount of a rule set for `sms` itself is per unit ("₦1" makes a
+ * ₦2.50 page ₦3.50), since SMS sellers price by the page. A fixed amount from an every-product rule or the
+ * configured fallback stays per order: "₦50 an order" must not become ₦50 a page.
  */
 import { VtuInvalidInputError } from '../client/errors';
 import { percentOf, percentString } from '../client/money';
+import { planSms } from '../client/products/sms/plan';
 import type { Catalog, PurchaseRequest } from '../client/types';
 import type { PriceRuleRow, StoreDb } from './db';
 
@@ -25,6 +31,8 @@ export interface PriceKey {
 	type?: string;
 	/** the plan's id (data plan, cable package, recharge card denomination) */
 	plan?: string;
+	/** how many units the cost is for (bulk SMS: numbers × pages); the product's own fixed markup is per unit */
+	units?: number;
 }
 
 export interface Markup {
@@ -50,8 +58,9 @@ export interface Priced {
 	rule: PriceRule | null;
 }
 
-export function applyMarkup(cost: number, m: Markup): number {
-	return cost + (m.percent ? percentOf(cost, m.percent) : 0) + (m.fixedKobo ?? 0);
+/** `cost` plus the markup: the percent of the whole cost, the fixed amount `times` times (per unit or once). */
+export function applyMarkup(cost: number, m: Markup, times = 1): number {
+	return cost + (m.percent ? percentOf(cost, m.percent) : 0) + (m.fixedKobo ?? 0) * times;
 }
 
 /** A plan type as it is stored and compared: upper case, single spaces. */
@@ -93,7 +102,9 @@ export class PriceTable {
 
 	price(key: PriceKey, cost: number): Priced {
 		const rule = this.ruleFor(key);
-		const price = applyMarkup(cost, rule ?? this.fallback);
+		// per unit only for the product's own rules (see the top of this file)
+		const times = rule && rule.product === key.product && key.units ? key.units : 1;
+		const price = applyMarkup(cost, rule ?? this.fallback, times);
 		return { cost, price, margin: price - cost, rule };
 	}
 }
@@ -243,6 +254,12 @@ export async function priceKeyOf(catalog: CatalogReader, req: PurchaseRequest): 
 			return { product: 'exam_pin', type: String(req.exam) };
 		case 'recharge_card':
 			return { product: 'recharge_card', type: net(req.network)?.name, plan: String(req.denomination) };
+		case 'sms': {
+			// the client's own plan of the job (numbers deduplicated, pages as the site counts them); the rate
+			// does not change the count
+			const plan = planSms(req, c.sms);
+			return { product: 'sms', units: plan.recipients.length * plan.pages };
+		}
 		default:
 			return { product: req.product };
 	}

@@ -36,6 +36,7 @@ export function features(mode: BotMode = 'till'): readonly Feature[] {
 			data,
 			airtime,
 			...PRODUCTS,
+			sms,
 			storefrontBalance,
 			storefrontFund,
 			storefrontHistory,
@@ -50,5 +51,8 @@ export function features(mode: BotMode = 'till'): readonly Feature[] {
 	return [menu, data, airtime, ...PRODUCTS, sms, balance, history, pin, cancel, help, admin, repeat, unhandled];
 }
 
-/** The bills and PINs, sold in both modes (the confirm step goes to the storefront's wallet there). */
+/**
+ * The bills and PINs, sold in both modes (the confirm step goes to the storefront's wallet there); bulk SMS
+ * too, listed apart for its place in the command list.
+ */
 const PRODUCTS: readonly Feature[] = [cable, electricity, examPins, rechargeCards];

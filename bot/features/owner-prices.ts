@@ -92,8 +92,12 @@ function ruleName(p: SetPrice): string {
 	return [product, where, `(${p.tier})`].filter(Boolean).join(' ');
 }
 
-const markupText = (m: Markup) =>
-	[m.percent ? `${m.percent}%` : '', m.fixedKobo ? naira(m.fixedKobo) : ''].filter(Boolean).join(' + ') || '0';
+/** "5% + ₦20"; an SMS rule's naira are per page to each number (store/prices.ts). */
+function markupText(m: Markup, product: string): string {
+	const fixed = m.fixedKobo ? naira(m.fixedKobo) : '';
+	const each = fixed && product === 'sms' ? t('setprice-per-page', { amount: fixed }) : fixed;
+	return [m.percent ? `${m.percent}%` : '', each].filter(Boolean).join(' + ') || '0';
+}
 
 /** The margins of (up to 8 of) the items a rule covers, at the prices now in force. */
 function marginLines(items: PricedItem[], table: PriceTable): string[] {
@@ -135,7 +139,7 @@ function setPriceCommand(s: Services): CommandHandler {
 		const head =
 			p.markup === 'off'
 				? t('setprice-removed', { rule: ruleName(p) })
-				: t('setprice-set', { rule: ruleName(p), markup: markupText(p.markup) });
+				: t('setprice-set', { rule: ruleName(p), markup: markupText(p.markup, p.product) });
 		return ctx.reply([head, ...marginLines(covered, table)].join('\n'));
 	};
 }

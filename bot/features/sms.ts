@@ -1,4 +1,8 @@
-/** /sms: sender → recipients (pasted or a .txt/.csv file) → message → plan → checks → confirm → send. */
+/**
+ * /sms: sender → recipients (pasted or a .txt/.csv file) → message → plan → checks → confirm → send.
+ * The same questions in both modes; in the storefront the summary shows the customer's price, and the
+ * confirm step is the wallet's (bot/storefront/confirm.ts).
+ */
 import type { InlineKeyboard } from 'grammy';
 import type { ConvContext, MyConversation, Services } from '../context';
 import { tryAgainKeyboard } from '../flow/keyboards';
@@ -24,6 +28,8 @@ interface PlanView {
 	duplicates: number;
 	pages: number;
 	costKobo: number;
+	/** storefront: what this customer pays (the seller's price of the job); the till shows the cost */
+	priceKobo?: number;
 }
 
 /** The summary shown before the confirm: count, pages, cost, and the Unicode warning. */
@@ -38,7 +44,9 @@ export function smsSummary(sender: string, message: string, p: PlanView): string
 			? t('sms-summary-recipients-dup', { numbers, duplicates: count('sms-duplicates', p.duplicates) })
 			: t('sms-summary-recipients', { numbers }),
 		t('sms-summary-message', { characters, pages }),
-		t('sms-summary-cost', { cost: naira(p.costKobo) }),
+		p.priceKobo === undefined
+			? t('sms-summary-cost', { cost: naira(p.costKobo) })
+			: t('sms-summary-price', { price: naira(p.priceKobo) }),
 	];
 	const odd = nonGsmChars(message);
 	if (odd.length) {
@@ -47,7 +55,10 @@ export function smsSummary(sender: string, message: string, p: PlanView): string
 	return lines.join('\n');
 }
 
-/** The steps before the summary: sender, recipients (typed or a file), and the priced plan. */
+/** What the customer asked for: the sender, the message and the numbers. */
+type SmsJob = { sender: string; message: string; recipients: string[] };
+
+/** The first questions: sender and recipients (typed or a file). */
 function smsSteps(s: Services) {
 	async function askSender(conversation: MyConversation, ctx: ConvContext): Promise<string> {
 		await ctx.reply(t('sms-sender-prompt', { max: PRODUCT_TABLE.sms.limits.senderChars }));
@@ -106,36 +117,42 @@ function smsSteps(s: Services) {
 		}
 	}
 
-	/** The client's plan of the job (recipients, duplicates, pages, cost), checked by the client's rules. */
-	function planJob(conversation: MyConversation, sender: string, message: string, recipients: string[]) {
-		return conversation.external(async (): Promise<Loaded<PlanView>> => {
-			try {
-				const p = await s.client.sms.plan({ sender, message, recipients });
-				return {
-					ok: true,
-					value: { recipients: p.recipients, duplicates: p.duplicates, pages: p.pages, costKobo: p.cost.kobo },
-				};
-			} catch (e) {
-				return { ok: false, text: failText(s, t('sms-cannot-send'), e) };
-			}
-		});
-	}
+	return { askSender, askRecipients };
+}
 
-	return { askSender, askRecipients, planJob };
+/**
+ * The client's plan of the job (recipients, duplicates, pages, cost), checked by the client's rules; in
+ * the storefront also the seller's price for `userId`, by the same function the order is charged by.
+ */
+function planJob(s: Services, conversation: MyConversation, userId: number, job: SmsJob) {
+	return conversation.external(async (): Promise<Loaded<PlanView>> => {
+		try {
+			const p = await s.client.sms.plan(job);
+			const costKobo = p.cost.kobo;
+			const request = { product: 'sms' as const, ...job, recipients: p.recipients }; // as the order sends it
+			const priceKobo = await s.storefront?.store.priceOf(String(userId), request, costKobo);
+			return {
+				ok: true,
+				value: { recipients: p.recipients, duplicates: p.duplicates, pages: p.pages, costKobo, priceKobo },
+			};
+		} catch (e) {
+			return { ok: false, text: failText(s, t('sms-cannot-send'), e) };
+		}
+	});
 }
 
 function smsQuestions(s: Services): Questions {
-	const { askSender, askRecipients, planJob } = smsSteps(s);
+	const { askSender, askRecipients } = smsSteps(s);
 
 	/** The priced job and its summary; nothing when it cannot be sent (said, with `kb` under it). */
 	async function priced(
 		conversation: MyConversation,
 		ctx: ConvContext,
-		job: { sender: string; message: string; recipients: string[] },
+		job: SmsJob,
 		kb?: InlineKeyboard,
 	): Promise<Purchase | undefined> {
 		const { sender, message } = job;
-		const plan = await planJob(conversation, sender, message, job.recipients);
+		const plan = await planJob(s, conversation, ctx.from!.id, job);
 		if (!plan.ok) return void (await ctx.reply(plan.text, { reply_markup: kb }));
 		const p = plan.value;
 		await ctx.reply(smsSummary(sender, message, p));

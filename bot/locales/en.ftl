@@ -234,6 +234,7 @@ sms-summary-recipients = Recipients: { $numbers }
 sms-summary-recipients-dup = Recipients: { $numbers } ({ $duplicates } removed)
 sms-summary-message = Message: { $characters } = { $pages } per number
 sms-summary-cost = Cost: { $cost }
+sms-summary-price = Price: { $price }
 sms-summary-unicode = ⚠️ The message has characters that are not plain SMS text ({ $chars }). The site prices it by length: { $characters } = { $pages }. Phones may show them as "?"; remove them to be safe.
 sms-found = Found { $numbers }.
 sms-found-column = Found { $numbers } in the { $column } (other columns ignored).
@@ -328,7 +329,7 @@ sf-state-unknown = ⏳ being confirmed (your money is held, not spent)
 sf-state-settled = ✅ delivered
 sf-state-released = ❌ not sent, money back
 sf-state-refunded = ↩️ failed, refunded
-sf-hello = Hello { $name }! Buy data, airtime, cable TV, electricity, exam PINs and recharge cards from your own wallet here.
+sf-hello = Hello { $name }! Buy data, airtime, cable TV, electricity, exam PINs and recharge cards, and send bulk SMS, from your own wallet here.
 sf-help-intro = Fund your wallet by bank transfer to your own account number, then buy from it.
 sf-account =
     🏦 Your account: { $account } ({ $bank })
@@ -497,16 +498,20 @@ prices-section-recharge = 🎫 Recharge cards
 prices-recharge-item = { $network } { $amount } card
 prices-section-electricity = 💡 Electricity
 prices-electricity-item = { $amount } token
+prices-section-sms = ✉️ Bulk SMS
+prices-sms-item = 1 page to { $numbers }
 setprice-usage =
     Type /setprice, the product, a plan type or "plan <id>" if you like, then the markup (5% or ₦20),
     and "reseller" for resellers' prices, e.g.
     /setprice data MTN SME 5%
     /setprice data plan 7 ₦20
     /setprice airtime 2% reseller
+    /setprice sms ₦1 (bulk SMS: naira are added to each page sent to each number)
     /setprice all 5%
     /setprice data MTN SME off (back to the general price)
     Products: data, airtime, cable, electricity, exam, recharge, sms, all
 setprice-every-product = every product
+setprice-per-page = { $amount } a page per number
 setprice-unknown = There is no "{ $what }" here. Plan types: { $types }
 setprice-none = There was no price set for { $rule }: nothing changed.
 setprice-set = ✅ { $rule }: vendor's cost + { $markup }. New prices:

@@ -35,6 +35,17 @@ export interface PricedItem {
 
 const SAMPLE_AIRTIME = 100_000;
 const SAMPLE_TOKEN = 500_000;
+/** Bulk SMS is listed as two sample jobs of one page: to one number and to a list (an order's fixed part shows). */
+const SAMPLE_SMS_NUMBERS = [1, 100];
+
+function smsItems(c: Catalog): PricedItem[] {
+	return SAMPLE_SMS_NUMBERS.map((n) => ({
+		key: { product: 'sms', units: n },
+		name: t('prices-sms-item', { numbers: t('sms-numbers', { n }) }),
+		cost: n * c.sms.perPage.kobo,
+		section: t('prices-section-sms'),
+	}));
+}
 
 function dataItems(c: Catalog): PricedItem[] {
 	return c.networks.flatMap((n) =>
@@ -49,7 +60,10 @@ function dataItems(c: Catalog): PricedItem[] {
 	);
 }
 
-/** Every item of the catalogue (electricity: a sample token, airtime: a sample top-up per network). */
+/**
+ * Every item of the catalogue (electricity: a sample token, airtime: a sample top-up per network, bulk SMS:
+ * one page to one number and to a hundred).
+ */
 export function catalogueItems(c: Catalog): PricedItem[] {
 	return [
 		...dataItems(c),
@@ -85,6 +99,7 @@ export function catalogueItems(c: Catalog): PricedItem[] {
 			cost: SAMPLE_TOKEN,
 			section: t('prices-section-electricity'),
 		})),
+		...smsItems(c),
 	];
 }
 

@@ -71,8 +71,11 @@ export type Offer =
 
 /** How long a float refusal is told up front before the float is asked again (at a Confirm). */
 const FLOAT_REFUSAL_MS = 60_000;
-/** Products sold at fixed prices: their cheapest item is known before the customer chooses. */
-const FIXED_PRICE = new Set(['data', 'cable', 'exam_pin', 'recharge_card']);
+/**
+ * Products whose cheapest item is known before the customer chooses: those sold at fixed prices, and bulk SMS
+ * (one page to one number).
+ */
+const FIXED_PRICE = new Set(['data', 'cable', 'exam_pin', 'recharge_card', 'sms']);
 
 export class StoreSide {
 	readonly books: Books;
@@ -375,7 +378,7 @@ export class StoreSide {
 
 	/**
 	 * This customer's price of the cheapest item of a product sold at fixed prices (data, cable, exam PINs,
-	 * recharge cards); null for one the customer sets the amount of, or when the catalogue cannot be read
+	 * recharge cards, one SMS page); null for one the customer sets the amount of, or when the catalogue cannot be read
 	 * (the checks at Confirm still run).
 	 */
 	private async cheapest(userId: number, product: string): Promise<number | null> {

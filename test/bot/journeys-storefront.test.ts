@@ -4,14 +4,16 @@
  * /start shows the account number and bank; a transfer lands through the provider's webhook and the
  * customer is told; then each product is bought from the wallet with a receipt: data, airtime, cable TV
  * (the IUC checked, the holder's name before Confirm), electricity (the meter checked, the token
- * prominent and kept in /history), exam PINs and recharge cards (the PINs and a printable sheet). A
- * vendor failure is refunded at once (a slow vendor in storefront mode: journeys-slow).
+ * prominent and kept in /history), exam PINs and recharge cards (the PINs and a printable sheet), bulk SMS
+ * (the till's questions, at the price the owner set in chat). A vendor failure is refunded at once, a bulk
+ * SMS the vendor failed given back once (a slow vendor in storefront mode: journeys-slow).
  */
 import { naira } from '../../bot/orders';
+import { PRODUCT_TABLE } from '../../bot/vtu';
 import type { FakeUser } from './fake-telegram';
 import { lastDocument, useBotEnv } from './harness';
 import { openShop, type Shop } from './journeys-kit';
-import { confirmPattern, pattern, source, text, NAIRA, settledHistoryLines } from './texts';
+import { confirmPattern, pattern, source, text, what, NAIRA, settledHistoryLines } from './texts';
 
 const env = useBotEnv();
 
@@ -132,4 +134,100 @@ test('the vendor fails the order: refunded at once, the wallet back, the books b
 	expect([r.spent, r.refunded]).toEqual([refunds[0].amount, refunds[0].amount]);
 });
 
-test.todo('bulk SMS from the wallet (missing: storefront mode has no /sms; the till sells it, journeys-till)');
+/** The SMS questions up to the summary: sender, the list (pasted, or a file: [name, content]), the message. */
+async function smsSummary(s: Shop, u: FakeUser, start: string, list: string | [string, string], message: string) {
+	const update = start.startsWith('/') ? env.tg.textUpdate(u, start) : env.tg.buttonUpdate(u, start);
+	await env.send(s.app, update);
+	expect(env.tg.lastText(u.id)).toBe(text('sms-sender-prompt', { max: PRODUCT_TABLE.sms.limits.senderChars }));
+	await env.send(s.app, env.tg.textUpdate(u, 'SHOP'));
+	await env.send(s.app, typeof list === 'string' ? env.tg.textUpdate(u, list) : env.tg.documentUpdate(u, ...list));
+	const asked = env.tg.textsTo(u.id);
+	expect(asked[asked.length - 1]).toBe(text('sms-message-prompt'));
+	const report = asked[asked.length - 2];
+	await env.send(s.app, env.tg.textUpdate(u, message));
+	const said = env.tg.textsTo(u.id);
+	return { report, summary: said[said.length - 2], confirm: said[said.length - 1] };
+}
+
+test("bulk SMS from the wallet at the owner's price: a pasted contact list, the receipt, the ledger", async () => {
+	const s = await openShop(env);
+	const u = env.alice;
+	await funded(s, u);
+	const perPage = (await env.client.catalog.get()).sms.perPage.kobo;
+
+	// the owner sets ₦1 a page per number and sees the margins; /prices lists SMS at that price
+	await env.send(s.app, env.tg.textUpdate(env.admin1, '/setprice sms ₦1'));
+	const set = env.tg.lastText(env.admin1.id)!;
+	const markup = text('setprice-per-page', { amount: '₦1.00' });
+	expect(set).toMatch(pattern('setprice-set', { rule: 'sms (regular)', markup }));
+	const one = text('prices-sms-item', { numbers: text('sms-numbers', { n: 1 }) });
+	const margin = { name: one, cost: naira(perPage), price: naira(perPage + 100), margin: '₦1.00' };
+	expect(set).toContain(text('setprice-margin', margin));
+	await env.send(s.app, env.tg.textUpdate(u, '/prices'));
+	const list = env.tg.lastText(u.id)!;
+	expect(list).toContain(
+		`${text('prices-section-sms')}\n${text('prices-line', { name: one, price: naira(perPage + 100) })}`,
+	);
+	const hundred = text('prices-sms-item', { numbers: text('sms-numbers', { n: 100 }) });
+	expect(list).toContain(text('prices-line', { name: hundred, price: naira(100 * (perPage + 100)) }));
+
+	// more than 500 numbers: said when the list is given, and the list asked again
+	await env.send(s.app, env.tg.textUpdate(u, '/sms'));
+	await env.send(s.app, env.tg.textUpdate(u, 'SHOP'));
+	const many = Array.from({ length: 501 }, (_, i) => `0803${String(1_000_000 + i)}`).join('\n');
+	await env.send(s.app, env.tg.textUpdate(u, many));
+	expect(env.tg.lastText(u.id)).toBe(text('sms-too-many-now', { n: 501, max: 500 }));
+	await env.send(s.app, env.tg.textUpdate(u, '/cancel'));
+
+	// a pasted contact list: names and separators understood, a toll-free number left out, a repeat used once
+	const contacts = 'Ada 08031234567\nBola - 0805 123 4567\nChi: +234 809 123 4567\nHelpline 0800 123 4567\n08031234567';
+	await env.send(s.app, env.tg.textUpdate(u, '/start')); // the main menu, whose button starts it
+	const job = await smsSummary(s, u, text('menu-sms'), contacts, 'Shop opens at 8 tomorrow');
+	expect(job.report).toContain(text('sms-found', { numbers: text('sms-numbers', { n: 3 }) }));
+	expect(job.report).toContain(text('sms-count-up', { entries: 5, used: 3, duplicates: 1, left: 1 }));
+	expect(job.report).toContain(text('sms-reason-toll-free'));
+	const price = naira(3 * (perPage + 100)); // 3 numbers × 1 page × (the vendor's rate + ₦1)
+	expect(job.summary).toContain(text('sms-summary-price', { price }));
+	expect(job.summary).not.toContain(naira(3 * perPage));
+	const three = text('sms-numbers', { n: 3 });
+	const gets = what(text('sms-description', { sender: 'SHOP', pages: text('sms-pages', { n: 1 }) }), three);
+	expect(job.confirm).toMatch(confirmPattern({ price, target: three, gets }));
+	await env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
+	const done = env.tg.lastText(u.id)!;
+	expect(done).toMatch(receipt(gets, price));
+	const ref = new RegExp(source('sf-receipt', { gets, price, ref: /(\S+)/, balance: NAIRA })).exec(done)![1];
+
+	// debited exactly the price shown, in the ledger; the vendor sent one job to the three numbers
+	expect(await wallet(s, u)).toBe(2_000_000 - 3 * (perPage + 100));
+	const order = await s.side.books.db.selectFrom('orders').selectAll().where('id', '=', ref).executeTakeFirstOrThrow();
+	expect([order.state, Number(order.price), Number(order.cost)]).toEqual(['settled', 3 * (perPage + 100), 3 * perPage]);
+	const spent = await s.side.books.db.selectFrom('transfers').selectAll().where('reason', '=', 'settle').execute();
+	expect(spent.map((x) => Number(x.amount))).toEqual([3 * (perPage + 100)]);
+	const sent = await env.admin.transactions({ username: env.sb.demo.username, product: 'sms' });
+	expect(sent).toHaveLength(1);
+	expect(sent[0].recipient.split(',').sort()).toEqual(['2348031234567', '2348051234567', '2348091234567']);
+	await s.balanced();
+});
+
+test('bulk SMS from a .csv file that the vendor fails: the money comes back once, the wallet whole', async () => {
+	const s = await openShop(env);
+	const u = env.bob;
+	await funded(s, u);
+	await env.admin.addFault({ endpoint: 'POST /api/sendsms/', kind: 'error_before', count: 1 });
+	const csv = 'name,phone\nAda,08031234567\nBola,0805 123 4567\n';
+	const job = await smsSummary(s, u, '/sms', ['contacts.csv', csv], 'Hello from the shop ✨');
+	const column = text('sms-column-named', { name: 'phone' });
+	expect(job.report).toBe(text('sms-found-column', { numbers: text('sms-numbers', { n: 2 }), column }));
+	const price = naira(s.side.priceFor(2 * (await env.client.catalog.get()).sms.perPage.kobo)); // the fallback
+	expect(job.summary).toContain(text('sms-summary-price', { price }));
+	// the till's warning: a character outside plain SMS text
+	const length = { characters: text('sms-characters', { n: 21 }), pages: text('sms-pages', { n: 1 }) };
+	expect(job.summary).toContain(text('sms-summary-unicode', { chars: '✨', ...length }));
+	await env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
+	expect(env.tg.lastText(u.id)).toMatch(pattern('sf-released-now', { gets: /.+/, balance: '₦20,000.00' }));
+	expect(await wallet(s, u)).toBe(2_000_000);
+	const back = await s.side.books.db.selectFrom('transfers').selectAll().where('reason', '=', 'release').execute();
+	expect(back).toHaveLength(1);
+	expect(await env.admin.transactions({ username: env.sb.demo.username, product: 'sms' })).toHaveLength(0);
+	await s.balanced();
+});

@@ -151,6 +151,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 			'electricity',
 			'exampin',
 			'cards',
+			'sms',
 			'balance',
 			'fund',
 			'history',

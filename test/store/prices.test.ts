@@ -42,6 +42,14 @@ test('markups as the owner types them, and the lookup order', () => {
 		price: 11_000,
 		rule: null,
 	});
+	// bulk SMS (units = numbers × pages): an sms rule's naira per unit; an every-product rule's or the fallback's once
+	const sms = { product: 'sms', units: 3 };
+	const perPage = new PriceTable([{ product: 'sms', scope: '', tier: 'regular', fixedKobo: 100 }], 'regular', {});
+	expect(perPage.price(sms, 540)).toMatchObject({ price: 840, margin: 300 });
+	expect(regular.price(sms, 540).price).toBe(545); // the every-product rule: 1 % of the cost
+	const perOrder = [{ product: '*', scope: '', tier: 'regular' as const, fixedKobo: 5_000 }];
+	expect(new PriceTable(perOrder, 'regular', {}).price(sms, 540).price).toBe(5_540);
+	expect(new PriceTable([], 'regular', { percent: '10', fixedKobo: 5_000 }).price(sms, 540).price).toBe(5_594);
 	expect(dayBounds('2026-11-24')).toEqual({ from: '2026-11-23T23:00:00.000Z', to: '2026-11-24T23:00:00.000Z' });
 	expect(lagosDay(new Date('2026-11-24T23:30:00Z'))).toBe('2026-11-25');
 	expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
@@ -110,6 +118,26 @@ describe.each(backendNames())('seller prices and the report on %s', (name) => {
 		await expect(
 			prices.set({ product: 'data', scope: '', tier: 'regular', percent: '150' }, 'x'),
 		).rejects.toMatchObject({ code: 'invalid_input' });
+	});
+
+	test('bulk SMS is priced per page to each number by an sms rule, and charged what it was priced', async () => {
+		const { books, store, prices } = await shop();
+		const SMS = {
+			product: 'sms' as const,
+			sender: 'SHOP',
+			recipients: ['08031234567', '0805 123 4567', '08031234567'],
+		};
+		const short = { ...SMS, message: 'Open at 8' };
+		const long = { ...SMS, message: 'x'.repeat(200) }; // two pages
+		expect(await priceKeyOf(env.client.catalog, short)).toEqual({ product: 'sms', units: 2 });
+		expect(await priceKeyOf(env.client.catalog, long)).toEqual({ product: 'sms', units: 4 });
+		await prices.set({ product: 'sms', scope: '', tier: 'regular', fixedKobo: 100 }, 'owner');
+		const cost = (await env.client.quote(long)).amount.kobo;
+		expect(await store.priceOf('c1', long, cost)).toBe(cost + 4 * 100);
+		const o = await store.placeOrder('c1', 's1', long, { price: cost + 400 });
+		expect([o.state, o.price]).toEqual(['settled', cost + 400]);
+		expect((await books.walletBalance('c1')).available).toBe(500_000 - cost - 400);
+		expect((await audit(books.db)).problems).toEqual([]);
 	});
 
 	test("the report's totals reconcile with the ledger, the orders and the vendor's records", async () => {
