@@ -91,6 +91,11 @@ refused-daily-limit = Refused: this would exceed your daily limit of { $limit } 
 err-insufficient-balance = The wallet balance is too low for this purchase. Fund the wallet and try again.
 err-invalid-input-plain = The details were refused: { $message }
 err-invalid-input = The provider refused these details. Check the number and the plan.
+# the provider refused one detail by name at the purchase itself
+err-refused-phone = The provider refused the phone number.
+err-refused-iuc = The provider refused the IUC / smart card number.
+err-refused-meter = The provider refused the meter number.
+err-refused-recipients = The provider refused the list of numbers.
 err-auth = The provider refused the bot's login. Tell the bot admin.
 err-rate-limited = The provider is busy. Try again in a minute.
 err-network = The provider could not be reached. Try again in a few minutes.
