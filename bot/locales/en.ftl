@@ -309,6 +309,12 @@ cancel-nothing = Nothing to cancel.
 error-short = Something went wrong
 error-long = Sorry, something went wrong. Please try again, and check /history before buying again.
 repeat-order-gone = I cannot find that order any more.
+# "Try again" under an order the provider refused at the purchase, naming a detail: only that detail is asked again
+again-phone = The provider refused { $phone } for { $what }. The rest of the order is kept: send another number.
+again-iuc = The provider refused the IUC number { $iuc } for { $what }. The rest of the order is kept: send another one.
+again-meter = The provider refused the meter number { $meter } for { $what }. The rest of the order is kept: send another one.
+again-recipients = The provider refused the list of numbers for { $what }. The sender and the message are kept: send the list again.
+again-gone = That choice is no longer offered: start again with Try again. Nothing was bought.
 sms-where-line = line { $n }
 sms-where-row = row { $n }
 sms-column-named = "{ $name }" column
