@@ -79,6 +79,11 @@ const MIGRATIONS: string[] = [
 	`
   ALTER TABLE orders ADD COLUMN customer_ref TEXT;
   `,
+	// 5: the detail the vendor refused by name when it refused the purchase itself (invalid_input's field, e.g.
+	// "phone"): "Try again" asks that detail again
+	`
+  ALTER TABLE orders ADD COLUMN error_field TEXT;
+  `,
 ];
 
 /** Open (creating if needed) and migrate the database. `:memory:` works for tests. */

@@ -36,6 +36,8 @@ export interface Order extends NewOrder {
 	result: Record<string, unknown> | null;
 	errorCode: string | null;
 	errorMessage: string | null;
+	/** The detail the vendor refused by name (invalid_input's field, e.g. "phone"), when it refused the purchase. */
+	errorField: string | null;
 	createdAt: number;
 	sentAt: number | null;
 	finalAt: number | null;
@@ -68,6 +70,7 @@ interface Row {
 	result: string | null;
 	error_code: string | null;
 	error_message: string | null;
+	error_field: string | null;
 	created_at: number;
 	sent_at: number | null;
 	final_at: number | null;
@@ -101,6 +104,7 @@ function toOrder(r: Row | undefined): Order | undefined {
 		result: r.result ? JSON.parse(r.result) : null,
 		errorCode: r.error_code,
 		errorMessage: r.error_message,
+		errorField: r.error_field ?? null,
 		createdAt: r.created_at,
 		sentAt: r.sent_at,
 		finalAt: r.final_at,
@@ -242,21 +246,22 @@ export class Journal {
 			result: db.prepare(
 				`UPDATE orders SET state = @state, ident = COALESCE(@ident, ident), vendor_id = COALESCE(@vendor_id, vendor_id),
            charged_kobo = COALESCE(@charged_kobo, charged_kobo), result = @result,
-           error_code = NULL, error_message = NULL,
+           error_code = NULL, error_message = NULL, error_field = NULL,
            final_at = CASE WHEN @state IN ('successful','failed') THEN @now ELSE final_at END,
            updated_at = @now, checked_at = @now
          WHERE id = @id RETURNING *`,
 			),
 			error: db.prepare(
-				`UPDATE orders SET state = @state, error_code = @code, error_message = @message, recheck_at = @recheck_at,
-           customer_ref = COALESCE(@customer_ref, customer_ref),
+				`UPDATE orders SET state = @state, error_code = @code, error_message = @message, error_field = @field,
+           recheck_at = @recheck_at, customer_ref = COALESCE(@customer_ref, customer_ref),
            final_at = CASE WHEN @state IN ('failed','not_charged') THEN @now ELSE final_at END,
            updated_at = @now, checked_at = @now
          WHERE id = @id RETURNING *`,
 			),
 			toUnknown: db.prepare(
-				`UPDATE orders SET state = 'unknown', error_code = @code, error_message = @message, recheck_at = @recheck_at,
-           updated_at = @now, checked_at = @now WHERE id = @id AND state = 'sent' RETURNING *`,
+				`UPDATE orders SET state = 'unknown', error_code = @code, error_message = @message, error_field = NULL,
+           recheck_at = @recheck_at, updated_at = @now, checked_at = @now
+         WHERE id = @id AND state = 'sent' RETURNING *`,
 			),
 			notified: db.prepare(`UPDATE orders SET notified_state = @state WHERE id = @id`),
 			byState: db.prepare(`SELECT * FROM orders WHERE state = ? ORDER BY created_at LIMIT ?`),
@@ -397,7 +402,7 @@ export class Journal {
 	/**
 	 * `recheckAt`: for `unknown`, when the follower checks again (null = at its next pass). `customerRef`: the
 	 * customer_ref the POST carried (an unknown_outcome's details.customerRef), kept for the follower; left
-	 * undefined, what the order has stays.
+	 * undefined, what the order has stays. `field`: the detail the vendor refused by name (invalid_input).
 	 */
 	recordError(
 		id: string,
@@ -406,6 +411,7 @@ export class Journal {
 		message: string,
 		recheckAt: number | null = null,
 		customerRef?: string | null,
+		field?: string,
 	): Order {
 		const customer_ref = refColumn(customerRef);
 		return toOrder(
@@ -414,6 +420,7 @@ export class Journal {
 				state,
 				code,
 				message,
+				field: field ?? null,
 				recheck_at: recheckAt,
 				customer_ref,
 				now: this.clock.now(),

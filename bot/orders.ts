@@ -38,6 +38,8 @@ export interface OrderView {
 	message: string;
 	errorCode: string | null;
 	errorMessage: string | null;
+	/** The detail the vendor refused by name at the purchase (e.g. "phone"): "Try again" asks it again. */
+	errorField: string | null;
 	path: string | null;
 	details: Record<string, unknown>;
 }
@@ -62,6 +64,7 @@ export function viewOf(o: Order): OrderView {
 		message: r?.message ?? '',
 		errorCode: o.errorCode,
 		errorMessage: o.errorMessage,
+		errorField: o.errorField,
 		path: r?.path ?? null,
 		details: r?.details ?? {},
 	};
@@ -107,7 +110,7 @@ export function resultOf(o: Order): PurchaseResult | null {
 
 /** What to record for a purchase or reconcile that ended in an error. */
 export type Verdict =
-	| { state: 'not_charged'; code: string; message: string }
+	| { state: 'not_charged'; code: string; message: string; field?: string }
 	| { state: 'unknown'; code: string; message: string; recheckAt: number };
 
 /** `details.resolvableAfter` of a VtuUnknownOutcomeError (ISO string), as epoch ms. */
@@ -128,6 +131,12 @@ export function customerRefOf(e: unknown): string | null | undefined {
 	return typeof v === 'string' || v === null ? v : undefined;
 }
 
+/** The field an invalid_input names (the client's VtuError `field`), if any. */
+function fieldOf(e: unknown): string | undefined {
+	const f = (e as { field?: unknown } | null)?.field;
+	return typeof f === 'string' && f !== '' ? f : undefined;
+}
+
 export interface Bounds {
 	/** The vendor's processing bound: before sentAt + this, no answer can prove "not charged". */
 	maxProcessingMs: number;
@@ -146,8 +155,13 @@ export function judge(e: unknown, from: 'buy' | 'reconcile', sentAt: number, now
 	const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
 	const bound = sentAt + b.maxProcessingMs;
 	if (code === 'not_charged' && now >= bound) return { state: 'not_charged', code, message };
-	if (code !== 'not_charged' && from === 'buy' && NOT_CHARGED_CODES.has(code))
-		return { state: 'not_charged', code, message };
+	if (code !== 'not_charged' && from === 'buy' && NOT_CHARGED_CODES.has(code)) {
+		// the site refused a detail by name (invalid_input's field): "Try again" asks that detail again
+		const field = code === 'invalid_input' ? fieldOf(e) : undefined;
+		return field === undefined
+			? { state: 'not_charged', code, message }
+			: { state: 'not_charged', code, message, field };
+	}
 	const earliest = Math.max(now + b.recheckMs, resolvableAfterOf(e) ?? 0);
 	if (code === 'not_charged') {
 		return {
@@ -227,6 +241,7 @@ export class OrderService {
 				v.message,
 				v.state === 'unknown' ? v.recheckAt : null,
 				customerRefOf(e),
+				v.state === 'not_charged' ? v.field : undefined,
 			);
 			return { kind: 'done', order: viewOf(after) };
 		}
@@ -333,7 +348,7 @@ export function outcomeText(o: OrderView): string {
 		case 'failed':
 			return o.chargedKobo !== null ? lines(head, ...ref, t('outcome-refunded-note')) : lines(head, ...ref);
 		case 'not_charged':
-			return lines(head, userError(o.errorCode, o.errorMessage), ...ref, t('outcome-not-charged-note'));
+			return lines(head, userError(o.errorCode, o.errorMessage, o.errorField), ...ref, t('outcome-not-charged-note'));
 		case 'unknown':
 			return t('outcome-unknown', { what, order: o.id });
 		default:
@@ -354,8 +369,20 @@ const ERROR_TEXT: Record<string, string> = {
 	not_charged: 'err-not-charged',
 };
 
-/** A seller-facing reason for a client error code. The client's message is shown only when it is plain. */
-export function userError(code: string | null, message: string | null): string {
+/** The details the provider may refuse by name, said in seller words. */
+const REFUSED_TEXT: Record<string, string> = {
+	phone: 'err-refused-phone',
+	iuc: 'err-refused-iuc',
+	meter: 'err-refused-meter',
+	recipients: 'err-refused-recipients',
+};
+
+/**
+ * A seller-facing reason for a client error code. The client's message is shown only when it is plain; a
+ * detail the provider refused by name (`field`) is named.
+ */
+export function userError(code: string | null, message: string | null, field?: string | null): string {
+	if (code === 'invalid_input' && field && Object.hasOwn(REFUSED_TEXT, field)) return t(REFUSED_TEXT[field]);
 	if (code === 'invalid_input')
 		return message && !TECHNICAL.test(message) ? t('err-invalid-input-plain', { message }) : t('err-invalid-input');
 	return t((code && ERROR_TEXT[code]) || 'err-other');

@@ -73,15 +73,22 @@ const Busy = z.object({
 	mirrorShare: z.number().min(0).max(1).optional(),
 });
 const PatchTxn = z.object({ Status: z.enum(['successful', 'processing', 'failed']) });
-const NewFault = z.object({
-	endpoint: z.string().min(1),
-	kind: z.enum(FAULT_KINDS),
-	probability: z.number().min(0).max(1).optional(),
-	count: z.number().int().min(1).optional(),
-	latencyMs: z.number().int().min(0).max(600_000).optional(),
-	retryAfterSeconds: z.number().int().min(0).optional(),
-	httpStatus: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
-});
+const NewFault = z
+	.object({
+		endpoint: z.string().min(1),
+		kind: z.enum(FAULT_KINDS),
+		probability: z.number().min(0).max(1).optional(),
+		count: z.number().int().min(1).optional(),
+		latencyMs: z.number().int().min(0).max(600_000).optional(),
+		retryAfterSeconds: z.number().int().min(0).optional(),
+		httpStatus: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
+		field: z.string().min(1).max(64).optional(),
+		message: z.string().min(1).max(300).optional(),
+	})
+	.refine((f) => f.kind !== 'refuse_field' || f.field !== undefined, {
+		message: 'refuse_field needs the field the site refuses (e.g. "mobile_number")',
+		path: ['field'],
+	});
 
 export function userView(u: User) {
 	return {

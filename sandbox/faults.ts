@@ -13,6 +13,7 @@ export const FAULT_KINDS = [
 	'html_after',
 	'flip_later',
 	'slow',
+	'refuse_field',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -33,6 +34,13 @@ export interface FaultSpec {
 	retryAfterSeconds?: number;
 	/** error_before: 500 (Django's page, default) or a gateway's 502/503/504 page (proxy in front of a restarting app). */
 	httpStatus?: 500 | 502 | 503 | 504;
+	/**
+	 * refuse_field: the body field the site refuses by name, as the site spells it ("mobile_number",
+	 * "smart_card_number", "meter_number", "recetipient"); required for that kind.
+	 */
+	field?: string;
+	/** refuse_field: the site's message about it. Default Django's "Enter a valid value.". */
+	message?: string;
 }
 
 export interface Fault extends Required<Omit<FaultSpec, 'count'>> {
@@ -65,6 +73,9 @@ interface Matcher {
 	method: string;
 	segs: string[] | null;
 }
+
+/** Django's own message of a field validator (RegexValidator), the refuse_field default. */
+const REFUSED_DEFAULT = 'Enter a valid value.';
 
 const defaultMs = (kind: FaultKind): number => (kind === 'latency' ? 1000 : kind === 'slow' ? 60_000 : 500);
 
@@ -104,6 +115,8 @@ export class FaultBook {
 			latencyMs: spec.latencyMs ?? defaultMs(spec.kind),
 			retryAfterSeconds: spec.retryAfterSeconds ?? 1,
 			httpStatus: spec.httpStatus ?? 500,
+			field: spec.field ?? '',
+			message: spec.message ?? REFUSED_DEFAULT,
 			hits: 0,
 			m: parseEndpoint(spec.endpoint),
 		};
@@ -152,7 +165,8 @@ export class FaultBook {
 	 */
 	fromHeader(value: string, method: string, path: string): { fault: Fault; entry: FaultLogEntry } | null {
 		const [kind, n] = value.split(':');
-		if (!(FAULT_KINDS as readonly string[]).includes(kind)) return null;
+		// refuse_field needs its field: a rule only
+		if (!(FAULT_KINDS as readonly string[]).includes(kind) || kind === 'refuse_field') return null;
 		const num = n !== undefined && /^\d{1,6}$/.test(n) ? Number(n) : undefined;
 		const f: Fault = {
 			id: 0,
@@ -164,6 +178,8 @@ export class FaultBook {
 			latencyMs: kind === 'latency' || kind === 'flip_later' || kind === 'slow' ? (num ?? defaultMs(kind)) : 500,
 			retryAfterSeconds: kind === 'rate_limit' ? (num ?? 1) : 1,
 			httpStatus: 500,
+			field: '',
+			message: REFUSED_DEFAULT,
 		};
 		return { fault: f, entry: this.logHit(f, method, path) };
 	}

@@ -309,6 +309,9 @@ function answer(s: Served, req: FastifyRequest, reply: FastifyReply, hit: Hit): 
 	const fault = hit?.fault;
 	const auth = authenticate(state, req, s.optional);
 	if (auth !== null && 'status' in auth) return finish(rt, req, reply, hit, auth, auth);
+	// the serializer refuses the named field: a DRF field error, nothing debited or recorded
+	if (fault?.kind === 'refuse_field')
+		return finish(rt, req, reply, hit, auth, { status: 400, body: { [fault.field]: [fault.message] } });
 	const body = req.body && typeof req.body === 'object' ? (req.body as Body) : {};
 	const ctx: Ctx<User | null> = {
 		req,

@@ -1,6 +1,7 @@
 /**
  * Buying from the wallet. The customer's money is held before the vendor purchase and then:
- * settled when the vendor made it; released only on a proven `not_charged`; kept held while the outcome is
+ * settled when the vendor made it; released only when provably not bought (`not_charged`, or the site refused
+ * the purchase itself: `invalid_input`); kept held while the outcome is
  * unknown (resolved later with `client.reconcile`); refunded exactly once when the vendor fails it, at once
  * or later (a `processing` order that flips to `failed`). The float guard refuses an order the merchant's
  * vendor wallet cannot cover before anything is held, and alerts the owner once per low-balance episode.
@@ -158,7 +159,7 @@ export class Storefront {
 		try {
 			r = await client.buy(req, ref === null ? undefined : { customerRef: ref });
 		} catch (e) {
-			return this.afterError(orderId, price, e);
+			return this.afterError(orderId, price, e, 'buy');
 		}
 		return this.apply(orderId, price, r);
 	}
@@ -208,8 +209,13 @@ export class Storefront {
 		await retryOnDeadlock(run);
 	}
 
-	private async afterError(orderId: string, price: number, e: unknown): Promise<OrderOutcome> {
-		if (e instanceof VtuError && e.code === 'not_charged') {
+	/**
+	 * `from`: the purchase's own error, or reconciling's. not_charged is proof either way; invalid_input only from
+	 * the purchase: the site refused the POST itself (a 4xx, never reconciled: client/errors.ts NOT_CHARGED_CODES).
+	 */
+	private async afterError(orderId: string, price: number, e: unknown, from: 'buy' | 'follow'): Promise<OrderOutcome> {
+		const refused = from === 'buy' && e instanceof VtuError && e.code === 'invalid_input';
+		if (e instanceof VtuError && (e.code === 'not_charged' || refused)) {
 			// a record linked to the order (by any instance, meanwhile) outweighs a reconcile's "not charged"
 			if (await this.linked(orderId)) return this.follow(orderId);
 			await this.deps.books.release(orderId);
@@ -289,7 +295,7 @@ export class Storefront {
 				});
 			} catch (e) {
 				const mine = ev.identicalPending === 0 ? await this.interchangeable(o, req, e) : null;
-				if (!mine) return this.afterError(orderId, o.price, e);
+				if (!mine) return this.afterError(orderId, o.price, e, 'follow');
 				r = mine;
 			}
 			if (!(await this.adopt(o, r)))

@@ -6,9 +6,10 @@ import { tryAgainKeyboard } from '../flow/keyboards';
 import { pickers } from '../flow/pickers';
 import { nudge, safeEdit } from '../flow/ui';
 import { naira } from '../orders';
-import { PRODUCT_TABLE, formatNaira, formatPhone, parseAmount } from '../vtu';
+import { PRODUCT_TABLE, formatNaira, formatPhone, parseAmount, type BotPurchaseRequest } from '../vtu';
 import { t } from '../i18n';
-import { productFeature, type Questions } from './product';
+import { phoneRedo } from './data';
+import { productFeature, type Purchase, type Questions } from './product';
 
 /** Quick amounts offered as buttons, kobo. */
 export const QUICK_AMOUNTS = [10_000, 20_000, 50_000, 100_000];
@@ -38,7 +39,7 @@ export function amountProblem(text: string, maxKobo: number): string | null {
 }
 
 function airtimeQuestions(s: Services): Questions {
-	const { loadNetworks, pickNetwork, askPhone, withButtons } = pickers(s);
+	const { loadNetworks, pickNetwork, withButtons } = pickers(s);
 
 	async function askAmount(conversation: MyConversation, ctx: ConvContext, netName: string): Promise<number> {
 		const kb = new InlineKeyboard();
@@ -89,25 +90,47 @@ function airtimeQuestions(s: Services): Questions {
 		const { c, net } = await pickNetwork(conversation, ctx, t('airtime-choose-network'), loaded.value);
 		await safeEdit(conversation, c, t('airtime-chosen', { network: net.name }));
 		const faceKobo = await askAmount(conversation, ctx, net.name);
-		const { phone, ported } = await askPhone(conversation, ctx, net.name);
-		return {
-			request: { product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
-			meta: {
-				gets: t(ported ? 'airtime-gets-ported' : 'airtime-gets', {
-					amount: naira(faceKobo),
-					network: net.name,
-					phone: formatPhone(phone),
-				}),
-				target: t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name }),
-				description: t('airtime-description', { network: net.name, amount: naira(faceKobo) }),
-				recipient: phone,
-				payNote: t('airtime-pay-note', { amount: naira(faceKobo) }),
-			},
-		};
+		return phoneOrder(s, { id: net.id, name: net.name }, faceKobo, false)(conversation, ctx);
 	};
+}
+
+/**
+ * The airtime of `faceKobo` on a number asked now (`asked`: its question is already on screen), and its
+ * reask: "Try again" after the vendor refused the number keeps the network and the amount.
+ */
+function phoneOrder(s: Services, net: { id: string | number; name: string }, faceKobo: number, asked: boolean) {
+	const { askPhone } = pickers(s);
+	const purchase = ({ phone, ported }: { phone: string; ported: boolean }): Purchase => ({
+		request: { product: 'airtime', network: net.id, amount: formatNaira(faceKobo), phone, type: 'VTU', ported },
+		meta: {
+			gets: t(ported ? 'airtime-gets-ported' : 'airtime-gets', {
+				amount: naira(faceKobo),
+				network: net.name,
+				phone: formatPhone(phone),
+			}),
+			target: t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name }),
+			description: t('airtime-description', { network: net.name, amount: naira(faceKobo) }),
+			recipient: phone,
+			payNote: t('airtime-pay-note', { amount: naira(faceKobo) }),
+		},
+	});
+	const reask: Purchase['reask'] = {
+		fields: ['phone'],
+		ask: async (conv, c) => purchase(await askPhone(conv, c, net.name)),
+	};
+	return async (conversation: MyConversation, ctx: ConvContext): Promise<Purchase> => ({
+		...purchase(await askPhone(conversation, ctx, net.name, { asked })),
+		reask,
+	});
 }
 
 export const airtime = productFeature('airtime', airtimeQuestions, {
 	command: { name: 'airtime', description: 'cmd-airtime', help: 'help-airtime' },
 	menu: { label: 'menu-airtime', row: 0 },
+	// "Try again" after the vendor refused the number at the purchase: the order's network and amount, a new number
+	redo: (s) =>
+		phoneRedo(s, ({ request }, name) => {
+			const { network, amount } = request as Extract<BotPurchaseRequest, { product: 'airtime' }>;
+			return phoneOrder(s, { id: network, name }, parseAmount(amount, 'amount'), true);
+		}),
 });

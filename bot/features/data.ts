@@ -1,14 +1,36 @@
 /** /data: network → plan → phone → checks → confirm → buy. */
-import type { Services } from '../context';
+import type { ConvContext, MyConversation, Services } from '../context';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { phonePrompt, pickers } from '../flow/pickers';
 import { choose, safeEdit } from '../flow/ui';
-import { formatPhone } from '../vtu';
+import { formatPhone, type BotPurchaseRequest } from '../vtu';
 import { t } from '../i18n';
-import { productFeature, sentTo, type Purchase, type Questions } from './product';
+import { productFeature, sentTo, type Purchase, type Questions, type Redo } from './product';
+
+type DataRequest = Extract<BotPurchaseRequest, { product: 'data' }>;
+
+/**
+ * The purchase of a plan to a phone, and its reask: "Try again" after the vendor refused the number keeps
+ * the network and the plan and asks the number again.
+ */
+function phoneOrder(s: Services, base: Omit<DataRequest, 'phone' | 'ported'>, network: string, description: string) {
+	const { askPhone } = pickers(s);
+	const purchase = ({ phone, ported }: { phone: string; ported: boolean }): Purchase => {
+		const to = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network });
+		return { request: { ...base, phone, ported }, meta: sentTo(description, to, phone) };
+	};
+	const reask: Purchase['reask'] = {
+		fields: ['phone'],
+		ask: async (conv, c) => purchase(await askPhone(conv, c, network)),
+	};
+	return async (conversation: MyConversation, ctx: ConvContext): Promise<Purchase> => ({
+		...purchase(await askPhone(conversation, ctx, network, { asked: true })),
+		reask,
+	});
+}
 
 function dataQuestions(s: Services): Questions {
-	const { loadNetworks, showPlans, loadPlan, pickNetwork, askPhone } = pickers(s);
+	const { loadNetworks, showPlans, loadPlan, pickNetwork } = pickers(s);
 
 	return async (conversation, ctx) => {
 		const loaded = await loadNetworks(conversation);
@@ -28,23 +50,48 @@ function dataQuestions(s: Services): Questions {
 			chosen.c,
 			t('data-plan-chosen', { network: net.name, plan: plan.label, prompt: phonePrompt(net.name) }),
 		);
-		const purchase = ({ phone, ported }: { phone: string; ported: boolean }): Purchase => {
-			const description = t('data-description', { network: net.name, plan: plan.name });
-			const to = t(ported ? 'phone-target-ported' : 'phone-target', { phone: formatPhone(phone), network: net.name });
-			return {
-				request: { product: 'data', network: net.id, plan: plan.id, phone, ported },
-				meta: sentTo(description, to, phone),
-			};
-		};
-		return {
-			...purchase(await askPhone(conversation, ctx, net.name, { asked: true })),
-			// "Try again" after the vendor refused the number: the network and plan are kept, the number asked again
-			reask: { fields: ['phone'], ask: async (conv, c) => purchase(await askPhone(conv, c, net.name)) },
-		};
+		const description = t('data-description', { network: net.name, plan: plan.name });
+		const base = { product: 'data' as const, network: net.id, plan: plan.id };
+		return phoneOrder(s, base, net.name, description)(conversation, ctx);
+	};
+}
+
+/**
+ * "Try again" after the vendor refused the number at the purchase: the order's network and plan, a new
+ * number. Shared with airtime: `order` makes the purchase from the network's name and the new number.
+ */
+export function phoneRedo(
+	s: Services,
+	order: (
+		refused: { request: BotPurchaseRequest; description: string },
+		network: string,
+	) => (conversation: MyConversation, ctx: ConvContext) => Promise<Purchase>,
+): Redo {
+	const { loadNetworks } = pickers(s);
+	return {
+		fields: ['phone'],
+		async ask(conversation, ctx, refused) {
+			const req = refused.request as Extract<BotPurchaseRequest, { phone: string; network: string | number }>;
+			const place = refused.request.product as 'data' | 'airtime';
+			const loaded = await loadNetworks(conversation);
+			const net = loaded.ok ? loaded.value.find((n) => n.id === req.network) : undefined;
+			if (!net) {
+				const text = loaded.ok ? t('again-gone') : loaded.text;
+				return void (await ctx.reply(text, { reply_markup: tryAgainKeyboard(place) }));
+			}
+			const said = t('again-phone', { phone: formatPhone(req.phone), what: refused.description });
+			await ctx.reply(`${said}\n${phonePrompt(net.name)}`);
+			return order(refused, net.name)(conversation, ctx);
+		},
 	};
 }
 
 export const data = productFeature('data', dataQuestions, {
 	command: { name: 'data', description: 'cmd-data', help: 'help-data' },
 	menu: { label: 'menu-data', row: 0 },
+	redo: (s) =>
+		phoneRedo(s, ({ request, description }, network) => {
+			const { product, network: id, plan } = request as DataRequest;
+			return phoneOrder(s, { product, network: id, plan }, network, description);
+		}),
 });

@@ -4,11 +4,11 @@
  */
 import type { Services } from '../context';
 import { choiceSteps, parsed, type Parsed } from '../flow/choices';
-import type { AccountCheck } from '../flow/validate';
+import type { AccountCheck, Holder } from '../flow/validate';
 import { t } from '../i18n';
 import { naira } from '../orders';
-import { PRODUCT_TABLE, formatNaira, parseAmount } from '../vtu';
-import { endingSteps, productFeature, sentTo, type Questions } from './product';
+import { PRODUCT_TABLE, formatNaira, parseAmount, type BotPurchaseRequest } from '../vtu';
+import { endingSteps, productFeature, sentTo, type Purchase, type Questions, type Redo } from './product';
 
 const LIMITS = PRODUCT_TABLE.electricity.limits;
 const TYPES = [
@@ -27,18 +27,30 @@ export function meterAmount(text: string, maxKobo: number): Parsed<number> {
 	return p;
 }
 
+type ElectricityRequest = Extract<BotPurchaseRequest, { product: 'electricity' }>;
+
+const meterCheck = (
+	s: Services,
+	disco: { id: number; name: string },
+	meterType: 'prepaid' | 'postpaid',
+): AccountCheck => ({
+	field: 'meter',
+	what: 'meter number',
+	digits: LIMITS.meterDigits,
+	hint: t('meter-prompt', { disco: disco.name, min: LIMITS.meterDigits.min, max: LIMITS.meterDigits.max }),
+	validate: (meter) => s.client.electricity.validate({ disco: disco.id, meter, meterType }),
+	unknown: (meter) => t('meter-unknown', { disco: disco.name, meter }),
+});
+
+/** The amount to the meter checked with the site (its holder named in the confirm question). */
+function meterPurchase(base: Omit<ElectricityRequest, 'meter'>, description: string, holder: Holder): Purchase {
+	const { number: meter, name } = holder;
+	return { request: { ...base, meter }, meta: sentTo(description, t('meter-target', { meter, name }), meter) };
+}
+
 function electricityQuestions(s: Services): Questions {
 	const { pickOne, pickNext, askTyped } = choiceSteps(s);
 	const { loadList, askHolder } = endingSteps(s, 'electricity');
-
-	const meterCheck = (disco: { id: number; name: string }, meterType: 'prepaid' | 'postpaid'): AccountCheck => ({
-		field: 'meter',
-		what: 'meter number',
-		digits: LIMITS.meterDigits,
-		hint: t('meter-prompt', { disco: disco.name, min: LIMITS.meterDigits.min, max: LIMITS.meterDigits.max }),
-		validate: (meter) => s.client.electricity.validate({ disco: disco.id, meter, meterType }),
-		unknown: (meter) => t('meter-unknown', { disco: disco.name, meter }),
-	});
 
 	return async (conversation, ctx) => {
 		const discos = await loadList(conversation, ctx, 'electricity-none', async () =>
@@ -50,7 +62,7 @@ function electricityQuestions(s: Services): Questions {
 		const types = TYPES.map((x) => ({ n: x.n, text: x.text() }));
 		const second = await pickNext(conversation, first.c, t('electricity-choose-type', { disco: disco.name }), types, 2);
 		const meterType = TYPES.find((x) => x.n === second.item.n)!.type;
-		const holder = await askHolder(conversation, ctx, second.c, meterCheck(disco, meterType), (prompt) =>
+		const holder = await askHolder(conversation, ctx, second.c, meterCheck(s, disco, meterType), (prompt) =>
 			t('electricity-type-chosen', { type: second.item.text, prompt }),
 		);
 		if (!holder) return;
@@ -61,15 +73,31 @@ function electricityQuestions(s: Services): Questions {
 		const { value: kobo } = await askTyped(conversation, hint, (text) => meterAmount(text, s.cfg.maxPurchaseKobo));
 		const vars = { disco: disco.name, type: second.item.text, amount: naira(kobo) };
 		const description = t('electricity-description', vars);
-		const target = t('meter-target', { meter, name });
-		return {
-			request: { product: 'electricity', disco: disco.id, meter, meterType, amount: formatNaira(kobo) },
-			meta: sentTo(description, target, meter),
-		};
+		const base = { product: 'electricity' as const, disco: disco.id, meterType, amount: formatNaira(kobo) };
+		return meterPurchase(base, description, holder);
+	};
+}
+
+/** "Try again" after the vendor refused the meter at the purchase: the order's disco, type and amount, a new meter. */
+function electricityRedo(s: Services): Redo {
+	const { loadList, askAgain } = endingSteps(s, 'electricity');
+	return {
+		fields: ['meter'],
+		async ask(conversation, ctx, refused) {
+			const { meter, ...base } = refused.request as ElectricityRequest;
+			const discos = await loadList(conversation, ctx, 'again-gone', async () =>
+				(await s.client.catalog.discos()).filter((d) => d.id === base.disco).map((d) => ({ id: d.id, name: d.name })),
+			);
+			if (!discos) return;
+			const check = meterCheck(s, discos[0], base.meterType);
+			const holder = await askAgain(conversation, ctx, t('again-meter', { meter, what: refused.description }), check);
+			return holder && meterPurchase(base, refused.description, holder);
+		},
 	};
 }
 
 export const electricity = productFeature('electricity', electricityQuestions, {
 	command: { name: 'electricity', description: 'cmd-electricity', help: 'help-electricity' },
 	menu: { label: 'menu-electricity', row: 1 },
+	redo: electricityRedo,
 });

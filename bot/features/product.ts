@@ -12,7 +12,7 @@ import type { Place } from '../callback-data';
 import { refusedUpFront } from '../flow/checks';
 import { choiceSteps } from '../flow/choices';
 import { confirmSteps } from '../flow/confirm';
-import type { ConfirmMeta } from '../flow/retry';
+import type { ConfirmMeta, Reask } from '../flow/retry';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { accountStep, type AccountCheck, type Holder } from '../flow/validate';
@@ -59,11 +59,45 @@ export interface Purchase {
 /** A product's own questions; nothing = the flow ended on the way (after saying why). */
 export type Questions = (conversation: MyConversation, ctx: ConvContext) => Promise<Purchase | void>;
 
-/** The product's place is its request's product ("exam_pin", "recharge_card"): the journal's orders name it. */
-type ProductPlace = Place & BotPurchaseRequest['product'];
+/** An order the vendor refused at the purchase itself, naming one of its details (the journal keeps it). */
+export interface Refused {
+	request: BotPurchaseRequest;
+	description: string;
+}
 
-export function productFeature(place: ProductPlace, questions: (s: Services) => Questions, d: FlowDeclaration) {
-	return flowFeature(
+/**
+ * "Try again" under an order the vendor refused at the purchase itself (after Confirm: nothing was bought),
+ * naming one of `fields` (e.g. the phone): that detail asked again, the order's other choices kept; the
+ * purchase it makes, or nothing when the flow ended on the way (after saying why).
+ */
+export interface Redo {
+	fields: readonly string[];
+	ask(conversation: MyConversation, ctx: ConvContext, refused: Refused): Promise<Purchase | void>;
+}
+
+/** The product's place is its request's product ("exam_pin", "recharge_card"): the journal's orders name it. */
+export type ProductPlace = Place & BotPurchaseRequest['product'];
+
+/** What the confirm step is given for a product's purchase: the order, its wording and its `reask`. */
+export function confirmArgs(
+	p: Purchase,
+	place: ProductPlace,
+): { req: BotPurchaseRequest; meta: ConfirmMeta; reask?: Reask } {
+	const confirm = (q: Purchase) => ({ req: q.request, meta: { ...q.meta, place } });
+	const again = p.reask;
+	const reask = again && {
+		fields: again.fields,
+		ask: async (c: MyConversation, x: ConvContext) => confirm(await again.ask(c, x)),
+	};
+	return { ...confirm(p), reask };
+}
+
+export function productFeature(
+	place: ProductPlace,
+	questions: (s: Services) => Questions,
+	d: FlowDeclaration & { redo?: (s: Services) => Redo },
+): Feature {
+	const feature = flowFeature(
 		place,
 		(s) => {
 			const ask = questions(s);
@@ -72,18 +106,13 @@ export function productFeature(place: ProductPlace, questions: (s: Services) => 
 				if (await refusedUpFront(s, conversation, ctx, place)) return;
 				const p = await ask(conversation, ctx);
 				if (!p) return;
-				const confirm = (q: Purchase) => ({ req: q.request, meta: { ...q.meta, place } });
-				const again = p.reask;
-				const reask = again && {
-					fields: again.fields,
-					ask: async (c: MyConversation, x: ConvContext) => confirm(await again.ask(c, x)),
-				};
-				const first = confirm(p);
-				await confirmAndBuy(conversation, ctx, first.req, first.meta, reask);
+				const { req, meta, reask } = confirmArgs(p, place);
+				await confirmAndBuy(conversation, ctx, req, meta, reask);
 			};
 		},
 		d,
 	);
+	return d.redo ? { ...feature, redo: d.redo } : feature;
 }
 
 /** A purchase for someone: "<description> to <target>" (a phone, an account, "3 numbers"). */
@@ -132,5 +161,21 @@ export function endingSteps(s: Services, place: ProductPlace) {
 		return holder.value;
 	}
 
-	return { loadList, askHolder };
+	/**
+	 * A refused number's account asked again (`said`: why, above the check's hint); the holder the site names,
+	 * or nothing when the site could not be asked (the flow ends).
+	 */
+	async function askAgain(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		said: string,
+		check: AccountCheck,
+	): Promise<Holder | undefined> {
+		await ctx.reply(`${said}\n${check.hint}`);
+		const holder = await askAccount(conversation, ctx, check);
+		if (!holder.ok) return void (await ctx.reply(holder.text, again()));
+		return holder.value;
+	}
+
+	return { loadList, askHolder, askAgain };
 }

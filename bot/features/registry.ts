@@ -8,6 +8,7 @@
 import type { Composer, CommandContext } from 'grammy';
 import type { MyContext, Services } from '../context';
 import type { Place } from '../callback-data';
+import type { Redo } from './product';
 import { t } from '../i18n';
 
 /** Which bot this process is: the staff's till or the customers' storefront (VTU_BOT_MODE). */
@@ -52,6 +53,8 @@ export interface Feature {
 	commands?: CommandSpec[];
 	menu?: MenuEntry;
 	build(s: Services): FeatureParts;
+	/** A product's "Try again" after the vendor refused one of its details by name at the purchase (repeat.ts). */
+	redo?: (s: Services) => Redo;
 }
 
 export function commandsOf(features: readonly Feature[], opts: { admin: boolean }): CommandSpec[] {

@@ -9,7 +9,7 @@ import { tryAgainKeyboard } from '../flow/keyboards';
 import { failText } from '../flow/pickers';
 import { nudge, type Loaded } from '../flow/ui';
 import { naira } from '../orders';
-import { PRODUCT_TABLE, checkSender } from '../vtu';
+import { PRODUCT_TABLE, checkSender, type BotPurchaseRequest } from '../vtu';
 import {
 	nonGsmChars,
 	recipientsFromCsv,
@@ -18,7 +18,7 @@ import {
 	type Recipients,
 } from './sms-recipients';
 import { t } from '../i18n';
-import { productFeature, sentTo, type Purchase, type Questions } from './product';
+import { productFeature, sentTo, type Purchase, type Questions, type Redo } from './product';
 
 /** "3 numbers", "1 page": a count in the catalogue's words (`sms-numbers`, `sms-pages`…). */
 const count = (key: string, n: number) => t(key, { n });
@@ -141,11 +141,9 @@ function planJob(s: Services, conversation: MyConversation, userId: number, job:
 	});
 }
 
-function smsQuestions(s: Services): Questions {
-	const { askSender, askRecipients } = smsSteps(s);
-
-	/** The priced job and its summary; nothing when it cannot be sent (said, with `kb` under it). */
-	async function priced(
+/** The priced job and its summary; nothing when it cannot be sent (said, with `kb` under it). */
+function pricing(s: Services) {
+	return async function priced(
 		conversation: MyConversation,
 		ctx: ConvContext,
 		job: SmsJob,
@@ -164,7 +162,28 @@ function smsQuestions(s: Services): Questions {
 			request: { product: 'sms', sender, message, recipients: p.recipients },
 			meta: sentTo(description, count('sms-numbers', n)),
 		};
-	}
+	};
+}
+
+/** The list asked again until the job can be priced: the sender and the message kept. */
+function listAgain(s: Services, sender: string, message: string) {
+	const { askRecipients } = smsSteps(s);
+	const priced = pricing(s);
+	return async (conversation: MyConversation, ctx: ConvContext): Promise<Purchase> => {
+		for (;;) {
+			const again = await priced(conversation, ctx, {
+				sender,
+				message,
+				recipients: await askRecipients(conversation, ctx),
+			});
+			if (again) return again;
+		}
+	};
+}
+
+function smsQuestions(s: Services): Questions {
+	const { askSender, askRecipients } = smsSteps(s);
+	const priced = pricing(s);
 
 	return async (conversation, ctx) => {
 		const sender = await askSender(conversation, ctx);
@@ -178,20 +197,26 @@ function smsQuestions(s: Services): Questions {
 		return {
 			...first,
 			// "Try again" after the vendor refused the numbers: the sender and the message are kept, the list asked again
-			reask: {
-				fields: ['recipients'],
-				ask: async (conv, c) => {
-					for (;;) {
-						const again = await priced(conv, c, { sender, message, recipients: await askRecipients(conv, c) });
-						if (again) return again;
-					}
-				},
-			},
+			reask: { fields: ['recipients'], ask: listAgain(s, sender, message) },
 		};
+	};
+}
+
+/** "Try again" after the vendor refused the numbers at the purchase: the order's sender and message, a new list. */
+function smsRedo(s: Services): Redo {
+	return {
+		fields: ['recipients'],
+		async ask(conversation, ctx, refused) {
+			const { sender, message } = refused.request as Extract<BotPurchaseRequest, { product: 'sms' }>;
+			await ctx.reply(t('again-recipients', { what: refused.description }));
+			const ask = listAgain(s, sender, message);
+			return { ...(await ask(conversation, ctx)), reask: { fields: ['recipients'], ask } };
+		},
 	};
 }
 
 export const sms = productFeature('sms', smsQuestions, {
 	command: { name: 'sms', description: 'cmd-sms', help: 'help-sms' },
 	menu: { label: 'menu-sms', row: 3 },
+	redo: smsRedo,
 });

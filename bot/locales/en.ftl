@@ -91,6 +91,11 @@ refused-daily-limit = Refused: this would exceed your daily limit of { $limit } 
 err-insufficient-balance = The wallet balance is too low for this purchase. Fund the wallet and try again.
 err-invalid-input-plain = The details were refused: { $message }
 err-invalid-input = The provider refused these details. Check the number and the plan.
+# the provider refused one detail by name at the purchase itself
+err-refused-phone = The provider refused the phone number.
+err-refused-iuc = The provider refused the IUC / smart card number.
+err-refused-meter = The provider refused the meter number.
+err-refused-recipients = The provider refused the list of numbers.
 err-auth = The provider refused the bot's login. Tell the bot admin.
 err-rate-limited = The provider is busy. Try again in a minute.
 err-network = The provider could not be reached. Try again in a few minutes.
@@ -304,6 +309,12 @@ cancel-nothing = Nothing to cancel.
 error-short = Something went wrong
 error-long = Sorry, something went wrong. Please try again, and check /history before buying again.
 repeat-order-gone = I cannot find that order any more.
+# "Try again" under an order the provider refused at the purchase, naming a detail: only that detail is asked again
+again-phone = The provider refused { $phone } for { $what }. The rest of the order is kept: send another number.
+again-iuc = The provider refused the IUC number { $iuc } for { $what }. The rest of the order is kept: send another one.
+again-meter = The provider refused the meter number { $meter } for { $what }. The rest of the order is kept: send another one.
+again-recipients = The provider refused the list of numbers for { $what }. The sender and the message are kept: send the list again.
+again-gone = That choice is no longer offered: start again with Try again. Nothing was bought.
 sms-where-line = line { $n }
 sms-where-row = row { $n }
 sms-column-named = "{ $name }" column

@@ -15,7 +15,7 @@ import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { failText, pickers } from '../flow/pickers';
 import { choose, safeEdit, type Loaded } from '../flow/ui';
 import { t } from '../i18n';
-import { naira } from '../orders';
+import { naira, userError } from '../orders';
 import type { BotPurchaseRequest } from '../vtu';
 import type { Offer, StoreSide } from './service';
 
@@ -59,7 +59,12 @@ async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, o
 	}
 	const ref = t('outcome-reference', { ref: out.orderId });
 	if (out.state === 'refunded') return `${t('sf-refunded-now', vars)}\n${ref}`;
-	if (out.state === 'released') return `${t('sf-released-now', vars)}\n${ref}`;
+	if (out.state === 'released') {
+		// the vendor refused a detail by name at the purchase: said (the flow asks it again, see placeAndTell)
+		const e = out.error;
+		const why = e?.code === 'invalid_input' && e.field ? [userError(e.code, null, e.field)] : [];
+		return [t('sf-released-now', vars), ...why, ref].join('\n');
+	}
 	return `${t('sf-unknown-now', vars)}\n${ref}`;
 }
 
@@ -67,7 +72,10 @@ async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, o
 interface Told {
 	/** null: another tap's flow tells it (sameOrder). */
 	text: string | null;
-	/** Refused before anything was held: the flow offers "Try again" (`input`: a detail refused, see retryKind). */
+	/**
+	 * Refused before anything was held, or by the vendor at the purchase naming a detail (the hold released): the
+	 * flow offers "Try again" (`input`: a detail refused, see retryKind).
+	 */
 	refused?: { input?: { field?: string } };
 	delivered: { product: string; ident: string | null; details: Record<string, unknown> } | null;
 }
@@ -107,7 +115,10 @@ async function placeAndTell(
 		const r = out.state === 'settled' ? out.result : null;
 		if (r) await side.keepDelivery(out.orderId, r.product, r.details ?? {}); // /history shows it again
 		const delivered = r ? { product: r.product, ident: r.ident, details: r.details ?? {} } : null;
-		return { text: await outcomeText(side, userId, meta, out), delivered };
+		const text = await outcomeText(side, userId, meta, out);
+		// the vendor refused a detail by name at the purchase: released, nothing bought; see retryKind
+		const field = out.state === 'released' && out.error?.code === 'invalid_input' ? out.error.field : undefined;
+		return field ? { text, delivered, refused: { input: { field } } } : { text, delivered };
 	} catch (e) {
 		// the same order already placed: a double tap that reached another instance, whose flow tells the outcome
 		if (e instanceof VtuError && e.code === 'invalid_input' && e.field === 'orderId') {
@@ -161,7 +172,9 @@ async function askToPay(
 
 /**
  * A refusal before anything was held keeps the flow: "Try again" makes a new offer for the same choices, or
- * (the vendor refused a detail) asks that detail again with `reask`. Each offer is its own order id.
+ * (the vendor refused a detail) asks that detail again with `reask`. So does the vendor's refusal of a named
+ * detail at the purchase itself (nothing bought, the hold released once by the store). Each offer is its own
+ * order id.
  */
 export const storefrontConfirm =
 	(s: Services): Confirm =>

@@ -32,8 +32,8 @@ test('four processes open one fresh journal at once: each migrates it or finds i
 			for (const r of runs) expect(r).toEqual({ code: 0, err: '' });
 			const db = openDatabase(path);
 			const cols = (db.prepare(`PRAGMA table_info(orders)`).all() as { name: string }[]).map((c) => c.name);
-			expect(cols).toEqual(expect.arrayContaining(['recheck_at', 'customer_ref']));
-			expect(db.pragma('user_version', { simple: true })).toBe(4);
+			expect(cols).toEqual(expect.arrayContaining(['recheck_at', 'customer_ref', 'error_field']));
+			expect(db.pragma('user_version', { simple: true })).toBe(5);
 			db.close();
 		}
 	} finally {

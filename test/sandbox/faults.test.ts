@@ -42,6 +42,22 @@ describe('fault kinds', () => {
 		expect(await env.admin.balanceKobo('demo')).toBe(START);
 	});
 
+	test('refuse_field: a DRF field error naming the field; nothing debited or recorded; needs its field', async () => {
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'refuse_field', field: 'mobile_number', count: 1 });
+		const r = await buy();
+		expect(r.status).toBe(400);
+		expect(r.json).toEqual({ mobile_number: ['Enter a valid value.'] });
+		expect(await env.admin.transactions()).toHaveLength(0);
+		expect(await env.admin.balanceKobo('demo')).toBe(START);
+		expect((await env.admin.faultLog()).map((e) => [e.kind, e.httpStatus, e.debitedKobo])).toEqual([
+			['refuse_field', 400, 0],
+		]);
+		expect((await buy()).status).toBe(201); // one-shot: the same number is bought next time
+		await expect(env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'refuse_field' })).rejects.toMatchObject({
+			status: 400,
+		});
+	});
+
 	test('timeout_after: debited and recorded, no answer until the client gives up', async () => {
 		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'timeout_after', count: 1 });
 		const t0 = Date.now();

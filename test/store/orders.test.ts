@@ -1,4 +1,5 @@
 /** Buying from the wallet against the merchant sandbox over HTTP, with the ledger on SQLite and Postgres. */
+import { VtuInvalidInputError } from '../../client/errors';
 import { audit, Books, OWNER } from '../../store/ledger';
 import { Storefront } from '../../store/orders';
 import type { OpenedDb } from '../../store/db';
@@ -84,6 +85,36 @@ describe.each(backendNames())('storefront orders on %s', (name) => {
 		expect(out.state).toBe('released');
 		expect(out.error?.code).toBe('not_charged');
 		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
+		await balanced(books);
+	});
+
+	test('the vendor refuses the purchase (4xx): released at once, once; a refused reconcile proves nothing', async () => {
+		const { books, store } = await shop(500_000, { client: patient() });
+		const before = await env.admin.balanceKobo('demo');
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'refuse_field', field: 'mobile_number', count: 1 });
+		const out = await store.placeOrder('c1', 'o-refused', ownData());
+		expect(out).toMatchObject({ state: 'released', error: { code: 'invalid_input', field: 'phone' } });
+		expect(await books.walletBalance('c1')).toEqual({ balance: 500_000, held: 0, available: 500_000 });
+		expect(await env.admin.balanceKobo('demo')).toBe(before);
+		expect((await store.follow('o-refused')).state).toBe('released'); // followed again: nothing moves
+		const moves = await books.db.selectFrom('transfers').select('id').where('reference', '=', 'o-refused').execute();
+		expect(moves.map((m) => m.id).sort()).toEqual(['hold:o-refused', 'release:o-refused']);
+
+		// following an unclear order whose reconcile is refused (invalid_input) keeps it held: not proof
+		await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'reset_after', count: 1 });
+		const readFault = await env.admin.addFault({ endpoint: 'GET /api/data/', kind: 'error_before' });
+		const unclear = await store.placeOrder('c1', 'o-unclear', ownData());
+		expect(unclear.state).toBe('unknown');
+		await env.admin.removeFault(readFault.id);
+		const refusing = {
+			reconcile: async () => {
+				throw new VtuInvalidInputError('refused', { field: 'phone' });
+			},
+		};
+		const follower = new Storefront({ books, client: env.client, followClient: refusing as never });
+		expect((await follower.follow('o-unclear')).state).toBe('unknown');
+		expect((await books.walletBalance('c1')).held).toBe(unclear.price);
+		expect((await store.follow('o-unclear')).state).toBe('settled');
 		await balanced(books);
 	});
 
