@@ -1,7 +1,8 @@
 /**
  * Bulk SMS in the storefront on a site that publishes no SMS rate (the family build): the vendor's charge
  * is what the books record as its cost (profit = price − what the vendor charged), and the rate the client
- * learns from the wallet change is the vendor's, not another customer's order that moved the wallet too.
+ * learns from the wallet change is the vendor's, not another customer's order that moved the wallet too; a
+ * settled SMS is final, so the follower does not read it again.
  * The merchant sandbox over HTTP (through a proxy that parks a request until the test lets it go), real SQLite.
  */
 import { clearCatalogCache, VtuClient } from '../../client';
@@ -11,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { audit, Books } from '../../store/ledger';
 import { Storefront } from '../../store/orders';
 import { HoldProxy } from '../bot/journeys-kit';
+import { countingTransport } from '../client/helpers';
 import { sqliteBackend, type Backend } from './backends';
 
 const FAMILY_RATE = 180; // the legacy build's ₦1.80 a page
@@ -42,9 +44,11 @@ afterEach(async () => {
 });
 
 async function shop() {
+	const counting = countingTransport();
 	const client = new VtuClient({
 		baseUrl: proxy.baseUrl,
 		token: sb.demo.token,
+		transport: counting.transport,
 		timeoutMs: 20_000,
 		reconcile: { sharedAccount: false, waitMs: 0, pollMs: 50, maxProcessingMs: 1_000 },
 	});
@@ -61,7 +65,7 @@ async function shop() {
 			(await books.db.selectFrom('transfers').select('amount').where('id', '=', `cost:${orderId}`).executeTakeFirst())
 				?.amount,
 		);
-	return { client, books, store, opened, vendorCost };
+	return { client, books, store, opened, vendorCost, counting };
 }
 
 test('the history cannot name the send: the books record what the wallet change showed, not the quote', async () => {
@@ -94,5 +98,16 @@ test("another customer's order while the send is out teaches no SMS rate: the ne
 	const q = await client.quote(sms('Sale tomorrow', 3));
 	expect([3 * FAMILY_RATE, 3 * 250]).toContain(q.amount.kobo);
 	expect((await audit(books.db)).problems).toEqual([]);
+	await opened.close();
+});
+
+test('a settled bulk SMS is final: following it reads nothing from the vendor', async () => {
+	const { store, opened, counting } = await shop();
+	expect((await store.placeOrder('c1', 's1', sms('Sale today', 2))).state).toBe('settled');
+	counting.reset();
+	// the follower passes over settled orders for BOT_REFUND_WATCH_HOURS: an SMS record never turns failed (the
+	// site debits it once sent; its rows carry no status), so it is not read again, page after page, every pass
+	expect(await store.follow('s1')).toMatchObject({ state: 'settled' });
+	expect(counting.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([]);
 	await opened.close();
 });
