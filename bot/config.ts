@@ -3,7 +3,7 @@
  * Error messages name the variable and the rule; they never echo a secret's value.
  */
 import { z } from 'zod';
-import { parseNaira } from '../client/money';
+import { parseNaira, tryParseKobo } from '../client/money';
 
 const SECRET_VARS = new Set([
 	'TELEGRAM_BOT_TOKEN',
@@ -155,6 +155,10 @@ const EnvSchema = z.object({
 	BOT_PIN_REQUIRED: bool(false),
 	VTU_TOKEN_SHARED: bool(false),
 	VTU_CUSTOMER_REF: bool(false),
+	VTU_SMS_RATE_NAIRA: optional.refine((s) => {
+		const k = s === undefined ? 0 : tryParseKobo(s, false);
+		return s === undefined || (k !== null && k >= 50 && k <= 2_000);
+	}, "must be the site's SMS rate in naira per page per number, ₦0.50 to ₦20, e.g. 1.80"),
 	VTU_MAX_PROCESSING_SECONDS: int(300, 0, 86_400),
 	BOT_PIN_MAX_FAILURES: int(3, 1, 20),
 	BOT_PIN_LOCK_MINUTES: int(15, 1, 24 * 60),
@@ -266,6 +270,11 @@ export interface BotConfig {
 	/** Send a fresh customer_ref with every purchase (the client's opt-in `customerRef`). */
 	customerRef: boolean;
 	/**
+	 * VTU_SMS_RATE_NAIRA: the site's SMS rate (naira a page per number) where it publishes none; else the
+	 * client assumes the highest seen (₦2.50) until a send teaches it (client/API.md, "Where an SMS rate comes from").
+	 */
+	smsRateNaira?: string;
+	/**
 	 * The vendor's processing bound: the longest it may take to create a purchase's record after the POST.
 	 * Before sentAt + this, no read of the account proves "not charged" (a slow vendor's record may still come).
 	 */
@@ -329,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BotConfig {
 		vtuToken: e.VTU_API_TOKEN,
 		tokenShared: e.VTU_TOKEN_SHARED,
 		customerRef: e.VTU_CUSTOMER_REF,
+		smsRateNaira: e.VTU_SMS_RATE_NAIRA,
 		maxProcessingMs: e.VTU_MAX_PROCESSING_SECONDS * 1000,
 		adminIds: e.BOT_ADMIN_IDS,
 		allowedIds: e.BOT_ALLOWED_IDS,

@@ -97,6 +97,8 @@ function vtuClient(config: BotConfig, logger: Logger): VtuClient {
 		reconcile,
 		// where the site echoes it, a customer_ref proves which record an unclear order's is (VTU_CUSTOMER_REF)
 		customerRef: config.customerRef,
+		// the site's SMS tariff where it publishes none (VTU_SMS_RATE_NAIRA): the storefront prices SMS on it
+		...(config.smsRateNaira ? { smsRates: { perPage: config.smsRateNaira } } : {}),
 	});
 }
 

@@ -302,7 +302,8 @@ export class Storefront {
 				return { orderId, state: 'unknown', price: o.price, error: new VtuError('unknown_outcome', ADOPT_REFUSED) };
 			return this.apply(orderId, o.price, r);
 		}
-		if (o.state === 'settled' && o.vendor_product && o.vendor_id !== null) {
+		// bulk SMS is final once sent (debited only then; its rows carry no status): there is no later failure to read
+		if (o.state === 'settled' && o.vendor_product && o.vendor_product !== 'sms' && o.vendor_id !== null) {
 			const r = await client.transactions.get(o.vendor_product as PurchaseResult['product'], o.vendor_id);
 			if (r.status === 'failed') return this.apply(orderId, o.price, r);
 		}

@@ -25,6 +25,8 @@ export interface AccountState {
 	claimed: Map<Product, Set<number | string>>;
 	/** Identical purchases in flight per match key. */
 	inflight: Map<string, number>;
+	/** Purchases this process has begun on the account (an SMS rate is learned only from a window with one). */
+	begun?: number;
 	/** `?search=` support per product: true filters, false ignored, undefined unknown. */
 	searchSupport: Map<Product, boolean>;
 	/** Does the site serve `/api/Wallet_summary/`? false after a 404; undefined until asked. */

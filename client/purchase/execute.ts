@@ -132,6 +132,7 @@ export async function executePurchase(
 	const key = matchKey(prep);
 	const inflight = ctx.account.inflight;
 	inflight.set(key, (inflight.get(key) ?? 0) + 1);
+	ctx.account.begun = (ctx.account.begun ?? 0) + 1;
 	try {
 		try {
 			return await attemptOnce(ctx, module, prep, json, opts, 'direct');

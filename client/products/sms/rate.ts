@@ -130,9 +130,10 @@ export function repriced(plan: SmsPlan, rates: SmsRates): SmsPlan {
 /**
  * A window in which one send's wallet change is read. Two SMS sends of this process on one site at once
  * (a campaign's parallel batches) would each see the other's debit, so a window that overlapped another
- * teaches nothing. (Purchases of other products or other buyers can still move the wallet: the exact-division
- * and plausibility checks of learnSmsRate catch most; what slips through errs high, the safe side, unless a
- * funding landed in the window.)
+ * teaches nothing; nor does one in which any other purchase of this process on the account ran (send.ts: a
+ * storefront's other customers' orders move the same wallet, and a whole-naira order over 100 numbers × pages
+ * divides into a "rate"). Other buyers of the token still can: the exact-division and plausibility checks of
+ * learnSmsRate catch most, and what slips through errs high unless a funding or refund landed in the window.
  */
 export interface LearningWindow {
 	overlapped: boolean;

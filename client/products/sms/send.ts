@@ -7,6 +7,7 @@ import { VtuError, VtuInvalidInputError } from '../../errors';
 import type { HttpCore } from '../../http';
 import { attributeSend, executePurchase } from '../../purchase';
 import type { BuyOptions, Page, PurchaseResult, SmsBatch, SmsPlan } from '../../types';
+import { money } from '../../money';
 import { isRecord } from '../../util';
 import type { PurchaseEnv } from '../common';
 import { prepareSmsBatch, smsProduct, type SmsPurchase } from './module';
@@ -34,27 +35,20 @@ export async function sendSms(
 	// no better rate than the assumption: the first batch's wallet change teaches the site's (rate.ts)
 	let window = needsLearning(rates(), plan.dnd) ? openLearningWindow(ctx.settings.baseUrl) : null;
 	try {
+		const quiet = activity(env); // before the first wallet read: what else this process buys meanwhile
 		const before = window ? await env.walletKobo() : null;
 		for (const batch of plan.batches) {
-			const prep = prepareSmsBatch(plan, batch);
-			const r = await executePurchase(ctx, smsProduct, prep, {
-				request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
-				signal: opts.signal,
-				retryIfNotCharged: opts.retryIfNotCharged,
-				customerRef: opts.customerRef,
-				parse: async (json, path, at) => {
-					const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
-					// the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
-					return needsEnrichment ? attributeSend(ctx, smsProduct, prep, result, at, opts.signal) : result;
-				},
-			});
-			out.push(r);
+			const sent = await sendBatch(env, plan, batch, opts);
+			let r = sent.result;
 			if (window) {
-				const learned = await learnFromBatch(env, plan, batch, before, r, window);
+				const charged = await learnFromBatch(env, plan, batch, { before, quiet }, r, window);
 				window.close();
 				window = null;
-				if (learned) plan = repriced(plan, rates());
+				if (charged !== null) plan = repriced(plan, rates());
+				// no record named the send, so its amount is the plan's at the assumed rate: the wallet showed the charge
+				if (charged !== null && !sent.named) r = { ...r, amount: money(charged) };
 			}
+			out.push(r);
 		}
 	} finally {
 		window?.close();
@@ -62,27 +56,67 @@ export async function sendSms(
 	return out;
 }
 
-/** Learn the route's rate from the batch's own balances, else from the wallet read before and after it. */
+/** One batch's POST; `named`: its amount is a record's (the answer's, or the history row attributed to it). */
+async function sendBatch(
+	env: PurchaseEnv,
+	plan: SmsPlan,
+	batch: string[],
+	opts: BuyOptions,
+): Promise<{ result: PurchaseResult; named: boolean }> {
+	const { ctx } = env;
+	const prep = prepareSmsBatch(plan, batch);
+	let named = true;
+	const result = await executePurchase(ctx, smsProduct, prep, {
+		request: { product: 'sms', sender: plan.sender, message: plan.message, recipients: batch, dnd: plan.dnd },
+		signal: opts.signal,
+		retryIfNotCharged: opts.retryIfNotCharged,
+		customerRef: opts.customerRef,
+		parse: async (json, path, at) => {
+			const { result, needsEnrichment } = parseSmsSend(json, plan, batch, prep.quote.amount, path);
+			if (!needsEnrichment) return result;
+			// the site said sent without naming the record: name it only with proof (client/purchase/attribute.ts)
+			const r = await attributeSend(ctx, smsProduct, prep, result, at, opts.signal);
+			named = r.ident !== null || r.id !== null;
+			return r;
+		},
+	});
+	return { result, named };
+}
+
+/** This process's purchases on the account: how many it has begun, and whether one is in flight. */
+function activity(env: PurchaseEnv): { begun: number; busy: boolean } {
+	const a = env.ctx.account;
+	return { begun: a.begun ?? 0, busy: [...a.inflight.values()].some((n) => n > 0) };
+}
+
+/**
+ * Learn the route's rate from the batch's own balances, else from the wallet read before and after it, which
+ * only this batch may have moved: no other send of this process overlapped (the window), and no other purchase
+ * of this process (a storefront's other customers) was in flight or began meanwhile. Returns what the batch
+ * was charged (kobo) when a rate was learned, else null.
+ */
 async function learnFromBatch(
 	env: PurchaseEnv,
 	plan: SmsPlan,
 	batch: string[],
-	before: number | null,
+	at: { before: number | null; quiet: { begun: number; busy: boolean } },
 	r: PurchaseResult,
 	window: LearningWindow,
-): Promise<boolean> {
+): Promise<number | null> {
 	const units = batch.length * plan.pages;
 	const own = r.balanceBefore && r.balanceAfter ? [r.balanceBefore.kobo, r.balanceAfter.kobo] : null;
-	const after = own ? own[1] : before === null ? null : await env.walletKobo();
-	const from = own ? own[0] : before;
-	// the batch's own balances are its alone; wallet reads are only when no other send of this process overlapped
-	if (from === null || after === null || (!own && window.overlapped)) return false;
+	const after = own ? own[1] : at.before === null ? null : await env.walletKobo();
+	const from = own ? own[0] : at.before;
+	const now = activity(env);
+	const alone = !at.quiet.busy && !now.busy && now.begun - at.quiet.begun === 1;
+	// the batch's own balances are its alone; wallet reads only when nothing else of this process moved the wallet
+	if (from === null || after === null || (!own && (window.overlapped || !alone))) return null;
 	const rate = learnSmsRate(env.ctx.settings.baseUrl, plan.dnd, units, from, after);
 	if (rate === null)
 		env.ctx.logger?.info?.(
 			"sms: the first batch's wallet change shows no clear per-page rate; quotes keep the assumed rate",
 		);
-	return rate !== null;
+	return rate === null ? null : rate * units;
 }
 
 /** The account's SMS history, newest first: /api/sendsms/, else the legacy /api/sms/. */
