@@ -225,6 +225,9 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 			}),
 		);
 		expect(card.filter((l) => l.includes(text('ledger-settle')))).toHaveLength(1);
+		// the order's money leaves the wallet once: its hold is the only minus, its settle has no sign
+		expect(card.filter((l) => l.includes('−₦262.50'))).toEqual([expect.stringContaining(text('ledger-hold'))]);
+		expect(card.filter((l) => l.includes(` ₦262.50 ${text('ledger-settle')}`))).toHaveLength(1);
 		expect(card.filter((l) => l.includes(`+₦5,000.00 ${text('ledger-payment')}`))).toHaveLength(1);
 		expect(await owner(s.app, '/customer @nobody_here')).toBe(text('customer-not-found', { who: '@nobody_here' }));
 	});
