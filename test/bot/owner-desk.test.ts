@@ -323,6 +323,31 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 		expect(env.tg.lastText(env.alice.id)).toBe(text('support-answer', { text: 'It is sorted now.' }));
 	});
 
+	test("broadcast within Telegram's limits: a 429 'retry after' is waited out, nobody missed or sent twice", async () => {
+		const s = await shop();
+		await s.fund(env.alice, 10_000);
+		await s.fund(env.bob, 10_000);
+		// Telegram answers the broadcast's first message 429 (flood control): armed once "Sending to…" is
+		// recorded, so it is the broadcast's own first sendMessage that is refused
+		const started = text('broadcast-started', { count: 2 });
+		const off = env.tg.onCall((c) => {
+			if (c.method !== 'sendMessage' || c.payload.text !== started) return;
+			off();
+			env.tg.failNext('sendMessage', {
+				error_code: 429,
+				description: 'Too Many Requests: retry after 1',
+				parameters: { retry_after: 1 },
+			});
+		});
+		await env.send(s.app, env.tg.textUpdate(env.admin1, '/broadcast Airtime is 2% off today'));
+		await env.tg.waitForText(env.admin1.id, pattern('broadcast-done', { sent: 2, failed: 0 }));
+		const calls = env.tg.callsOf('sendMessage').filter((c) => c.payload.text === 'Airtime is 2% off today');
+		expect(calls).toHaveLength(3); // the refused one, its retry, the other customer
+		// delivered (answered ok) once to each
+		const delivered = calls.filter((c) => c.result !== undefined).map((c) => Number(c.payload.chat_id));
+		expect(delivered.sort()).toEqual([env.alice.id, env.bob.id].sort());
+	});
+
 	test('the vendor refuses the token: the owner is alerted once', async () => {
 		const s = await shop({ client: env.clientFor('not-a-valid-token-0000') });
 		await s.fund(env.alice, 500_000); // an empty wallet is refused before any vendor call
