@@ -35,7 +35,7 @@ function cableQuestions(s: Services): Questions {
 
 	const iucCheck = (provider: Provider): AccountCheck => ({
 		field: 'iuc',
-		what: 'IUC / smart card number',
+		what: t('cable-iuc-what'),
 		digits: IUC,
 		hint: t('cable-iuc-prompt', { provider: provider.name, min: IUC.min, max: IUC.max }),
 		validate: (iuc) => s.client.cable.validate({ provider: provider.id, iuc }),

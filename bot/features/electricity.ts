@@ -33,7 +33,7 @@ function electricityQuestions(s: Services): Questions {
 
 	const meterCheck = (disco: { id: number; name: string }, meterType: 'prepaid' | 'postpaid'): AccountCheck => ({
 		field: 'meter',
-		what: 'meter number',
+		what: t('meter-what'),
 		digits: LIMITS.meterDigits,
 		hint: t('meter-prompt', { disco: disco.name, min: LIMITS.meterDigits.min, max: LIMITS.meterDigits.max }),
 		validate: (meter) => s.client.electricity.validate({ disco: disco.id, meter, meterType }),

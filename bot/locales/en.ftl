@@ -424,12 +424,15 @@ cable-choose-package = { $provider }: choose the package.
 cable-package-chosen =
     { $package }.
     { $prompt }
+account-digits = That is not a { $what }: it has { $min } to { $max } digits, and no letters.
+cable-iuc-what = IUC / smart card number
 cable-iuc-prompt = Send the { $provider } IUC / smart card number ({ $min }–{ $max } digits, on the decoder or its card).
 cable-iuc-unknown = { $provider } does not know the IUC number { $iuc }. Nothing was bought. Check the number on the decoder and send it again, or /cancel.
 cable-description = { $provider } { $package }
 cable-target = IUC { $iuc } ({ $name })
 meter-prepaid = Prepaid
 meter-postpaid = Postpaid
+meter-what = meter number
 meter-prompt = Send the { $disco } meter number ({ $min }–{ $max } digits).
 meter-unknown = { $disco } does not know the meter number { $meter }. Nothing was bought. Check the number on the meter or a recent receipt and send it again, or /cancel.
 meter-holder = ✅ Meter { $meter }: { $name }
