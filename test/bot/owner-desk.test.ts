@@ -323,7 +323,7 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 		expect(env.tg.lastText(env.alice.id)).toBe(text('support-answer', { text: 'It is sorted now.' }));
 	});
 
-	test("broadcast within Telegram's limits: a 429 'retry after' is waited out, nobody missed or sent twice", async () => {
+	test("broadcast within Telegram's limits: a 429 'retry after' waited out, nobody missed or sent twice", async () => {
 		const s = await shop();
 		await s.fund(env.alice, 10_000);
 		await s.fund(env.bob, 10_000);
