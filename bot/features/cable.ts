@@ -33,7 +33,7 @@ const providersOf = (list: CableProvider[], price: Pricer): Provider[] =>
 
 const iucCheck = (s: Services, provider: { id: number; name: string }): AccountCheck => ({
 	field: 'iuc',
-	what: 'IUC / smart card number',
+	what: t('cable-iuc-what'),
 	digits: IUC,
 	hint: t('cable-iuc-prompt', { provider: provider.name, min: IUC.min, max: IUC.max }),
 	validate: (iuc) => s.client.cable.validate({ provider: provider.id, iuc }),

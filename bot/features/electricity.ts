@@ -35,7 +35,7 @@ const meterCheck = (
 	meterType: 'prepaid' | 'postpaid',
 ): AccountCheck => ({
 	field: 'meter',
-	what: 'meter number',
+	what: t('meter-what'),
 	digits: LIMITS.meterDigits,
 	hint: t('meter-prompt', { disco: disco.name, min: LIMITS.meterDigits.min, max: LIMITS.meterDigits.max }),
 	validate: (meter) => s.client.electricity.validate({ disco: disco.id, meter, meterType }),

@@ -85,6 +85,13 @@ const ENTRY_TEXT: Record<string, string> = {
 	manual_debit: 'ledger-manual-debit',
 };
 
+/**
+ * An entry's sign, as the money the customer can spend moved: a hold takes it (−), its settle books the
+ * same money as paid (no second −), and its release gives it back (+), although both close the hold with
+ * a transfer out of the wallet.
+ */
+const SIGN: Record<string, string> = { hold: '−', settle: '', release: '+' };
+
 /** The wallet's last ledger entries, newest first, one line each. */
 async function recentEntries(side: StoreSide, customer: string, limit = 10): Promise<string[]> {
 	const w = walletId(customer);
@@ -96,7 +103,7 @@ async function recentEntries(side: StoreSide, customer: string, limit = 10): Pro
 		.limit(limit)
 		.execute();
 	return rows.map((r) => {
-		const sign = r.credit_account === w ? '+' : '−';
+		const sign = SIGN[r.reason] ?? (r.credit_account === w ? '+' : '−');
 		const reason = ENTRY_TEXT[r.reason] ? t(ENTRY_TEXT[r.reason]) : r.reason;
 		const at = new Date(Date.parse(r.created_at) + 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
 		return t('customer-entry', { at, amount: `${sign}${naira(Number(r.amount))}`, reason, ref: r.reference });

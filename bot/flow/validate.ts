@@ -17,8 +17,9 @@ export interface Holder {
 }
 
 export interface AccountCheck {
-	/** field name and words for the client's parser, e.g. 'iuc', 'IUC / smart card number' */
+	/** field name for the client's parser, e.g. 'iuc' */
 	field: string;
+	/** the number's name, from the catalogue (e.g. "IUC / smart card number") */
 	what: string;
 	digits: { min: number; max: number };
 	/** asked again after a refusal */
@@ -47,9 +48,12 @@ export function accountStep(s: Services) {
 	/** The holder of a typed number the site knows; a failed check (site down) ends the flow with its text. */
 	async function askAccount(conversation: MyConversation, ctx: ConvContext, check: AccountCheck) {
 		for (;;) {
-			const { value: number, c } = await askTyped(conversation, check.hint, (text) =>
-				parsed(() => parseDigits(text, check.field, check.what, check.digits.min, check.digits.max)),
-			);
+			// the client's parser judges the number; the refusal is said in the catalogue's words
+			const { min, max } = check.digits;
+			const { value: number, c } = await askTyped(conversation, check.hint, (text) => {
+				const p = parsed(() => parseDigits(text, check.field, check.what, min, max));
+				return p.ok ? p : { ok: false as const, problem: t('account-digits', { what: check.what, min, max }) };
+			});
 			const found = await lookUp(conversation, check, number);
 			if (!found.ok) return found;
 			if (found.value) return { ok: true as const, value: found.value, c };

@@ -1,6 +1,6 @@
 /**
  * Journey: a slow vendor. At every step where the bot waits for the vendor (the plan list, an IUC
- * validation, the balance read before Confirm, the purchase) the customer sees a first sign of progress (a
+ * validation, the balance read before Confirm, the purchase, /balance) the customer sees a first sign of progress (a
  * typing action, or a message sent or edited) BEFORE the vendor answers: a proxy in front of the real
  * sandbox parks the vendor's answer and is lifted only once the test has seen the sign. And the typing
  * stops with the answer: no typing action for that step after its final message (checked once the next
@@ -125,6 +125,14 @@ test('data: the price list, balance read and purchase each show a sign before th
 	await env.send(app, env.tg.textUpdate(u, '/help'));
 	expect(env.tg.lastText(u.id)).toMatch(pattern('help-intro'));
 	typingStoppedBetween(u, buy.end, next);
+
+	// /balance while the vendor is slow to answer the balance: typing first, then the wallet
+	const told = pattern('balance-text', { balance: /₦[\d,.]+/ });
+	const wallet = await heldStep(app, u, ['GET', '/api/user/'], env.tg.textUpdate(u, '/balance'), () => {
+		return !told.test(env.tg.lastText(u.id) ?? '');
+	});
+	expect(wallet.sign).toBe('typing');
+	expect(env.tg.lastText(u.id)).toMatch(told);
 });
 
 test('cable and electricity: the IUC and meter checks show a sign before the vendor answers', async () => {

@@ -225,6 +225,9 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 			}),
 		);
 		expect(card.filter((l) => l.includes(text('ledger-settle')))).toHaveLength(1);
+		// the order's money leaves the wallet once: its hold is the only minus, its settle has no sign
+		expect(card.filter((l) => l.includes('−₦262.50'))).toEqual([expect.stringContaining(text('ledger-hold'))]);
+		expect(card.filter((l) => l.includes(` ₦262.50 ${text('ledger-settle')}`))).toHaveLength(1);
 		expect(card.filter((l) => l.includes(`+₦5,000.00 ${text('ledger-payment')}`))).toHaveLength(1);
 		expect(await owner(s.app, '/customer @nobody_here')).toBe(text('customer-not-found', { who: '@nobody_here' }));
 	});
@@ -318,6 +321,31 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 			text('reply-sent', { customer: String(env.alice.id) }),
 		);
 		expect(env.tg.lastText(env.alice.id)).toBe(text('support-answer', { text: 'It is sorted now.' }));
+	});
+
+	test("broadcast within Telegram's limits: a 429 'retry after' waited out, nobody missed or sent twice", async () => {
+		const s = await shop();
+		await s.fund(env.alice, 10_000);
+		await s.fund(env.bob, 10_000);
+		// Telegram answers the broadcast's first message 429 (flood control): armed once "Sending to…" is
+		// recorded, so it is the broadcast's own first sendMessage that is refused
+		const started = text('broadcast-started', { count: 2 });
+		const off = env.tg.onCall((c) => {
+			if (c.method !== 'sendMessage' || c.payload.text !== started) return;
+			off();
+			env.tg.failNext('sendMessage', {
+				error_code: 429,
+				description: 'Too Many Requests: retry after 1',
+				parameters: { retry_after: 1 },
+			});
+		});
+		await env.send(s.app, env.tg.textUpdate(env.admin1, '/broadcast Airtime is 2% off today'));
+		await env.tg.waitForText(env.admin1.id, pattern('broadcast-done', { sent: 2, failed: 0 }));
+		const calls = env.tg.callsOf('sendMessage').filter((c) => c.payload.text === 'Airtime is 2% off today');
+		expect(calls).toHaveLength(3); // the refused one, its retry, the other customer
+		// delivered (answered ok) once to each
+		const delivered = calls.filter((c) => c.result !== undefined).map((c) => Number(c.payload.chat_id));
+		expect(delivered.sort()).toEqual([env.alice.id, env.bob.id].sort());
 	});
 
 	test('the vendor refuses the token: the owner is alerted once', async () => {

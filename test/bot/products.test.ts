@@ -32,9 +32,15 @@ describe('cable TV', () => {
 		const prompt = text('cable-iuc-prompt', { provider: 'GOTV', min: 8, max: 12 });
 		expect(env.tg.lastText(u.id)).toBe(text('cable-package-chosen', { package: pkg, prompt }));
 
-		// letters: the client's parser refuses it with its invalid_input message, and the question again
+		// letters: the client's parser refuses it, said in the catalogue's words, and the question again
 		await env.send(app, env.tg.textUpdate(u, '70123x5678'));
-		expect(env.tg.lastText(u.id)).toMatch(/^iuc must be the IUC \/ smart card number: 8–12 digits/);
+		const iuc = text('cable-iuc-what');
+		expect(env.tg.lastText(u.id)).toBe(
+			text('input-problem', {
+				problem: text('account-digits', { what: iuc, min: 8, max: 12 }),
+				hint: prompt,
+			}),
+		);
 		expect(env.tg.lastText(u.id)!.endsWith(`\n${prompt}`)).toBe(true);
 		// a number the site does not know: refused, nothing bought, asked again
 		await env.send(app, env.tg.textUpdate(u, '7010000000'));
@@ -90,7 +96,7 @@ describe('electricity', () => {
 		await env.send(app, env.tg.textUpdate(u, '45010000000'));
 		expect(env.tg.lastText(u.id)).toBe(text('meter-unknown', { disco: 'Ikeja Electric', meter: '45010000000' }));
 		await env.send(app, env.tg.textUpdate(u, '450'));
-		expect(env.tg.lastText(u.id)).toMatch(/^meter must be the meter number: 6–13 digits/);
+		expect(env.tg.lastText(u.id)).toMatch(pattern('account-digits', { what: text('meter-what'), min: 6, max: 13 }));
 		expect(await env.debits()).toBe(0);
 
 		await env.send(app, env.tg.textUpdate(u, '45012345678'));

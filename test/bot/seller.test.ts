@@ -236,4 +236,21 @@ describe('seller wording, history and details', () => {
 		await env.send(app, env.tg.callbackUpdate(env.bob, 1, `order:${refunded.id}`));
 		expect(env.tg.answers().slice(-1)).toEqual([text('button-expired')]);
 	});
+
+	test("/status of an older order: the wallet after that order, never called today's wallet balance", async () => {
+		const app = await env.makeBot({ repeatWindowMs: 0 });
+		const u = env.alice;
+		for (const phone of ['08031110001', '08031110002']) {
+			await dataToConfirm(env, app, u, { phone });
+			await env.send(app, env.tg.buttonUpdate(u, /^confirm:/));
+		}
+		const first = app.journal.recentForUser(u.id).find((o) => o.recipient === '08031110001')!;
+		await env.send(app, env.tg.textUpdate(u, `/status ${first.ident}`));
+		const details = env.tg.lastText(u.id)!;
+		// the figure is the one after that order (₦1,000,000 − ₦250), labelled as such
+		expect(details).toContain(text('outcome-balance', { balance: '₦999,750.00' }));
+		expect(details).not.toContain(text('cmd-balance'));
+		await env.send(app, env.tg.textUpdate(u, '/balance'));
+		expect(env.tg.lastText(u.id)).toBe(text('balance-text', { balance: '₦999,500.00' }));
+	});
 });

@@ -67,7 +67,7 @@ test('bot:try: /start, /balance, /data → MTN → plan → number → confirm �
 		const receipt = await until(
 			new RegExp(
 				String.raw`bot[^:]*: ✅ Delivered: MTN data 1GB SME \(30 days\) to 0803 123 4567\.\s+` +
-					String.raw`Charged: ₦250\.00\s+Reference: (\S+)\s+Wallet balance: ₦999,750\.00`,
+					String.raw`Charged: ₦250\.00\s+Reference: (\S+)\s+Wallet after this order: ₦999,750\.00`,
 			),
 		);
 		expect(receipt[1]).toMatch(/\S{6,}/);
