@@ -10,7 +10,7 @@ import type { OrderOutcome, OrderState } from '../../store/orders';
 import { cb } from '../callback-data';
 import type { ConvContext, MyConversation, Services } from '../context';
 import { retryInFlow, retryKind, type Confirm, type ConfirmMeta } from '../flow/retry';
-import { deliveredLines, sendSheet } from '../delivery';
+import { sendSheet, withDelivered } from '../delivery';
 import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { failText, pickers } from '../flow/pickers';
 import { choose, safeEdit, type Loaded } from '../flow/ui';
@@ -55,7 +55,7 @@ async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, o
 	if (out.state === 'settled') {
 		const receipt = t('sf-receipt', { ...vars, ref: out.orderId });
 		const provider = out.result?.ident ? [t('order-provider-ref', { ref: out.result.ident })] : [];
-		return [receipt, ...provider, ...deliveredLines(out.result?.product ?? '', out.result?.details ?? {})].join('\n');
+		return withDelivered([receipt, ...provider], out.result?.product ?? '', out.result?.details ?? {});
 	}
 	const ref = t('outcome-reference', { ref: out.orderId });
 	if (out.state === 'refunded') return `${t('sf-refunded-now', vars)}\n${ref}`;
