@@ -1,5 +1,5 @@
 /**
- * Storefront mode's confirm step, used by the data and airtime flows in place of the till's: the seller's
+ * Storefront mode's confirm step, used by every product flow in place of the till's: the seller's
  * price, the float guard and the wallet are checked before the Confirm button; the flow itself waits for
  * the tap (`pay:y`, or the flow's Cancel) and then places the order on the customer's wallet. The order id
  * is made once inside `conversation.external`, so a replayed flow can never place a second order.
@@ -201,7 +201,11 @@ export const storefrontConfirm =
 				return void (await ctx.reply(refused!.text, { reply_markup: tryAgainKeyboard(meta.place) }));
 			}
 			await retryInFlow(s, conversation, ctx, refused!.text, on);
-			if (kind === 'reask') ({ req, meta } = await reask!.ask(conversation, ctx));
+			if (kind === 'same') continue;
+			const next = await reask!.ask(conversation, ctx);
+			if (!next) return; // the site could not check the detail asked again: said, the flow ended
+			({ req, meta } = next);
+			reask = next.reask ?? reask;
 		}
 	};
 
