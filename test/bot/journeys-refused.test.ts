@@ -7,6 +7,7 @@
  */
 import type { VtuBot } from '../../bot/bot';
 import { naira } from '../../bot/orders';
+import { classifyResponse } from '../../client/http';
 import { PRODUCT_TABLE } from '../../bot/vtu';
 import type { FakeUser } from './fake-telegram';
 import { useBotEnv } from './harness';
@@ -330,4 +331,70 @@ test('storefront: airtime, cable, electricity, SMS refused at the purchase: aske
 	]);
 	expect(await env.debits()).toBe(4);
 	await s.balanced();
+});
+
+/** The site's serializer refusing a plan by its id, as DRF words it: technical, never shown to a customer. */
+const INVALID_PK = 'Invalid pk "7" - object does not exist.';
+
+test('both modes: a refused detail worded technically by the vendor is never shown as it is', async () => {
+	// the purchase refused over HTTP: 400 {"plan": ["Invalid pk ..."]}; the till's outcome and the storefront's
+	// released order say the catalogue's words, not the vendor's
+	const refusePlan = () =>
+		env.admin.addFault({
+			endpoint: 'POST /api/data/',
+			kind: 'refuse_field',
+			field: 'plan',
+			message: INVALID_PK,
+			count: 1,
+		});
+	const till = await env.makeBot();
+	await refusePlan();
+	await walk(till, env.alice, ['/data', /^MTN$/, /^1GB SME /, FIRST, /^confirm:/]);
+	const tillOut = env.tg.lastText(env.alice.id)!;
+	expect(tillOut).toContain(`\n${text('err-invalid-input')}\n`);
+
+	const s = await openShop(env);
+	const u = env.bob;
+	const { account } = await s.start(u);
+	await s.transfer(account, 500_000);
+	await env.tg.waitForText(u.id, pattern('sf-payment-landed', { amount: '₦5,000.00', balance: '₦5,000.00' }));
+	await refusePlan();
+	await walk(s.app, u, ['/data', /^MTN$/, /^1GB SME /, FIRST, /^pay:y$/]);
+	const sfOut = env.tg.lastText(u.id)!;
+	expect(sfOut).toMatch(pattern('sf-released-now', { price: NAIRA, balance: '₦5,000.00', gets: /.+/ }));
+	expect(sfOut).toContain(`\n${text('err-invalid-input')}\n`);
+	for (const said of [...env.tg.textsTo(env.alice.id), ...env.tg.textsTo(u.id)])
+		expect(said).not.toMatch(/Invalid pk|HTTP|[{}]/);
+	expect(await env.debits()).toBe(0);
+	await s.balanced();
+});
+
+test('storefront: a refusal before the order worded technically is said as the till says it', async () => {
+	// the client's refusal of the order's details (invalid_input) carrying the site's raw answer
+	const client = env.clientFor(env.sb.demo.token);
+	const body = JSON.stringify({ plan: [INVALID_PK] });
+	const refusal = classifyResponse('POST', '/api/data/', 400, { 'content-type': 'application/json' }, body);
+	expect(refusal.message).toContain(INVALID_PK);
+	const quote = client.quote.bind(client);
+	client.quote = async (req) => {
+		if (req.product === 'data') throw refusal;
+		return quote(req);
+	};
+	const reason = text('err-invalid-input');
+
+	const till = await env.makeBot({}, undefined, client);
+	await walk(till, env.alice, ['/data', /^MTN$/, /^1GB SME /, FIRST]);
+	const cannot = text('err-with-reason', { what: text('check-cannot-buy'), reason });
+	expect(env.tg.lastText(env.alice.id)).toBe(text('check-nothing-bought', { text: cannot }));
+
+	const s = await openShop(env, { client });
+	const u = env.bob;
+	const { account } = await s.start(u);
+	await s.transfer(account, 500_000);
+	await env.tg.waitForText(u.id, pattern('sf-payment-landed', { amount: '₦5,000.00', balance: '₦5,000.00' }));
+	await walk(s.app, u, ['/data', /^MTN$/, /^1GB SME /, FIRST]);
+	expect(env.tg.lastText(u.id)).toBe(text('err-with-reason', { what: text('sf-quote-failed'), reason }));
+	for (const said of [...env.tg.textsTo(env.alice.id), ...env.tg.textsTo(u.id)])
+		expect(said).not.toMatch(/Invalid pk|HTTP|[{}]/);
+	expect(await s.side.books.walletBalance(String(u.id))).toMatchObject({ available: 500_000 });
 });
