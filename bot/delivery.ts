@@ -46,6 +46,15 @@ export function deliveredLines(product: string, details: Record<string, unknown>
 	return [];
 }
 
+/**
+ * A delivered order's message, in both modes: its first line (what happened), then what it handed over (the
+ * electricity token first, on a line of its own), then the rest (price, references, balance).
+ */
+export function withDelivered(lines: string[], product: string, details: Record<string, unknown>): string {
+	const [head, ...rest] = lines.flatMap((l) => l.split('\n'));
+	return [head, ...deliveredLines(product, details), ...rest].join('\n');
+}
+
 const escape = (s: string) =>
 	s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 

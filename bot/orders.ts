@@ -8,7 +8,7 @@ import type { Journal, Limits, Order, StoredResult } from './journal';
 import type { Logger } from './logger';
 import { maskPhone } from './logger';
 import { t } from './i18n';
-import { deliveredLines } from './delivery';
+import { withDelivered } from './delivery';
 import {
 	NOT_CHARGED_CODES,
 	errorCode,
@@ -341,7 +341,7 @@ export function outcomeText(o: OrderView): string {
 	const lines = (...l: string[]) => l.join('\n');
 	switch (o.state) {
 		case 'successful':
-			return lines(head, ...deliveredLines(o.product, o.details), charged, ...ref, ...bal);
+			return withDelivered([head, charged, ...ref, ...bal], o.product, o.details);
 		case 'processing':
 		case 'sent':
 			return lines(head, charged, ...ref, t('outcome-pending-note'));

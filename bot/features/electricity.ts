@@ -1,6 +1,7 @@
 /**
  * /electricity: disco → prepaid or postpaid → meter (checked with the site, the customer's name shown) →
- * amount → checks → confirm. The token is in the outcome message and in /history (orders.ts deliveredLines).
+ * amount → checks → confirm. The token is first in the outcome message (delivery.ts withDelivered) and in
+ * /history.
  */
 import type { Services } from '../context';
 import { choiceSteps, parsed, type Parsed } from '../flow/choices';

@@ -12,7 +12,7 @@ import type { Place } from '../callback-data';
 import { refusedUpFront } from '../flow/checks';
 import { choiceSteps } from '../flow/choices';
 import { confirmSteps } from '../flow/confirm';
-import type { ConfirmMeta, Reask } from '../flow/retry';
+import type { ConfirmMeta, Confirmable, Reask } from '../flow/retry';
 import { tryAgainKeyboard } from '../flow/keyboards';
 import { safeEdit } from '../flow/ui';
 import { accountStep, type AccountCheck, type Holder } from '../flow/validate';
@@ -78,16 +78,26 @@ export interface Redo {
 /** The product's place is its request's product ("exam_pin", "recharge_card"): the journal's orders name it. */
 export type ProductPlace = Place & BotPurchaseRequest['product'];
 
-/** What the confirm step is given for a product's purchase: the order, its wording and its `reask`. */
-export function confirmArgs(
-	p: Purchase,
-	place: ProductPlace,
-): { req: BotPurchaseRequest; meta: ConfirmMeta; reask?: Reask } {
+/**
+ * What the confirm step is given for a product's purchase: the order, its wording and its `reask`: the
+ * purchase's own, else the product's Redo for this order (a refused IUC or meter asked again, checked with
+ * the site: the storefront says the refusal in its flow, the till under the outcome with "Try again").
+ */
+export function confirmArgs(p: Purchase, place: ProductPlace, redo?: Redo): Confirmable {
 	const confirm = (q: Purchase) => ({ req: q.request, meta: { ...q.meta, place } });
 	const again = p.reask;
-	const reask = again && {
-		fields: again.fields,
-		ask: async (c: MyConversation, x: ConvContext) => confirm(await again.ask(c, x)),
+	if (again)
+		return {
+			...confirm(p),
+			reask: { fields: again.fields, ask: async (c, x) => confirm(await again.ask(c, x)) },
+		};
+	const refused = { request: p.request, description: p.meta.description };
+	const reask: Reask | undefined = redo && {
+		fields: redo.fields,
+		ask: async (c, x) => {
+			const q = await redo.ask(c, x, refused);
+			return q && confirmArgs(q, place, redo);
+		},
 	};
 	return { ...confirm(p), reask };
 }
@@ -101,12 +111,13 @@ export function productFeature(
 		place,
 		(s) => {
 			const ask = questions(s);
+			const redo = d.redo?.(s);
 			const { confirmAndBuy } = confirmSteps(s);
 			return async (conversation, ctx) => {
 				if (await refusedUpFront(s, conversation, ctx, place)) return;
 				const p = await ask(conversation, ctx);
 				if (!p) return;
-				const { req, meta, reask } = confirmArgs(p, place);
+				const { req, meta, reask } = confirmArgs(p, place, redo);
 				await confirmAndBuy(conversation, ctx, req, meta, reask);
 			};
 		},

@@ -51,7 +51,7 @@ export function repeatFeature(s: Services): Composer<MyContext> {
 		if (redo) {
 			const p = await redo.ask(conversation, ctx, { request, description: o.description });
 			if (!p) return;
-			const { req, meta, reask } = confirmArgs(p, o.product as ProductPlace);
+			const { req, meta, reask } = confirmArgs(p, o.product as ProductPlace, redo);
 			return confirmAndBuy(conversation, ctx, req, meta, reask);
 		}
 		await confirmAndBuy(conversation, ctx, request, {

@@ -234,7 +234,11 @@ export function confirmSteps(s: Services) {
 					reply_markup: tryAgainKeyboard(p.retry?.place ?? meta.place, p.retry?.label),
 				}));
 			await retryInFlow(s, conversation, ctx, p.text);
-			if (kind === 'reask') ({ req, meta } = await reask!.ask(conversation, ctx));
+			if (kind === 'same') continue;
+			const next = await reask!.ask(conversation, ctx);
+			if (!next) return; // the site could not check the detail asked again: said, the flow ended
+			({ req, meta } = next);
+			reask = next.reask ?? reask;
 		}
 	};
 

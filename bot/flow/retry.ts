@@ -25,10 +25,21 @@ export interface ConfirmMeta {
 	payNote?: string;
 }
 
-/** Asks again a detail the vendor refused by name (one of `fields`, e.g. the phone); returns the purchase with it. */
+/** A purchase for the confirm step: the order, its wording, and what "Try again" asks again of it. */
+export interface Confirmable {
+	req: BotPurchaseRequest;
+	meta: ConfirmMeta;
+	/** None: the detail asked again keeps the reask it was asked with. */
+	reask?: Reask;
+}
+
+/**
+ * Asks again a detail the vendor refused by name (one of `fields`, e.g. the phone); returns the purchase
+ * with it, or nothing when the flow ended on the way (after saying why: the site could not check it).
+ */
 export interface Reask {
 	fields: readonly string[];
-	ask(conversation: MyConversation, ctx: ConvContext): Promise<{ req: BotPurchaseRequest; meta: ConfirmMeta }>;
+	ask(conversation: MyConversation, ctx: ConvContext): Promise<Confirmable | void>;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Storefront mode's confirm step, used by the data and airtime flows in place of the till's: the seller's
+ * Storefront mode's confirm step, used by every product flow in place of the till's: the seller's
  * price, the float guard and the wallet are checked before the Confirm button; the flow itself waits for
  * the tap (`pay:y`, or the flow's Cancel) and then places the order on the customer's wallet. The order id
  * is made once inside `conversation.external`, so a replayed flow can never place a second order.
@@ -10,7 +10,7 @@ import type { OrderOutcome, OrderState } from '../../store/orders';
 import { cb } from '../callback-data';
 import type { ConvContext, MyConversation, Services } from '../context';
 import { retryInFlow, retryKind, type Confirm, type ConfirmMeta } from '../flow/retry';
-import { deliveredLines, sendSheet } from '../delivery';
+import { sendSheet, withDelivered } from '../delivery';
 import { menuButton, tryAgainKeyboard } from '../flow/keyboards';
 import { failText, pickers } from '../flow/pickers';
 import { choose, safeEdit, type Loaded } from '../flow/ui';
@@ -31,9 +31,11 @@ async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPur
 	} catch (e) {
 		await side.noteVendorError(e);
 		if (e instanceof VtuError && e.code === 'insufficient_balance') return { ok: false, text: t('sf-float-refused') };
-		if (e instanceof VtuError && e.code === 'invalid_input')
-			return { ok: false, text: e.message, input: { field: e.field } };
-		return { ok: false, text: failText(s, t('sf-quote-failed'), e) };
+		// the vendor's own words only when plain (userError, as the till's quote): never a raw body
+		const text = failText(s, t('sf-quote-failed'), e);
+		return e instanceof VtuError && e.code === 'invalid_input'
+			? { ok: false, text, input: { field: e.field } }
+			: { ok: false, text };
 	}
 }
 
@@ -55,14 +57,14 @@ async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, o
 	if (out.state === 'settled') {
 		const receipt = t('sf-receipt', { ...vars, ref: out.orderId });
 		const provider = out.result?.ident ? [t('order-provider-ref', { ref: out.result.ident })] : [];
-		return [receipt, ...provider, ...deliveredLines(out.result?.product ?? '', out.result?.details ?? {})].join('\n');
+		return withDelivered([receipt, ...provider], out.result?.product ?? '', out.result?.details ?? {});
 	}
 	const ref = t('outcome-reference', { ref: out.orderId });
 	if (out.state === 'refunded') return `${t('sf-refunded-now', vars)}\n${ref}`;
 	if (out.state === 'released') {
-		// the vendor refused a detail by name at the purchase: said (the flow asks it again, see placeAndTell)
+		// the vendor refused a detail at the purchase: said as the till says it (a named one asked again, placeAndTell)
 		const e = out.error;
-		const why = e?.code === 'invalid_input' && e.field ? [userError(e.code, null, e.field)] : [];
+		const why = e?.code === 'invalid_input' ? [userError(e.code, e.message, e.field)] : [];
 		return [t('sf-released-now', vars), ...why, ref].join('\n');
 	}
 	return `${t('sf-unknown-now', vars)}\n${ref}`;
@@ -143,8 +145,9 @@ async function refusalText(s: Services, side: StoreSide, userId: number, offer: 
 			? t('sf-wallet-short', { price: naira(offer.price), available: naira(w.available) })
 			: t('sf-float-refused');
 	}
+	// a refused detail as the till's outcome says it (userError): named, or the vendor's words only when plain
 	if (e instanceof VtuError && e.code === 'invalid_input')
-		return e.field === 'price' ? t('sf-price-changed') : e.message;
+		return e.field === 'price' ? t('sf-price-changed') : userError(e.code, e.message, e.field);
 	await side.noteVendorError(e);
 	s.logger.error('storefront order failed', { user: userId, order: offer.orderId, err: e });
 	return t('sf-order-error', { ref: offer.orderId });
@@ -201,7 +204,11 @@ export const storefrontConfirm =
 				return void (await ctx.reply(refused!.text, { reply_markup: tryAgainKeyboard(meta.place) }));
 			}
 			await retryInFlow(s, conversation, ctx, refused!.text, on);
-			if (kind === 'reask') ({ req, meta } = await reask!.ask(conversation, ctx));
+			if (kind === 'same') continue;
+			const next = await reask!.ask(conversation, ctx);
+			if (!next) return; // the site could not check the detail asked again: said, the flow ended
+			({ req, meta } = next);
+			reask = next.reask ?? reask;
 		}
 	};
 

@@ -7,7 +7,7 @@
 import type { OrderState } from '../../store/orders';
 import { t } from '../i18n';
 import { naira } from '../orders';
-import { deliveredLines } from '../delivery';
+import { withDelivered } from '../delivery';
 import type { StoreSide } from './service';
 import { referenceLines } from './confirm';
 
@@ -32,9 +32,7 @@ export function laterText(
 	const ref = orderId ? referenceLines(orderId, state === 'settled' ? result?.ident : null) : [];
 	// what a late-settled order hands over (a token, PINs) is in the message: the flow that asked is long gone
 	if (state === 'settled')
-		return [t('sf-later-settled', vars), ...ref, ...deliveredLines(result?.product ?? '', result?.details ?? {})].join(
-			'\n',
-		);
+		return withDelivered([t('sf-later-settled', vars), ...ref], result?.product ?? '', result?.details ?? {});
 	if (state === 'released') return [t('sf-later-released', vars), ...ref].join('\n');
 	if (state === 'refunded') return [t('sf-later-refunded', vars), ...ref].join('\n');
 	return null;

@@ -7,11 +7,12 @@
  */
 import type { VtuBot } from '../../bot/bot';
 import { naira } from '../../bot/orders';
+import { classifyResponse } from '../../client/http';
 import { PRODUCT_TABLE } from '../../bot/vtu';
 import type { FakeUser } from './fake-telegram';
 import { useBotEnv } from './harness';
-import { openShop } from './journeys-kit';
-import { confirmPattern, outcomeHead, pattern, source, text, what, NAIRA } from './texts';
+import { openShop, type Shop } from './journeys-kit';
+import { confirmPattern, handedOver, outcomeHead, pattern, source, text, what, NAIRA } from './texts';
 
 const env = useBotEnv();
 const REF = new RegExp(source('outcome-reference', { ref: /(\S+)/ }));
@@ -223,4 +224,177 @@ test('storefront: the number refused at the purchase; the hold released once, Tr
 	const moves = await db.selectFrom('transfers').select('id').where('reference', '=', orders[0].id).execute();
 	expect(moves.map((m) => m.id.split(':')[0]).sort()).toEqual(['hold', 'release']);
 	await s.balanced();
+});
+
+/** The store's orders, oldest first: id, state, price. */
+async function storeOrders(s: Shop) {
+	const rows = await s.side.books.db
+		.selectFrom('orders')
+		.select(['id', 'state', 'price'])
+		.orderBy('created_at')
+		.execute();
+	return rows.map((o) => ({ id: o.id, state: o.state, price: Number(o.price) }));
+}
+
+/** The ledger's moves of an order ("hold", "release", "settle", "cost"), sorted. */
+async function movesOf(s: Shop, orderId: string): Promise<string[]> {
+	const db = s.side.books.db;
+	const rows = await db.selectFrom('transfers').select('id').where('reference', '=', orderId).execute();
+	return rows.map((m) => m.id.split(':')[0]).sort();
+}
+
+test('storefront: airtime, cable, electricity, SMS refused at the purchase: asked again, then bought', async () => {
+	const s = await openShop(env);
+	const u = env.bob;
+	const { account } = await s.start(u);
+	await s.transfer(account, 2_000_000);
+	await env.tg.waitForText(u.id, pattern('sf-payment-landed', { amount: '₦20,000.00', balance: '₦20,000.00' }));
+	const wallet = async () => (await s.side.books.walletBalance(String(u.id))).available;
+	const refuse = (endpoint: string, field: string) =>
+		env.admin.addFault({ endpoint: `POST ${endpoint}`, kind: 'refuse_field', field, count: 1 });
+	/** Refused at the purchase, the hold released; Try again: the texts it sent (the refused detail's question). */
+	async function again(steps: (string | RegExp)[], refused: string, retyped: string): Promise<string[]> {
+		const before = await wallet();
+		await walk(s.app, u, [...steps, /^pay:y$/]);
+		const out = env.tg.lastText(u.id)!;
+		const released = source('sf-released-now', { price: NAIRA, balance: naira(before), gets: /.+/ });
+		expect(out).toMatch(new RegExp(`^${released}\\n`));
+		expect(out).toContain(`\n${text(refused)}\n`);
+		expect(await wallet()).toBe(before);
+		const from = env.tg.textsTo(u.id).length;
+		await walk(s.app, u, [TRY_AGAIN]);
+		const [kept, ...asked] = since(u, from);
+		expect(kept).toBe(out); // the refusal keeps its text, its buttons used
+		await walk(s.app, u, [retyped]);
+		return asked;
+	}
+	/** The new order's question (the other choices kept, at the customer's price): paid, the receipt. */
+	async function buys(question: RegExp, gets: string | RegExp): Promise<void> {
+		expect(env.tg.lastText(u.id)).toMatch(question);
+		await walk(s.app, u, [/^pay:y$/]);
+		const { rest } = handedOver(env.tg.lastText(u.id)!);
+		expect(rest).toMatch(pattern('sf-receipt', { gets, price: NAIRA, ref: /\S+/, balance: NAIRA }));
+	}
+
+	await refuse('/api/topup/', 'mobile_number');
+	const airtimeAsked = await again(['/airtime', /^AIRTEL$/, /^₦500$/, '0802 123 4567'], 'err-refused-phone', SECOND2);
+	expect(airtimeAsked).toEqual([text('phone-prompt', { network: 'AIRTEL' })]);
+	const airtimeGets = text('airtime-gets', { amount: '₦500.00', network: 'AIRTEL', phone: SECOND2 });
+	await buys(confirmPattern({ price: NAIRA, target: /.+/, gets: airtimeGets }), airtimeGets);
+
+	// cable: the IUC asked again and checked with the site (a wrong one said so), the holder named
+	await refuse('/api/cablesub/', 'smart_card_number');
+	const tv = text('cable-description', { provider: 'GOTV', package: 'GOtv Jinja' });
+	const iucAsked = await again(['/cable', /^GOTV$/, /^GOtv Jinja /, '7012345678'], 'err-refused-iuc', '7010000000');
+	const hint = text('cable-iuc-prompt', { provider: 'GOTV', ...PRODUCT_TABLE.cable.limits.iucDigits });
+	expect(iucAsked).toEqual([`${text('again-iuc', { iuc: '7012345678', what: tv })}\n${hint}`]);
+	expect(env.tg.lastText(u.id)).toBe(text('cable-iuc-unknown', { provider: 'GOTV', iuc: '7010000000' }));
+	await walk(s.app, u, ['7012345679']);
+	const card = new RegExp(source('cable-target', { iuc: '7012345679', name: /[A-Z][A-Z ]+/ }));
+	const tvGets = new RegExp(source('recipient-to', { what: tv, to: card }));
+	await buys(confirmPattern({ price: NAIRA, target: card, gets: tvGets }), tvGets);
+
+	// electricity: the meter asked again and checked, the holder named; the disco, type and amount kept
+	await refuse('/api/billpayment/', 'meter_number');
+	const kind = text('meter-prepaid');
+	const power = text('electricity-description', { disco: 'Ikeja Electric', type: kind, amount: '₦1,000.00' });
+	const steps = ['/electricity', /^Ikeja Electric$/, new RegExp(`^${kind}$`), '45012345678', '1000'];
+	const meterAsked = await again(steps, 'err-refused-meter', '45012345679');
+	const meterHint = text('meter-prompt', { disco: 'Ikeja Electric', ...PRODUCT_TABLE.electricity.limits.meterDigits });
+	expect(meterAsked).toEqual([`${text('again-meter', { meter: '45012345678', what: power })}\n${meterHint}`]);
+	const meter = text('meter-target', { meter: '45012345679', name: 'FATIMA DANJUMA' });
+	const powerGets = what(power, meter);
+	await buys(confirmPattern({ price: naira(s.side.priceFor(100_000)), target: meter, gets: powerGets }), powerGets);
+
+	// SMS: the list asked again; the sender and the message kept
+	await refuse('/api/sendsms/', 'recetipient');
+	const bulk = text('sms-description', { sender: 'SHOP', pages: text('sms-pages', { n: 1 }) });
+	const listAsked = await again(['/sms', 'SHOP', '08031234567', 'Shop opens at 8'], 'err-refused-recipients', FIRST);
+	expect(listAsked).toHaveLength(1);
+	expect(listAsked[0]).toMatch(pattern('sms-recipients-prompt', { max: /\d+/ }));
+	const one = text('sms-numbers', { n: 1 });
+	await buys(confirmPattern({ price: NAIRA, target: one, gets: what(bulk, one) }), what(bulk, one));
+
+	// each refused order held then released once, each bought one held then settled once: paid once per product
+	const orders = await storeOrders(s);
+	expect(orders.map((o) => o.state)).toEqual(Array(4).fill(['released', 'settled']).flat());
+	for (const o of orders)
+		expect(await movesOf(s, o.id)).toEqual(o.state === 'released' ? ['hold', 'release'] : ['cost', 'hold', 'settle']);
+	const paid = orders.filter((o) => o.state === 'settled').reduce((sum, o) => sum + o.price, 0);
+	expect(await wallet()).toBe(2_000_000 - paid);
+	const log = await env.admin.faultLog();
+	expect(log.map((e) => [e.request, e.httpStatus, e.debitedKobo])).toEqual([
+		['POST /api/topup/', 400, 0],
+		['POST /api/cablesub/', 400, 0],
+		['POST /api/billpayment/', 400, 0],
+		['POST /api/sendsms/', 400, 0],
+	]);
+	expect(await env.debits()).toBe(4);
+	await s.balanced();
+});
+
+/** The site's serializer refusing a plan by its id, as DRF words it: technical, never shown to a customer. */
+const INVALID_PK = 'Invalid pk "7" - object does not exist.';
+
+test('both modes: a refused detail worded technically by the vendor is never shown as it is', async () => {
+	// the purchase refused over HTTP: 400 {"plan": ["Invalid pk ..."]}; the till's outcome and the storefront's
+	// released order say the catalogue's words, not the vendor's
+	const refusePlan = () =>
+		env.admin.addFault({
+			endpoint: 'POST /api/data/',
+			kind: 'refuse_field',
+			field: 'plan',
+			message: INVALID_PK,
+			count: 1,
+		});
+	const till = await env.makeBot();
+	await refusePlan();
+	await walk(till, env.alice, ['/data', /^MTN$/, /^1GB SME /, FIRST, /^confirm:/]);
+	const tillOut = env.tg.lastText(env.alice.id)!;
+	expect(tillOut).toContain(`\n${text('err-invalid-input')}\n`);
+
+	const s = await openShop(env);
+	const u = env.bob;
+	const { account } = await s.start(u);
+	await s.transfer(account, 500_000);
+	await env.tg.waitForText(u.id, pattern('sf-payment-landed', { amount: '₦5,000.00', balance: '₦5,000.00' }));
+	await refusePlan();
+	await walk(s.app, u, ['/data', /^MTN$/, /^1GB SME /, FIRST, /^pay:y$/]);
+	const sfOut = env.tg.lastText(u.id)!;
+	expect(sfOut).toMatch(pattern('sf-released-now', { price: NAIRA, balance: '₦5,000.00', gets: /.+/ }));
+	expect(sfOut).toContain(`\n${text('err-invalid-input')}\n`);
+	for (const said of [...env.tg.textsTo(env.alice.id), ...env.tg.textsTo(u.id)])
+		expect(said).not.toMatch(/Invalid pk|HTTP|[{}]/);
+	expect(await env.debits()).toBe(0);
+	await s.balanced();
+});
+
+test('storefront: a refusal before the order worded technically is said as the till says it', async () => {
+	// the client's refusal of the order's details (invalid_input) carrying the site's raw answer
+	const client = env.clientFor(env.sb.demo.token);
+	const body = JSON.stringify({ plan: [INVALID_PK] });
+	const refusal = classifyResponse('POST', '/api/data/', 400, { 'content-type': 'application/json' }, body);
+	expect(refusal.message).toContain(INVALID_PK);
+	const quote = client.quote.bind(client);
+	client.quote = async (req) => {
+		if (req.product === 'data') throw refusal;
+		return quote(req);
+	};
+	const reason = text('err-invalid-input');
+
+	const till = await env.makeBot({}, undefined, client);
+	await walk(till, env.alice, ['/data', /^MTN$/, /^1GB SME /, FIRST]);
+	const cannot = text('err-with-reason', { what: text('check-cannot-buy'), reason });
+	expect(env.tg.lastText(env.alice.id)).toBe(text('check-nothing-bought', { text: cannot }));
+
+	const s = await openShop(env, { client });
+	const u = env.bob;
+	const { account } = await s.start(u);
+	await s.transfer(account, 500_000);
+	await env.tg.waitForText(u.id, pattern('sf-payment-landed', { amount: '₦5,000.00', balance: '₦5,000.00' }));
+	await walk(s.app, u, ['/data', /^MTN$/, /^1GB SME /, FIRST]);
+	expect(env.tg.lastText(u.id)).toBe(text('err-with-reason', { what: text('sf-quote-failed'), reason }));
+	for (const said of [...env.tg.textsTo(env.alice.id), ...env.tg.textsTo(u.id)])
+		expect(said).not.toMatch(/Invalid pk|HTTP|[{}]/);
+	expect(await s.side.books.walletBalance(String(u.id))).toMatchObject({ available: 500_000 });
 });

@@ -17,7 +17,7 @@ import { startPaymentWebhooks } from '../../bot/storefront/webhooks';
 import { backendNames, startBackend, type Backend } from '../store/backends';
 import { dataToConfirm, lastDocument, useBotEnv } from './harness';
 import type { FakeUser } from './fake-telegram';
-import { confirmPattern, pattern, source, text, NAIRA, settledHistoryLines } from './texts';
+import { confirmPattern, handedOver, pattern, source, text, NAIRA, settledHistoryLines } from './texts';
 
 const SECRETS = {
 	paystackSecret: 'sk_test_storefront_bot_0123456789abcdef',
@@ -423,8 +423,9 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: naira(powerPrice), target: meter, gets: power }));
 		await env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
 		const told = env.tg.lastText(u.id)!;
-		expect(told).toMatch(receipt(power, powerPrice));
-		expect(told).toMatch(new RegExp(`\\n${source('delivered-token', { token: /[\d -]{16,}/ })}`));
+		// the token right under the receipt's first line (as the till's outcome shows it)
+		expect(handedOver(told).rest).toMatch(receipt(power, powerPrice));
+		expect(handedOver(told).handed[0]).toMatch(pattern('delivered-token', { token: /[\d -]{16,}/ }));
 
 		// recharge cards: the PINs in the receipt and the printable sheet as a file
 		await env.send(s.app, env.tg.textUpdate(u, '/cards'));
@@ -445,7 +446,7 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		await env.send(s.app, env.tg.buttonUpdate(u, '1'));
 		await env.send(s.app, env.tg.buttonUpdate(u, /^pay:y$/));
 		const examTold = env.tg.lastText(u.id)!;
-		expect(examTold).toMatch(
+		expect(handedOver(examTold).rest).toMatch(
 			pattern('sf-receipt', {
 				gets: text('exam-description', { exam: 'NABTEB', n: 1 }),
 				price: NAIRA,

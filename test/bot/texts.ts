@@ -117,3 +117,21 @@ export const settledHistoryLines = (): RegExp =>
 		}),
 		'g',
 	);
+
+/** A line of what a delivered order handed over (the token, its units, a PIN, a card). */
+const HANDED = new RegExp(
+	`^(${['delivered-token', 'delivered-units', 'delivered-pin', 'delivered-card-serial', 'delivered-card']
+		.map((k) => source(k, { token: /.+/, units: /.+/, n: /\d+/, pin: /\S+/, serial: /.+/ }))
+		.join('|')})$`,
+);
+
+/**
+ * A delivered order's message split: what it handed over (the lines right after its first, the token first)
+ * and the message without them.
+ */
+export function handedOver(message: string): { handed: string[]; rest: string } {
+	const [head, ...tail] = message.split('\n');
+	const n = tail.findIndex((l) => !HANDED.test(l));
+	const handed = n === -1 ? tail : tail.slice(0, n);
+	return { handed, rest: [head, ...tail.slice(handed.length)].join('\n') };
+}
