@@ -16,6 +16,7 @@ import { failText, pickers } from '../flow/pickers';
 import { choose, safeEdit, type Loaded } from '../flow/ui';
 import { t } from '../i18n';
 import { naira, userError } from '../orders';
+import { refusalWords } from '../refusals';
 import type { BotPurchaseRequest } from '../vtu';
 import type { Offer, StoreSide } from './service';
 
@@ -32,7 +33,7 @@ async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPur
 		await side.noteVendorError(e);
 		if (e instanceof VtuError && e.code === 'insufficient_balance') return { ok: false, text: t('sf-float-refused') };
 		if (e instanceof VtuError && e.code === 'invalid_input')
-			return { ok: false, text: e.message, input: { field: e.field } };
+			return { ok: false, text: refusalWords(e, t('input-refused')), input: { field: e.field } };
 		return { ok: false, text: failText(s, t('sf-quote-failed'), e) };
 	}
 }
@@ -62,7 +63,7 @@ async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, o
 	if (out.state === 'released') {
 		// the vendor refused a detail by name at the purchase: said (the flow asks it again, see placeAndTell)
 		const e = out.error;
-		const why = e?.code === 'invalid_input' && e.field ? [userError(e.code, null, e.field)] : [];
+		const why = e?.code === 'invalid_input' && e.field ? [userError(e.code, e.field)] : [];
 		return [t('sf-released-now', vars), ...why, ref].join('\n');
 	}
 	return `${t('sf-unknown-now', vars)}\n${ref}`;
@@ -144,7 +145,7 @@ async function refusalText(s: Services, side: StoreSide, userId: number, offer: 
 			: t('sf-float-refused');
 	}
 	if (e instanceof VtuError && e.code === 'invalid_input')
-		return e.field === 'price' ? t('sf-price-changed') : e.message;
+		return e.field === 'price' ? t('sf-price-changed') : refusalWords(e, t('input-refused'));
 	await side.noteVendorError(e);
 	s.logger.error('storefront order failed', { user: userId, order: offer.orderId, err: e });
 	return t('sf-order-error', { ref: offer.orderId });
