@@ -348,16 +348,13 @@ export function outcomeText(o: OrderView): string {
 		case 'failed':
 			return o.chargedKobo !== null ? lines(head, ...ref, t('outcome-refunded-note')) : lines(head, ...ref);
 		case 'not_charged':
-			return lines(head, userError(o.errorCode, o.errorMessage, o.errorField), ...ref, t('outcome-not-charged-note'));
+			return lines(head, userError(o.errorCode, o.errorField), ...ref, t('outcome-not-charged-note'));
 		case 'unknown':
 			return t('outcome-unknown', { what, order: o.id });
 		default:
 			return head;
 	}
 }
-
-/** Client messages that are technical (status codes, paths, builds, raw bodies) stay in the log. */
-const TECHNICAL = /HTTP|\/api\/|build|[{}<>]|\b(GET|POST)\b/;
 
 const ERROR_TEXT: Record<string, string> = {
 	insufficient_balance: 'err-insufficient-balance',
@@ -378,14 +375,13 @@ const REFUSED_TEXT: Record<string, string> = {
 };
 
 /**
- * A seller-facing reason for a client error code. The client's message is shown only when it is plain; a
- * detail the provider refused by name (`field`) is named.
+ * A seller-facing reason for a client error code; the client's message (written for developers) stays in the
+ * log. A detail the provider refused by name (`field`) is named; a value the bot itself refused is said by
+ * refusals.ts (refusalWords).
  */
-export function userError(code: string | null, message: string | null, field?: string | null): string {
+export function userError(code: string | null, field?: string | null): string {
 	if (code === 'invalid_input' && field && Object.hasOwn(REFUSED_TEXT, field)) return t(REFUSED_TEXT[field]);
-	if (code === 'invalid_input')
-		return message && !TECHNICAL.test(message) ? t('err-invalid-input-plain', { message }) : t('err-invalid-input');
-	return t((code && ERROR_TEXT[code]) || 'err-other');
+	return t(code === 'invalid_input' ? 'err-invalid-input' : (code && ERROR_TEXT[code]) || 'err-other');
 }
 
 /** Refund / settlement notices sent by the follower. */

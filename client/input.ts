@@ -11,8 +11,12 @@ import type { NetworkName } from './types';
 
 export { parsePlainNaira as parseAmount } from './money';
 
-function invalid(field: string, message: string): VtuInvalidInputError {
-	return new VtuInvalidInputError(message, { field });
+/**
+ * A refusal: `message` for developers and n8n builders; `details` for callers that word it themselves (the bot's
+ * message catalogue): the limits and the kind of problem, never the message's words.
+ */
+function invalid(field: string, message: string, details?: Record<string, unknown>): VtuInvalidInputError {
+	return new VtuInvalidInputError(message, details ? { field, details } : { field });
 }
 
 /** Digits only, at most 15 (beyond that a number is not exact), spaces around allowed. No "0x2", "1e1", "2.0", "+2". */
@@ -34,7 +38,7 @@ export function parseId(v: unknown, field: string, what: string): number {
 export function parseQuantity(v: unknown, field: string, min: number, max: number): number {
 	const n = typeof v === 'string' && WHOLE.test(v) ? Number(v) : v;
 	if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
-		throw invalid(field, `${field} must be a whole number from ${min} to ${max}; got ${shown(v)}.`);
+		throw invalid(field, `${field} must be a whole number from ${min} to ${max}; got ${shown(v)}.`, { min, max });
 	}
 	return n;
 }
@@ -51,6 +55,7 @@ export function parseDigits(v: unknown, field: string, what: string, min: number
 		throw invalid(
 			field,
 			`${field} must be the ${what}: ${min === max ? min : `${min}–${max}`} digits, no letters; got ${shown(v)}.`,
+			{ min, max },
 		);
 	}
 	return s;
@@ -107,14 +112,16 @@ export function hasVisibleText(s: string): boolean {
  * The SMS text: at least one visible character, at most `maxChars` characters as the site counts them (code points).
  */
 export function parseMessage(v: unknown, maxChars: number, field = 'message'): string {
-	if (v === undefined || v === null || v === '') throw invalid(field, `${field} is empty; write the SMS text.`);
-	if (typeof v !== 'string') throw invalid(field, `${field} must be text (the SMS to send), not ${shown(v)}.`);
-	if (v.trim() === '') throw invalid(field, `${field} is empty; write the SMS text.`);
+	const empty = { problem: 'empty', max: maxChars };
+	if (v === undefined || v === null || v === '') throw invalid(field, `${field} is empty; write the SMS text.`, empty);
+	if (typeof v !== 'string') throw invalid(field, `${field} must be text (the SMS to send), not ${shown(v)}.`, empty);
+	if (v.trim() === '') throw invalid(field, `${field} is empty; write the SMS text.`, empty);
 	if (!hasVisibleText(v)) {
 		throw invalid(
 			field,
 			`${field} has no visible characters (only spaces or invisible characters such as zero-width spaces); write the ` +
 				`SMS text.`,
+			{ problem: 'invisible', max: maxChars },
 		);
 	}
 	const n = [...v].length;
@@ -122,6 +129,7 @@ export function parseMessage(v: unknown, maxChars: number, field = 'message'): s
 		throw invalid(
 			field,
 			`${field} is ${n} characters; the maximum is ${maxChars} (6 pages). Shorten it by ${n - maxChars}.`,
+			{ problem: 'too_long', length: n, max: maxChars },
 		);
 	}
 	return v;
@@ -134,6 +142,7 @@ export function parseSender(v: unknown, maxChars: number, field = 'sender'): str
 		throw invalid(
 			field,
 			`${field} ${shown(v)} must be 1–${maxChars} letters or digits (no spaces or symbols), e.g. "MyShop".`,
+			{ max: maxChars },
 		);
 	}
 	return s;
@@ -173,6 +182,14 @@ export function splitRecipients(v: unknown, field = 'recipients'): string[] {
 /** What to type, after any phone refusal. */
 export const MOBILE_EXAMPLE = 'use 11 digits like 08031234567 (or +234 803 123 4567)';
 
+/** A number's prefix as dialled at home ("0800", "07027"), or '' when it is too short to have one. */
+export function mobilePrefix(input: unknown): string {
+	const digits = typeof input === 'string' || typeof input === 'number' ? String(input).replace(/\D/g, '') : '';
+	const local = digits.startsWith('234') ? '0' + digits.slice(3).replace(/^0/, '') : digits;
+	// 0702 is shared: 07025/07026 are MTN's, the rest of 0702 is not mobile
+	return local.length >= 4 ? local.slice(0, local.startsWith('0702') ? 5 : 4) : '';
+}
+
 /** Why a number is not a Nigerian mobile number, in a clause that fits after "is not a Nigerian mobile number: ". */
 export function phoneProblemText(problem: PhoneProblem, input?: unknown): string {
 	switch (problem) {
@@ -182,16 +199,11 @@ export function phoneProblemText(problem: PhoneProblem, input?: unknown): string
 			return 'it has letters or symbols (only digits, spaces, dashes, brackets and a leading + are allowed)';
 		case 'wrong length':
 			return 'it has the wrong number of digits (a mobile number has 11, like 08031234567)';
-		case 'not a Nigerian mobile prefix': {
-			const digits = typeof input === 'string' || typeof input === 'number' ? String(input).replace(/\D/g, '') : '';
-			const local = digits.startsWith('234') ? '0' + digits.slice(3).replace(/^0/, '') : digits;
-			// 0702 is shared: 07025/07026 are MTN's, the rest of 0702 is not mobile
-			const prefix = local.slice(0, local.startsWith('0702') ? 5 : 4);
+		case 'not a Nigerian mobile prefix':
 			return (
-				`${local.length >= 4 ? prefix : 'its prefix'} is not the prefix of a mobile network (toll-free, premium ` +
+				`${mobilePrefix(input) || 'its prefix'} is not the prefix of a mobile network (toll-free, premium ` +
 				`and fixed-line numbers cannot get airtime, data or SMS; a ported number keeps its original prefix)`
 			);
-		}
 	}
 }
 
@@ -214,6 +226,7 @@ export function parseMobile(v: unknown, field = 'phone'): { phone: string; netwo
 		throw invalid(
 			field,
 			`${field} ${shown(v)} is not a Nigerian mobile number: ${phoneProblemText(c.problem, v)}; ${MOBILE_EXAMPLE}.`,
+			{ problem: c.problem, prefix: mobilePrefix(v) },
 		);
 	return c;
 }

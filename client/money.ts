@@ -94,11 +94,11 @@ export function parseNaira(value: unknown, field = 'amount'): number {
 	if (kobo === null) {
 		throw new VtuInvalidInputError(
 			`${field} ${shown(value)} is not a valid naira amount: use digits with at most two decimals, e.g. 250 or "250.50".`,
-			{ field },
+			{ field, details: { problem: 'not_amount' } },
 		);
 	}
 	if (kobo < 0) {
-		throw new VtuInvalidInputError(`${field} must not be negative.`, { field });
+		throw new VtuInvalidInputError(`${field} must not be negative.`, { field, details: { problem: 'negative' } });
 	}
 	return kobo;
 }
@@ -112,7 +112,8 @@ const PLAIN_INPUT = /^\d{1,13}(?:\.\d{1,2})?$/;
  * saying what to type (e.g. "₦1,250" → "type 1250"), so what is bought is exactly what was typed.
  */
 export function parsePlainNaira(value: unknown, field = 'amount'): number {
-	const fail = (why: string) => new VtuInvalidInputError(`${field} ${why}`, { field });
+	const fail = (why: string, details: Record<string, unknown> = { problem: 'not_amount' }) =>
+		new VtuInvalidInputError(`${field} ${why}`, { field, details });
 	if (typeof value !== 'string' && typeof value !== 'number') {
 		throw fail(`must be a number such as 250 or text such as "250.50", not ${shown(value)}.`);
 	}
@@ -120,20 +121,27 @@ export function parsePlainNaira(value: unknown, field = 'amount'): number {
 	if (s !== null && PLAIN_INPUT.test(s)) return tryParseKobo(s, false)!;
 	const typed = shown(value);
 	const extra = s === null ? null : /^(\d+\.\d{2})\d+$/.exec(s);
-	if (extra)
-		throw fail(
-			`${typed} has more than two decimals: type at most two decimals, e.g. ` +
-				`${typeof value === 'number' ? value.toFixed(2) : extra[1]}.`,
-		);
+	if (extra) {
+		const example = typeof value === 'number' ? value.toFixed(2) : extra[1];
+		throw fail(`${typed} has more than two decimals: type at most two decimals, e.g. ${example}.`, {
+			problem: 'decimals',
+			example,
+		});
+	}
 	if (s !== null && /^\d{14,}(?:\.\d*)?$/.test(s))
-		throw fail(`${typed} is far too large for one purchase: type the amount in naira, e.g. 5000.`);
+		throw fail(`${typed} is far too large for one purchase: type the amount in naira, e.g. 5000.`, {
+			problem: 'too_large',
+		});
 	const meant = typeof value === 'string' ? tryParseKobo(value, false) : s !== null && s.startsWith('-') ? -1 : null;
-	if (meant !== null && meant < 0) throw fail(`${typed} must not be negative: type the amount to pay, e.g. 250.`);
-	if (meant !== null)
+	if (meant !== null && meant < 0)
+		throw fail(`${typed} must not be negative: type the amount to pay, e.g. 250.`, { problem: 'negative' });
+	if (meant !== null) {
+		const example = formatNaira(meant).replace(/\.00$/, '');
 		throw fail(
-			`${typed} must be a plain number: type ${formatNaira(meant).replace(/\.00$/, '')} (digits and at most two ` +
-				`decimals; no ₦, commas or spaces).`,
+			`${typed} must be a plain number: type ${example} (digits and at most two decimals; no ₦, commas or spaces).`,
+			{ problem: 'not_plain', example },
 		);
+	}
 	throw fail(`${typed} is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.`);
 }
 

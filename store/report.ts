@@ -74,6 +74,7 @@ export function dayBounds(day: string): { from: string; to: string } {
 	if (!m || Number.isNaN(start) || new Date(start + WAT_MS).toISOString().slice(0, 10) !== day.trim())
 		throw new VtuInvalidInputError(`"${day}" is not a date: type it as YYYY-MM-DD, e.g. 2026-11-24.`, {
 			field: 'date',
+			details: { day },
 		});
 	return { from: new Date(start).toISOString(), to: new Date(start + 24 * WAT_MS).toISOString() };
 }

@@ -8,6 +8,7 @@ import { nudge, safeEdit } from '../flow/ui';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, formatNaira, formatPhone, parseAmount, type BotPurchaseRequest } from '../vtu';
 import { t } from '../i18n';
+import { refusalWords } from '../refusals';
 import { phoneRedo } from './data';
 import { productFeature, type Purchase, type Questions } from './product';
 
@@ -23,8 +24,8 @@ function typedKobo(text: string): { kobo: number } | { problem: string } {
 	try {
 		return { kobo: parseAmount(text, 'amount') };
 	} catch (e) {
-		// the client's message says what to type, e.g. "₦1,500" must be a plain number: type 1500 (…)
-		return { problem: t('airtime-amount-problem', { problem: (e as Error).message }) };
+		// said in the catalogue's words, e.g. "₦1,500": type 1500 (refusals.ts)
+		return { problem: refusalWords(e, t('input-amount')) };
 	}
 }
 

@@ -12,6 +12,7 @@ import type { MyContext, Services } from '../context';
 import { summaryText } from '../storefront/daily';
 import type { StoreSide } from '../storefront/service';
 import { t } from '../i18n';
+import { refusalWords } from '../refusals';
 import { naira } from '../orders';
 import { adminFeature, type CommandHandler, type Feature } from './registry';
 
@@ -37,7 +38,8 @@ function reportCommand(s: Services): CommandHandler {
 			from = dayBounds(days.first).from;
 			to = dayBounds(days.last).to;
 		} catch (e) {
-			if (e instanceof VtuError) return ctx.reply(`${e.message}\n${t('report-usage')}`);
+			if (e instanceof VtuError)
+				return ctx.reply(t('input-problem', { problem: refusalWords(e, t('input-refused')), hint: t('report-usage') }));
 			throw e;
 		}
 		const span = (Date.parse(to) - Date.parse(from)) / 86_400_000;

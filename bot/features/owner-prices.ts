@@ -11,6 +11,7 @@ import { flowOpen } from '../flow/confirm';
 import { menuButton } from '../flow/keyboards';
 import { failText } from '../flow/pickers';
 import { t } from '../i18n';
+import { refusalWords } from '../refusals';
 import { naira } from '../orders';
 import { catalogueItems, itemsIn, PRODUCT_WORDS, typesOf, type PricedItem } from '../storefront/price-list';
 import type { CommandHandler, Feature } from './registry';
@@ -88,7 +89,7 @@ export function parseSetPrice(text: string): SetPrice | null {
 
 function ruleName(p: SetPrice): string {
 	const product = p.product === '*' ? t('setprice-every-product') : p.product;
-	const where = p.scope.startsWith('plan:') ? `plan ${p.scope.slice(5)}` : p.scope.slice(5);
+	const where = p.scope.startsWith('plan:') ? t('setprice-rule-plan', { id: p.scope.slice(5) }) : p.scope.slice(5);
 	return [product, where, `(${p.tier})`].filter(Boolean).join(' ');
 }
 
@@ -129,8 +130,10 @@ function setPriceCommand(s: Services): CommandHandler {
 			try {
 				await side.prices.set({ product: p.product, scope: p.scope, tier: p.tier, ...p.markup }, String(ctx.from!.id));
 			} catch (e) {
-				if (e instanceof VtuError && e.code === 'invalid_input')
-					return ctx.reply(`${e.message}\n${t('setprice-usage')}`);
+				if (e instanceof VtuError && e.code === 'invalid_input') {
+					const problem = refusalWords(e, t('input-refused'));
+					return ctx.reply(t('input-problem', { problem, hint: t('setprice-usage') }));
+				}
 				throw e;
 			}
 		}

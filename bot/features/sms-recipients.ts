@@ -22,11 +22,18 @@ function mobile(entry: string): string | null {
 	return 'phone' in c ? c.phone : null;
 }
 
+/** The client's PhoneProblem, as the list's summary words it. */
+const REASON: Record<string, string> = {
+	letters: 'sms-reason-letters',
+	'wrong length': 'sms-reason-length',
+	'not a Nigerian mobile prefix': 'sms-reason-prefix',
+};
+
 /** Why an entry is left out, as the summary shows it (nothing for an empty cell: "(empty)" says it). */
 function reasonOf(entry: string): string | undefined {
 	if (/^\s*(?:\+?234[\s-]*|0)800/.test(entry)) return t('sms-reason-toll-free');
 	const c = classifyPhone(entry);
-	return 'problem' in c && c.problem !== 'blank' ? c.problem : undefined;
+	return 'problem' in c && Object.hasOwn(REASON, c.problem) ? t(REASON[c.problem]) : undefined;
 }
 
 export interface Recipients {

@@ -9,7 +9,9 @@ import { tryAgainKeyboard } from '../flow/keyboards';
 import { failText } from '../flow/pickers';
 import { nudge, type Loaded } from '../flow/ui';
 import { naira } from '../orders';
-import { PRODUCT_TABLE, checkSender, type BotPurchaseRequest } from '../vtu';
+import { PRODUCT_TABLE, checkMessage, checkSender, type BotPurchaseRequest } from '../vtu';
+import { askTyped, parsed } from '../flow/choices';
+import { refusalWords } from '../refusals';
 import {
 	nonGsmChars,
 	recipientsFromCsv,
@@ -67,8 +69,8 @@ function smsSteps(s: Services) {
 			// The client's rule (client.sms.plan applies it again): the vendor refuses anything else.
 			try {
 				return checkSender(m.message.text);
-			} catch {
-				await m.reply(t('sms-sender-invalid', { max: PRODUCT_TABLE.sms.limits.senderChars }));
+			} catch (e) {
+				await m.reply(refusalWords(e, t('sms-sender-invalid', { max: PRODUCT_TABLE.sms.limits.senderChars })));
 			}
 		}
 	}
@@ -189,9 +191,10 @@ function smsQuestions(s: Services): Questions {
 		const sender = await askSender(conversation, ctx);
 		const recipients = await askRecipients(conversation, ctx);
 		await ctx.reply(t('sms-message-prompt'));
-		const message = (
-			await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('sms-message-as-text')) })
-		).message.text;
+		// the client's rule (client.sms.plan applies it again): asked again until it is a text that can be sent
+		const { value: message } = await askTyped(conversation, t('sms-message-as-text'), (text) =>
+			parsed(() => checkMessage(text)),
+		);
 		const first = await priced(conversation, ctx, { sender, message, recipients }, tryAgainKeyboard('sms'));
 		if (!first) return;
 		return {

@@ -7,11 +7,13 @@
 import { VtuError } from '../../client/errors';
 import type { Services } from '../context';
 import { t } from '../i18n';
+import { refusalWords } from '../refusals';
 import { naira } from '../orders';
 import { parseNaira } from '../vtu';
 import type { CommandHandler, Feature } from './registry';
 
-type Parsed = { ok: true; customer: string; kobo: number; reason: string } | { ok: false };
+/** `problem`: what was wrong with the amount, said before the usage. */
+type Parsed = { ok: true; customer: string; kobo: number; reason: string } | { ok: false; problem?: string };
 
 /** `<telegram id> <naira> <reason of 3+ characters>` */
 function parseAdjust(text: string): Parsed {
@@ -20,17 +22,21 @@ function parseAdjust(text: string): Parsed {
 	try {
 		const kobo = parseNaira(m[2], 'amount');
 		return kobo > 0 ? { ok: true, customer: m[1], kobo, reason: m[3].trim() } : { ok: false };
-	} catch {
-		return { ok: false };
+	} catch (e) {
+		return { ok: false, problem: refusalWords(e, t('input-amount')) };
 	}
 }
+
+/** The usage, after what was wrong if that is known. */
+const usageText = (usage: string, problem?: string) =>
+	problem ? t('input-problem', { problem, hint: t(usage) }) : t(usage);
 
 function adjustCommand(s: Services, sign: 1 | -1): CommandHandler {
 	const usage = sign > 0 ? 'sf-credit-usage' : 'sf-debit-usage';
 	return async (ctx) => {
 		if (!s.access.isAdmin(ctx.from?.id)) return ctx.reply(t('admin-only'));
 		const p = parseAdjust(ctx.match);
-		if (!p.ok || p.reason.length < 3) return ctx.reply(t(usage));
+		if (!p.ok) return ctx.reply(usageText(usage, p.problem));
 		const side = s.storefront!;
 		const reference = `tg-${ctx.chat.id}-${ctx.msg.message_id}`;
 		let written: boolean;
@@ -42,7 +48,8 @@ function adjustCommand(s: Services, sign: 1 | -1): CommandHandler {
 				const w = await side.wallet(Number(p.customer));
 				return ctx.reply(t('sf-debit-too-much', { customer: p.customer, available: naira(w.available) }));
 			}
-			if (e instanceof VtuError && e.code === 'invalid_input') return ctx.reply(`${e.message}\n${t(usage)}`);
+			if (e instanceof VtuError && e.code === 'invalid_input')
+				return ctx.reply(usageText(usage, refusalWords(e, t('input-refused'))));
 			throw e;
 		}
 		const w = await side.wallet(Number(p.customer));

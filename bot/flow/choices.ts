@@ -1,13 +1,14 @@
 /**
  * Steps the bill and PIN products share: a list of buttons to pick one item from (a new message, or the
  * tapped message edited into the next list), a typed answer read by the client's strict parser
- * (client/input.ts: the refusal is the client's own invalid_input message, which says what to type), and
+ * (client/input.ts: its invalid_input said in the catalogue's words, refusals.ts), and
  * a catalogue read inside `conversation.external` (plain JSON, small: ids, names and kobo only).
  */
 import { InlineKeyboard } from 'grammy';
 import type { ConvContext, MyConversation, Services } from '../context';
 import { cb } from '../callback-data';
 import { t } from '../i18n';
+import { refusalWords } from '../refusals';
 import type { PriceKey } from '../../store/prices';
 import { buttonSteps, failText } from './pickers';
 import { choose, grid, nudge, type Loaded } from './ui';
@@ -17,15 +18,15 @@ export interface Item {
 	text: string;
 }
 
-/** A typed answer: the value, or why it is refused (the client's message). */
+/** A typed answer: the value, or why it is refused (a catalogue text). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-/** Run one of the client's parsers; its invalid_input message becomes the problem shown. */
+/** Run one of the client's parsers; its invalid_input, in the catalogue's words, is the problem shown. */
 export function parsed<T>(parse: () => T): Parsed<T> {
 	try {
 		return { ok: true, value: parse() };
 	} catch (e) {
-		return { ok: false, problem: e instanceof Error ? e.message : String(e) };
+		return { ok: false, problem: refusalWords(e, t('input-refused')) };
 	}
 }
 
@@ -42,7 +43,7 @@ export async function customerPricer(s: Services, userId: number | undefined): P
 	return (key, cost) => table.price(key, cost).price;
 }
 
-/** Asks until the text parses (each refusal is the parser's message and the question again). */
+/** Asks until the text parses (each refusal is its catalogue text and the question again). */
 export async function askTyped<T>(
 	conversation: MyConversation,
 	hint: string,

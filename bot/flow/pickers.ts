@@ -7,12 +7,14 @@
 import { InlineKeyboard } from 'grammy';
 import type { ConvContext, MyConversation, Services } from '../context';
 import { naira, userError } from '../orders';
-import { classifyPhone, errorCode, formatPhone, mobileProblem, type DataPlan } from '../vtu';
+import { errorCode, formatPhone, parseMobile, type DataPlan } from '../vtu';
 import { choose, grid, nudge, safeEdit, type Loaded } from './ui';
 import { cb } from '../callback-data';
 import { t } from '../i18n';
 import { dataPriceKey, type PriceTable } from '../../store/prices';
 import { noteVendorRefusal } from '../owner-alerts';
+import { refusalWords } from '../refusals';
+import { parsed } from './choices';
 
 export interface NetView {
 	id: number;
@@ -28,13 +30,17 @@ export interface PlanView {
 	name: string;
 }
 
-/** "Could not load the catalogue: <seller reason>"; the client's own message goes to the log only. */
+/**
+ * "Could not load the catalogue: <seller reason>"; the client's own message goes to the log only (a refused
+ * value is said by refusalWords).
+ */
 export function failText(s: Services, what: string, e: unknown): string {
 	const code = errorCode(e) ?? null;
 	s.logger.warn(what, { code, err: e instanceof Error ? e.message : String(e) });
 	// the vendor refusing the token: the owner is told (once an hour, across instances)
 	if (code === 'auth') void noteVendorRefusal(s, e).catch(() => undefined);
-	return t('err-with-reason', { what, reason: userError(code, e instanceof Error ? e.message : null) });
+	const reason = code === 'invalid_input' ? refusalWords(e, t('input-refused')) : userError(code);
+	return t('err-with-reason', { what, reason });
 }
 
 export function phonePrompt(networkName: string): string {
@@ -195,12 +201,12 @@ export function phoneSteps(s: Services) {
 		for (;;) {
 			const m = await conversation.waitFor('message:text', { otherwise: (u) => nudge(u, t('phone-as-text')) });
 			// the client's rule (the same for the nodes and SMS): a known mobile prefix, whatever "ported" would say
-			const number = classifyPhone(m.message.text);
-			if ('problem' in number) {
-				await m.reply(t('phone-invalid-why', { problem: mobileProblem(m.message.text) ?? '' }));
+			const number = parsed(() => parseMobile(m.message.text));
+			if (!number.ok) {
+				await m.reply(number.problem);
 				continue;
 			}
-			const { phone, network: detected } = number;
+			const { phone, network: detected } = number.value;
 			if (detected.toUpperCase() === networkName.toUpperCase()) return { phone, ported: false };
 			const kb = new InlineKeyboard()
 				.text(t('ported-yes', { network: networkName }), cb.ported(true))

@@ -48,12 +48,11 @@ export function accountStep(s: Services) {
 	/** The holder of a typed number the site knows; a failed check (site down) ends the flow with its text. */
 	async function askAccount(conversation: MyConversation, ctx: ConvContext, check: AccountCheck) {
 		for (;;) {
-			// the client's parser judges the number; the refusal is said in the catalogue's words
+			// the client's parser judges the number; the refusal is said in the catalogue's words (refusals.ts)
 			const { min, max } = check.digits;
-			const { value: number, c } = await askTyped(conversation, check.hint, (text) => {
-				const p = parsed(() => parseDigits(text, check.field, check.what, min, max));
-				return p.ok ? p : { ok: false as const, problem: t('account-digits', { what: check.what, min, max }) };
-			});
+			const { value: number, c } = await askTyped(conversation, check.hint, (text) =>
+				parsed(() => parseDigits(text, check.field, check.what, min, max)),
+			);
 			const found = await lookUp(conversation, check, number);
 			if (!found.ok) return found;
 			if (found.value) return { ok: true as const, value: found.value, c };

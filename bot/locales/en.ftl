@@ -89,7 +89,6 @@ refused-daily-limit = Refused: this would exceed your daily limit of { $limit } 
 ## Vendor errors in seller words
 
 err-insufficient-balance = The wallet balance is too low for this purchase. Fund the wallet and try again.
-err-invalid-input-plain = The details were refused: { $message }
 err-invalid-input = The provider refused these details. Check the number and the plan.
 # the provider refused one detail by name at the purchase itself
 err-refused-phone = The provider refused the phone number.
@@ -182,6 +181,11 @@ network-use-buttons = Please choose with the buttons above, or /cancel.
 phone-prompt = Send the { $network } phone number (e.g. 0803 123 4567).
 phone-as-text = Please send the phone number as text, or /cancel.
 phone-invalid-why = { $problem } Send 11 digits like 08031234567 (or +234 803 123 4567).
+phone-problem-blank = That is not a Nigerian mobile number: it is empty.
+phone-problem-letters = That is not a Nigerian mobile number: it has letters or symbols (only digits, spaces, dashes, brackets and a leading + are allowed).
+phone-problem-length = That is not a Nigerian mobile number: it has the wrong number of digits (a mobile number has 11, like 08031234567).
+phone-problem-prefix = That is not a Nigerian mobile number: { $prefix } is not the prefix of a mobile network (toll-free, premium and fixed-line numbers cannot get airtime, data or SMS; a ported number keeps its original prefix).
+phone-problem-other = That is not a Nigerian mobile number.
 phone-target = { $phone } ({ $network })
 phone-target-ported = { $phone } ({ $network }, ported)
 ported-question = { $phone } looks like { $detected }, not { $network }. Has this number been ported to { $network }?
@@ -194,7 +198,6 @@ airtime-chosen = { $network } airtime.
 airtime-amount-question = How much { $network } airtime? Tap an amount, or type one in naira (at least { $min }), e.g. 250.
 airtime-amount-hint = Tap an amount or type it, or /cancel.
 airtime-amount-chosen = { $network } airtime: { $amount }
-airtime-amount-problem = The { $problem }
 airtime-too-small = The smallest airtime top-up is { $min }.
 airtime-over-limit = That is above your per-purchase limit of { $limit }. Send a smaller amount.
 airtime-description = { $network } airtime { $amount }
@@ -215,6 +218,9 @@ sms-file-too-large = That file is too large (limit { $kb } KB).
 sms-no-numbers = I found no phone numbers there. Paste the numbers (one per line) or send a .txt/.csv file.
 sms-message-prompt = Now send the message text.
 sms-message-as-text = Send the message as text, or /cancel.
+sms-message-empty = The message is empty: write the SMS text.
+sms-message-invisible = The message has only spaces or invisible characters (such as zero-width spaces): write the SMS text.
+sms-message-too-long = The message is { $n } characters; the most is { $max }. Shorten it by { $over }.
 sms-cannot-send = Cannot send this
 sms-too-many = At most { $max } recipients per job. Split the list and try again.
 sms-numbers = { $n ->
@@ -249,6 +255,9 @@ sms-names-ignored = { $n ->
 }
 sms-count-up = { $entries } entries read: { $used } used, { $duplicates } repeated (used once), { $left } left out.
 sms-reason-toll-free = a toll-free 0800 number, which cannot receive SMS
+sms-reason-letters = letters or symbols, not a number
+sms-reason-length = the wrong number of digits
+sms-reason-prefix = not the prefix of a mobile network
 sms-too-many-now = That is { $n } numbers; one job takes at most { $max }. Send a shorter list (or split it into several jobs).
 sms-bad-title = Left out ({ $n }, not Nigerian mobile numbers):
 sms-bad-entry = { $where }: { $value }
@@ -403,6 +412,7 @@ sf-debit-usage =
     e.g. /debit 123456789 500 transfer reversed by the bank
 sf-credited = ✅ Credited { $amount } to { $customer } ({ $reason }). Their wallet: { $balance }
 sf-debited = ✅ Debited { $amount } from { $customer } ({ $reason }). Their wallet: { $balance }
+sf-adjust-reason = The reason needs at least 3 characters, e.g. refund for a failed DSTV order.
 sf-adjust-already = This command was already applied. { $customer }'s wallet: { $balance }
 sf-debit-too-much = { $customer }'s wallet has only { $available } to debit: nothing was taken.
 sf-credited-you = 💸 The shop credited { $amount } to your wallet ({ $reason }). Balance: { $balance }
@@ -428,6 +438,19 @@ product-recharge-card = Recharge cards
 input-problem =
     { $problem }
     { $hint }
+
+## Typed values refused (bot/refusals.ts: the client's invalid_input, said by its field and details)
+
+input-refused = That was not accepted. Check what you typed and send it again.
+input-amount = That is not an amount in naira: type digits, e.g. 250 or 250.50.
+input-amount-plain = Type the amount as a plain number: { $example } (digits and at most two decimals; no ₦, commas or spaces).
+input-amount-decimals = An amount has at most two decimals: type e.g. { $example }.
+input-amount-negative = An amount cannot be below zero: type the amount to pay, e.g. 250.
+input-amount-too-large = That amount is far too large: type the amount in naira, e.g. 5000.
+input-amount-below = The smallest amount here is { $min }.
+input-amount-above = The most for one purchase here is { $max }. Send a smaller amount.
+input-quantity = Type a whole number from { $min } to { $max }.
+input-plan = That plan is not available now: choose another one.
 account-check-failed = Could not check the number with the provider
 cable-none = No cable TV packages are available right now.
 cable-choose-provider = 📺 Cable TV. Choose the provider:
@@ -525,6 +548,10 @@ setprice-usage =
     /setprice data MTN SME off (back to the general price)
     Products: data, airtime, cable, electricity, exam, recharge, sms, all
 setprice-every-product = every product
+setprice-rule-plan = plan { $id }
+setprice-percent-invalid = A percent markup is 0% to 100%, e.g. 5% or 2.5%.
+setprice-fixed-invalid = A naira markup is ₦0 or more, e.g. ₦20.
+setprice-tier-invalid = A price tier is regular or reseller.
 setprice-per-page = { $amount } a page per number
 setprice-unknown = There is no "{ $what }" here. Plan types: { $types }
 setprice-none = There was no price set for { $rule }: nothing changed.
@@ -538,6 +565,7 @@ cmd-report = Report: /report [yesterday | YYYY-MM-DD [YYYY-MM-DD]]
 report-usage =
     Type /report for today, /report yesterday, /report 2026-11-24 for a day
     or /report 2026-11-01 2026-11-30 for a range of days (Lagos time).
+report-date-invalid = There is no day "{ $day }": type a date as YYYY-MM-DD, e.g. 2026-11-24.
 report-range = A report covers 1 to { $max } days, the first day before the last.
 report-title-range = { $first } to { $last }
 report-csv = Every order, payment, refund and adjustment ({ $rows } lines), with the totals.

@@ -16,6 +16,7 @@ import { failText, pickers } from '../flow/pickers';
 import { choose, safeEdit, type Loaded } from '../flow/ui';
 import { t } from '../i18n';
 import { naira, userError } from '../orders';
+import { refusalWords } from '../refusals';
 import type { BotPurchaseRequest } from '../vtu';
 import type { Offer, StoreSide } from './service';
 
@@ -31,11 +32,9 @@ async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPur
 	} catch (e) {
 		await side.noteVendorError(e);
 		if (e instanceof VtuError && e.code === 'insufficient_balance') return { ok: false, text: t('sf-float-refused') };
-		// the vendor's own words only when plain (userError, as the till's quote): never a raw body
-		const text = failText(s, t('sf-quote-failed'), e);
-		return e instanceof VtuError && e.code === 'invalid_input'
-			? { ok: false, text, input: { field: e.field } }
-			: { ok: false, text };
+		if (e instanceof VtuError && e.code === 'invalid_input')
+			return { ok: false, text: refusalWords(e, t('input-refused')), input: { field: e.field } };
+		return { ok: false, text: failText(s, t('sf-quote-failed'), e) };
 	}
 }
 
@@ -64,7 +63,7 @@ async function outcomeText(side: StoreSide, userId: number, meta: ConfirmMeta, o
 	if (out.state === 'released') {
 		// the vendor refused a detail at the purchase: said as the till says it (a named one asked again, placeAndTell)
 		const e = out.error;
-		const why = e?.code === 'invalid_input' ? [userError(e.code, e.message, e.field)] : [];
+		const why = e?.code === 'invalid_input' ? [userError(e.code, e.field)] : [];
 		return [t('sf-released-now', vars), ...why, ref].join('\n');
 	}
 	return `${t('sf-unknown-now', vars)}\n${ref}`;
@@ -145,9 +144,9 @@ async function refusalText(s: Services, side: StoreSide, userId: number, offer: 
 			? t('sf-wallet-short', { price: naira(offer.price), available: naira(w.available) })
 			: t('sf-float-refused');
 	}
-	// a refused detail as the till's outcome says it (userError): named, or the vendor's words only when plain
+	// a refused detail as the till words it (refusalWords, userError): named, never the vendor's raw body
 	if (e instanceof VtuError && e.code === 'invalid_input')
-		return e.field === 'price' ? t('sf-price-changed') : userError(e.code, e.message, e.field);
+		return e.field === 'price' ? t('sf-price-changed') : refusalWords(e, t('input-refused'));
 	await side.noteVendorError(e);
 	s.logger.error('storefront order failed', { user: userId, order: offer.orderId, err: e });
 	return t('sf-order-error', { ref: offer.orderId });

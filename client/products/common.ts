@@ -144,8 +144,8 @@ export function pinOrderMoney(o: Record<string, unknown>): {
 	return { amount: charged(firstMoney(o.amount, o.paid_amount), before, after), before, after };
 }
 
-export function invalid(field: string, message: string): VtuInvalidInputError {
-	return new VtuInvalidInputError(message, { field });
+export function invalid(field: string, message: string, details?: Record<string, unknown>): VtuInvalidInputError {
+	return new VtuInvalidInputError(message, details ? { field, details } : { field });
 }
 
 /** Keys removed from `raw`: `password` anywhere; `pin`/`transaction_pin`/`token`/`key` of a user payload. */

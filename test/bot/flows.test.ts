@@ -170,10 +170,10 @@ describe('/data', () => {
 		await env.send(app, env.tg.buttonUpdate(u, 'MTN'));
 		await env.send(app, env.tg.buttonUpdate(u, /^1GB SME /));
 		await env.send(app, env.tg.textUpdate(u, '12345'));
-		const refused = env.tg.lastText(u.id)!;
-		// the client's words: the same rule as the nodes and SMS
-		expect(refused).toMatch(/^That is not a Nigerian mobile number/);
-		expect(refused.endsWith(text('phone-invalid-why', { problem: '' }))).toBe(true);
+		// the client's rule (the same as the nodes and SMS), in the catalogue's words
+		expect(env.tg.lastText(u.id)).toBe(text('phone-invalid-why', { problem: text('phone-problem-length') }));
+		await env.send(app, env.tg.textUpdate(u, '0803 ABC 4567'));
+		expect(env.tg.lastText(u.id)).toBe(text('phone-invalid-why', { problem: text('phone-problem-letters') }));
 		await env.send(app, env.tg.textUpdate(u, '08051234567')); // GLO prefix
 		expect(env.tg.lastText(u.id)).toBe(
 			text('ported-question', { phone: '0805 123 4567', detected: 'GLO', network: 'MTN' }),
@@ -212,22 +212,12 @@ describe('/airtime', () => {
 		expect(env.tg.buttons(u.id).map((b) => b.text)).toEqual([...quick, text('btn-cancel')]);
 		const said: Record<string, string> = {
 			'20': text('airtime-too-small', { min: '₦50.00' }),
-			// the client's parser of amounts: what a client call or a node would refuse, with what to type (the client's words)
-			'200.555': text('airtime-amount-problem', {
-				problem: 'amount "200.555" has more than two decimals: type at most two decimals, e.g. 200.55.',
-			}),
-			'-200': text('airtime-amount-problem', {
-				problem: 'amount "-200" must not be negative: type the amount to pay, e.g. 250.',
-			}),
-			'two hundred': text('airtime-amount-problem', {
-				problem:
-					'amount "two hundred" is not a naira amount: type digits with at most two decimals, e.g. 250 or 250.50.',
-			}),
-			'₦1,000,000': text('airtime-amount-problem', {
-				problem:
-					'amount "₦1,000,000" must be a plain number: type 1000000 (digits and at most two decimals; no ₦, ' +
-					'commas or spaces).',
-			}),
+			// the client's parser of amounts: what a client call or a node would refuse, said in the catalogue's words
+			'200.555': text('input-amount-decimals', { example: '200.55' }),
+			'-200': text('input-amount-negative'),
+			'two hundred': text('input-amount'),
+			'₦1,000,000': text('input-amount-plain', { example: '1000000' }),
+			'12345678901234': text('input-amount-too-large'),
 			'1000000': text('airtime-over-limit', { limit: '₦5,000.00' }),
 		};
 		for (const [typed, answer] of Object.entries(said)) {
@@ -311,7 +301,7 @@ describe('/sms', () => {
 				text('sms-bad-entry-reason', {
 					where: text('sms-where-row', { n: '5' }),
 					value: '12345',
-					reason: 'wrong length',
+					reason: text('sms-reason-length'),
 				}),
 				text('sms-bad-entry', { where: text('sms-where-row', { n: '7' }), value: text('sms-empty-cell') }),
 			].join('\n'),
@@ -367,7 +357,7 @@ describe('/sms', () => {
 		expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe(
 			'Found 2 numbers in the column 3 (other columns ignored).\n' +
 				'3 entries read: 2 used, 0 repeated (used once), 1 left out.\nLeft out (1, not Nigerian mobile numbers):\n' +
-				'row 3: not known (letters)',
+				`row 3: not known (${text('sms-reason-letters')})`,
 		);
 	});
 
@@ -388,7 +378,8 @@ describe('/sms', () => {
 		);
 		expect(env.tg.textsTo(u.id).slice(-2)[0]).toBe(
 			'Found 4 numbers.\n6 entries read: 4 used, 0 repeated (used once), 2 left out.\n' +
-				'Left out (2, not Nigerian mobile numbers):\nline 2: call 0803 (letters)\nline 4: Tunde Bello (letters)',
+				'Left out (2, not Nigerian mobile numbers):\n' +
+				`line 2: call 0803 (${text('sms-reason-letters')})\nline 4: Tunde Bello (${text('sms-reason-letters')})`,
 		);
 		const message = '🎉' + 'a'.repeat(226); // 227 characters, one not plain SMS text
 		await env.send(app, env.tg.textUpdate(u, message));

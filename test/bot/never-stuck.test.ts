@@ -178,7 +178,7 @@ describe('forgiving input: a pasted contact list for bulk SMS', () => {
 				text('sms-bad-entry-reason', {
 					where: text('sms-where-line', { n: '7' }),
 					value: 'Tunde Bello',
-					reason: 'letters',
+					reason: text('sms-reason-letters'),
 				}),
 			].join('\n'),
 			text('sms-message-prompt'),

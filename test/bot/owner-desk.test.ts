@@ -134,6 +134,13 @@ describe.each(backendNames())("the owner's desk on %s", (name) => {
 			pattern('setprice-unknown', { what: 'MTN TURBO', types: /.*MTN SME.*/ }),
 		);
 		expect(await owner(s.app, '/setprice data MTN SME five')).toBe(text('setprice-usage'));
+		// a day that does not exist: what is wrong in the catalogue's words (bot/refusals.ts), then the usage
+		expect(await owner(s.app, '/report 2026-02-30')).toBe(
+			text('input-problem', {
+				problem: text('report-date-invalid', { day: '2026-02-30' }),
+				hint: text('report-usage'),
+			}),
+		);
 		// electricity by disco: shown on a sample token of that disco
 		const ikeja = (await owner(s.app, '/setprice electricity Ikeja Electric ₦100')).split('\n');
 		expect(ikeja).toEqual([

@@ -611,7 +611,13 @@ describe.each(backendNames())('storefront mode on %s', (name) => {
 		const a = String(env.alice.id);
 		await env.send(s.app, env.tg.textUpdate(env.alice, `/credit ${a} 250 goodwill`));
 		expect(env.tg.lastText(env.alice.id)).toBe(text('admin-only'));
+		// what was wrong, in the catalogue's words (bot/refusals.ts), then the usage
 		await env.send(s.app, env.tg.textUpdate(env.admin1, `/credit ${a} two hundred goodwill`));
+		const usage = (problem: string) => text('input-problem', { problem, hint: text('sf-credit-usage') });
+		expect(env.tg.lastText(env.admin1.id)).toBe(usage(text('input-amount')));
+		await env.send(s.app, env.tg.textUpdate(env.admin1, `/credit ${a} ₦1,000.505 goodwill`));
+		expect(env.tg.lastText(env.admin1.id)).toBe(usage(text('input-amount')));
+		await env.send(s.app, env.tg.textUpdate(env.admin1, '/credit'));
 		expect(env.tg.lastText(env.admin1.id)).toBe(text('sf-credit-usage'));
 		const credit = env.tg.textUpdate(env.admin1, `/credit ${a} 250 goodwill for the outage`);
 		await env.send(s.app, credit);

@@ -52,11 +52,14 @@ export const airtimeProduct: ProductModule<AirtimePurchase> = productModule(AIRT
 		const kobo = parsePlainNaira(req.amount, 'amount');
 		const min = L.minKobo[type];
 		if (kobo < min)
-			throw invalid('amount', `amount ${nairaText(kobo)} is below the ${type} minimum of ${nairaText(min)}.`);
+			throw invalid('amount', `amount ${nairaText(kobo)} is below the ${type} minimum of ${nairaText(min)}.`, {
+				minKobo: min,
+			});
 		if (kobo > L.maxKobo)
 			throw invalid(
 				'amount',
 				`amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per top-up; split it.`,
+				{ maxKobo: L.maxKobo },
 			);
 		const ported = optionalBoolean(req.ported, 'ported');
 		const phone = checkPhoneNetwork(req.phone, net, ported);

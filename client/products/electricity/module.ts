@@ -67,12 +67,19 @@ export const electricityProduct: ProductModule<ElectricityPurchase> = productMod
 		const mt = meterTypeOf(req.meterType);
 		const kobo = parsePlainNaira(req.amount, 'amount');
 		if (kobo < L.minKobo)
-			throw invalid('amount', `amount ${nairaText(kobo)} is below the electricity minimum of ${nairaText(L.minKobo)}.`);
+			throw invalid(
+				'amount',
+				`amount ${nairaText(kobo)} is below the electricity minimum of ${nairaText(L.minKobo)}.`,
+				{
+					minKobo: L.minKobo,
+				},
+			);
 		if (kobo > L.maxKobo) {
 			throw invalid(
 				'amount',
 				`amount ${nairaText(kobo)} is above the maximum of ${nairaText(L.maxKobo)} per token; type a smaller amount or ` +
 					`split it.`,
+				{ maxKobo: L.maxKobo },
 			);
 		}
 		const phone = req.phone !== undefined && req.phone !== '' ? parseMobile(req.phone, 'phone').phone : undefined;
