@@ -17,6 +17,8 @@ import {
 	money,
 	newCustomerRef,
 	refOf,
+	smsPages,
+	splitRecipients,
 	type BotPurchaseRequest,
 	type PurchaseResult,
 	type VtuClientLike,
@@ -299,6 +301,22 @@ export function recipientOf(o: Pick<OrderView, 'product' | 'recipient'>): string
 export function whatText(o: Pick<OrderView, 'product' | 'recipient' | 'description'>): string {
 	const to = recipientOf(o);
 	return to ? t('recipient-to', { what: o.description, to }) : o.description;
+}
+
+/**
+ * A bulk SMS order as /history lists it (both modes), from its request: the sender, how many numbers, and the
+ * pages each number gets when more than one.
+ */
+export function smsWhat(req: Record<string, unknown>): string {
+	const list = req.recipients;
+	const n = Array.isArray(list) ? list.length : splitRecipients(String(list ?? '')).length;
+	const pages = typeof req.message === 'string' ? smsPages(req.message) : 1;
+	const vars = {
+		sender: String(req.sender ?? ''),
+		numbers: t('sms-numbers', { n }),
+		pages: t('sms-pages', { n: pages }),
+	};
+	return t(pages > 1 ? 'history-sms-pages' : 'history-sms', vars);
 }
 
 /** The state in seller words: Delivered / Pending / Refunded ₦x / Failed (not charged). */

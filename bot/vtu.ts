@@ -81,7 +81,7 @@ export { newCustomerRef } from '../client/purchase/execute';
 export { PRODUCT_TABLE } from '../client/products/registry';
 export { formatPhone, detectNetwork, normalizePhone, tryNormalizePhone } from '../client/phone';
 export { formatNaira, money, parseNaira, tryParseKobo } from '../client/money';
-export { checkSender, splitRecipients } from '../client/products/sms/plan';
+export { checkSender, smsPages, splitRecipients } from '../client/products/sms/plan';
 // The client's parser of what people type (client/input.ts): the bot reads numbers and amounts with it.
 export { classifyPhone } from '../client/phone';
 export {

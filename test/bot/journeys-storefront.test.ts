@@ -206,6 +206,9 @@ test("bulk SMS from the wallet at the owner's price: a pasted contact list, the 
 	const sent = await env.admin.transactions({ username: env.sb.demo.username, product: 'sms' });
 	expect(sent).toHaveLength(1);
 	expect(sent[0].recipient.split(',').sort()).toEqual(['2348031234567', '2348051234567', '2348091234567']);
+	// /history names the job by its sender and numbers
+	await env.send(s.app, env.tg.textUpdate(u, '/history'));
+	expect(env.tg.lastText(u.id)).toContain(`${text('history-sms', { sender: 'SHOP', numbers: three })}, ${price}`);
 	await s.balanced();
 });
 
