@@ -191,6 +191,8 @@ export interface OrderServiceDeps {
 	 * carrying it is proven the order's, whatever other buyers share the token.
 	 */
 	customerRef?: boolean;
+	/** The vendor wallet's balance after a purchase, as its answer tells it (vendor-wallet.ts notes it). */
+	onBalance?: (kobo: number) => void;
 }
 
 export class OrderService {
@@ -259,6 +261,8 @@ export class OrderService {
 	private record(order: Order, result: PurchaseResult): Order {
 		const { journal, logger } = this.d;
 		const stored = storedOf(result);
+		// the purchase's own answer (a record found by reconciling may tell an older balance)
+		if (result.path === 'direct' && stored.balanceAfterKobo !== null) this.d.onBalance?.(stored.balanceAfterKobo);
 		if (result.path === 'direct') return journal.recordResult(order.id, stored);
 		// the ref journalled before the POST, else (a client that chose its own) the one the record carries
 		const sentRef = order.customerRef || stored.customerRef || undefined;

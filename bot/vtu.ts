@@ -8,6 +8,7 @@ import type {
 	BuyOptions,
 	CableProvider,
 	CablePurchase,
+	Catalog,
 	DataPlan,
 	Disco,
 	ElectricityPurchase,
@@ -44,6 +45,8 @@ export type { CableProvider, Disco, ExamPrice, RechargeDenomination, ValidationR
 export interface VtuClientLike {
 	user: { balance(): Promise<Money> };
 	catalog: {
+		/** The whole catalogue (cached by the client): the cheapest order of a product at a flow's start. */
+		get(): Promise<Catalog>;
 		networks(): Promise<NetworkInfo[]>;
 		airtime(): Promise<AirtimeDiscount[]>;
 		sms(): Promise<SmsRates>;

@@ -134,6 +134,7 @@ check-over-daily = { $amount } would exceed your daily limit of { $limit } ({ $l
 check-daily-used = You have used your daily limit of { $limit } today. Nothing was bought.
 check-pin-required = A PIN is required for purchases. Set one first, then try again. Nothing was bought.
 check-pin-locked = Purchases are locked after too many wrong PINs until { $until } (an admin can unlock you sooner). Nothing was bought.
+check-below-cheapest = Not enough in the wallet: it has { $balance }; the cheapest { $product } costs { $price }. Fund the wallet, then tap Try again. Nothing was bought.
 check-short = Not enough in the wallet: it has { $balance }, this costs { $price } ({ $short } short). Fund the wallet, then tap Try again. Nothing was bought.
 
 ## Shared flow words

@@ -20,7 +20,7 @@ import { t } from '../i18n';
 import { naira, productName } from '../orders';
 import { sendSheet } from '../delivery';
 import { menuButton } from '../flow/keyboards';
-import { catalogueItems } from './price-list';
+import { cheapestOf } from './price-list';
 
 export interface StoreSideOptions {
 	opened: OpenedDb;
@@ -71,12 +71,6 @@ export type Offer =
 
 /** How long a float refusal is told up front before the float is asked again (at a Confirm). */
 const FLOAT_REFUSAL_MS = 60_000;
-/**
- * Products whose cheapest item is known before the customer chooses: those sold at fixed prices, and bulk SMS
- * (one page to one number).
- */
-const FIXED_PRICE = new Set(['data', 'cable', 'exam_pin', 'recharge_card', 'sms']);
-
 export class StoreSide {
 	readonly books: Books;
 	readonly store: Storefront;
@@ -357,9 +351,10 @@ export class StoreSide {
 
 	/**
 	 * What refuses every order of this customer, said as a flow starts (before the details): an empty wallet
-	 * (one database read), a wallet short of the cheapest item of `product` at this customer's price (the
-	 * cached catalogue and two reads), or the vendor float refused an order in the last FLOAT_REFUSAL_MS at
-	 * this instance (the last known state: no vendor call per flow start). The full checks run at Confirm.
+	 * (one database read), a wallet short of the cheapest order of `product` at this customer's price (the
+	 * cached catalogue and two reads; for airtime and electricity, the product's minimum), or the vendor float
+	 * refused an order in the last FLOAT_REFUSAL_MS at this instance (the last known state: no vendor call per
+	 * flow start). The full checks run at Confirm.
 	 */
 	async earlyRefusal(
 		userId: number,
@@ -377,17 +372,15 @@ export class StoreSide {
 	}
 
 	/**
-	 * This customer's price of the cheapest item of a product sold at fixed prices (data, cable, exam PINs,
-	 * recharge cards, one SMS page); null for one the customer sets the amount of, or when the catalogue cannot be read
-	 * (the checks at Confirm still run).
+	 * This customer's price of the cheapest order of a product (price-list.ts cheapestOf: a listed item, the
+	 * minimum of a typed amount, one SMS page); null when the catalogue cannot be read (the checks at Confirm
+	 * still run).
 	 */
 	private async cheapest(userId: number, product: string): Promise<number | null> {
-		if (!FIXED_PRICE.has(product)) return null;
 		try {
-			const items = catalogueItems(await this.o.client.catalog.get()).filter((i) => i.key.product === product);
-			if (items.length === 0) return null;
-			const table = await this.store.prices.table(await this.store.prices.tierOf(String(userId)));
-			return Math.min(...items.map((i) => table.price(i.key, i.cost).price));
+			const c = await this.o.client.catalog.get();
+			const table = await this.priceTable(userId);
+			return cheapestOf(c, product, (i) => table.price(i.key, i.cost).price);
 		} catch (e) {
 			this.o.logger.warn('cheapest price not known at flow start', { product, err: e });
 			return null;
