@@ -6,7 +6,9 @@
  */
 import type { ConvContext, MyConversation, Services } from '../context';
 import { naira, productName } from '../orders';
-import { cheapestOf } from '../storefront/price-list';
+import { cheapestOf, type PricedItem } from '../storefront/price-list';
+import type { Affordable } from '../storefront/service';
+import type { Catalog } from '../../client/types';
 import type { BotPurchaseRequest } from '../vtu';
 import type { ConfirmMeta } from './retry';
 import { tryAgainKeyboard, type Place } from './keyboards';
@@ -153,4 +155,41 @@ export async function refusedUpFront(
 	if (!r || r.ok) return false;
 	await ctx.reply(r.text, { reply_markup: tryAgainKeyboard(r.retry?.place ?? place, r.retry?.label) });
 	return true;
+}
+
+/** The most a customer may type for a product whose amount they choose; `wallet`: lowered to what their wallet pays. */
+export interface AmountCap {
+	max: number;
+	wallet: boolean;
+}
+
+/**
+ * The range of a typed amount (airtime, electricity) from `min` to `max`: in the storefront, `max` lowered to
+ * what the customer's wallet pays at their price (StoreSide.affordable; `item` is the order of a face value).
+ * A wallet short of even `min` is said now (with Fund wallet) and the flow ends: null. A wallet that cannot
+ * be read lowers nothing (the checks at Confirm still run).
+ */
+export async function amountCap(
+	s: Services,
+	conversation: MyConversation,
+	ctx: ConvContext,
+	a: { place: Place; min: number; max: number; item: (c: Catalog, faceKobo: number) => PricedItem | null },
+): Promise<AmountCap | null> {
+	const side = s.storefront;
+	if (!side) return { max: a.max, wallet: false };
+	const userId = ctx.from!.id;
+	const r = await conversation.external(async (): Promise<Affordable> => {
+		try {
+			const c = await s.client.catalog.get();
+			return await side.affordable(userId, a.min, a.max, (face) => a.item(c, face));
+		} catch (e) {
+			s.logger.warn('wallet not read for the amount range', { err: e instanceof Error ? e.message : e });
+			return { kind: 'all' };
+		}
+	});
+	if (r.kind === 'all') return { max: a.max, wallet: false };
+	if (r.kind === 'upto') return { max: r.max, wallet: true };
+	const vars = { available: naira(r.available), price: naira(r.price), product: productName(a.place) };
+	await ctx.reply(t('sf-wallet-below-cheapest', vars), { reply_markup: tryAgainKeyboard('fund', t('btn-fund')) });
+	return null;
 }

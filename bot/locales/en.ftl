@@ -365,6 +365,9 @@ sf-wallet-empty =
 sf-wallet-below-cheapest =
     Your wallet has { $available }; the cheapest { $product } costs { $price }. Nothing was taken.
     Fund your wallet first: tap Fund wallet to see your account number.
+sf-airtime-amount-question = How much { $network } airtime? Your wallet pays up to { $max } at your price: tap an amount, or type one in naira from { $min } to { $max }, e.g. 250.
+sf-electricity-amount-prompt = How much electricity? Your wallet pays up to { $max } at your price: type the amount in naira, from { $min } to { $max }, e.g. 2000.
+sf-amount-over-wallet = Your wallet pays up to { $max } of this at your price. Send a smaller amount, or fund your wallet with /fund first.
 sf-float-refused =
     The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.
 sf-quote-failed = Could not price this order

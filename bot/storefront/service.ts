@@ -20,7 +20,7 @@ import { t } from '../i18n';
 import { naira, productName } from '../orders';
 import { sendSheet } from '../delivery';
 import { menuButton } from '../flow/keyboards';
-import { cheapestOf } from './price-list';
+import { cheapestOf, type PricedItem } from './price-list';
 
 export interface StoreSideOptions {
 	opened: OpenedDb;
@@ -64,6 +64,12 @@ export interface CustomerHistory {
 	/** credited payments (the customer gets the whole amount: the owner bears the provider's fee) */
 	payments: { reference: string; amount: number; at: string }[];
 }
+
+/** What a customer's wallet pays of a product whose amount they type (StoreSide.affordable). */
+export type Affordable =
+	| { kind: 'all' }
+	| { kind: 'upto'; max: number; available: number }
+	| { kind: 'none'; available: number; price: number };
 
 export type Offer =
 	| { ok: true; orderId: string; cost: number; price: number; at: number }
@@ -385,6 +391,36 @@ export class StoreSide {
 			this.o.logger.warn('cheapest price not known at flow start', { product, err: e });
 			return null;
 		}
+	}
+
+	/**
+	 * How much of a product whose amount the customer types (airtime, electricity) their wallet pays at their
+	 * price: `item` is the order of a face value (kobo) at the vendor's cost, priced by the seller's rules like
+	 * any quote. Whole naira from `min` to `max`: 'all' when the wallet covers `max`, 'none' (with the price of
+	 * `min`) when it covers not even `min`.
+	 */
+	async affordable(
+		userId: number,
+		min: number,
+		max: number,
+		item: (faceKobo: number) => PricedItem | null,
+	): Promise<Affordable> {
+		const [w, table] = await Promise.all([this.wallet(userId), this.priceTable(userId)]);
+		const price = (face: number) => {
+			const i = item(face);
+			return i ? table.price(i.key, i.cost).price : 0;
+		};
+		if (price(max) <= w.available) return { kind: 'all' };
+		if (price(min) > w.available) return { kind: 'none', available: w.available, price: price(min) };
+		// the price rises with the face value: the largest whole naira the wallet covers
+		let lo = Math.ceil(min / 100);
+		let hi = Math.floor(max / 100);
+		while (lo < hi) {
+			const mid = Math.ceil((lo + hi) / 2);
+			if (price(mid * 100) <= w.available) lo = mid;
+			else hi = mid - 1;
+		}
+		return { kind: 'upto', max: Math.max(min, lo * 100), available: w.available };
 	}
 
 	/** Everything checked before the Confirm button: the customer exists, the price, the float, the wallet. */
