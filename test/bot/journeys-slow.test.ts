@@ -1,10 +1,10 @@
 /**
  * Journey: a slow vendor. At every step where the bot waits for the vendor (the plan list, an IUC
- * validation, the balance read before Confirm, the purchase of each product, /balance) the customer sees a
- * first sign of progress (a typing action, or a message sent or edited) BEFORE the vendor answers: a proxy
- * in front of the real sandbox parks the vendor's answer and is lifted only once the test has seen the
- * sign. And the typing stops with the answer: no typing action for that step after its final message
- * (checked once the next step's answer has arrived).
+ * validation, the vendor wallet read as a till flow starts, the balance read before Confirm, the purchase of
+ * each product, /balance) the customer sees a first sign of progress (a typing action, or a message sent or
+ * edited) BEFORE the vendor answers: a proxy in front of the real sandbox parks the vendor's answer and is
+ * lifted only once the test has seen the sign. And the typing stops with the answer: no typing action for
+ * that step after its final message (checked once the next step's answer has arrived).
  */
 import { VtuClient } from '../../client';
 import { TYPING_AFTER_MS } from '../../bot/flow/confirm';
@@ -237,7 +237,13 @@ test('exam PINs, recharge cards and bulk SMS: each purchase shows a sign before 
 			await env.send(app, typeof x === 'string' ? env.tg.textUpdate(u, x) : env.tg.buttonUpdate(u, x));
 	};
 
-	await steps(['/exampin', /^NECO /, /^1$/]);
+	// the flow's start reads the vendor wallet (none seen yet: the up-front check): a sign first
+	const start = await heldStep(app, u, ['GET', '/api/user/'], env.tg.textUpdate(u, '/exampin'), () => {
+		return env.tg.lastText(u.id) !== text('exam-choose');
+	});
+	expect(start.sign).toBe('typing');
+	expect(env.tg.lastText(u.id)).toBe(text('exam-choose'));
+	await steps([/^NECO /, /^1$/]);
 	const exam = text('exam-description', { exam: 'NECO', n: 1 });
 	expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, gets: exam }));
 	await heldPurchase(app, u, '/api/epin/', exam);
