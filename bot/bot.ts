@@ -68,6 +68,7 @@ export type CreateBotConfig = Pick<BotConfig, 'telegramToken'> &
 	> & { conversationTimeoutMs?: number };
 
 import type { ConversationStorageAdapter } from './storage';
+import { VendorWallet } from './vendor-wallet';
 export type { ConversationStorageAdapter } from './storage';
 
 export type { UpdateDedupe } from './middlewares/gates';
@@ -156,20 +157,7 @@ export function botApiClient(apiRoot: string): Pick<ApiClientOptions, 'baseFetch
 	};
 }
 
-/**
- * One request for callers that overlap: while a read is on its way, the next callers wait for its
- * answer instead of sending their own. For the wallet balance, the vendor's /api/user/ (13 KB with
- * every price list) read before each Confirm: a lone seller never overlaps and gets a fresh read
- * each time; 500 buyers at once share a few. The figure is advisory either way (other buyers of
- * the account debit it meanwhile, and the vendor refuses what the wallet cannot pay).
- */
-export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
-	let pending: Promise<T> | undefined;
-	return () =>
-		(pending ??= read().finally(() => {
-			pending = undefined;
-		}));
-}
+export { sharedRead } from './vendor-wallet';
 
 function runtimeConfig(config: CreateBotConfig): RuntimeConfig {
 	return {
@@ -243,6 +231,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 	const pinGate = new PinGate(db, pins, logger);
 	const limits = { maxPurchaseKobo: cfg.maxPurchaseKobo, dailyLimitKobo: cfg.dailyLimitKobo };
 	const followIntervalMs = config.followIntervalMs ?? 15_000;
+	const vendorWallet = new VendorWallet(() => deps.client.user.balance(), clock, logger);
 	const bounds = { maxProcessingMs: config.maxProcessingMs ?? 300_000, recheckMs: followIntervalMs };
 	const orders = new OrderService({
 		client: deps.client,
@@ -253,6 +242,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 		now: () => clock.now(),
 		bounds,
 		customerRef: config.customerRef === true,
+		onBalance: (kobo) => vendorWallet.note(kobo),
 	});
 
 	const { bot, apiRoot, retryOpts } = telegramBot(config, deps);
@@ -261,7 +251,8 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 	const services: Services = {
 		cfg,
 		client: deps.client,
-		walletBalance: sharedRead(() => deps.client.user.balance()),
+		walletBalance: vendorWallet.read,
+		vendorWallet,
 		journal,
 		access,
 		pins,

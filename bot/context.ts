@@ -10,6 +10,7 @@ import type { PinGate } from './pin-gate';
 import type { Money, VtuClientLike } from './vtu';
 import type { StoreSide } from './storefront/service';
 import type { Feature } from './features/registry';
+import type { VendorWallet } from './vendor-wallet';
 
 /** Context of the outside middleware tree (`ctx.chatAction`: @grammyjs/auto-chat-action). */
 export type MyContext = ConversationFlavor<Context & AutoChatActionFlavor>;
@@ -39,8 +40,10 @@ export interface RuntimeConfig {
 export interface Services {
 	cfg: RuntimeConfig;
 	client: VtuClientLike;
-	/** The wallet balance; reads that overlap share one request (see sharedRead in bot.ts). */
+	/** The wallet balance; reads that overlap share one request (see sharedRead in vendor-wallet.ts). */
 	walletBalance(): Promise<Money>;
+	/** The vendor wallet as last seen (reads and purchase answers): the till's up-front check uses it. */
+	vendorWallet: VendorWallet;
 	journal: Journal;
 	access: Access;
 	pins: Pins;

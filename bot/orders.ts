@@ -17,6 +17,8 @@ import {
 	money,
 	newCustomerRef,
 	refOf,
+	smsPages,
+	splitRecipients,
 	type BotPurchaseRequest,
 	type PurchaseResult,
 	type VtuClientLike,
@@ -189,6 +191,8 @@ export interface OrderServiceDeps {
 	 * carrying it is proven the order's, whatever other buyers share the token.
 	 */
 	customerRef?: boolean;
+	/** The vendor wallet's balance after a purchase, as its answer tells it (vendor-wallet.ts notes it). */
+	onBalance?: (kobo: number) => void;
 }
 
 export class OrderService {
@@ -257,6 +261,8 @@ export class OrderService {
 	private record(order: Order, result: PurchaseResult): Order {
 		const { journal, logger } = this.d;
 		const stored = storedOf(result);
+		// the purchase's own answer (a record found by reconciling may tell an older balance)
+		if (result.path === 'direct' && stored.balanceAfterKobo !== null) this.d.onBalance?.(stored.balanceAfterKobo);
 		if (result.path === 'direct') return journal.recordResult(order.id, stored);
 		// the ref journalled before the POST, else (a client that chose its own) the one the record carries
 		const sentRef = order.customerRef || stored.customerRef || undefined;
@@ -299,6 +305,22 @@ export function recipientOf(o: Pick<OrderView, 'product' | 'recipient'>): string
 export function whatText(o: Pick<OrderView, 'product' | 'recipient' | 'description'>): string {
 	const to = recipientOf(o);
 	return to ? t('recipient-to', { what: o.description, to }) : o.description;
+}
+
+/**
+ * A bulk SMS order as /history lists it (both modes), from its request: the sender, how many numbers, and the
+ * pages each number gets when more than one.
+ */
+export function smsWhat(req: Record<string, unknown>): string {
+	const list = req.recipients;
+	const n = Array.isArray(list) ? list.length : splitRecipients(String(list ?? '')).length;
+	const pages = typeof req.message === 'string' ? smsPages(req.message) : 1;
+	const vars = {
+		sender: String(req.sender ?? ''),
+		numbers: t('sms-numbers', { n }),
+		pages: t('sms-pages', { n: pages }),
+	};
+	return t(pages > 1 ? 'history-sms-pages' : 'history-sms', vars);
 }
 
 /** The state in seller words: Delivered / Pending / Refunded ₦x / Failed (not charged). */

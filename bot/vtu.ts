@@ -8,6 +8,7 @@ import type {
 	BuyOptions,
 	CableProvider,
 	CablePurchase,
+	Catalog,
 	DataPlan,
 	Disco,
 	ElectricityPurchase,
@@ -44,6 +45,8 @@ export type { CableProvider, Disco, ExamPrice, RechargeDenomination, ValidationR
 export interface VtuClientLike {
 	user: { balance(): Promise<Money> };
 	catalog: {
+		/** The whole catalogue (cached by the client): the cheapest order of a product at a flow's start. */
+		get(): Promise<Catalog>;
 		networks(): Promise<NetworkInfo[]>;
 		airtime(): Promise<AirtimeDiscount[]>;
 		sms(): Promise<SmsRates>;
@@ -81,7 +84,7 @@ export { newCustomerRef } from '../client/purchase/execute';
 export { PRODUCT_TABLE } from '../client/products/registry';
 export { formatPhone, detectNetwork, normalizePhone, tryNormalizePhone } from '../client/phone';
 export { formatNaira, money, parseNaira, tryParseKobo } from '../client/money';
-export { checkMessage, checkSender, splitRecipients } from '../client/products/sms/plan';
+export { checkMessage, checkSender, smsPages, splitRecipients } from '../client/products/sms/plan';
 // The client's parser of what people type (client/input.ts): the bot reads numbers and amounts with it.
 export { classifyPhone } from '../client/phone';
 export { parseAmount, parseDigits, parseMobile, parseQuantity } from '../client/input';

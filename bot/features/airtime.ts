@@ -2,7 +2,9 @@
 import { InlineKeyboard } from 'grammy';
 import { cb, decodeAs } from '../callback-data';
 import type { ConvContext, MyConversation, Services } from '../context';
+import { amountCap, type AmountCap } from '../flow/checks';
 import { tryAgainKeyboard } from '../flow/keyboards';
+import { airtimeItem } from '../storefront/price-list';
 import { pickers } from '../flow/pickers';
 import { nudge, safeEdit } from '../flow/ui';
 import { naira } from '../orders';
@@ -29,27 +31,39 @@ function typedKobo(text: string): { kobo: number } | { problem: string } {
 	}
 }
 
-/** Why a typed amount is refused, or null when it is fine. */
-export function amountProblem(text: string, maxKobo: number): string | null {
+/** Why a typed amount is refused, or null when it is fine (`wallet`: the most is what the wallet pays). */
+export function amountProblem(text: string, maxKobo: number, wallet = false): string | null {
 	const typed = typedKobo(text);
 	if ('problem' in typed) return typed.problem;
 	const { kobo } = typed;
 	if (kobo < MIN_KOBO) return t('airtime-too-small', { min: naira(MIN_KOBO) });
-	if (kobo > maxKobo) return t('airtime-over-limit', { limit: naira(maxKobo) });
+	if (kobo > maxKobo)
+		return t(wallet ? 'sf-amount-over-wallet' : 'airtime-over-limit', { limit: naira(maxKobo), max: naira(maxKobo) });
 	return null;
+}
+
+/** The airtime amount question: in the storefront, with the most the customer's wallet pays. */
+function amountQuestion(network: string, cap: AmountCap): string {
+	const min = naira(MIN_KOBO).replace('.00', '');
+	if (!cap.wallet) return t('airtime-amount-question', { network, min });
+	return t('sf-airtime-amount-question', { network, min, max: naira(cap.max) });
 }
 
 function airtimeQuestions(s: Services): Questions {
 	const { loadNetworks, pickNetwork, withButtons } = pickers(s);
 
-	async function askAmount(conversation: MyConversation, ctx: ConvContext, netName: string): Promise<number> {
+	async function askAmount(
+		conversation: MyConversation,
+		ctx: ConvContext,
+		netName: string,
+		cap: AmountCap,
+	): Promise<number> {
 		const kb = new InlineKeyboard();
-		for (const k of QUICK_AMOUNTS.filter((k) => k <= s.cfg.maxPurchaseKobo))
-			kb.text(naira(k).replace('.00', ''), cb.amt(k));
+		for (const k of QUICK_AMOUNTS.filter((k) => k <= cap.max)) kb.text(naira(k).replace('.00', ''), cb.amt(k));
 		const q = await withButtons(
 			conversation,
 			ctx,
-			t('airtime-amount-question', { network: netName, min: naira(MIN_KOBO).replace('.00', '') }),
+			amountQuestion(netName, cap),
 			kb.row().text(t('btn-cancel'), cb.x()),
 		);
 		for (;;) {
@@ -73,7 +87,7 @@ function airtimeQuestions(s: Services): Questions {
 				await safeEdit(conversation, u, t('airtime-amount-chosen', { network: netName, amount: naira(kobo) }));
 				return kobo;
 			}
-			const problem = amountProblem(u.message!.text!, s.cfg.maxPurchaseKobo);
+			const problem = amountProblem(u.message!.text!, cap.max, cap.wallet);
 			if (problem) {
 				await u.reply(problem);
 				continue;
@@ -90,7 +104,14 @@ function airtimeQuestions(s: Services): Questions {
 		if (!loaded.ok) return void (await ctx.reply(loaded.text, { reply_markup: tryAgainKeyboard('airtime') }));
 		const { c, net } = await pickNetwork(conversation, ctx, t('airtime-choose-network'), loaded.value);
 		await safeEdit(conversation, c, t('airtime-chosen', { network: net.name }));
-		const faceKobo = await askAmount(conversation, ctx, net.name);
+		const cap = await amountCap(s, conversation, ctx, {
+			place: 'airtime',
+			min: MIN_KOBO,
+			max: s.cfg.maxPurchaseKobo,
+			item: (cat, face) => airtimeItem(cat, net.name, face),
+		});
+		if (!cap) return;
+		const faceKobo = await askAmount(conversation, ctx, net.name, cap);
 		return phoneOrder(s, { id: net.id, name: net.name }, faceKobo, false)(conversation, ctx);
 	};
 }

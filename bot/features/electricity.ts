@@ -6,6 +6,8 @@
 import type { Services } from '../context';
 import { choiceSteps, parsed, type Parsed } from '../flow/choices';
 import type { AccountCheck, Holder } from '../flow/validate';
+import { amountCap } from '../flow/checks';
+import { electricityItem } from '../storefront/price-list';
 import { t } from '../i18n';
 import { naira } from '../orders';
 import { PRODUCT_TABLE, formatNaira, parseAmount, type BotPurchaseRequest } from '../vtu';
@@ -17,14 +19,18 @@ const TYPES = [
 	{ n: 2, type: 'postpaid' as const, text: () => t('meter-postpaid') },
 ];
 
-/** A typed amount by the client's parser, within the product's bounds and the user's per-purchase limit. */
-export function meterAmount(text: string, maxKobo: number): Parsed<number> {
+/**
+ * A typed amount by the client's parser, within the product's bounds and the user's per-purchase limit
+ * (`wallet`: `maxKobo` is what the customer's wallet pays, already within both).
+ */
+export function meterAmount(text: string, maxKobo: number, wallet = false): Parsed<number> {
 	const p = parsed(() => parseAmount(text, 'amount'));
 	if (!p.ok) return p;
 	if (p.value < LIMITS.minKobo)
 		return { ok: false, problem: t('electricity-too-small', { min: naira(LIMITS.minKobo) }) };
 	const max = Math.min(maxKobo, LIMITS.maxKobo);
-	if (p.value > max) return { ok: false, problem: t('electricity-too-large', { max: naira(max) }) };
+	if (p.value > max)
+		return { ok: false, problem: t(wallet ? 'sf-amount-over-wallet' : 'electricity-too-large', { max: naira(max) }) };
 	return p;
 }
 
@@ -68,10 +74,17 @@ function electricityQuestions(s: Services): Questions {
 		);
 		if (!holder) return;
 		const { number: meter, name, address } = holder;
-		const max = Math.min(s.cfg.maxPurchaseKobo, LIMITS.maxKobo);
-		const hint = t('electricity-amount-prompt', { min: naira(LIMITS.minKobo), max: naira(max) });
+		const cap = await amountCap(s, conversation, ctx, {
+			place: 'electricity',
+			min: LIMITS.minKobo,
+			max: Math.min(s.cfg.maxPurchaseKobo, LIMITS.maxKobo),
+			item: (_c, face) => electricityItem(disco.name, face),
+		});
+		if (!cap) return;
+		const range = { min: naira(LIMITS.minKobo), max: naira(cap.max) };
+		const hint = t(cap.wallet ? 'sf-electricity-amount-prompt' : 'electricity-amount-prompt', range);
 		await ctx.reply(`${t(address ? 'meter-holder-address' : 'meter-holder', { meter, name, address })}\n\n${hint}`);
-		const { value: kobo } = await askTyped(conversation, hint, (text) => meterAmount(text, s.cfg.maxPurchaseKobo));
+		const { value: kobo } = await askTyped(conversation, hint, (text) => meterAmount(text, cap.max, cap.wallet));
 		const vars = { disco: disco.name, type: second.item.text, amount: naira(kobo) };
 		const description = t('electricity-description', vars);
 		const base = { product: 'electricity' as const, disco: disco.id, meterType, amount: formatNaira(kobo) };

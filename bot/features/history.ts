@@ -10,7 +10,7 @@ import { menuButton, nextStepKeyboard } from '../flow/keyboards';
 import { flowOpen } from '../flow/confirm';
 import { dateText, EXPIRED, stillOpen } from '../flow/ui';
 import { t } from '../i18n';
-import { naira, outcomeText, productName, whatText, resultOf, stateLabel, storedOf, viewOf } from '../orders';
+import { naira, outcomeText, productName, smsWhat, whatText, resultOf, stateLabel, storedOf, viewOf } from '../orders';
 import { errorCode } from '../vtu';
 import { tokenOf } from '../delivery';
 import { cb, onCallback } from '../callback-data';
@@ -23,7 +23,7 @@ export function historyLine(o: Order, i: number): string {
 	const v = {
 		n: i + 1,
 		date: dateText(o.createdAt),
-		what: whatText(o),
+		what: o.product === 'sms' ? smsWhat(o.request as Record<string, unknown>) : whatText(o),
 		amount: naira(o.chargedKobo ?? o.amountKobo),
 		state: stateLabel(o),
 	};

@@ -6,7 +6,7 @@
 import { deliveredLines } from '../delivery';
 import { dateText } from '../flow/ui';
 import { t } from '../i18n';
-import { naira, productName } from '../orders';
+import { naira, productName, smsWhat } from '../orders';
 import type { CustomerHistory } from '../storefront/service';
 import { readingFeature } from './reading';
 
@@ -23,6 +23,7 @@ const STATE: Record<Row['state'], string> = {
 /** "Electricity to 45012345678": the product and whom it was for, from the order's request. */
 function whatOf(r: Row): string {
 	const q = r.request;
+	if (q.product === 'sms') return smsWhat(q);
 	const product = productName(String(q.product ?? ''));
 	const to = [q.phone, q.iuc, q.meter].find((v) => typeof v === 'string' && v);
 	return to ? t('sf-history-what-to', { product, to: String(to) }) : product;

@@ -5,7 +5,10 @@
  * The journal checks the limits again inside the created→sent transaction.
  */
 import type { ConvContext, MyConversation, Services } from '../context';
-import { naira } from '../orders';
+import { naira, productName } from '../orders';
+import { cheapestOf, type PricedItem } from '../storefront/price-list';
+import type { Affordable } from '../storefront/service';
+import type { Catalog } from '../../client/types';
 import type { BotPurchaseRequest } from '../vtu';
 import type { ConfirmMeta } from './retry';
 import { tryAgainKeyboard, type Place } from './keyboards';
@@ -36,6 +39,26 @@ async function quote(s: Services, req: BotPurchaseRequest): Promise<{ ok: true; 
 			? { ok: false, text, input: { field: e.field } }
 			: { ok: false, text };
 	}
+}
+
+/**
+ * The vendor wallet cannot pay even the cheapest order of `product` (price-list.ts cheapestOf, at the
+ * vendor's cost: the rule the storefront applies to a customer's wallet). A balance seen within a minute
+ * answers without a vendor call; one that cannot be read, or a catalogue that cannot, refuses nothing.
+ */
+async function walletRefusal(s: Services, product: string): Promise<Checked | null> {
+	let cheapest: number | null;
+	try {
+		cheapest = cheapestOf(await s.client.catalog.get(), product, (i) => i.cost);
+	} catch (e) {
+		s.logger.warn('cheapest price not known at flow start', { product, err: e instanceof Error ? e.message : e });
+		return null;
+	}
+	if (cheapest === null) return null;
+	const w = await s.vendorWallet.covers(cheapest);
+	if (!w?.short) return null;
+	const vars = { balance: naira(w.balance), price: naira(cheapest), product: productName(product) };
+	return { ok: false, text: t('check-below-cheapest', vars) };
 }
 
 export function purchaseChecks(s: Services) {
@@ -74,8 +97,9 @@ export function purchaseChecks(s: Services) {
 	}
 
 	/**
-	 * What refuses any order of this user whatever they choose (PIN not set or locked, daily limit used up),
-	 * said when a flow starts, before network, plan and number are typed.
+	 * What refuses any order of this user whatever they choose (PIN not set or locked, daily limit used up, a
+	 * vendor wallet short of the cheapest order of `product`), said when a flow starts, before network, plan
+	 * and number are typed.
 	 */
 	async function early(userId: number, product?: string): Promise<Checked | null> {
 		// the storefront: a wallet that cannot pay the cheapest item, or a float the vendor refused a moment ago
@@ -83,8 +107,9 @@ export function purchaseChecks(s: Services) {
 		const pin = pinRefusal(userId);
 		if (pin) return pin;
 		const spent = s.journal.spentToday(userId);
-		if (spent < s.cfg.dailyLimitKobo) return null;
-		return { ok: false, text: t('check-daily-used', { limit: naira(s.cfg.dailyLimitKobo) }) };
+		if (spent >= s.cfg.dailyLimitKobo)
+			return { ok: false, text: t('check-daily-used', { limit: naira(s.cfg.dailyLimitKobo) }) };
+		return product ? walletRefusal(s, product) : null;
 	}
 
 	/** Runs inside conversation.external: price, limits, PIN, balance, repeat. */
@@ -130,4 +155,41 @@ export async function refusedUpFront(
 	if (!r || r.ok) return false;
 	await ctx.reply(r.text, { reply_markup: tryAgainKeyboard(r.retry?.place ?? place, r.retry?.label) });
 	return true;
+}
+
+/** The most a customer may type for a product whose amount they choose; `wallet`: lowered to what their wallet pays. */
+export interface AmountCap {
+	max: number;
+	wallet: boolean;
+}
+
+/**
+ * The range of a typed amount (airtime, electricity) from `min` to `max`: in the storefront, `max` lowered to
+ * what the customer's wallet pays at their price (StoreSide.affordable; `item` is the order of a face value).
+ * A wallet short of even `min` is said now (with Fund wallet) and the flow ends: null. A wallet that cannot
+ * be read lowers nothing (the checks at Confirm still run).
+ */
+export async function amountCap(
+	s: Services,
+	conversation: MyConversation,
+	ctx: ConvContext,
+	a: { place: Place; min: number; max: number; item: (c: Catalog, faceKobo: number) => PricedItem | null },
+): Promise<AmountCap | null> {
+	const side = s.storefront;
+	if (!side) return { max: a.max, wallet: false };
+	const userId = ctx.from!.id;
+	const r = await conversation.external(async (): Promise<Affordable> => {
+		try {
+			const c = await s.client.catalog.get();
+			return await side.affordable(userId, a.min, a.max, (face) => a.item(c, face));
+		} catch (e) {
+			s.logger.warn('wallet not read for the amount range', { err: e instanceof Error ? e.message : e });
+			return { kind: 'all' };
+		}
+	});
+	if (r.kind === 'all') return { max: a.max, wallet: false };
+	if (r.kind === 'upto') return { max: r.max, wallet: true };
+	const vars = { available: naira(r.available), price: naira(r.price), product: productName(a.place) };
+	await ctx.reply(t('sf-wallet-below-cheapest', vars), { reply_markup: tryAgainKeyboard('fund', t('btn-fund')) });
+	return null;
 }

@@ -133,6 +133,7 @@ check-over-daily = { $amount } would exceed your daily limit of { $limit } ({ $l
 check-daily-used = You have used your daily limit of { $limit } today. Nothing was bought.
 check-pin-required = A PIN is required for purchases. Set one first, then try again. Nothing was bought.
 check-pin-locked = Purchases are locked after too many wrong PINs until { $until } (an admin can unlock you sooner). Nothing was bought.
+check-below-cheapest = Not enough in the wallet: it has { $balance }; the cheapest { $product } costs { $price }. Fund the wallet, then tap Try again. Nothing was bought.
 check-short = Not enough in the wallet: it has { $balance }, this costs { $price } ({ $short } short). Fund the wallet, then tap Try again. Nothing was bought.
 
 ## Shared flow words
@@ -157,6 +158,8 @@ balance-failed = Could not read the balance
 history-empty = No orders yet. Try /data or /airtime.
 history-title = 🧾 Recent orders
 history-tap = Tap a number for its details.
+history-sms = Bulk SMS from { $sender } to { $numbers }
+history-sms-pages = Bulk SMS from { $sender } to { $numbers }, { $pages } each
 history-line = { $n }. { $date } { $what }, { $amount }: { $state }
 history-line-ref = { $n }. { $date } { $what }, { $amount }: { $state } (ref { $ref })
 status-usage = Usage: /status <reference>, e.g. /status Data123. Or open /history and tap an order.
@@ -371,6 +374,9 @@ sf-wallet-empty =
 sf-wallet-below-cheapest =
     Your wallet has { $available }; the cheapest { $product } costs { $price }. Nothing was taken.
     Fund your wallet first: tap Fund wallet to see your account number.
+sf-airtime-amount-question = How much { $network } airtime? Your wallet pays up to { $max } at your price: tap an amount, or type one in naira from { $min } to { $max }, e.g. 250.
+sf-electricity-amount-prompt = How much electricity? Your wallet pays up to { $max } at your price: type the amount in naira, from { $min } to { $max }, e.g. 2000.
+sf-amount-over-wallet = Your wallet pays up to { $max } of this at your price. Send a smaller amount, or fund your wallet with /fund first.
 sf-float-refused =
     The shop cannot fill this order right now. Nothing was taken from your wallet; please try again later.
 sf-quote-failed = Could not price this order

@@ -4,6 +4,7 @@
  * shown after a price change). Costs come from the client's cached catalogue: no purchase, no quote call.
  */
 import { percentOf } from '../../client/money';
+import { PRODUCT_TABLE } from '../../client/products/registry';
 import type { Catalog } from '../../client/types';
 import { normType, type PriceKey } from '../../store/prices';
 import { t } from '../i18n';
@@ -101,6 +102,52 @@ export function catalogueItems(c: Catalog): PricedItem[] {
 		})),
 		...smsItems(c),
 	];
+}
+
+const AIRTIME_MIN = PRODUCT_TABLE.airtime.limits.minKobo.VTU;
+const ELECTRICITY_MIN = PRODUCT_TABLE.electricity.limits.minKobo;
+
+/** The airtime of `faceKobo` on a network, at the vendor's discount (as client.quote prices a VTU top-up). */
+export function airtimeItem(c: Catalog, network: string, faceKobo: number): PricedItem | null {
+	const a = c.airtime.find((x) => String(x.network).toUpperCase() === network.toUpperCase());
+	if (!a) return null;
+	return {
+		key: { product: 'airtime', type: String(a.network) },
+		name: t('prices-airtime-item', { amount: naira(faceKobo), network: String(a.network) }),
+		cost: percentOf(faceKobo, a.vtuPercent),
+		section: t('prices-section-airtime'),
+	};
+}
+
+/** A token of `faceKobo` from a disco (the vendor's cost is the face value). */
+export function electricityItem(disco: string | undefined, faceKobo: number): PricedItem {
+	return {
+		key: { product: 'electricity', ...(disco && { type: disco }) },
+		name: t('prices-electricity-item', { amount: naira(faceKobo) }),
+		cost: faceKobo,
+		section: t('prices-section-electricity'),
+	};
+}
+
+/**
+ * The smallest orders of a product: its listed items, and for a product whose amount is typed (airtime,
+ * electricity) the product's minimum on each network or disco; bulk SMS: one page to one number.
+ */
+export function smallestItems(c: Catalog, product: string): PricedItem[] {
+	if (product === 'airtime') return c.airtime.flatMap((a) => airtimeItem(c, String(a.network), AIRTIME_MIN) ?? []);
+	if (product === 'electricity') return c.discos.map((d) => electricityItem(d.name, ELECTRICITY_MIN));
+	const items = catalogueItems(c).filter((i) => i.key.product === product);
+	return product === 'sms' ? items.filter((i) => i.key.units === 1) : items;
+}
+
+/**
+ * The cheapest order of `product` as `priceOf` prices an item (the vendor's cost in the till, the customer's
+ * price in the storefront), or null when the catalogue lists none. The one rule behind "the wallet cannot pay
+ * even the cheapest" at a flow's start, in both modes.
+ */
+export function cheapestOf(c: Catalog, product: string, priceOf: (i: PricedItem) => number): number | null {
+	const items = smallestItems(c, product);
+	return items.length ? Math.min(...items.map(priceOf)) : null;
 }
 
 /** The plan types the owner may name for a product (upper case), e.g. "MTN SME" for data, a disco for electricity. */

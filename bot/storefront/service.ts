@@ -20,7 +20,7 @@ import { t } from '../i18n';
 import { naira, productName } from '../orders';
 import { sendSheet } from '../delivery';
 import { menuButton } from '../flow/keyboards';
-import { catalogueItems } from './price-list';
+import { cheapestOf, type PricedItem } from './price-list';
 
 export interface StoreSideOptions {
 	opened: OpenedDb;
@@ -65,18 +65,18 @@ export interface CustomerHistory {
 	payments: { reference: string; amount: number; at: string }[];
 }
 
+/** What a customer's wallet pays of a product whose amount they type (StoreSide.affordable). */
+export type Affordable =
+	| { kind: 'all' }
+	| { kind: 'upto'; max: number; available: number }
+	| { kind: 'none'; available: number; price: number };
+
 export type Offer =
 	| { ok: true; orderId: string; cost: number; price: number; at: number }
 	| { ok: false; text: string };
 
 /** How long a float refusal is told up front before the float is asked again (at a Confirm). */
 const FLOAT_REFUSAL_MS = 60_000;
-/**
- * Products whose cheapest item is known before the customer chooses: those sold at fixed prices, and bulk SMS
- * (one page to one number).
- */
-const FIXED_PRICE = new Set(['data', 'cable', 'exam_pin', 'recharge_card', 'sms']);
-
 export class StoreSide {
 	readonly books: Books;
 	readonly store: Storefront;
@@ -357,9 +357,10 @@ export class StoreSide {
 
 	/**
 	 * What refuses every order of this customer, said as a flow starts (before the details): an empty wallet
-	 * (one database read), a wallet short of the cheapest item of `product` at this customer's price (the
-	 * cached catalogue and two reads), or the vendor float refused an order in the last FLOAT_REFUSAL_MS at
-	 * this instance (the last known state: no vendor call per flow start). The full checks run at Confirm.
+	 * (one database read), a wallet short of the cheapest order of `product` at this customer's price (the
+	 * cached catalogue and two reads; for airtime and electricity, the product's minimum), or the vendor float
+	 * refused an order in the last FLOAT_REFUSAL_MS at this instance (the last known state: no vendor call per
+	 * flow start). The full checks run at Confirm.
 	 */
 	async earlyRefusal(
 		userId: number,
@@ -377,21 +378,49 @@ export class StoreSide {
 	}
 
 	/**
-	 * This customer's price of the cheapest item of a product sold at fixed prices (data, cable, exam PINs,
-	 * recharge cards, one SMS page); null for one the customer sets the amount of, or when the catalogue cannot be read
-	 * (the checks at Confirm still run).
+	 * This customer's price of the cheapest order of a product (price-list.ts cheapestOf: a listed item, the
+	 * minimum of a typed amount, one SMS page); null when the catalogue cannot be read (the checks at Confirm
+	 * still run).
 	 */
 	private async cheapest(userId: number, product: string): Promise<number | null> {
-		if (!FIXED_PRICE.has(product)) return null;
 		try {
-			const items = catalogueItems(await this.o.client.catalog.get()).filter((i) => i.key.product === product);
-			if (items.length === 0) return null;
-			const table = await this.store.prices.table(await this.store.prices.tierOf(String(userId)));
-			return Math.min(...items.map((i) => table.price(i.key, i.cost).price));
+			const c = await this.o.client.catalog.get();
+			const table = await this.priceTable(userId);
+			return cheapestOf(c, product, (i) => table.price(i.key, i.cost).price);
 		} catch (e) {
 			this.o.logger.warn('cheapest price not known at flow start', { product, err: e });
 			return null;
 		}
+	}
+
+	/**
+	 * How much of a product whose amount the customer types (airtime, electricity) their wallet pays at their
+	 * price: `item` is the order of a face value (kobo) at the vendor's cost, priced by the seller's rules like
+	 * any quote. Whole naira from `min` to `max`: 'all' when the wallet covers `max`, 'none' (with the price of
+	 * `min`) when it covers not even `min`.
+	 */
+	async affordable(
+		userId: number,
+		min: number,
+		max: number,
+		item: (faceKobo: number) => PricedItem | null,
+	): Promise<Affordable> {
+		const [w, table] = await Promise.all([this.wallet(userId), this.priceTable(userId)]);
+		const price = (face: number) => {
+			const i = item(face);
+			return i ? table.price(i.key, i.cost).price : 0;
+		};
+		if (price(max) <= w.available) return { kind: 'all' };
+		if (price(min) > w.available) return { kind: 'none', available: w.available, price: price(min) };
+		// the price rises with the face value: the largest whole naira the wallet covers
+		let lo = Math.ceil(min / 100);
+		let hi = Math.floor(max / 100);
+		while (lo < hi) {
+			const mid = Math.ceil((lo + hi) / 2);
+			if (price(mid * 100) <= w.available) lo = mid;
+			else hi = mid - 1;
+		}
+		return { kind: 'upto', max: Math.max(min, lo * 100), available: w.available };
 	}
 
 	/** Everything checked before the Confirm button: the customer exists, the price, the float, the wallet. */

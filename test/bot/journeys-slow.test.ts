@@ -1,10 +1,10 @@
 /**
  * Journey: a slow vendor. At every step where the bot waits for the vendor (the plan list, an IUC
- * validation, the balance read before Confirm, the purchase, /balance) the customer sees a first sign of progress (a
- * typing action, or a message sent or edited) BEFORE the vendor answers: a proxy in front of the real
- * sandbox parks the vendor's answer and is lifted only once the test has seen the sign. And the typing
- * stops with the answer: no typing action for that step after its final message (checked once the next
- * step's answer has arrived).
+ * validation, the vendor wallet read as a till flow starts, the balance read before Confirm, the purchase of
+ * each product, /balance) the customer sees a first sign of progress (a typing action, or a message sent or
+ * edited) BEFORE the vendor answers: a proxy in front of the real sandbox parks the vendor's answer and is
+ * lifted only once the test has seen the sign. And the typing stops with the answer: no typing action for
+ * that step after its final message (checked once the next step's answer has arrived).
  */
 import { VtuClient } from '../../client';
 import { TYPING_AFTER_MS } from '../../bot/flow/confirm';
@@ -212,4 +212,51 @@ test('storefront: the price list, the offer (price and float) and the purchase e
 	expect(env.tg.lastText(u.id)).toBe(text('sf-balance', { balance: '₦4,675.00' }));
 	typingStoppedBetween(u, buy.end, after);
 	await s.balanced();
+});
+
+/** Confirm pressed with the vendor's purchase POST parked: a sign first, then the delivered outcome. */
+async function heldPurchase(app: VtuBot, u: FakeUser, path: string, item: string): Promise<void> {
+	const head = new RegExp(`^${outcomeHead('successful', item)}`);
+	const buy = await heldStep(app, u, ['POST', path], env.tg.buttonUpdate(u, /^confirm:/), () => {
+		return !env.tg.textsTo(u.id).some((x) => head.test(x));
+	});
+	expect(['typing', 'editMessageText']).toContain(buy.sign);
+	expect(env.tg.lastText(u.id)).toMatch(head);
+	// the next step's answer is in: nothing typed for the purchase after its outcome
+	const next = env.tg.calls.length;
+	await env.send(app, env.tg.textUpdate(u, '/help'));
+	expect(env.tg.lastText(u.id)).toMatch(pattern('help-intro'));
+	typingStoppedBetween(u, buy.end, next);
+}
+
+test('exam PINs, recharge cards and bulk SMS: each purchase shows a sign before the vendor answers', async () => {
+	const app = await slowBot();
+	const u = env.bob;
+	const steps = async (updates: (string | RegExp)[]) => {
+		for (const x of updates)
+			await env.send(app, typeof x === 'string' ? env.tg.textUpdate(u, x) : env.tg.buttonUpdate(u, x));
+	};
+
+	// the flow's start reads the vendor wallet (none seen yet: the up-front check): a sign first
+	const start = await heldStep(app, u, ['GET', '/api/user/'], env.tg.textUpdate(u, '/exampin'), () => {
+		return env.tg.lastText(u.id) !== text('exam-choose');
+	});
+	expect(start.sign).toBe('typing');
+	expect(env.tg.lastText(u.id)).toBe(text('exam-choose'));
+	await steps([/^NECO /, /^1$/]);
+	const exam = text('exam-description', { exam: 'NECO', n: 1 });
+	expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, gets: exam }));
+	await heldPurchase(app, u, '/api/epin/', exam);
+
+	await steps(['/cards', /^MTN$/, /^₦100\.00 card/, '2']);
+	const cards = text('cards-description', { n: 2, card: text('cards-label', { network: 'MTN', face: '₦100.00' }) });
+	expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, gets: cards }));
+	await heldPurchase(app, u, '/api/rechargepin/', cards);
+
+	await steps(['/sms', 'SHOP', 'Ada 08031234567\nBola - 0805 123 4567', 'Shop opens at 8 tomorrow']);
+	const two = text('sms-numbers', { n: 2 });
+	const bulk = text('sms-description', { sender: 'SHOP', pages: text('sms-pages', { n: 1 }) });
+	expect(env.tg.lastText(u.id)).toMatch(confirmPattern({ price: /₦[\d,.]+/, target: two, gets: what(bulk, two) }));
+	await heldPurchase(app, u, '/api/sendsms/', what(bulk, two));
+	expect(await env.debits()).toBe(3);
 });

@@ -8,6 +8,7 @@
  * (the till's questions, at the price the owner set in chat). A vendor failure is refunded at once, a bulk
  * SMS the vendor failed given back once (a slow vendor in storefront mode: journeys-slow).
  */
+import { percentOf } from '../../client/money';
 import { naira } from '../../bot/orders';
 import { PRODUCT_TABLE } from '../../bot/vtu';
 import type { FakeUser } from './fake-telegram';
@@ -209,6 +210,9 @@ test("bulk SMS from the wallet at the owner's price: a pasted contact list, the 
 	const sent = await env.admin.transactions({ username: env.sb.demo.username, product: 'sms' });
 	expect(sent).toHaveLength(1);
 	expect(sent[0].recipient.split(',').sort()).toEqual(['2348031234567', '2348051234567', '2348091234567']);
+	// /history names the job by its sender and numbers
+	await env.send(s.app, env.tg.textUpdate(u, '/history'));
+	expect(env.tg.lastText(u.id)).toContain(`${text('history-sms', { sender: 'SHOP', numbers: three })}, ${price}`);
 	await s.balanced();
 });
 
@@ -232,5 +236,46 @@ test('bulk SMS from a .csv file that the vendor fails: the money comes back once
 	const back = await s.side.books.db.selectFrom('transfers').selectAll().where('reason', '=', 'release').execute();
 	expect(back).toHaveLength(1);
 	expect(await env.admin.transactions({ username: env.sb.demo.username, product: 'sms' })).toHaveLength(0);
+	await s.balanced();
+});
+
+test('amounts: the prompts show what the wallet pays at the customer price; above it, told why', async () => {
+	const s = await openShop(env);
+	const u = env.bob;
+	const { account } = await s.start(u);
+	await s.transfer(account, 473_750);
+	await env.tg.waitForText(u.id, pattern('sf-payment-landed', { amount: '₦4,737.50', balance: '₦4,737.50' }));
+	const send = async (steps: (string | RegExp)[]) => {
+		for (const x of steps)
+			await env.send(s.app, typeof x === 'string' ? env.tg.textUpdate(u, x) : env.tg.buttonUpdate(u, x));
+	};
+	/** The largest whole-naira face value whose price (the store's markup on its cost) the wallet pays. */
+	const most = (cost: (face: number) => number) => {
+		let n = 4737;
+		while (s.side.priceFor(cost(n * 100)) > 473_750) n--;
+		return n * 100;
+	};
+
+	const power = most((face) => face);
+	await send(['/electricity', /^Ikeja Electric$/, new RegExp(`^${text('meter-prepaid')}$`), '45012345678']);
+	const min = naira(PRODUCT_TABLE.electricity.limits.minKobo);
+	expect(env.tg.lastText(u.id)).toContain(text('sf-electricity-amount-prompt', { min, max: naira(power) }));
+	await send([String(power / 100 + 1)]);
+	expect(env.tg.lastText(u.id)).toContain(text('sf-amount-over-wallet', { max: naira(power) }));
+	await send([String(power / 100)]);
+	expect(env.tg.lastText(u.id)).toContain(text('sf-confirm-from-wallet', { price: naira(s.side.priceFor(power)) }));
+	await send(['/cancel']);
+
+	const pct = (await env.client.catalog.get()).airtime.find((a) => a.network === 'AIRTEL')!.vtuPercent;
+	const top = most((face) => percentOf(face, pct));
+	await send(['/airtime', /^AIRTEL$/]);
+	const low = naira(PRODUCT_TABLE.airtime.limits.minKobo.VTU).replace('.00', '');
+	expect(env.tg.lastText(u.id)).toBe(
+		text('sf-airtime-amount-question', { network: 'AIRTEL', min: low, max: naira(top) }),
+	);
+	await send([String(top / 100 + 1)]);
+	expect(env.tg.lastText(u.id)).toBe(text('sf-amount-over-wallet', { max: naira(top) }));
+	await send(['/cancel']);
+	expect(await wallet(s, u)).toBe(473_750);
 	await s.balanced();
 });

@@ -105,5 +105,20 @@ test('staff buy exam PINs, recharge cards and bulk SMS once each: PINs with thei
 	const sent = await env.admin.transactions({ username: env.sb.demo.username, product: 'sms' });
 	expect(sent).toHaveLength(1);
 	expect(sent[0].recipient.split(',').sort()).toEqual(['2348031234567', '2348051234567']);
-	expect(await env.debits()).toBe(3);
+	// a message of two pages to two numbers
+	const long = `Shop opens at 8 tomorrow. ${'All prices are down this week. '.repeat(5)}`;
+	const bulk2 = text('sms-description', { sender: 'SHOP', pages: text('sms-pages', { n: 2 }) });
+	await till(
+		app,
+		u,
+		['/sms', 'SHOP', list, long],
+		confirmPattern({ price: NAIRA, target: two, gets: what(bulk2, two) }),
+	);
+	expect(await env.debits()).toBe(4);
+	// /history names each job by its sender, its numbers and (more than one) its pages
+	await env.send(app, env.tg.textUpdate(u, '/history'));
+	const hist = env.tg.lastText(u.id)!;
+	expect(hist).toContain(`${text('history-sms', { sender: 'SHOP', numbers: two })}, `);
+	const pages = text('sms-pages', { n: 2 });
+	expect(hist).toContain(`${text('history-sms-pages', { sender: 'SHOP', numbers: two, pages })}, `);
 });

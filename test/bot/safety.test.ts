@@ -1,4 +1,5 @@
 /** Who may spend, PIN, limits, duplicates, stale buttons, restarts and faults. */
+import { naira } from '../../bot/orders';
 import { dataToConfirm, useBotEnv } from './harness';
 import { confirmPattern, lines, notChargedOutcome, outcomeHead, pattern, source, text, what } from './texts';
 
@@ -318,11 +319,12 @@ describe('nothing lost, nothing doubled', () => {
 	});
 
 	test('low balance refused BEFORE the confirm, with the shortfall; Try again keeps network, plan, number', async () => {
-		const poor = await env.admin.createUser({ username: 'poor', balance: '100' });
+		// enough for the cheapest plan (the flow starts), short of 1GB
+		const poor = await env.admin.createUser({ username: 'poor', balance: '200' });
 		const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
 		await dataToConfirm(env, app, env.alice);
 		expect(env.tg.lastText(env.alice.id)).toBe(
-			'Not enough in the wallet: it has ₦100.00, this costs ₦250.00 (₦150.00 short). Fund the wallet, then ' +
+			'Not enough in the wallet: it has ₦200.00, this costs ₦250.00 (₦50.00 short). Fund the wallet, then ' +
 				'tap Try again. Nothing was bought.',
 		);
 		expect(env.tg.buttons(env.alice.id).map((b) => [b.text, b.data])).toEqual([
@@ -332,7 +334,7 @@ describe('nothing lost, nothing doubled', () => {
 		expect(app.journal.recentForUser(env.alice.id)).toHaveLength(0);
 		// /balance while the refusal waits: answered, the flow stays open
 		await env.send(app, env.tg.textUpdate(env.alice, '/balance'));
-		expect(env.tg.lastText(env.alice.id)).toMatch(/^💰 Wallet balance: ₦100\.00/);
+		expect(env.tg.lastText(env.alice.id)).toMatch(/^💰 Wallet balance: ₦200\.00/);
 		await env.admin.fund('poor', '200');
 		await env.send(app, env.tg.buttonUpdate(env.alice, 'Try again'));
 		// the same network, plan and number, checked again: straight to Confirm
@@ -345,6 +347,36 @@ describe('nothing lost, nothing doubled', () => {
 		await env.send(app, env.tg.buttonUpdate(env.alice, /^confirm:/));
 		expect(env.tg.lastText(env.alice.id)).toMatch(/^✅ Delivered/);
 		expect((await env.admin.ledger('poor')).filter((e) => e.kind === 'debit')).toHaveLength(1);
+	});
+
+	test('vendor wallet short of the cheapest item: said at the flow start, with its balance and that price', async () => {
+		const poor = await env.admin.createUser({ username: 'poor', balance: '1' });
+		const app = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
+		const cheapest = Math.min(...(await env.client.catalog.get()).exams.map((e) => e.price.kobo));
+		await env.send(app, env.tg.textUpdate(env.alice, '/exampin'));
+		const vars = { balance: '₦1.00', price: naira(cheapest), product: text('product-exam-pin') };
+		expect(env.tg.lastText(env.alice.id)).toBe(text('check-below-cheapest', vars));
+		expect(env.tg.buttons(env.alice.id).map((b) => b.data)).toEqual(['go:exam_pin', 'go:menu']);
+		// funded since: the low figure seen a moment ago is read again before it refuses
+		await env.admin.fund('poor', '5000');
+		await env.send(app, env.tg.buttonUpdate(env.alice, text('btn-try-again')));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('exam-choose'));
+		await env.send(app, env.tg.textUpdate(env.alice, '/cancel'));
+		// a balance seen within the minute (this /balance) answers the next start: no vendor read
+		await env.send(app, env.tg.textUpdate(env.alice, '/balance'));
+		await env.admin.clearFaultLog();
+		const fault = await env.admin.addFault({ endpoint: 'GET /api/user/', kind: 'error_before', count: 5 });
+		await env.send(app, env.tg.textUpdate(env.alice, '/cards'));
+		expect(env.tg.lastText(env.alice.id)).toBe(text('cards-choose-network'));
+		expect(await env.admin.faultLog()).toEqual([]);
+		await env.send(app, env.tg.textUpdate(env.alice, '/cancel'));
+		// a balance that cannot be read blocks nothing (a new instance has seen none)
+		const fresh = await env.makeBot({}, env.dbPath, env.clientFor(poor.token));
+		await env.send(fresh, env.tg.textUpdate(env.bob, '/exampin'));
+		expect(env.tg.lastText(env.bob.id)).toBe(text('exam-choose'));
+		expect((await env.admin.faultLog()).length).toBeGreaterThan(0);
+		await env.admin.removeFault(fault.id);
+		expect(app.journal.recentForUser(env.alice.id)).toHaveLength(0);
 	});
 
 	test('the balance drops after the confirm: the vendor refuses, not charged, Try again buys the same', async () => {
