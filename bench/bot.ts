@@ -42,10 +42,12 @@
  * client.buy, and nothing else. Side by side with the real bot it says what this harness and
  * machine allow at all, and how much of the real bot's cost is its own layers. `--floor` runs the
  * floor only, `--no-floor` the real bot only; `--bot-node-flags` are node options for the bot
- * child (e.g. GC tuning).
+ * child (e.g. GC tuning). BENCH_CPU_PROF=DIR profiles each bot child over the measured window only
+ * (windowProfiler); `npx tsx tools/cpuprofile-sum.ts DIR/*.cpuprofile` sums a profile by module and bucket.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -200,6 +202,31 @@ async function floorBot(
 	return { bot: bot as unknown as Bot, close: async () => undefined }; // its context carries the typing flavour
 }
 
+/**
+ * BENCH_CPU_PROF=DIR: a CPU profile of the bot child over the measured window only (between the bench's two
+ * usage reads; no start-up, no warm-up), written to DIR/<kind>-<pid>.cpuprofile. Sum it with
+ * tools/cpuprofile-sum.ts.
+ */
+function windowProfiler(dir: string, kind: Kind) {
+	const session = new Session();
+	session.connect();
+	const post = (method: string) =>
+		new Promise<unknown>((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res))));
+	let on = false;
+	return {
+		async toggle() {
+			on = !on;
+			if (on) {
+				await post('Profiler.enable');
+				return void (await post('Profiler.start'));
+			}
+			const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+			mkdirSync(dir, { recursive: true });
+			writeFileSync(join(dir, `${kind}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+		},
+	};
+}
+
 /** The bot child: the real bot or the floor, reporting each handled update to the bench. */
 async function botChild(): Promise<void> {
 	const send = (m: FromBot) => process.send!(m);
@@ -220,6 +247,7 @@ async function botChild(): Promise<void> {
 			send({ done: update.update_id, sql: traced?.counts });
 		}
 	};
+	const profile = process.env.BENCH_CPU_PROF ? windowProfiler(process.env.BENCH_CPU_PROF, setup.kind) : undefined;
 	let stopPolling: () => Promise<void> = async () => undefined;
 	if (setup.mode === 'polling') {
 		const poller = await startPolling(bot as unknown as Parameters<typeof startPolling>[0], { timeoutSeconds: 30 });
@@ -230,8 +258,10 @@ async function botChild(): Promise<void> {
 	}
 	process.on('message', (m: ToBot) => {
 		if ('update' in m) void bot.handleUpdate(m.update as never).catch((e) => errors.push(String(e)));
-		else if ('usage' in m) send({ usage: usage() });
-		else if ('stop' in m) {
+		else if ('usage' in m) {
+			send({ usage: usage() });
+			void profile?.toggle();
+		} else if ('stop' in m) {
 			void (async () => {
 				await stopPolling();
 				await close();
