@@ -32,9 +32,11 @@ async function offerOf(s: Services, side: StoreSide, userId: number, req: BotPur
 	} catch (e) {
 		await side.noteVendorError(e);
 		if (e instanceof VtuError && e.code === 'insufficient_balance') return { ok: false, text: t('sf-float-refused') };
-		if (e instanceof VtuError && e.code === 'invalid_input')
-			return { ok: false, text: refusalWords(e, t('input-refused')), input: { field: e.field } };
-		return { ok: false, text: failText(s, t('sf-quote-failed'), e) };
+		// worded as the till's quote (failText: refusalWords for a refusal), never the vendor's raw body
+		const text = failText(s, t('sf-quote-failed'), e);
+		return e instanceof VtuError && e.code === 'invalid_input'
+			? { ok: false, text, input: { field: e.field } }
+			: { ok: false, text };
 	}
 }
 

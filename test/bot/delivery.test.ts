@@ -55,7 +55,9 @@ test("an electricity amount is read by the client's parser, then held to the pro
 		ok: false,
 		problem: text('electricity-too-large', { max: '₦5,000.00' }),
 	});
-	const typo = meterAmount('1,500', 500_000);
-	expect(typo.ok).toBe(false);
-	expect(!typo.ok && typo.problem).toMatch(/^amount "1,500"/);
+	// the client's parser refuses the comma; the bot says it in the catalogue's words (refusalWords)
+	expect(meterAmount('1,500', 500_000)).toEqual({
+		ok: false,
+		problem: text('input-amount-plain', { example: '1500' }),
+	});
 });
