@@ -16,7 +16,7 @@ import { monnify, openCustomerAccount, paystack, type OpenedAccount, type Paymen
 import type { StorefrontConfig } from '../config';
 import type { Logger } from '../logger';
 import type { BotPurchaseRequest } from '../vtu';
-import { t } from '../i18n';
+import { t, withLocale } from '../i18n';
 import { naira, productName } from '../orders';
 import { sendSheet } from '../delivery';
 import { menuButton } from '../flow/keyboards';
@@ -210,9 +210,20 @@ export class StoreSide {
 		return this.prices.table(await this.prices.tierOf(String(userId)));
 	}
 
-	/** The Bot API the messages go out through (the bot's own, with auto-retry). */
-	attach(api: Api): void {
+	/**
+	 * The Bot API the messages go out through (the bot's own, with auto-retry), and each customer's language
+	 * (/language): `inLocaleOf` renders a notice sent outside an update in it.
+	 */
+	attach(api: Api, localeOf?: (customerId: string) => string): void {
 		this.api = api;
+		this.localeOf = localeOf;
+	}
+
+	private localeOf?: (customerId: string) => string;
+
+	/** Run `fn` (which renders texts) in the customer's language. */
+	inLocaleOf<T>(customerId: string, fn: () => T): T {
+		return withLocale(/^\d{1,15}$/.test(customerId) ? this.localeOf?.(customerId) : undefined, fn);
 	}
 
 	get provider(): PaymentProvider {
