@@ -343,15 +343,16 @@ export class StoreSide {
 
 	private async alertOwner(text: string): Promise<void> {
 		this.o.logger.warn('vendor wallet low: owner alerted', { owners: this.o.ownerIds.length });
-		await this.tellOwners(t('sf-owner-low-float', { detail: text }));
+		await this.tellOwners(() => t('sf-owner-low-float', { detail: text }));
 	}
 
 	get ownerIds(): number[] {
 		return this.o.ownerIds;
 	}
 
-	async tellOwners(text: string): Promise<void> {
-		for (const id of this.o.ownerIds) await this.send(id, text);
+	/** Tells each owner `text`, rendered in that owner's language (not the update's: a customer's). */
+	async tellOwners(text: () => string): Promise<void> {
+		for (const id of this.o.ownerIds) await this.send(id, this.inLocaleOf(String(id), text));
 	}
 
 	/**
@@ -363,7 +364,7 @@ export class StoreSide {
 		const hour = new Date().toISOString().slice(0, 13);
 		if (!(await this.claim(`alert:vendor-auth:${hour}`))) return;
 		this.o.logger.warn('the vendor refused the token: owner alerted', { owners: this.o.ownerIds.length });
-		await this.tellOwners(t('owner-alert-token'));
+		await this.tellOwners(() => t('owner-alert-token'));
 	}
 
 	/**

@@ -88,3 +88,13 @@ test("a notice the follower sends outside an update is in the user's language", 
 	}, 'the settled order to be told');
 	expect(env.tg.lastText(env.alice.id)).toMatch(new RegExp(`^News for your order ${ref}:\\n`));
 });
+
+test("an admin's message to a user is in the user's language, the admin's answer in the admin's", async () => {
+	const app = await env.makeBot({}, env.dbPath, env.client, { localesDir });
+	await pick(app, env.alice, PIDGIN);
+	app.pins.set(env.alice.id, '1234');
+	await env.send(app, env.tg.textUpdate(env.admin1, `/resetpin ${env.alice.id}`));
+	expect(env.tg.lastText(env.alice.id)).toBe('Oga don clear your PIN. Use /setpin set new one.');
+	expect(env.tg.lastText(env.admin1.id)).not.toMatch(/Oga/);
+	expect(env.tg.textsTo(env.admin1.id)).toHaveLength(1);
+});
