@@ -56,7 +56,8 @@ import type { StoreSide } from './storefront/service';
 import { StoreFollower } from './storefront/follower';
 import { commandsOf, type Feature, type FeatureParts } from './features/registry';
 import { onCallback } from './callback-data';
-import { t } from './i18n';
+import { loadLocales, localeCodes, t } from './i18n';
+import { UserLocales } from './language';
 
 export type { MyContext } from './context';
 
@@ -101,6 +102,8 @@ export interface BotDeps {
 	fetchFile?: (url: string) => Promise<{ ok: boolean; status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
 	/** Storefront mode: the store side (bot/storefront/service.ts StoreSide.open); none = the till. */
 	storefront?: StoreSide;
+	/** More locale files (<locale>.ftl) loaded beside bot/locales (tests: a language the repo does not ship). */
+	localesDir?: string;
 }
 
 export interface VtuBot {
@@ -246,6 +249,8 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 	});
 
 	const { bot, apiRoot, retryOpts } = telegramBot(config, deps);
+	if (deps.localesDir) loadLocales(deps.localesDir);
+	const locales = new UserLocales(db, () => clock.now());
 	// The URL carries the bot token: it is never logged.
 	const fileUrl = (path: string) => `${apiRoot}/file/bot${config.telegramToken}/${path}`;
 	const services: Services = {
@@ -266,7 +271,8 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 		storefront: deps.storefront,
 		downloadFile: fileDownloader(bot, fileUrl, deps.fetchFile ?? ((url: string) => fetch(url))),
 		// one mode per process: the registry (commands, menu, /help) is read for it
-		features: features(deps.storefront ? 'storefront' : 'till'),
+		features: features(deps.storefront ? 'storefront' : 'till', { languages: localeCodes().length > 1 }),
+		locales,
 	};
 	const follower = new Follower({
 		client: deps.client,
@@ -278,6 +284,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 		refundWatchMs: config.refundWatchMs ?? 24 * 3_600_000,
 		confirmTtlMs: cfg.confirmTtlMs,
 		bounds,
+		localeOf: (userId) => locales.of(userId),
 	});
 	return { logger, db, ownDb, services, follower, bot, retryOpts };
 }
@@ -305,6 +312,8 @@ function wire(core: Core, config: CreateBotConfig, deps: BotDeps): void {
 	// Reading commands (/balance…) only wait for each other: answered while the chat's purchase runs.
 	const reading = readingNames(s.features);
 	bot.use(sequentialize<MyContext>(sequentialKeyOf(reading)));
+	// every text of the update (conversations' replays and the error boundary's too) in the user's language
+	bot.use(s.locales.middleware());
 	const b = bot.errorBoundary(onError);
 	b.use(
 		gates(s, {
@@ -402,7 +411,7 @@ function useFeatures(
 
 export function createBot(config: CreateBotConfig, deps: BotDeps): VtuBot {
 	const core = createCore(config, deps);
-	deps.storefront?.attach(core.bot.api);
+	deps.storefront?.attach(core.bot.api, (customerId) => core.services.locales.of(Number(customerId)));
 	const storeFollower = deps.storefront
 		? new StoreFollower(deps.storefront, {
 				intervalMs: config.followIntervalMs ?? 15_000,

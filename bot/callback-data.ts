@@ -40,7 +40,10 @@ const NUMBER_KINDS = ['net', 'plan', 'amt', 'pick'] as const;
 type Each<L extends readonly string[], F> = { [K in L[number]]: F };
 
 /** What each kind of button carries: the lists above decode with the same fields the types name. */
-type Fields = { go: { place: Place }; x: Record<never, never> } & Each<typeof ORDER_KINDS, { orderId: string }> &
+type Fields = { go: { place: Place }; x: Record<never, never>; lang: { code: string } } & Each<
+	typeof ORDER_KINDS,
+	{ orderId: string }
+> &
 	Each<typeof YES_NO_KINDS, { yes: boolean }> &
 	Each<typeof NUMBER_KINDS, { n: number }>;
 
@@ -62,6 +65,8 @@ export function encode(c: Callback): string {
 			return 'x';
 		case 'go':
 			return `go:${c.place}`;
+		case 'lang':
+			return `lang:${c.code}`;
 		case 'repeat':
 		case 'ported':
 		case 'pay':
@@ -86,6 +91,7 @@ export function decode(data: string | undefined): Callback | null {
 	if (at < 0) return null;
 	const kind = data.slice(0, at);
 	const value = data.slice(at + 1);
+	if (kind === 'lang') return /^[a-z]{2,3}(-[A-Za-z0-9]{1,8})?$/.test(value) ? { kind, code: value } : null;
 	if (kind === 'go') return (PLACES as readonly string[]).includes(value) ? { kind, place: value as Place } : null;
 	if (isOne(ORDER_KINDS, kind)) return isOrderId(value) ? ({ kind, orderId: value } as Of<'order'>) : null;
 	if (isOne(YES_NO_KINDS, kind))
@@ -103,6 +109,8 @@ export function decodeAs<K extends CallbackKind>(data: string | undefined, kinds
 /** Builders for the buttons: `cb.confirm(id)`, `cb.go('data')`, `cb.net(1)`… */
 export const cb = {
 	go: (place: Place) => encode({ kind: 'go', place }),
+	/** A locale of /language (a file name: checked against the catalogue again by the handler). */
+	lang: (code: string) => encode({ kind: 'lang', code }),
 	again: (orderId: string) => encode({ kind: 'again', orderId }),
 	order: (orderId: string) => encode({ kind: 'order', orderId }),
 	confirm: (orderId: string) => encode({ kind: 'confirm', orderId }),

@@ -11,6 +11,7 @@ import type { Money, VtuClientLike } from './vtu';
 import type { StoreSide } from './storefront/service';
 import type { Feature } from './features/registry';
 import type { VendorWallet } from './vendor-wallet';
+import type { UserLocales } from './language';
 
 /** Context of the outside middleware tree (`ctx.chatAction`: @grammyjs/auto-chat-action). */
 export type MyContext = ConversationFlavor<Context & AutoChatActionFlavor>;
@@ -62,6 +63,8 @@ export interface Services {
 	storefront?: StoreSide;
 	/** The features of this bot's mode (features/index.ts), read once by createBot: menu and /help list them. */
 	features: readonly Feature[];
+	/** Each user's language (/language): the middleware renders each update in it. */
+	locales: UserLocales;
 	/** Downloads a file the user sent (getFile + file route of the configured API root). */
 	downloadFile(fileId: string, maxBytes: number): Promise<Buffer>;
 }

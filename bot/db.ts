@@ -84,6 +84,10 @@ const MIGRATIONS: string[] = [
 	`
   ALTER TABLE orders ADD COLUMN error_field TEXT;
   `,
+	// 6: the language each user picked with /language (none: the default locale)
+	`
+  CREATE TABLE user_locales (user_id INTEGER PRIMARY KEY, locale TEXT NOT NULL, changed_at INTEGER NOT NULL);
+  `,
 ];
 
 /** Open (creating if needed) and migrate the database. `:memory:` works for tests. */

@@ -16,7 +16,7 @@ import { sendSheet } from './delivery';
 import { changeText, judge, outcomeText, resultOf, storedOf, viewOf, type Bounds } from './orders';
 import { errorCode, type BotPurchaseRequest, type VtuClientLike } from './vtu';
 import { nextStepKeyboard } from './flow/keyboards';
-import { t } from './i18n';
+import { t, withLocale } from './i18n';
 
 export interface FollowerDeps {
 	client: VtuClientLike;
@@ -30,6 +30,8 @@ export interface FollowerDeps {
 	refundRecheckMs?: number;
 	confirmTtlMs: number;
 	concurrency?: number;
+	/** The locale a user picked (/language): notices are in it (default: the default locale). */
+	localeOf?: (userId: number) => string;
 	/** recheckMs: the earliest next check of an unclear order (default intervalMs). */
 	bounds: Pick<Bounds, 'maxProcessingMs'> & Partial<Bounds>;
 }
@@ -174,7 +176,12 @@ export class Follower {
 			.catch((e: unknown) => this.d.logger.info('in-flight message not edited', { order: o.id, err: e }));
 	}
 
-	private async notify(o: Order, from: string): Promise<void> {
+	/** Tell the order's user, in their language. */
+	private notify(o: Order, from: string): Promise<void> {
+		return withLocale(this.d.localeOf?.(o.userId), () => this.notifyNow(o, from));
+	}
+
+	private async notifyNow(o: Order, from: string): Promise<void> {
 		if (o.notifiedState === o.state) return;
 		const v = viewOf(o);
 		const text = from === 'sent' ? `${t('notice-restart')}\n${outcomeText(v)}` : changeText(v, from);

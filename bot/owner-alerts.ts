@@ -5,12 +5,13 @@
  */
 import type { Services } from './context';
 import { errorCode } from './vtu';
-import { t } from './i18n';
+import { t, withLocale } from './i18n';
 
-export async function tellAdmins(s: Services, text: string): Promise<void> {
+/** Tells each admin `text`, rendered in that admin's language (not the update's: a stranger's). */
+export async function tellAdmins(s: Services, text: () => string): Promise<void> {
 	for (const admin of s.access.adminIds) {
 		try {
-			await s.api.sendMessage(admin, text);
+			await s.api.sendMessage(admin, withLocale(s.locales.of(admin), text));
 		} catch (e) {
 			s.logger.warn('admin alert not delivered', { admin, err: e instanceof Error ? e.message : String(e) });
 		}
@@ -23,5 +24,5 @@ export async function noteVendorRefusal(s: Services, e: unknown): Promise<void> 
 	if (s.storefront) return s.storefront.noteVendorError(e);
 	if (!s.access.claimOnce(`alert:vendor-auth:${new Date().toISOString().slice(0, 13)}`)) return;
 	s.logger.warn('the vendor refused the token: admins alerted', { admins: s.access.adminIds.length });
-	await tellAdmins(s, t('owner-alert-token'));
+	await tellAdmins(s, () => t('owner-alert-token'));
 }

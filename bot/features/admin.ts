@@ -5,15 +5,21 @@
 import type { Services } from '../context';
 import { mainMenuKeyboard, tryAgainKeyboard } from '../flow/keyboards';
 import { adminFeature, type CommandHandler } from './registry';
-import { t } from '../i18n';
+import { t, withLocale } from '../i18n';
+import type { InlineKeyboard } from 'grammy';
 
 const parseId = (s: string) => (/^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : null);
 
 function adminCommands(s: Services): Record<string, CommandHandler> {
-	/** Tell a user something; they may never have opened the bot (Telegram then refuses). */
-	const tell = async (userId: number, text: string, markup = mainMenuKeyboard(s)) => {
+	/**
+	 * Tell a user something, in their language (`text` is rendered in it); they may never have opened the bot
+	 * (Telegram then refuses).
+	 */
+	const tell = async (userId: number, text: () => string, markup?: () => InlineKeyboard) => {
 		try {
-			await s.api.sendMessage(userId, text, { reply_markup: markup });
+			await withLocale(s.locales.of(userId), () =>
+				s.api.sendMessage(userId, text(), { reply_markup: markup ? markup() : mainMenuKeyboard(s) }),
+			);
 			return true;
 		} catch (e) {
 			s.logger.warn('could not message user', { user: userId, err: e instanceof Error ? e.message : String(e) });
@@ -26,7 +32,7 @@ function adminCommands(s: Services): Record<string, CommandHandler> {
 		if (id === null) return void (await ctx.reply(t('admin-allow-usage')));
 		s.access.allow(id, ctx.from!.id);
 		s.logger.info('user allowed', { user: id, by: ctx.from!.id });
-		const told = await tell(id, t('admin-welcome'));
+		const told = await tell(id, () => t('admin-welcome'));
 		await ctx.reply(t(told ? 'admin-allowed-told' : 'admin-allowed-untold', { user: s.access.describe(id) }));
 	};
 	const deny: CommandHandler = async (ctx) => {
@@ -49,7 +55,7 @@ function adminCommands(s: Services): Record<string, CommandHandler> {
 		if (id === null) return void (await ctx.reply(t('admin-unlock-usage')));
 		if (!s.pins.unlock(id)) return void (await ctx.reply(t('admin-no-pin', { user: s.access.describe(id) })));
 		s.logger.info('PIN lockout reset', { user: id, by: ctx.from!.id });
-		await tell(id, t('admin-unlocked-user'));
+		await tell(id, () => t('admin-unlocked-user'));
 		await ctx.reply(t('admin-unlocked', { user: s.access.describe(id) }));
 	};
 	/** A forgotten PIN: the old one is dropped and the customer sets a new one (/unlock keeps it). */
@@ -59,7 +65,11 @@ function adminCommands(s: Services): Record<string, CommandHandler> {
 		if (!s.pins.reset(id)) return void (await ctx.reply(t('admin-no-pin', { user: s.access.describe(id) })));
 		s.pinGate.disarm(id);
 		s.logger.info('PIN reset', { user: id, by: ctx.from!.id });
-		await tell(id, t('admin-resetpin-user'), tryAgainKeyboard('setpin', t('btn-set-pin')));
+		await tell(
+			id,
+			() => t('admin-resetpin-user'),
+			() => tryAgainKeyboard('setpin', t('btn-set-pin')),
+		);
 		await ctx.reply(t('admin-resetpin-done', { user: s.access.describe(id) }));
 	};
 	return { allow, deny, users, unlock, resetpin };

@@ -11,6 +11,7 @@ import { electricity } from './electricity';
 import { examPins } from './exam-pins';
 import { data } from './data';
 import { history } from './history';
+import { language } from './language';
 import { help, menu } from './menu';
 import { ownerDesk, support } from './owner-desk';
 import { ownerPrices } from './owner-prices';
@@ -27,9 +28,18 @@ import { unhandled } from './unhandled';
 /**
  * The features of a mode (VTU_BOT_MODE): the till's (default) or the storefront's; `unhandled` stays last:
  * it answers whatever no other feature took. createBot reads it once and hands it on as `Services.features`
- * (the main menu and /help read it there), so no feature module imports this list.
+ * (the main menu and /help read it there), so no feature module imports this list. `languages`: more than one
+ * locale file, so /language is listed.
  */
-export function features(mode: BotMode = 'till'): readonly Feature[] {
+export function features(mode: BotMode = 'till', opts: { languages?: boolean } = {}): readonly Feature[] {
+	const list = byMode(mode);
+	if (!opts.languages) return list;
+	// /language goes before /cancel (the command list and /help keep the registry's order)
+	const at = list.findIndex((f) => f.name === 'cancel');
+	return [...list.slice(0, at), language, ...list.slice(at)];
+}
+
+function byMode(mode: BotMode): readonly Feature[] {
 	if (mode === 'storefront')
 		return [
 			storefrontMenu,

@@ -11,7 +11,7 @@ import { addDays, buildReport, dayBounds, lagosDay, reportCsv } from '../../stor
 import type { MyContext, Services } from '../context';
 import { summaryText } from '../storefront/daily';
 import type { StoreSide } from '../storefront/service';
-import { t } from '../i18n';
+import { t, withLocale } from '../i18n';
 import { refusalWords } from '../refusals';
 import { naira } from '../orders';
 import { adminFeature, type CommandHandler, type Feature } from './registry';
@@ -194,7 +194,9 @@ function replyCommand(s: Services): CommandHandler {
 		const m = /^\s*(\d{1,15})\s+([\s\S]{1,3500})$/.exec(ctx.match);
 		if (!m) return ctx.reply(t('reply-usage'));
 		try {
-			await s.api.sendMessage(Number(m[1]), t('support-answer', { text: m[2].trim() }));
+			// in the customer's language, not the owner's
+			const answer = withLocale(s.locales.of(Number(m[1])), () => t('support-answer', { text: m[2].trim() }));
+			await s.api.sendMessage(Number(m[1]), answer);
 		} catch {
 			return ctx.reply(t('reply-failed', { customer: m[1] }));
 		}
@@ -224,7 +226,9 @@ export const support: Feature = {
 				if (text.length < 2) return ctx.reply(t('support-usage'));
 				const u = ctx.from!;
 				const who = `${[u.first_name, u.last_name].filter(Boolean).join(' ')}${u.username ? ` (@${u.username})` : ''}`;
-				await s.storefront!.tellOwners(t('support-to-owner', { who, id: String(u.id), text: text.slice(0, 3500) }));
+				await s.storefront!.tellOwners(() =>
+					t('support-to-owner', { who, id: String(u.id), text: text.slice(0, 3500) }),
+				);
 				s.logger.info('support message forwarded', { user: u.id });
 				return ctx.reply(t('support-sent'));
 			},

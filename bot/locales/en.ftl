@@ -12,6 +12,7 @@ cmd-status = Status of an order: /status <reference>
 cmd-setpin = Set or change your purchase PIN
 cmd-cancel = Cancel the current step
 cmd-help = How to use this bot
+cmd-language = Choose your language
 cmd-allow = Allow a user: /allow <telegram id>
 cmd-deny = Remove a user: /deny <telegram id>
 cmd-users = List allowed users
@@ -26,6 +27,7 @@ help-history = /history – your recent orders
 help-status = /status <reference> – one order
 help-setpin = /setpin – set or change your purchase PIN
 help-cancel = /cancel – stop the current step
+help-language = /language – choose your language
 
 ## Main menu buttons
 
@@ -626,3 +628,9 @@ owner-access-request =
     🙋 { $user } asked to use the bot.
     /allow { $id } to let them in.
 admin-pending = Waiting for access:
+
+## /language (each locale file names itself with language-name)
+
+language-name = English
+language-choose = Choose your language:
+language-set = I will speak { $language } now.

@@ -69,7 +69,7 @@ export function gates(s: Services, o: GateOptions): Composer<MyContext> {
 		logger.info('stranger refused', { user: uid });
 		// a stranger asking for the till: its admins are told once (they answer with /allow)
 		if (access.requestAccess(uid))
-			await tellAdmins(s, t('owner-access-request', { user: access.describe(uid), id: String(uid) }));
+			await tellAdmins(s, () => t('owner-access-request', { user: access.describe(uid), id: String(uid) }));
 		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t('gate-not-allowed') });
 		else if (ctx.chat?.type === 'private' && ctx.message) {
 			await ctx.reply(t('gate-private-bot', { id: String(uid) }));

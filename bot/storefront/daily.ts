@@ -53,7 +53,7 @@ export class DailySummary {
 		if (!(await this.side.claim(`daily-summary:${day}`))) return null;
 		const { from, to } = dayBounds(day);
 		const r = await buildReport(this.side.books.db, from, to);
-		await this.side.tellOwners(summaryText(t('owner-summary-day', { day }), r));
+		await this.side.tellOwners(() => summaryText(t('owner-summary-day', { day }), r));
 		this.side.o.logger.info('daily summary sent', { day, owners: this.side.ownerIds.length });
 		return day;
 	}

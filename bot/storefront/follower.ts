@@ -76,10 +76,15 @@ export class StoreFollower {
 				if (out.state === 'settled' && out.result)
 					await this.side.keepDelivery(o.id, out.result.product, out.result.details ?? {});
 				const w = await this.side.books.walletBalance(o.customer_id);
-				const text = laterText(out.state, o.price, w.available, out.result, o.id);
-				const told = text ? await this.side.tellOnce(`order:${o.id}:${out.state}`, o.customer_id, text, o.id) : false;
-				// the PINs' printable sheet goes with the message that carries them, once
-				if (told && out.state === 'settled' && out.result) await this.side.sendSheetTo(o.customer_id, o.id, out.result);
+				// in the customer's language (/language): the notice, its buttons and the PINs' sheet
+				await this.side.inLocaleOf(o.customer_id, async () => {
+					const text = laterText(out.state, o.price, w.available, out.result, o.id);
+					const key = `order:${o.id}:${out.state}`;
+					const told = text ? await this.side.tellOnce(key, o.customer_id, text, o.id) : false;
+					// the PINs' printable sheet goes with the message that carries them, once
+					if (told && out.state === 'settled' && out.result)
+						await this.side.sendSheetTo(o.customer_id, o.id, out.result);
+				});
 			} catch (e) {
 				this.side.o.logger.warn('storefront order not followed yet', { order: o.id, err: e });
 			}

@@ -16,7 +16,7 @@ import { monnify, openCustomerAccount, paystack, type OpenedAccount, type Paymen
 import type { StorefrontConfig } from '../config';
 import type { Logger } from '../logger';
 import type { BotPurchaseRequest } from '../vtu';
-import { t } from '../i18n';
+import { t, withLocale } from '../i18n';
 import { naira, productName } from '../orders';
 import { sendSheet } from '../delivery';
 import { menuButton } from '../flow/keyboards';
@@ -210,9 +210,20 @@ export class StoreSide {
 		return this.prices.table(await this.prices.tierOf(String(userId)));
 	}
 
-	/** The Bot API the messages go out through (the bot's own, with auto-retry). */
-	attach(api: Api): void {
+	/**
+	 * The Bot API the messages go out through (the bot's own, with auto-retry), and each customer's language
+	 * (/language): `inLocaleOf` renders a notice sent outside an update in it.
+	 */
+	attach(api: Api, localeOf?: (customerId: string) => string): void {
 		this.api = api;
+		this.localeOf = localeOf;
+	}
+
+	private localeOf?: (customerId: string) => string;
+
+	/** Run `fn` (which renders texts) in the customer's language. */
+	inLocaleOf<T>(customerId: string, fn: () => T): T {
+		return withLocale(/^\d{1,15}$/.test(customerId) ? this.localeOf?.(customerId) : undefined, fn);
 	}
 
 	get provider(): PaymentProvider {
@@ -332,15 +343,16 @@ export class StoreSide {
 
 	private async alertOwner(text: string): Promise<void> {
 		this.o.logger.warn('vendor wallet low: owner alerted', { owners: this.o.ownerIds.length });
-		await this.tellOwners(t('sf-owner-low-float', { detail: text }));
+		await this.tellOwners(() => t('sf-owner-low-float', { detail: text }));
 	}
 
 	get ownerIds(): number[] {
 		return this.o.ownerIds;
 	}
 
-	async tellOwners(text: string): Promise<void> {
-		for (const id of this.o.ownerIds) await this.send(id, text);
+	/** Tells each owner `text`, rendered in that owner's language (not the update's: a customer's). */
+	async tellOwners(text: () => string): Promise<void> {
+		for (const id of this.o.ownerIds) await this.send(id, this.inLocaleOf(String(id), text));
 	}
 
 	/**
@@ -352,7 +364,7 @@ export class StoreSide {
 		const hour = new Date().toISOString().slice(0, 13);
 		if (!(await this.claim(`alert:vendor-auth:${hour}`))) return;
 		this.o.logger.warn('the vendor refused the token: owner alerted', { owners: this.o.ownerIds.length });
-		await this.tellOwners(t('owner-alert-token'));
+		await this.tellOwners(() => t('owner-alert-token'));
 	}
 
 	/**

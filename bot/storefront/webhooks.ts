@@ -26,10 +26,13 @@ async function tellPayment(side: StoreSide, raw: Buffer): Promise<void> {
 		.executeTakeFirst();
 	if (!p || p.status !== 'credited' || !p.customer_id) return;
 	const w = await side.books.walletBalance(p.customer_id);
-	await side.tellOnce(
-		`pay:${provider.name}:${reference}`,
-		p.customer_id,
-		t('sf-payment-landed', { amount: naira(p.amount), balance: naira(w.available) }),
+	// in the customer's language (/language)
+	await side.inLocaleOf(p.customer_id, () =>
+		side.tellOnce(
+			`pay:${provider.name}:${reference}`,
+			p.customer_id!,
+			t('sf-payment-landed', { amount: naira(p.amount), balance: naira(w.available) }),
+		),
 	);
 }
 
