@@ -41,9 +41,15 @@ const plainIn = new Map<string, string>();
 /** The locale of the update or notice being handled (none: the default). */
 const current = new AsyncLocalStorage<string>();
 
-/** Run `fn` with `t` rendering in `locale` (the default one when it has no file). */
+/**
+ * Run `fn` with `t` rendering in `locale` (the default one when it has no file). Already in the default, it
+ * just runs: on Node 20 the first `run` turns on promise hooks for the whole process, a cost per promise that a
+ * bot with English only (or an English-speaking user's notice) need not pay.
+ */
 export function withLocale<T>(locale: string | undefined, fn: () => T): T {
-	return current.run(locale && locale !== DEFAULT_LOCALE && bundleOf(locale) ? locale : DEFAULT_LOCALE, fn);
+	const target = locale && locale !== DEFAULT_LOCALE && bundleOf(locale) ? locale : DEFAULT_LOCALE;
+	if (target === DEFAULT_LOCALE && currentLocale() === DEFAULT_LOCALE) return fn();
+	return current.run(target, fn);
 }
 
 /** The locale `t` renders in here. */
