@@ -6,11 +6,12 @@
  *      └──► cancelled / expired    successful ──► failed (refund, follower)
  *
  * `created → sent` is one atomic, limit-checked SQLite transaction: whoever wins it is the
- * only caller allowed to send the purchase. A double tap, a duplicate update or a replayed
- * conversation step loses the race and reads the journalled outcome instead.
+ * only caller allowed to send the purchase, once `durable()` says the row is on disk. A double tap,
+ * a duplicate update or a replayed conversation step loses the race and reads the journalled outcome instead.
  */
 import { randomBytes } from 'node:crypto';
 import type { DB } from './db';
+import { GroupSync, commitFile, fsyncFile, type SyncFile } from './durable';
 
 export type OrderState =
 	| 'created'
@@ -218,11 +219,14 @@ const messageStatements = (db: DB) => ({
 export class Journal {
 	private readonly stmts;
 	private readonly msg;
+	private readonly group: GroupSync;
 
 	constructor(
 		readonly db: DB,
 		private readonly clock: Clock = systemClock,
+		sync: SyncFile = fsyncFile,
 	) {
+		this.group = new GroupSync(commitFile(db), sync);
 		this.stmts = {
 			insert: db.prepare(
 				`INSERT INTO orders (id, user_id, chat_id, product, request, description, recipient, amount_kobo, state,
@@ -359,16 +363,16 @@ export class Journal {
 			const customer_ref = customerRef ?? null;
 			return { ok: true, order: toOrder(this.stmts.toSent.get({ id, now, customer_ref }) as Row)! };
 		});
-		// The `sent` row must outlive a power loss before the POST goes out. In WAL mode with synchronous=NORMAL
-		// (db.ts) a commit reaches the disk only at the next checkpoint; FULL syncs the WAL at this commit (and
-		// with it every commit before). Durable against a crash of the process either way.
-		// (a pragma, not a prepared statement: SQLite applies this one when it compiles it)
-		this.db.pragma('synchronous = FULL');
-		try {
-			return run.immediate();
-		} finally {
-			this.db.pragma('synchronous = NORMAL');
-		}
+		// committed with synchronous=NORMAL: on disk only after `durable()`, which the POST waits for
+		return run.immediate();
+	}
+
+	/**
+	 * Resolves once every row committed so far survives a power loss (durable.ts: one fsync off the event loop,
+	 * shared by the purchases confirmed meanwhile). A purchase is sent only after its `sent` row is durable.
+	 */
+	durable(): Promise<void> {
+		return this.group.durable();
 	}
 
 	/** created → cancelled (or expired). Returns false when the order had already moved on. */

@@ -1,8 +1,9 @@
 /**
  * Executing journalled orders: the only place the bot spends money.
  *
- * `executeOrder` = journal.beginSend (atomic created→sent, limits) → client.buy (the client's safe
- * purchase: sent once, reconciled when the outcome is ambiguous) → journal the outcome.
+ * `executeOrder` = journal.beginSend (atomic created→sent, limits) → journal.durable (the row on disk) →
+ * client.buy (the client's safe purchase: sent once, reconciled when the outcome is ambiguous) → journal the
+ * outcome.
  */
 import type { Journal, Limits, Order, StoredResult } from './journal';
 import type { Logger } from './logger';
@@ -222,6 +223,17 @@ export class OrderService {
 			};
 		}
 		const order = begin.order;
+		try {
+			await journal.durable();
+		} catch (e) {
+			// the disk would not keep the `sent` row, so the purchase is not sent: nothing left this process
+			logger.error('order not durable, not sent', { order: order.id, error: String(e) });
+			const message = 'The order could not be saved to disk, so it was not sent.';
+			return {
+				kind: 'done',
+				order: viewOf(journal.recordError(order.id, 'not_charged', 'journal_unavailable', message)),
+			};
+		}
 		const req = order.request as unknown as BotPurchaseRequest;
 		logger.info('order sent', {
 			order: order.id,
@@ -386,6 +398,7 @@ const ERROR_TEXT: Record<string, string> = {
 	network: 'err-network',
 	not_found: 'err-not-found',
 	not_charged: 'err-not-charged',
+	journal_unavailable: 'err-journal-unavailable',
 };
 
 /** The details the provider may refuse by name, said in seller words. */

@@ -103,6 +103,7 @@ err-network = The provider could not be reached. Try again in a few minutes.
 err-not-found = The provider does not offer this right now.
 err-not-charged = The purchase did not go through.
 err-other = The provider's system had a problem. Try again in a few minutes.
+err-journal-unavailable = The bot could not save this order safely, so it did not send it. Try again in a few minutes.
 err-with-reason = { $what }: { $reason }
 
 ## Confirm

@@ -129,21 +129,6 @@ describe('journal', () => {
 		expect(j.listByState('sent').map((x) => x.id)).toEqual([o.id]);
 	});
 
-	test('created → sent is committed with synchronous=FULL (durable before the POST); NORMAL otherwise', () => {
-		const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'vtu-journal-')), 'j.sqlite'));
-		const j = new Journal(db, clock);
-		const level = () => db.pragma('synchronous', { simple: true });
-		const seen: unknown[] = [];
-		const spentToday = j.spentToday.bind(j);
-		// read inside beginSend's transaction, just before the `sent` row is written and committed
-		j.spentToday = (...a) => (seen.push(level()), spentToday(...a));
-		expect(level()).toBe(1);
-		expect(j.beginSend(mk(j).id, limits).ok).toBe(true);
-		expect(seen).toEqual([2]);
-		expect(level()).toBe(1);
-		db.close();
-	});
-
 	test('limits: per purchase, and daily per user across spending states (failed/not charged do not count)', () => {
 		const j = new Journal(openDatabase(':memory:'), clock);
 		expect(j.beginSend(mk(j, 1, 100_001).id, limits)).toMatchObject({ ok: false, reason: 'max_purchase' });
