@@ -250,7 +250,7 @@ function createCore(config: CreateBotConfig, deps: BotDeps): Core {
 
 	const { bot, apiRoot, retryOpts } = telegramBot(config, deps);
 	if (deps.localesDir) loadLocales(deps.localesDir);
-	const locales = new UserLocales(db, () => clock.now());
+	const locales = new UserLocales(db);
 	// The URL carries the bot token: it is never logged.
 	const fileUrl = (path: string) => `${apiRoot}/file/bot${config.telegramToken}/${path}`;
 	const services: Services = {

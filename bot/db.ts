@@ -1,6 +1,7 @@
 /**
  * The bot's SQLite database (better-sqlite3): order journal, update dedupe, allowlist,
- * PINs and the key/value store behind conversation storage. One file, WAL mode.
+ * PINs and the key/value store (`kv`) behind conversation storage, the PIN gate and each user's language.
+ * One file, WAL mode.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -88,28 +89,37 @@ const MIGRATIONS: string[] = [
 	`
   CREATE TABLE user_locales (user_id INTEGER PRIMARY KEY, locale TEXT NOT NULL, changed_at INTEGER NOT NULL);
   `,
+	// 7: the language picks move to the key/value table, where the PIN gate keeps its state too (language.ts
+	// `localeKey`: `locale:<user id>`, the locale code as JSON); user_locales goes
+	`
+  INSERT INTO kv (key, value, updated_at)
+    SELECT 'locale:' || user_id, json_quote(locale), changed_at FROM user_locales WHERE true
+    ON CONFLICT(key) DO NOTHING;
+  DROP TABLE user_locales;
+  `,
 ];
 
-/** Open (creating if needed) and migrate the database. `:memory:` works for tests. */
-export function openDatabase(path: string): DB {
+/** Open (creating if needed) and migrate the database (`upTo`: see migrate). `:memory:` works for tests. */
+export function openDatabase(path: string, upTo?: number): DB {
 	const db = new Database(path);
 	db.pragma('busy_timeout = 5000'); // first: switching to WAL waits, too, for another instance opening the file
 	db.pragma('journal_mode = WAL');
 	db.pragma('synchronous = NORMAL');
 	db.pragma('foreign_keys = ON');
-	migrate(db);
+	migrate(db, upTo);
 	return db;
 }
 
 /**
  * Apply the migrations the file lacks. The version is read inside each immediate (write-locked) transaction:
  * several instances starting at once on a fresh file (bot/README "Running several instances") each wait for
- * the lock and find the schema another one has just created, instead of creating it twice.
+ * the lock and find the schema another one has just created, instead of creating it twice. `upTo` stops at an
+ * older version (tests: a file as an older bot left it).
  */
-export function migrate(db: DB): void {
+export function migrate(db: DB, upTo = MIGRATIONS.length): void {
 	const step = db.transaction((): boolean => {
 		const v = db.pragma('user_version', { simple: true }) as number;
-		if (v >= MIGRATIONS.length) return false;
+		if (v >= Math.min(upTo, MIGRATIONS.length)) return false;
 		db.exec(MIGRATIONS[v]);
 		db.pragma(`user_version = ${v + 1}`);
 		return true;

@@ -1,38 +1,39 @@
 /**
- * Each user's language: the locale picked with /language (features/language.ts), kept in the bot's SQLite
- * (`user_locales`), and the middleware that renders each update in it (i18n.ts `withLocale`).
+ * Each user's language: the locale picked with /language (features/language.ts), kept like the PIN gate's
+ * state in the bot's key/value storage (storage.ts `SqliteStorage`, table `kv`, key `locale:<user id>`), and
+ * the middleware that renders each update in it (i18n.ts `withLocale`).
  */
 import type { NextFunction } from 'grammy';
 import type { DB } from './db';
 import { DEFAULT_LOCALE, localeCodes, withLocale } from './i18n';
+import { SqliteStorage } from './storage';
+
+/**
+ * The key of a user's locale in the key/value storage (its value: the locale code, JSON). Migration 7 (db.ts)
+ * wrote the picks of the former `user_locales` table under the same keys.
+ */
+export function localeKey(userId: number): string {
+	return `locale:${userId}`;
+}
 
 export class UserLocales {
-	private readonly stmts;
+	private readonly kv: SqliteStorage<string>;
 
-	constructor(
-		db: DB,
-		private readonly now: () => number,
-	) {
-		this.stmts = {
-			get: db.prepare(`SELECT locale FROM user_locales WHERE user_id = ?`),
-			set: db.prepare(
-				`INSERT INTO user_locales (user_id, locale, changed_at) VALUES (?, ?, ?)
-         ON CONFLICT(user_id) DO UPDATE SET locale = excluded.locale, changed_at = excluded.changed_at`,
-			),
-			clear: db.prepare(`DELETE FROM user_locales WHERE user_id = ?`),
-		};
+	constructor(db: DB) {
+		// the kv table, with JSON values, as the PIN gate and the conversations' storage read and write it
+		this.kv = new SqliteStorage<string>(db);
 	}
 
 	/** The user's locale: the one picked, while its file is there, else the default. */
 	of(userId: number | undefined): string {
 		if (userId === undefined) return DEFAULT_LOCALE;
-		const row = this.stmts.get.get(userId) as { locale: string } | undefined;
-		return row && localeCodes().includes(row.locale) ? row.locale : DEFAULT_LOCALE;
+		const locale = this.kv.read(localeKey(userId));
+		return locale !== undefined && localeCodes().includes(locale) ? locale : DEFAULT_LOCALE;
 	}
 
 	set(userId: number, locale: string): void {
-		if (locale === DEFAULT_LOCALE) this.stmts.clear.run(userId);
-		else this.stmts.set.run(userId, locale, this.now());
+		if (locale === DEFAULT_LOCALE) this.kv.delete(localeKey(userId));
+		else this.kv.write(localeKey(userId), locale);
 	}
 
 	/** Runs the rest of the update in its user's locale (one locale only: nothing to read). */

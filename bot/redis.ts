@@ -10,7 +10,8 @@
  *     user limited forever, if the process dies between the two).
  *
  * All keys live under `vtubot:<bot id>:` so two bots can share one Redis. The order journal,
- * allowlist, PINs and the PIN gate stay in SQLite (see README, "Running several instances").
+ * allowlist, PINs, the PIN gate and each user's language stay in SQLite (see README, "Running several
+ * instances").
  */
 import Redis from 'ioredis';
 import type { ConversationStorageAdapter, BotDeps, UpdateDedupe } from './bot';

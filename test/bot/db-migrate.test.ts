@@ -33,8 +33,9 @@ test('four processes open one fresh journal at once: each migrates it or finds i
 			const db = openDatabase(path);
 			const cols = (db.prepare(`PRAGMA table_info(orders)`).all() as { name: string }[]).map((c) => c.name);
 			expect(cols).toEqual(expect.arrayContaining(['recheck_at', 'customer_ref', 'error_field']));
-			expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'user_locales'`).get()).toBeDefined();
-			expect(db.pragma('user_version', { simple: true })).toBe(6);
+			// 7 moved the language picks into kv and dropped user_locales
+			expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'user_locales'`).get()).toBeUndefined();
+			expect(db.pragma('user_version', { simple: true })).toBe(7);
 			db.close();
 		}
 	} finally {

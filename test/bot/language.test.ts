@@ -1,9 +1,12 @@
 /**
  * /language: a locale is a file. A user picks the test-only locale (fixtures/locales) and gets its texts where
  * they exist, English elsewhere (and where a translation is broken); another user stays English; the pick
- * survives a restart; a flow's questions and the follower's notices are in it.
+ * survives a restart and the move of the picks from user_locales to the key/value table (migration 7); a flow's
+ * questions and the follower's notices are in it.
  */
 import { join } from 'node:path';
+import { openDatabase } from '../../bot/db';
+import { localeKey } from '../../bot/language';
 import { commandsOf } from '../../bot/features/registry';
 import { features } from '../../bot/features';
 import type { VtuBot } from '../../bot/bot';
@@ -97,4 +100,28 @@ test("an admin's message to a user is in the user's language, the admin's answer
 	expect(env.tg.lastText(env.alice.id)).toBe('Oga don clear your PIN. Use /setpin set new one.');
 	expect(env.tg.lastText(env.admin1.id)).not.toMatch(/Oga/);
 	expect(env.tg.textsTo(env.admin1.id)).toHaveLength(1);
+});
+
+test('a database from before migration 7 (picks in user_locales) opens: each user keeps their language', async () => {
+	const old = openDatabase(env.dbPath, 6);
+	const pickedBefore = old.prepare(`INSERT INTO user_locales (user_id, locale, changed_at) VALUES (?, ?, ?)`);
+	pickedBefore.run(env.alice.id, 'pcm', 1_700_000_000_000);
+	pickedBefore.run(env.bob.id, 'yo', 1_700_000_000_000); // a locale whose file is gone: English, as before
+	old.close();
+
+	const app = await env.makeBot({}, env.dbPath, env.client, { localesDir });
+	expect(app.db.pragma('user_version', { simple: true })).toBe(7);
+	expect(app.db.prepare(`SELECT name FROM sqlite_master WHERE name = 'user_locales'`).get()).toBeUndefined();
+	const kv = app.db.prepare(`SELECT value, updated_at FROM kv WHERE key = ?`);
+	expect(kv.get(localeKey(env.alice.id))).toEqual({ value: '"pcm"', updated_at: 1_700_000_000_000 });
+
+	await env.send(app, env.tg.textUpdate(env.alice, '/help'));
+	expect(env.tg.lastText(env.alice.id)).toMatch(/^I dey buy data/);
+	await env.send(app, env.tg.textUpdate(env.bob, '/help'));
+	expect(env.tg.lastText(env.bob.id)!.startsWith(`${text('help-intro')}\n`)).toBe(true);
+	// back to English: the key goes, as the row did
+	await pick(app, env.alice, 'English');
+	expect(kv.get(localeKey(env.alice.id))).toBeUndefined();
+	await env.send(app, env.tg.textUpdate(env.alice, '/help'));
+	expect(env.tg.lastText(env.alice.id)).not.toMatch(/^I dey buy data/);
 });
