@@ -3,7 +3,11 @@
  * bench/n8n: airtime purchases in ONE real n8n (test/n8n harness; N8N_E2E_VERSION picks the version) against ONE
  * sandbox, three setups in the same run:
  *   ours:  Code (N items) → VTU Airtime (default settings: the adaptive pace from 10 up to 1000; with
- *          --concurrency C it starts at C and C is the ceiling)
+ *          --concurrency C it starts at C and C is the ceiling). Against a vendor with an answer time it runs
+ *          twice per round, through a new origin of the sandbox (a forwarder port: the pace memory is per
+ *          base URL origin): cold, the first run to that vendor in this n8n, then warm, the same workflow
+ *          again right after, starting at the pace the cold run learned (nodes/shared/paceMemory.ts). The
+ *          vendor answering at once is reached directly (its memory is whatever the warm-up taught).
  *   http:  Code → n8n's HTTP Request node doing the same POST /api/topup/ with the same vtuApi credential, as a
  *          builder would set it up (JSON body from one expression, every other setting at its default: every
  *          item at once)
@@ -16,10 +20,10 @@
  * Prints per run the workflow, node and n8n CPU time, rows bought/failed, debits, double charges (a phone of
  * the run debited more than once, net of refunds, from the sandbox's own ledger) and n8n's RSS; then the
  * ratios, the ledger audit, n8n's peak memory and the last line:
- *   n8n: ours <r>× the floor at 2,000 items; at 1 s vendor <h>× HTTP Request's speed, <l>× the vendor-bound
- *   limit at capacity N; 0 double charges
- * r = floor node time / ours (throughput ratio, vendor at once); h = HTTP Request node time / ours (1 s, no
- * limit); l = ours node time / (items × 1 s ÷ N), N = --capacity.
+ *   n8n: ours <r>× the floor at 2,000 items; at 1 s vendor <h>× HTTP Request's speed (warm <w>×), <l>× the
+ *   vendor-bound limit at capacity N; 0 double charges
+ * r = floor node time / ours (throughput ratio, vendor at once); h = HTTP Request node time / ours cold (1 s, no
+ * limit), w the same for ours warm; l = ours cold node time / (items × 1 s ÷ N), N = --capacity.
  *
  * Where VTU Airtime's time goes (n8n 2.41.1, --cpu-prof, 2,000 items, Nov 2026): about two thirds of
  * n8n's busy time in the node is n8n's own outbound HTTP per request (new agents and TCP connection
@@ -43,6 +47,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const os = require('node:os');
+const net = require('node:net');
 const { parseArgs } = require('node:util');
 const { startN8n, REPO_ROOT } = require('../test/n8n/harness');
 const { startSandboxProcess } = require('../test/n8n/sandbox');
@@ -113,7 +118,8 @@ const chain = (last) => ({
 	Customers: { main: [[{ node: last, type: 'main', index: 0 }]] },
 });
 
-function oursWorkflow(items, concurrency = args.concurrency) {
+/** VTU Airtime over `items`; `cred`: the credential to use (else the harness's default). */
+function oursWorkflow(items, concurrency = args.concurrency, cred = undefined) {
 	const options = concurrency ? { concurrency: Number(concurrency) } : {};
 	return {
 		name: `bench: VTU Airtime × ${items}`,
@@ -126,6 +132,7 @@ function oursWorkflow(items, concurrency = args.concurrency) {
 				type: `${oursPackage}.vtuAirtime`,
 				typeVersion: 1,
 				position: [400, 0],
+				...(cred ? { credentials: { vtuApi: { id: cred.id, name: cred.name } } } : {}),
 				parameters: {
 					operation: 'buy',
 					network: '1',
@@ -281,6 +288,41 @@ function floorWorkflow(items) {
 	};
 }
 
+/**
+ * The sandbox under a new origin (a TCP forwarder in this process on a port of its own, 127.0.0.1 only) with a
+ * credential for it: the node's pace memory is per base URL origin, so the first run through it is a cold
+ * start (nothing learned for that vendor in this n8n) and the next one through it a warm start. The servers
+ * stay open until the end (`closeForwarders`) so no port, hence no origin, is used twice.
+ */
+const forwarders = [];
+async function freshVendor(n8n, sb) {
+	const target = new URL(sb.baseUrl);
+	const sockets = new Set();
+	const server = net.createServer((c) => {
+		const u = net.connect(Number(target.port), target.hostname);
+		for (const s of [c, u]) {
+			sockets.add(s);
+			s.on('close', () => sockets.delete(s));
+			s.on('error', () => (c.destroy(), u.destroy()));
+		}
+		c.pipe(u);
+		u.pipe(c);
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	forwarders.push({ server, sockets });
+	const baseUrl = `http://127.0.0.1:${server.address().port}`;
+	const name = `VTU sandbox via ${baseUrl}`;
+	const cred = await n8n.createCredential({ name, data: { baseUrl, apiToken: sb.token }, makeDefault: false });
+	return { baseUrl, cred };
+}
+
+function closeForwarders() {
+	for (const f of forwarders.splice(0)) {
+		for (const s of f.sockets) s.destroy();
+		f.server.close();
+	}
+}
+
 /** The vendor of one scenario: answer time on every purchase, capacity and what lies beyond it. */
 async function setVendor(sb, v) {
 	await sb.admin('DELETE', '/admin/faults');
@@ -406,6 +448,7 @@ async function main() {
 			floor: { label: 'floor node (one request per item)', node: 'Floor Request', make: floorWorkflow },
 		};
 		const also = args['also-concurrency'];
+		setups.oursWarm = { label: `VTU Airtime (${oursLabel()}, warm: 2nd run)`, node: 'VTU Airtime' };
 		if (also)
 			setups.oursSet = {
 				label: `VTU Airtime (Concurrency set: ${also})`,
@@ -418,14 +461,18 @@ async function main() {
 				.flatMap((w) => (w === 'ours' && also ? ['ours', 'oursSet'] : [w]))
 				.filter((w) => !args.only || w === args.only),
 		}));
-		const purchases = plan.reduce((a, s) => a + s.sizes.reduce((b, n) => b + n, 0) * s.setups.length * ROUNDS, 0);
+		// ours runs twice (cold, warm) against a vendor with an answer time
+		const perSize = (s) => s.setups.length + (s.latencyMs > 0 && s.setups.includes('ours') ? 1 : 0);
+		const purchases = plan.reduce((a, s) => a + s.sizes.reduce((b, n) => b + n, 0) * perSize(s) * ROUNDS, 0);
 		await sb.admin('POST', '/admin/users/demo/fund', { amount: `${(purchases + 1000) * AMOUNT}.00` });
 		process.stderr.write(
 			`# n8n ready in ${n8n.timings.readyMs} ms; sandbox ${sb.baseUrl}; ${purchases} purchases planned\n`,
 		);
 		// warm-up (not counted): every setup once (module loading, catalogue cache, JIT)
 		await setVendor(sb, { latencyMs: 0 });
-		for (const w of Object.keys(setups)) await measure(n8n, sb, setups[w].make(100), setups[w].node);
+		for (const w of Object.keys(setups).filter((k) => setups[k].make)) {
+			await measure(n8n, sb, setups[w].make(100), setups[w].node);
+		}
 
 		const results = {};
 		const lines = [''];
@@ -440,23 +487,53 @@ async function main() {
 			lines.push(`${sc.label}:`);
 			for (const items of sc.sizes) {
 				for (const w of sc.setups) {
-					const runs = [];
-					for (let r = 0; r < ROUNDS; r++) runs.push(await measure(n8n, sb, setups[w].make(items), setups[w].node));
-					const med = medianRun(runs);
-					(results[sc.key] ??= {})[`${w}${items}`] = { ...med, runs };
-					const line = `  ${String(items).padStart(5)} items  ${setups[w].label.padEnd(44)} ${describe(w, med)}`;
-					process.stderr.write(`#${line} (load ${os.loadavg()[0].toFixed(1)})\n`);
-					lines.push(`${line}; load ${os.loadavg()[0].toFixed(1)}`);
+					// ours against a vendor with an answer time: cold (a new origin) and warm (the same workflow again)
+					const byRun =
+						w === 'ours' && sc.latencyMs > 0
+							? await coldWarm(n8n, sb, items)
+							: { [w]: await rounds(() => measure(n8n, sb, setups[w].make(items), setups[w].node)) };
+					for (const [k, runs] of Object.entries(byRun)) {
+						const med = medianRun(runs);
+						(results[sc.key] ??= {})[`${k}${items}`] = { ...med, runs };
+						const label =
+							k === 'ours' && sc.latencyMs > 0 ? `${setups.ours.label.slice(0, -1)}, cold)` : setups[k].label;
+						const line = `  ${String(items).padStart(5)} items  ${label.padEnd(44)} ${describe(k, med)}`;
+						process.stderr.write(`#${line} (load ${os.loadavg()[0].toFixed(1)})\n`);
+						lines.push(`${line}; load ${os.loadavg()[0].toFixed(1)}`);
+					}
 				}
 			}
 		}
 		lines.push(...summary(plan, results, n8n));
 		process.stdout.write(lines.join('\n') + '\n');
 	} finally {
+		closeForwarders();
 		if (n8n) await n8n.stop();
 		await sb.stop();
 		fs.rmSync(pkgDir, { recursive: true, force: true });
 	}
+}
+
+async function rounds(once) {
+	const runs = [];
+	for (let r = 0; r < ROUNDS; r++) runs.push(await once());
+	return runs;
+}
+
+/**
+ * Ours twice per round through a new origin (freshVendor): cold, the first run to that vendor in this n8n (the
+ * pace starts at 10), then warm, the same workflow again right after (the pace starts where the first one got).
+ */
+async function coldWarm(n8n, sb, items) {
+	const cold = [];
+	const warm = [];
+	for (let r = 0; r < ROUNDS; r++) {
+		const { cred } = await freshVendor(n8n, sb);
+		const wf = oursWorkflow(items, undefined, cred);
+		cold.push(await measure(n8n, sb, wf, 'VTU Airtime'));
+		warm.push(await measure(n8n, sb, wf, 'VTU Airtime'));
+	}
+	return { ours: cold, oursWarm: warm };
 }
 
 /** The run with the median node time (its other figures with it). */
@@ -484,8 +561,15 @@ function summary(plan, results, n8n) {
 			const f = get(`lat${lat}`, 'floor', n);
 			if (o && h) {
 				lines.push(
-					`ours at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / o.nodeMs)} HTTP Request's speed (goal ≥ ` +
-						`1×)${f ? `, ${x(f.nodeMs / o.nodeMs)} the floor's` : ''}`,
+					`ours (cold) at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / o.nodeMs)} HTTP Request's speed (goal ` +
+						`≥ 1×)${f ? `, ${x(f.nodeMs / o.nodeMs)} the floor's` : ''}`,
+				);
+			}
+			const wm = get(`lat${lat}`, 'oursWarm', n);
+			if (wm && h) {
+				lines.push(
+					`ours (warm: 2nd run) at ${n} items, ${lat / 1000} s vendor: ${x(h.nodeMs / wm.nodeMs)} HTTP Request's ` +
+						`speed${f ? `, ${x(f.nodeMs / wm.nodeMs)} the floor's` : ''}${o ? `, ${x(o.nodeMs / wm.nodeMs)} cold's` : ''}`,
 				);
 			}
 			const c = get(`lat${lat}`, 'oursSet', n);
@@ -497,14 +581,20 @@ function summary(plan, results, n8n) {
 			}
 		}
 	}
+	const names = {
+		ours: 'ours (cold)',
+		oursWarm: 'ours (warm: 2nd run)',
+		oursSet: `ours (Concurrency ${args['also-concurrency']})`,
+		http: 'HTTP Request',
+	};
 	for (const sc of plan.filter((s) => s.capacity)) {
 		for (const n of sc.sizes) {
 			const limitMs = (n * sc.latencyMs) / sc.capacity;
-			for (const w of sc.setups) {
+			for (const w of sc.setups.flatMap((k) => (k === 'ours' ? ['ours', 'oursWarm'] : [k]))) {
 				const r = get(sc.key, w, n);
 				if (r)
 					lines.push(
-						`${{ ours: 'ours', oursSet: `ours (Concurrency ${args['also-concurrency']})`, http: 'HTTP Request' }[w]} at ` +
+						`${names[w]} at ` +
 							`${n} items, ${sc.label}: ${x(r.nodeMs / limitMs)} the vendor-bound limit of ${fmt(limitMs)} (goal ≤ ` +
 							`1.2×), ${r.failed} failed rows${r.refused ? `, ${r.refused} refusals (429s, retries included)` : ''}`,
 					);
@@ -526,18 +616,21 @@ function summary(plan, results, n8n) {
 		const f = get('lat0', 'floor', big);
 		return o && f ? (f.nodeMs / o.nodeMs).toFixed(2) : '?';
 	})();
-	const h = (() => {
-		const o = get('lat1000', 'ours', big);
+	const speed = (w) => {
+		const o = get('lat1000', w, big);
 		const hh = get('lat1000', 'http', big);
 		return o && hh ? (hh.nodeMs / o.nodeMs).toFixed(2) : '?';
-	})();
+	};
+	const h = speed('ours');
+	const hw = speed('oursWarm');
 	const l = (() => {
 		const o = get('cap1000queue', 'ours', CAPACITY_ITEMS);
 		return o ? (o.nodeMs / ((CAPACITY_ITEMS * 1000) / CAPACITY)).toFixed(2) : '?';
 	})();
 	if (doubles > 0 || overbought > 0) process.exitCode = 1;
 	lines.push(
-		`n8n: ours ${r}× the floor at ${big.toLocaleString('en')} items; at 1 s vendor ${h}× HTTP Request's speed, ` +
+		`n8n: ours ${r}× the floor at ${big.toLocaleString('en')} items; at 1 s vendor ${h}× HTTP Request's speed ` +
+			`(warm ${hw}×), ` +
 			`${l}× the vendor-bound limit at capacity ${CAPACITY}; ${doubles} double charges`,
 	);
 	return lines;

@@ -7,9 +7,13 @@
  * Prints per scenario the run's time, its ratio to the vendor-bound limit (items × T ÷ C), 429s and the
  * longest wait a purchase had in the vendor's queue (the client gives up after 30 s).
  *   node bench/pace-model.js [--old]   (--old: the rules before 2026-11-25: no slow-start exit, 0.7 on a 429)
+ * `warm`: the run right after the same one, starting at what the first taught the pace memory
+ * (dist/nodes/shared/paceMemory.js); `learnedFrom`: starting at what another vendor's run taught it (the
+ * site's load changed within the memory's 15 minutes).
  * Needs a built package (npm run build).
  */
 const { AdaptiveLimit } = require('../dist/nodes/shared/concurrency.js');
+const memory = require('../dist/nodes/shared/paceMemory.js');
 
 let clock = 0;
 Date.now = () => clock; // the pace reads the time of a cut from Date.now
@@ -54,7 +58,7 @@ function run(scenario, Limit) {
 	const events = [];
 	const at = (ms, f) => events.push({ t: clock + ms, f, n: events.length + Math.random() / 2 });
 	const v = vendor(at, scenario);
-	const limit = new Limit(1000, scenario.start ?? 10);
+	const limit = new Limit(1000, Math.min(scenario.start ?? 10, scenario.n));
 	const queue = Array.from({ length: scenario.n }, () => ({ attempt: 0 }));
 	let active = 0;
 	const send = (job) => {
@@ -74,7 +78,7 @@ function run(scenario, Limit) {
 		attempt();
 	};
 	const pump = () => {
-		while (active < limit.current && queue.length > 0) (active++, send(queue.shift()));
+		while (active < limit.current && queue.length > 0) (active++, limit.sent?.(active), send(queue.shift()));
 	};
 	clock = 0;
 	pump();
@@ -84,7 +88,7 @@ function run(scenario, Limit) {
 		clock = e.t;
 		e.f();
 	}
-	return { ms: clock, refused: v.refused, longestWaitMs: v.longestWaitMs };
+	return { ms: clock, refused: v.refused, longestWaitMs: v.longestWaitMs, limit };
 }
 
 const SCENARIOS = [
@@ -101,15 +105,38 @@ const SCENARIOS = [
 	{ n: 500, T: 5000, C: 10 },
 	{ n: 300, T: 1000, C: 1 },
 	{ n: 200, T: 3000, C: 5, start: 200 },
+	// warm: the same run again right after, starting at what the first taught the pace memory
+	{ n: 200, T: 1000, warm: true },
+	{ n: 2000, T: 1000, warm: true },
+	{ n: 200, T: 3000, warm: true },
+	{ n: 2000, T: 3000, warm: true },
+	{ n: 2000, T: 1000, C: 50, warm: true },
+	{ n: 2000, T: 1000, C: 50, over: '429', warm: true },
+	// a stale memory: learned at a site taking 2,000 at 1 s, the site now holds few (load changed within 15 min)
+	{ n: 200, T: 3000, C: 5, learnedFrom: { n: 2000, T: 1000 } },
+	{ n: 500, T: 5000, C: 10, learnedFrom: { n: 2000, T: 1000 } },
+	{ n: 2000, T: 1000, C: 50, over: '429', learnedFrom: { n: 2000, T: 1000 } },
 ];
 
+/** The start the pace memory gives a run after `first` (the runner: never above the ceiling nor the run). */
+function learnedStart(first, n) {
+	memory.forgetPaces();
+	memory.rememberPace('v', run(first, AdaptiveLimit).limit, 0);
+	return Math.min(1000, memory.warmStart('v', 0), n);
+}
+
 const Limit = process.argv.includes('--old') ? OldLimit : AdaptiveLimit;
-for (const s of SCENARIOS) {
+for (const scenario of SCENARIOS) {
+	const learned =
+		scenario.warm || scenario.learnedFrom ? learnedStart(scenario.learnedFrom ?? scenario, scenario.n) : 0;
+	const s = learned ? { ...scenario, start: learned } : scenario;
 	const r = run(s, Limit);
 	const label =
 		`${s.n} items, ${s.T / 1000} s` +
 		(s.C < Infinity ? `, holds ${s.C} (${s.over ?? 'queue'})` : '') +
-		(s.start ? `, start ${s.start}` : '');
+		(scenario.warm ? `, warm: ${s.start}` : '') +
+		(scenario.learnedFrom ? `, start ${s.start} learned at ${s.learnedFrom.n} × ${s.learnedFrom.T / 1000} s` : '') +
+		(scenario.start ? `, start ${s.start}` : '');
 	const ratio = s.C < Infinity ? ` = ${((r.ms * s.C) / (s.n * s.T)).toFixed(2)}× the limit` : '';
 	process.stdout.write(
 		`${label.padEnd(42)} ${(r.ms / 1000).toFixed(1).padStart(6)} s${ratio}, ${r.refused} 429s, ` +

@@ -67,6 +67,10 @@ export class AdaptiveLimit {
 	/** What the limit went through, for tests and logs: the highest reached and how many cuts. */
 	peak: number;
 	cuts = 0;
+	/** The most purchases out at once before the first cut (what the site held without strain). */
+	heldClean = 0;
+	/** Where the last cut left the limit. */
+	private cutTo = Infinity;
 
 	constructor(
 		readonly ceiling: number,
@@ -78,6 +82,25 @@ export class AdaptiveLimit {
 
 	get current(): number {
 		return Math.max(1, Math.floor(this.limit));
+	}
+
+	/** A purchase went out with `inFlight` out now (itself included). */
+	sent(inFlight: number): void {
+		if (this.cuts === 0) this.heldClean = Math.max(this.heldClean, inFlight);
+	}
+
+	/**
+	 * The pace this run reached cleanly, for the next run to the same site (PaceMemory), undefined when nothing
+	 * was sent. After a cut: where the last cut left the limit. Without one: the limit, but never more than the
+	 * next step from what the site really held (a run of 200 ends with the limit at 410 while at most ~140 were
+	 * out): three times that while still in slow start (the step the run would have taken next), that itself
+	 * once answers began to slow down.
+	 */
+	learned(): number | undefined {
+		if (this.heldClean === 0) return undefined;
+		if (this.cuts > 0) return Math.max(1, Math.floor(this.cutTo));
+		const validated = this.slowStart ? this.heldClean * (SLOW_START_STEP + 1) : this.heldClean;
+		return Math.min(this.current, validated);
 	}
 
 	/**
@@ -107,6 +130,7 @@ export class AdaptiveLimit {
 		const to = Math.max(1, inFlight);
 		if (to >= this.limit) return;
 		this.limit = to;
+		this.cutTo = to;
 		this.cuts++;
 	}
 
@@ -116,6 +140,7 @@ export class AdaptiveLimit {
 		if (sentAt < this.cutAt) return; // sent before the last cut: the cut already answered it
 		this.cutAt = now;
 		this.limit = Math.max(1, this.limit * DECREASE);
+		this.cutTo = this.limit;
 		this.cuts++;
 	}
 }
@@ -170,6 +195,7 @@ export async function runAdaptive(
 	const pump = (): void => {
 		while (active < limit.current && queue.length > 0 && !failure && !shouldStop()) {
 			active++;
+			limit.sent(active);
 			void one(queue.shift()!);
 		}
 		if (active === 0 && waiting === 0) settle();

@@ -23,8 +23,9 @@ const SHARED_OPTIONS: INodeProperties[] = [
 		default: DEFAULT_CONCURRENCY,
 		description:
 			'The most items bought at the same time. Not set: the node starts with 10 and sends more, up to ' +
-			'1000, only while the site answers quickly and cleanly. Set: it starts at this number. Either ' +
-			'way it slows down on "too many requests" (HTTP 429: to what the site is already handling), ' +
+			'1000, only while the site answers quickly and cleanly; a run within 15 minutes of the last one ' +
+			'to the same site (Base URL) starts where that one got without trouble. Set: it starts at this ' +
+			'number. Either way it slows down on "too many requests" (HTTP 429: to what the site is already handling), ' +
 			'server errors or slow answers (to 0.7×). ' +
 			'Set it to what the site allows if you know it. Results stay one per input item, in input order.',
 	}),

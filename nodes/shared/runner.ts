@@ -32,6 +32,7 @@ import {
 	START_CONCURRENCY,
 	type Outcome,
 } from './concurrency';
+import { paceKey, rememberPace, warmStart } from './paceMemory';
 import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
 import { customerRefOf, resolveUnclear, unclearFacts } from './unclear';
@@ -43,8 +44,13 @@ export interface PurchaseRunOptions {
 	waitTimeoutSeconds: number;
 	/** The most purchases in flight (the Concurrency option, else DEFAULT_CONCURRENCY). */
 	concurrency: number;
-	/** In flight at the start: the Concurrency the builder set (they know the site), else START_CONCURRENCY. */
+	/**
+	 * In flight at the start: the Concurrency the builder set (they know the site), else START_CONCURRENCY or
+	 * the pace learned from the last run to the same site (paceMemory.ts).
+	 */
 	startConcurrency: number;
+	/** Concurrency not set: the start may come from the pace memory. */
+	warmStart: boolean;
 	dryRun: boolean;
 	/** Dry run: one item per row after the summary. */
 	dryRunDetail: boolean;
@@ -122,6 +128,7 @@ export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions 
 		waitTimeoutSeconds: Math.max(1, Number(o.waitTimeout ?? 120) || 120),
 		concurrency,
 		startConcurrency: o.concurrency === undefined ? Math.min(concurrency, START_CONCURRENCY) : concurrency,
+		warmStart: o.concurrency === undefined,
 		dryRun: o.dryRun === true,
 		dryRunDetail: o.dryRunDetail === true,
 		spendCapKobo,
@@ -197,6 +204,8 @@ interface Run<R> {
 	client: VtuClient;
 	/** The vendor's processing bound (credential), for an unclear row's resolvableAfter. */
 	processingMs: number;
+	/** The pace memory's key: the credential's base URL origin (never the token). */
+	paceKey: string | undefined;
 	requests: Array<R | undefined>;
 	/** Each row's output item(s), in input order. */
 	outputs: Array<INodeExecutionData[] | undefined>;
@@ -254,6 +263,7 @@ async function startRun<R>(ctx: IExecuteFunctions, hooks: PurchaseHooks<R>): Pro
 	}
 	const client = await getClient(ctx, hooks.clientOptions);
 	const count = hooks.count ?? ctx.getInputData().length;
+	const creds = await getVtuCredentials(ctx);
 	return {
 		ctx,
 		node,
@@ -263,7 +273,8 @@ async function startRun<R>(ctx: IExecuteFunctions, hooks: PurchaseHooks<R>): Pro
 		continueOnFail: ctx.continueOnFail(),
 		opts,
 		client,
-		processingMs: (await getVtuCredentials(ctx)).processingMs,
+		processingMs: creds.processingMs,
+		paceKey: paceKey(creds.baseUrl),
 		requests: new Array(count),
 		outputs: new Array(count),
 		bad: new Map(),
@@ -408,7 +419,7 @@ async function buyAll<R>(run: Run<R>): Promise<Set<number>> {
 	if (run.opts.retryIfNotCharged) buyOpts.retryIfNotCharged = true;
 	const execute = run.hooks.execute ?? (defaultExecute as NonNullable<PurchaseHooks<R>['execute']>);
 	const started = new Set<number>();
-	const pace = new AdaptiveLimit(run.opts.concurrency, run.opts.startConcurrency);
+	const pace = new AdaptiveLimit(run.opts.concurrency, startingPace(run));
 	const buyOne = async (i: number, attempt: number): Promise<Outcome> => {
 		started.add(i);
 		const reserved = run.prices.get(i)?.kobo ?? 0;
@@ -438,7 +449,18 @@ async function buyAll<R>(run: Run<R>): Promise<Set<number>> {
 		}
 	};
 	await runAdaptive(run.pending, pace, buyOne, () => !run.continueOnFail && run.failed.size > 0);
+	rememberPace(run.paceKey, pace);
 	return started;
+}
+
+/**
+ * Where the pace starts: the Concurrency the builder set; else what the last run to the same site reached
+ * cleanly (within the memory's time), never above the ceiling nor the run's size; else START_CONCURRENCY.
+ */
+function startingPace<R>(run: Run<R>): number {
+	const learned = run.opts.warmStart ? warmStart(run.paceKey) : undefined;
+	if (learned === undefined) return run.opts.startConcurrency;
+	return Math.max(1, Math.min(run.opts.concurrency, learned, run.pending.length));
 }
 
 /**

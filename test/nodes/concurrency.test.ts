@@ -7,6 +7,8 @@ import { AdaptiveLimit, DEFAULT_CEILING, SLOW_START_STEP, START_CONCURRENCY } fr
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../nodes/shared/runner';
 import { VtuAirtime } from '../../nodes/VtuAirtime/VtuAirtime.node';
 import type { ConfigPatch } from '../../sandbox/admin-client';
+import { paceKey, warmStart } from '../../nodes/shared/paceMemory';
+import { processAccounts } from '../../client/purchase';
 import { runNode } from './engine';
 import { useVtuSandbox } from './helpers';
 
@@ -187,5 +189,36 @@ describe('adaptive pace against the sandbox', () => {
 		expect([...debits.values()].every((n) => n === 1)).toBe(true);
 		const txns = await env.admin.transactions({ username: 'demo', product: 'airtime' });
 		expect(await env.balance()).toBe(before - txns.reduce((sum, t) => sum + t.amountKobo, 0));
+	});
+
+	test('the next run to the same vendor starts at the learned pace; a warm start meeting 429s cuts', async () => {
+		await vendor(300);
+		const cold = await runNode(airtime, { parameters: buy({}), input: rows(40), creds: env.creds() });
+		expect(cold.error).toBeUndefined();
+		expect((await env.admin.capacity()).peakInFlight).toBeLessThanOrEqual(30); // 10, then 30
+		const learned = warmStart(paceKey(env.sb.baseUrl))!;
+		expect(learned).toBeGreaterThan(START_CONCURRENCY);
+
+		// the same workflow again: its first round trip already sends the whole run (40 ≤ learned)
+		await env.admin.reset();
+		processAccounts().clear();
+		await vendor(300);
+		const warm = await runNode(airtime, { parameters: buy({}), input: rows(40), creds: env.creds() });
+		expect(warm.items.filter((o) => o.json.status === 'successful')).toHaveLength(40);
+		expect((await env.admin.capacity()).peakInFlight).toBe(Math.min(learned, 40));
+
+		// the site now refuses beyond 3: the warm start is cut at the first refusals, nothing fails or is bought twice
+		await env.admin.reset();
+		processAccounts().clear();
+		await vendor(200, { max_in_flight: 3, over_capacity: 'refuse_429' });
+		const strained = await runNode(airtime, { parameters: buy({}), input: rows(40), creds: env.creds() });
+		expect(strained.error).toBeUndefined();
+		expect(strained.items.filter((o) => o.json.status === 'successful')).toHaveLength(40);
+		expect((await env.admin.capacity()).refusedTotal).toBeGreaterThan(0);
+		const debits = await debitsByPhone();
+		expect(debits.size).toBe(40);
+		expect([...debits.values()].every((n) => n === 1)).toBe(true);
+		// and the memory is lowered: the next run starts below where this one did
+		expect(warmStart(paceKey(env.sb.baseUrl))!).toBeLessThan(40);
 	});
 });

@@ -1,6 +1,7 @@
 /** Sandbox per test file (real HTTP on loopback), reset before each test; the demo API user. */
 import { SandboxAdmin } from '../../sandbox/admin-client';
 import { processAccounts } from '../../client/purchase';
+import { forgetPaces } from '../../nodes/shared/paceMemory';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/server';
 import type { Creds } from './engine';
 
@@ -22,6 +23,7 @@ export function useVtuSandbox(opts: SandboxOptions = {}): VtuEnv {
 	beforeEach(async () => {
 		await env.admin.reset();
 		processAccounts().clear(); // a reset sandbox numbers records from 1 again: forget this process's claims
+		forgetPaces(); // every test starts cold unless it runs twice itself
 	});
 	afterAll(async () => {
 		await env.sb.close();
