@@ -2,8 +2,9 @@
  * The pace a run reached cleanly, remembered per vendor in this n8n process, so the next run to the same site
  * (a schedule, the next sheet) starts there instead of at START_CONCURRENCY. Linux's tcp_metrics keeps a
  * destination's ssthresh the same way, but still starts each connection small; here the start itself is the
- * learned level, since a ramp step costs a whole vendor answer time (1–5 s), not a network round trip. Keyed by the credential's base URL origin (scheme, host and port:
- * never the token, the path or user info in the URL). One process learns for itself: in queue mode each
+ * learned level, since a ramp step costs a whole vendor answer time (1–5 s), not a network round trip. Keyed
+ * by the credential's base URL origin (scheme, host and port: never the token, the path or user info in the
+ * URL). One process learns for itself: in queue mode each
  * worker has its own memory (a worker's first run to a site starts cold).
  *
  * Safety: only a level reached without strain is remembered (AdaptiveLimit.learned: never more than the next
