@@ -30,6 +30,8 @@ interface Learned {
 }
 
 const paces = new Map<string, Learned>();
+/** Runs going to each site right now in this process (two executions at once share one learned pace). */
+const running = new Map<string, number>();
 
 /** The memory's key for a credential's base URL: its origin only, undefined when it is not a URL. */
 export function paceKey(baseUrl: string): string | undefined {
@@ -53,6 +55,27 @@ export function warmStart(key: string | undefined, now = Date.now()): number | u
 	return m.level;
 }
 
+/**
+ * A run against `key` begins: its warm start, if any, is the learned pace split between it and the runs already
+ * going to that site (the pace was learned by one run alone: two executions at once must not each send it
+ * all), never below the cold start. Call `endRun` when the run is over.
+ */
+export function beginRun(key: string | undefined, coldStart: number, now = Date.now()): number | undefined {
+	if (key === undefined) return undefined;
+	const others = running.get(key) ?? 0;
+	running.set(key, others + 1);
+	const level = warmStart(key, now);
+	if (level === undefined) return undefined;
+	return Math.max(Math.min(level, coldStart), Math.floor(level / (others + 1)));
+}
+
+export function endRun(key: string | undefined): void {
+	if (key === undefined) return;
+	const n = (running.get(key) ?? 1) - 1;
+	if (n > 0) running.set(key, n);
+	else running.delete(key);
+}
+
 /** After a run against `key`: learn what its pace reached (see the module comment for the rules). */
 export function rememberPace(key: string | undefined, limit: AdaptiveLimit, now = Date.now()): void {
 	const level = limit.learned();
@@ -67,6 +90,7 @@ export function rememberPace(key: string | undefined, limit: AdaptiveLimit, now 
 /** Forget every learned pace (tests). */
 export function forgetPaces(): void {
 	paces.clear();
+	running.clear();
 }
 
 /** The keys remembered, least recently run first (tests: what is stored). */

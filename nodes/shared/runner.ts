@@ -32,7 +32,7 @@ import {
 	START_CONCURRENCY,
 	type Outcome,
 } from './concurrency';
-import { paceKey, rememberPace, warmStart } from './paceMemory';
+import { beginRun, endRun, paceKey, rememberPace } from './paceMemory';
 import { retryMemory, spendLedger, type RetryMemory, type SpendLedger } from './execution';
 import { quoteJson, resultJson } from './format';
 import { customerRefOf, resolveUnclear, unclearFacts } from './unclear';
@@ -448,17 +448,22 @@ async function buyAll<R>(run: Run<R>): Promise<Set<number>> {
 			return { kind: code !== undefined && STRAIN_CODES.has(code) ? 'strained' : 'clean' };
 		}
 	};
-	await runAdaptive(run.pending, pace, buyOne, () => !run.continueOnFail && run.failed.size > 0);
-	rememberPace(run.paceKey, pace);
+	try {
+		await runAdaptive(run.pending, pace, buyOne, () => !run.continueOnFail && run.failed.size > 0);
+		rememberPace(run.paceKey, pace);
+	} finally {
+		if (run.opts.warmStart) endRun(run.paceKey);
+	}
 	return started;
 }
 
 /**
  * Where the pace starts: the Concurrency the builder set; else what the last run to the same site reached
- * cleanly (within the memory's time), never above the ceiling nor the run's size; else START_CONCURRENCY.
+ * cleanly (within the memory's time, shared with the runs going to it at the same time: beginRun), never above
+ * the ceiling nor the run's size; else START_CONCURRENCY.
  */
 function startingPace<R>(run: Run<R>): number {
-	const learned = run.opts.warmStart ? warmStart(run.paceKey) : undefined;
+	const learned = run.opts.warmStart ? beginRun(run.paceKey, run.opts.startConcurrency) : undefined;
 	if (learned === undefined) return run.opts.startConcurrency;
 	return Math.max(1, Math.min(run.opts.concurrency, learned, run.pending.length));
 }

@@ -5,6 +5,8 @@
  */
 import { AdaptiveLimit, START_CONCURRENCY } from '../../nodes/shared/concurrency';
 import {
+	beginRun,
+	endRun,
 	forgetPaces,
 	PACE_MEMORY_MAX,
 	PACE_MEMORY_TTL_MS,
@@ -133,5 +135,25 @@ describe('pace memory', () => {
 		expect(rememberedKeys()).toHaveLength(PACE_MEMORY_MAX);
 		expect(warmStart('https://v0.example.ng', T0 + PACE_MEMORY_MAX)).toBeUndefined();
 		expect(warmStart(`https://v${PACE_MEMORY_MAX}.example.ng`, T0 + PACE_MEMORY_MAX)).toBe(30);
+	});
+
+	test('runs at once share the learned pace (never below the cold start); a finished run frees its share', () => {
+		const key = paceKey(SITE);
+		expect(beginRun(key, START_CONCURRENCY, T0)).toBeUndefined(); // nothing learned: cold, but counted
+		endRun(key);
+		rememberPace(key, cleanRun(1000, 3), T0); // 10, 30, 90 out: learned 270
+		expect(beginRun(key, START_CONCURRENCY, T0)).toBe(270);
+		expect(beginRun(key, START_CONCURRENCY, T0)).toBe(135); // a second execution while the first runs
+		expect(beginRun(key, START_CONCURRENCY, T0)).toBe(90);
+		endRun(key);
+		endRun(key);
+		expect(beginRun(key, START_CONCURRENCY, T0)).toBe(135); // one still running
+		endRun(key);
+		endRun(key);
+		expect(beginRun(key, START_CONCURRENCY, T0)).toBe(270);
+		endRun(key);
+		rememberPace(paceKey('https://small.example.ng'), cleanRun(1000, 1), T0); // learned 30
+		const small = paceKey('https://small.example.ng');
+		expect([beginRun(small, 10, T0), beginRun(small, 10, T0), beginRun(small, 10, T0)]).toEqual([30, 15, 10]);
 	});
 });
