@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { PRODUCT_TABLE } from '../client/products/registry';
 import { SandboxAdmin } from '../sandbox/admin-client';
 import { Rng } from '../sandbox/rng';
 import { startSandbox } from '../sandbox/server';
@@ -224,7 +225,8 @@ async function botOrder(c: BotLane, cu: BotCustomer, n: number): Promise<void> {
 		// an empty wallet (the first order racing the first payment) is refused as the flow starts
 		if (!flowButtons(c, u, since).some((b) => /^MTN$/.test(b.text))) return refused(c, u, since);
 		await tapOne(c, u, since, /^MTN$/);
-		await tapOne(c, u, since, data ? /^\d+(\.\d+)?\s?(GB|MB)\b/ : /^₦\d[\d,]*$/);
+		if (data) await tapOne(c, u, since, /^\d+(\.\d+)?\s?(GB|MB)\b/);
+		else await pickAirtimeAmount(c, u, since);
 		const typed = mark(c, u);
 		await send(c, c.tg.textUpdate(u, phone));
 		const again = c.tg.botMessages(u.id).some((m) => m.message_id > typed && /^You bought this /.test(m.text ?? ''));
@@ -236,6 +238,16 @@ async function botOrder(c: BotLane, cu: BotCustomer, n: number): Promise<void> {
 		c.skipped.push(`${cu.id} order ${n}: ${e instanceof Error ? e.message.slice(0, 160) : String(e)}`);
 		await send(c, c.tg.textUpdate(u, '/cancel')).catch(() => undefined);
 	}
+}
+
+/**
+ * An airtime amount: a quick-amount button, or, when the wallet pays less than the smallest of them (only
+ * Cancel is shown, the question gives the range), the least amount typed: the range starts there.
+ */
+async function pickAirtimeAmount(c: BotLane, u: FakeUser, since: number): Promise<void> {
+	const amount = /^₦\d[\d,]*$/;
+	if (flowButtons(c, u, since).some((b) => amount.test(b.text))) return tapOne(c, u, since, amount);
+	await send(c, c.tg.textUpdate(u, String(PRODUCT_TABLE.airtime.limits.minKobo.VTU / 100)));
 }
 
 /** Told before anything was held: the wallet is empty or short, or the shop cannot fill it. */
