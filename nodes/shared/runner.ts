@@ -45,12 +45,10 @@ export interface PurchaseRunOptions {
 	/** The most purchases in flight (the Concurrency option, else DEFAULT_CONCURRENCY). */
 	concurrency: number;
 	/**
-	 * In flight at the start: the Concurrency the builder set (they know the site), else START_CONCURRENCY or
-	 * the pace learned from the last run to the same site (paceMemory.ts).
+	 * The builder set Concurrency (they know the site): the pace starts there. Otherwise it starts at
+	 * START_CONCURRENCY or at the pace learned from the last run to the same site (paceMemory.ts).
 	 */
-	startConcurrency: number;
-	/** Concurrency not set: the start may come from the pace memory. */
-	warmStart: boolean;
+	concurrencySet: boolean;
 	dryRun: boolean;
 	/** Dry run: one item per row after the summary. */
 	dryRunDetail: boolean;
@@ -127,8 +125,7 @@ export function readPurchaseOptions(ctx: IExecuteFunctions): PurchaseRunOptions 
 		waitForFinal: o.waitForFinal === true,
 		waitTimeoutSeconds: Math.max(1, Number(o.waitTimeout ?? 120) || 120),
 		concurrency,
-		startConcurrency: o.concurrency === undefined ? Math.min(concurrency, START_CONCURRENCY) : concurrency,
-		warmStart: o.concurrency === undefined,
+		concurrencySet: o.concurrency !== undefined,
 		dryRun: o.dryRun === true,
 		dryRunDetail: o.dryRunDetail === true,
 		spendCapKobo,
@@ -452,7 +449,7 @@ async function buyAll<R>(run: Run<R>): Promise<Set<number>> {
 		await runAdaptive(run.pending, pace, buyOne, () => !run.continueOnFail && run.failed.size > 0);
 		rememberPace(run.paceKey, pace);
 	} finally {
-		if (run.opts.warmStart) endRun(run.paceKey);
+		if (!run.opts.concurrencySet) endRun(run.paceKey);
 	}
 	return started;
 }
@@ -463,8 +460,10 @@ async function buyAll<R>(run: Run<R>): Promise<Set<number>> {
  * the ceiling nor the run's size; else START_CONCURRENCY.
  */
 function startingPace<R>(run: Run<R>): number {
-	const learned = run.opts.warmStart ? beginRun(run.paceKey, run.opts.startConcurrency) : undefined;
-	if (learned === undefined) return run.opts.startConcurrency;
+	if (run.opts.concurrencySet) return run.opts.concurrency;
+	const cold = Math.min(run.opts.concurrency, START_CONCURRENCY);
+	const learned = beginRun(run.paceKey, cold);
+	if (learned === undefined) return cold;
 	return Math.max(1, Math.min(run.opts.concurrency, learned, run.pending.length));
 }
 

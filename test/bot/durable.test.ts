@@ -10,6 +10,7 @@ import { Journal } from '../../bot/journal';
 import { createLogger } from '../../bot/logger';
 import { OrderService, userError } from '../../bot/orders';
 import { useBotEnv } from './harness';
+import { until } from '../until';
 
 const env = useBotEnv();
 const limits = { maxPurchaseKobo: 1e9, dailyLimitKobo: 1e9 };
@@ -111,7 +112,7 @@ test('the POST waits for the fsync: nothing reaches the vendor before the sent r
 	expect(calls.length).toBe(1); // b's row was committed after a's sync began: it waits for the next one
 	expect(await env.debits()).toBe(0);
 	calls[0].done();
-	await waitFor(() => calls.length === 2);
+	await until(() => calls.length === 2, 'the second sync');
 	calls[1].done();
 	const outcomes = await Promise.all(run);
 	expect(outcomes.map((o) => o.kind)).toEqual(['done', 'done']);
@@ -124,7 +125,7 @@ test('a disk that will not sync: the purchase is not sent and the order says not
 	const journal = new Journal(openDatabase(join(env.dir, 'broken.sqlite')), undefined, sync);
 	const o = order(journal);
 	const run = service(journal).execute(o.id);
-	await waitFor(() => calls.length === 1);
+	await until(() => calls.length === 1, 'the sync');
 	calls[0].fail(new Error('EIO: i/o error, fsync'));
 	const out = await run;
 	expect(out).toMatchObject({ kind: 'done', order: { state: 'not_charged', errorCode: 'journal_unavailable' } });
@@ -132,7 +133,3 @@ test('a disk that will not sync: the purchase is not sent and the order says not
 	expect(await env.debits()).toBe(0);
 	journal.db.close();
 });
-
-async function waitFor(cond: () => boolean) {
-	while (!cond()) await new Promise((r) => setTimeout(r, 5));
-}

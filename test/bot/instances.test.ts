@@ -9,6 +9,7 @@ import { openDatabase } from '../../bot/db';
 import { Journal } from '../../bot/journal';
 import { dataToConfirm, newProcessMemory, useBotEnv } from './harness';
 import { notChargedOutcome, outcomeHead, text, unknownOutcome, what } from './texts';
+import { until } from '../until';
 
 const env = useBotEnv();
 
@@ -40,7 +41,7 @@ test("two instances, one journal: A never reports B's record as its own; A is pr
 	// B's purchase is slow: its record is created while A's purchase is being reconciled.
 	const slow = await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'latency', latencyMs: 2000, count: 1 });
 	const bDone = env.send(b, env.tg.buttonUpdate(env.alice, /^confirm:/));
-	await waitFor(async () => !(await env.admin.faults()).some((f) => f.id === slow.id && f.hits === 0));
+	await until(async () => !(await env.admin.faults()).some((f) => f.id === slow.id && f.hits === 0), 'B at the vendor');
 	await env.admin.addFault({ endpoint: 'POST /api/data/', kind: 'error_before', count: 1 }); // A's POST: 500, no charge
 	await env.send(a, env.tg.buttonUpdate(env.bob, /^confirm:/));
 	await bDone;
@@ -101,14 +102,6 @@ test("A's own record after a lost answer is still adopted when no other order ma
 	);
 	expect(await env.debits()).toBe(2);
 });
-
-async function waitFor(cond: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!(await cond())) {
-		if (Date.now() > end) throw new Error('condition not met');
-		await new Promise((r) => setTimeout(r, 20));
-	}
-}
 
 test('Journal.adopt on one file: of two instances that found the same record, only one takes it', () => {
 	const dbA = openDatabase(env.dbPath);

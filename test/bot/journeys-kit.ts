@@ -113,14 +113,6 @@ export class HoldProxy {
 	}
 }
 
-/** Poll `check` (a read of the sandbox or a database) until it holds: a condition, with a generous bound. */
-export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000): Promise<void> {
-	for (const end = Date.now() + timeoutMs; !(await check()); ) {
-		if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 50));
-	}
-}
-
 const PAY = {
 	paystackSecret: 'sk_test_journeys_0123456789abcdef',
 	monnifyApiKey: 'MK_TEST_JOURNEYS',

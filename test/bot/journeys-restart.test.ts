@@ -12,7 +12,8 @@ import { openStoreDb } from '../../store/db';
 import { PaymentSandbox } from '../../store/sandbox/payments';
 import { BOT_TOKEN, runBot, useBotEnv } from './harness';
 import type { FakeUser } from './fake-telegram';
-import { HoldProxy, until } from './journeys-kit';
+import { HoldProxy } from './journeys-kit';
+import { until } from '../until';
 import { afterRestart, notChargedOutcome, outcomeHead, pattern, source, what } from './texts';
 
 const env = useBotEnv();

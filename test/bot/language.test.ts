@@ -12,7 +12,7 @@ import { features } from '../../bot/features';
 import type { VtuBot } from '../../bot/bot';
 import type { FakeUser } from './fake-telegram';
 import { useBotEnv } from './harness';
-import { until } from './journeys-kit';
+import { until } from '../until';
 import { text } from './texts';
 
 const env = useBotEnv();

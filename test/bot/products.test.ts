@@ -9,6 +9,7 @@ import { clearCatalogCache } from '../../client/catalog';
 import type { FakeUser } from './fake-telegram';
 import { lastDocument, useBotEnv } from './harness';
 import { confirmPattern, pattern, source, text, NAIRA } from './texts';
+import { until } from '../until';
 
 const env = useBotEnv();
 
@@ -174,12 +175,11 @@ describe('exam PINs and recharge cards', () => {
 		const first = await confirmAndOutcome(app, u);
 		expect(first).toMatch(pattern('outcome-head', { icon: '⏳', label: text('state-pending'), what: /.+/ }));
 		expect(lastDocument(env, u.id)).toBeUndefined();
-		// a condition, not a clock: tick until the vendor's record has settled (the deadline only fails the test)
-		const end = Date.now() + 20_000;
-		while (app.journal.recentForUser(u.id)[0].state !== 'successful' && Date.now() < end) {
+		// tick the follower until the vendor's record has settled
+		await until(async () => {
 			await app.follower.tick();
-			await new Promise((r) => setTimeout(r, 20));
-		}
+			return app.journal.recentForUser(u.id)[0].state === 'successful';
+		}, 'the pin order to settle');
 		const pins = (app.journal.recentForUser(u.id)[0].result as { details: { pins: string[] } }).details.pins;
 		expect(pins).toHaveLength(1);
 		expect(env.tg.lastText(u.id)).toContain(text('delivered-pin', { n: 1, pin: pins[0] }));

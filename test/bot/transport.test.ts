@@ -8,6 +8,7 @@ import { startWebhookServer } from '../../bot/server';
 import type { BotPurchaseRequest, VtuClientLike } from '../../bot/vtu';
 import { useBotEnv } from './harness';
 import { lines, pattern, source, text, what } from './texts';
+import { until } from '../until';
 
 const env = useBotEnv();
 
@@ -15,15 +16,6 @@ async function poll(app: Awaited<ReturnType<typeof env.makeBot>>): Promise<Polle
 	const p = await startPolling(app.bot, { timeoutSeconds: 5 });
 	env.cleanup(() => p.stop());
 	return p;
-}
-
-/** Poll a condition that no Bot API call signals (e.g. the vendor was reached). */
-async function until(pred: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!pred()) {
-		if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 10));
-	}
 }
 
 /** The real client, but every purchase waits until the test opens the gate (a slow vendor). */

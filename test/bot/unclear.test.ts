@@ -9,6 +9,7 @@ import { Journal } from '../../bot/journal';
 import { rawBuy } from '../client/helpers';
 import { newProcessMemory, useBotEnv } from './harness';
 import { afterRestart, notChargedOutcome, outcomeHead, saysNotCharged, unknownOutcome, updateOn, what } from './texts';
+import { until } from '../until';
 
 const env = useBotEnv();
 const limits = { maxPurchaseKobo: 1e9, dailyLimitKobo: 1e9 };
@@ -46,9 +47,10 @@ test('restart mid slow purchase: "being checked", never "not charged"; Delivered
 	const id = crashedOrder(env.alice.id);
 	// The POST the killed process sent is still with the vendor: its record is created when the vendor finishes.
 	const inFlight = rawBuy(env.client, env.sb.demo.token, req as never);
-	await waitFor(
+	await until(
 		async () =>
 			(await env.admin.faults()).find((f) => f.id === slow.id)?.hits === 1 || (await env.admin.faults()).length === 0,
+		'the slow POST to reach the vendor',
 	);
 	newProcessMemory(); // the restarted process's client starts with an empty memory
 	const clock = testClock();
@@ -122,11 +124,3 @@ test('an unclear answer carrying resolvableAfter: the next check is not before i
 	expect(calls).toHaveLength(2);
 	expect(app.journal.get(id)!.state).toBe('not_charged'); // nothing was ever sent: proven once due
 });
-
-async function waitFor(cond: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!(await cond())) {
-		if (Date.now() > end) throw new Error('condition not met');
-		await new Promise((r) => setTimeout(r, 20));
-	}
-}

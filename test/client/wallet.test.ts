@@ -15,10 +15,7 @@ import {
 	type PurchaseRequest,
 } from '../../client';
 import { startEnv, type Env } from './helpers';
-
-const until = async (cond: () => Promise<boolean>) => {
-	while (!(await cond())) await new Promise((r) => setTimeout(r, 20));
-};
+import { until } from '../until';
 
 let env: Env;
 beforeAll(async () => {
@@ -74,7 +71,7 @@ test("other buyers' purchases on a busy account are in the history too", async (
 	const c = env.make();
 	const before = (await env.admin.ledger('demo')).length;
 	await env.admin.startBusy({ rate: 50, maxRecords: 20 });
-	await until(async () => (await env.admin.busy()).created >= 20);
+	await until(async () => (await env.admin.busy()).created >= 20, '20 records');
 	const ledger = await env.admin.ledger('demo');
 	const rows = await allRows(c);
 	expect(rows).toHaveLength(ledger.length);

@@ -12,6 +12,7 @@ import { audit, Books } from '../../store/ledger';
 import { Storefront } from '../../store/orders';
 import { rawBuy, startEnv, type Env } from '../client/helpers';
 import { backendNames, startBackend, type Backend } from './backends';
+import { until } from '../until';
 
 let phones = 0;
 const ownData = (): PurchaseRequest & { phone: string } => ({
@@ -20,15 +21,6 @@ const ownData = (): PurchaseRequest & { phone: string } => ({
 	plan: 3,
 	phone: `0816${String(++phones + 7_000_000).padStart(7, '0')}`,
 });
-
-/** Poll a condition (each check is a real read of the sandbox or the database), not a clock. */
-async function until(what: string, check: () => Promise<boolean>, limitMs = 30_000): Promise<void> {
-	const end = Date.now() + limitMs;
-	while (!(await check())) {
-		if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 25));
-	}
-}
 
 describe.each(backendNames())('storefront orders cut off by a crash on %s', (name) => {
 	let backend: Backend;
@@ -82,11 +74,11 @@ describe.each(backendNames())('storefront orders cut off by a crash on %s', (nam
 				});
 				const exited = new Promise<void>((r) => child.on('exit', () => r()));
 				let own: { id: number; customerRef: string | null } | undefined;
-				await until('the POST to reach the vendor', async () => {
+				await until(async () => {
 					const txns = await env.admin.transactions({ product: 'data' });
 					own = txns.find((x) => x.recipient === req.phone && x.customerRef);
 					return own !== undefined;
-				});
+				}, 'the POST to reach the vendor');
 				// the reference is on the order row while the POST is still unanswered, so the crash cannot lose it
 				const row = await books.db
 					.selectFrom('orders')
