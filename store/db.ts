@@ -4,7 +4,8 @@
  * same SQL on both, and the money rules (no overspend, credit once per reference, resolve a hold once)
  * are constraints the database enforces, not checks in JS.
  */
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Generated } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Generated, type SqliteDatabase } from 'kysely';
 
 export interface AccountRow {
 	id: string;
@@ -182,7 +183,7 @@ async function openSqlite(file: string): Promise<OpenedDb> {
 		const conn = new Database(file);
 		conn.pragma('journal_mode = WAL');
 		conn.pragma('busy_timeout = 10000');
-		const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: conn }) });
+		const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: preparedOnce(conn) }) });
 		await migrate(db, 'sqlite');
 		entry = { db, users: 0 };
 		sqliteShared.set(key, entry);
@@ -200,6 +201,30 @@ async function openSqlite(file: string): Promise<OpenedDb> {
 				sqliteShared.delete(key);
 				await e.db.destroy();
 			}
+		},
+	};
+}
+
+/** How many distinct SQL texts keep their prepared statement (the store has a few dozen). */
+const STATEMENT_CACHE = 256;
+
+/**
+ * Kysely's SQLite driver prepares every query anew (SQLite parses and plans it each time); the store runs
+ * the same few dozen texts over and over, so each keeps its prepared statement. Safe because better-sqlite3
+ * runs a statement to the end before returning (the store never streams a query, which would hold one open).
+ */
+function preparedOnce(conn: BetterSqlite3.Database): SqliteDatabase {
+	const cache = new Map<string, BetterSqlite3.Statement>();
+	return {
+		close: () => conn.close(),
+		prepare(text: string) {
+			let stmt = cache.get(text);
+			if (!stmt) {
+				if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+				stmt = conn.prepare(text);
+				cache.set(text, stmt);
+			}
+			return stmt;
 		},
 	};
 }
