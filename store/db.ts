@@ -5,7 +5,17 @@
  * are constraints the database enforces, not checks in JS.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Generated, type SqliteDatabase } from 'kysely';
+import {
+	Kysely,
+	PostgresDialect,
+	SqliteDialect,
+	sql,
+	type Generated,
+	type SqliteDatabase,
+	type PostgresPool,
+	type PostgresPoolClient,
+} from 'kysely';
+import type { Pool as PgPool } from 'pg';
 
 export interface AccountRow {
 	id: string;
@@ -159,7 +169,7 @@ export async function openStoreDb(opts: OpenOptions = {}): Promise<OpenedDb> {
 		const getTypeParser = ((oid: number, format?: string) =>
 			oid === 20 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser;
 		const pool = new Pool({ connectionString: url, max: 10, types: { getTypeParser } });
-		db = new Kysely<StoreTables>({ dialect: new PostgresDialect({ pool }) });
+		db = new Kysely<StoreTables>({ dialect: new PostgresDialect({ pool: namedStatements(pool) }) });
 		dialect = 'postgres';
 	} else {
 		return openSqlite(opts.sqlitePath ?? ':memory:');
@@ -225,6 +235,34 @@ function preparedOnce(conn: BetterSqlite3.Database): SqliteDatabase {
 				cache.set(text, stmt);
 			}
 			return stmt;
+		},
+	};
+}
+
+/**
+ * Postgres parses and plans every query Kysely sends (pg's unnamed statements); the store sends the same
+ * few dozen texts over and over, so each query with parameters goes as a named statement, which each
+ * connection prepares once (pg keeps track per connection). Past STATEMENT_CACHE texts, the rest go unnamed.
+ * Statements without parameters (begin, commit, the schema) stay unnamed.
+ */
+function namedStatements(pool: PgPool): PostgresPool {
+	const names = new Map<string, string>();
+	const nameOf = (text: string): string | undefined => {
+		let name = names.get(text);
+		if (name === undefined && names.size < STATEMENT_CACHE) names.set(text, (name = `vtu_${names.size}`));
+		return name;
+	};
+	return {
+		end: () => pool.end(),
+		async connect() {
+			const client = await pool.connect();
+			const query = (text: string, parameters: readonly unknown[]) => {
+				const values = parameters as unknown[]; // Kysely passes a fresh copy
+				const name = values.length > 0 ? nameOf(text) : undefined;
+				return name === undefined ? client.query(text, values) : client.query({ name, text, values });
+			};
+			// the cursor form of query() is for streaming, which the store never does
+			return { query, release: (destroy?: boolean) => client.release(destroy) } as unknown as PostgresPoolClient;
 		},
 	};
 }
