@@ -17,8 +17,11 @@
 import type { NextFunction } from 'grammy';
 import type { MyContext } from '../context';
 
-/** Bot API methods that put a message in the chat or change one: the user has seen the bot answer. */
-const ANSWERS = /^(send(?!ChatAction)|edit|copyMessage|forwardMessage)/;
+/**
+ * Bot API methods that put a message in the chat or change what one says: the user has seen the bot answer.
+ * Taking a keyboard away (editMessageReplyMarkup) is not an answer.
+ */
+const ANSWERS = /^(send(?!ChatAction)|editMessage(Text|Caption|Media)$|copyMessage|forwardMessage)/;
 
 export function typingWhileSlow(afterMs: number) {
 	return async (ctx: MyContext, next: NextFunction): Promise<void> => {

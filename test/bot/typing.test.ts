@@ -41,6 +41,7 @@ test('a slow update that has not answered yet shows typing, cleared when it ends
 	const { ctx, call, actions } = fakeCtx();
 	await typingWhileSlow(10)(ctx, async () => {
 		await call('answerCallbackQuery'); // not a message: no sign in the chat
+		await call('editMessageReplyMarkup'); // nor is a keyboard taken away
 		await sleep(40);
 		await call('editMessageText');
 	});
