@@ -205,20 +205,35 @@ async function floorBot(
 /**
  * BENCH_CPU_PROF=DIR: a CPU profile of the bot child over the measured window only (between the bench's two
  * usage reads; no start-up, no warm-up), written to DIR/<kind>-<pid>.cpuprofile. Sum it with
- * tools/cpuprofile-sum.ts.
+ * tools/cpuprofile-sum.ts. With BENCH_HEAP_PROF=1 too: a sampling profile of what the child allocated in the
+ * same window (collected objects included), DIR/<kind>-<pid>.heapprofile (Chrome DevTools, Memory tab).
  */
 function windowProfiler(dir: string, kind: Kind) {
 	const session = new Session();
 	session.connect();
-	const post = (method: string) =>
-		new Promise<unknown>((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res))));
+	const post = (method: string, params?: object) =>
+		new Promise<unknown>((resolve, reject) =>
+			session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+		);
+	const heap = !!process.env.BENCH_HEAP_PROF;
 	let on = false;
 	return {
 		async toggle() {
 			on = !on;
 			if (on) {
 				await post('Profiler.enable');
+				// every allocation sampled, those the GC collected too (the default keeps only what is still live)
+				if (heap)
+					await post('HeapProfiler.startSampling', {
+						includeObjectsCollectedByMajorGC: true,
+						includeObjectsCollectedByMinorGC: true,
+					});
 				return void (await post('Profiler.start'));
+			}
+			if (heap) {
+				const { profile: allocations } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+				mkdirSync(dir, { recursive: true });
+				writeFileSync(join(dir, `${kind}-${process.pid}.heapprofile`), JSON.stringify(allocations));
 			}
 			const { profile } = (await post('Profiler.stop')) as { profile: unknown };
 			mkdirSync(dir, { recursive: true });

@@ -61,20 +61,18 @@ function dataItems(c: Catalog): PricedItem[] {
 	);
 }
 
-/**
- * Every item of the catalogue (electricity: a sample token, airtime: a sample top-up per network, bulk SMS:
- * one page to one number and to a hundred).
- */
-export function catalogueItems(c: Catalog): PricedItem[] {
-	return [
-		...dataItems(c),
-		...c.airtime.map((a) => ({
+/** Each product's items, in the price list's order (electricity: a sample token, airtime: a sample top-up). */
+const PRODUCT_ITEMS: Record<string, (c: Catalog) => PricedItem[]> = {
+	data: dataItems,
+	airtime: (c) =>
+		c.airtime.map((a) => ({
 			key: { product: 'airtime', type: String(a.network) },
 			name: t('prices-airtime-item', { amount: naira(SAMPLE_AIRTIME), network: String(a.network) }),
 			cost: percentOf(SAMPLE_AIRTIME, a.vtuPercent),
 			section: t('prices-section-airtime'),
 		})),
-		...c.cable.flatMap((p) =>
+	cable: (c) =>
+		c.cable.flatMap((p) =>
 			p.packages.map((k) => ({
 				key: { product: 'cable', type: String(p.name), plan: String(k.id) },
 				name: `${p.name} ${k.name}`,
@@ -82,26 +80,36 @@ export function catalogueItems(c: Catalog): PricedItem[] {
 				section: t('prices-section-cable'),
 			})),
 		),
-		...c.exams.map((e) => ({
+	exam_pin: (c) =>
+		c.exams.map((e) => ({
 			key: { product: 'exam_pin', type: String(e.exam) },
 			name: t('prices-exam-item', { exam: String(e.exam) }),
 			cost: e.price.kobo,
 			section: t('prices-section-exam'),
 		})),
-		...c.recharge.map((r) => ({
+	recharge_card: (c) =>
+		c.recharge.map((r) => ({
 			key: { product: 'recharge_card', type: String(r.network), plan: String(r.id) },
 			name: t('prices-recharge-item', { network: String(r.network), amount: naira(r.faceValue.kobo) }),
 			cost: r.price.kobo,
 			section: t('prices-section-recharge'),
 		})),
-		...c.discos.slice(0, 1).map(() => ({
+	electricity: (c) =>
+		c.discos.slice(0, 1).map(() => ({
 			key: { product: 'electricity' },
 			name: t('prices-electricity-item', { amount: naira(SAMPLE_TOKEN) }),
 			cost: SAMPLE_TOKEN,
 			section: t('prices-section-electricity'),
 		})),
-		...smsItems(c),
-	];
+	sms: smsItems,
+};
+
+/**
+ * Every item of the catalogue (electricity: a sample token, airtime: a sample top-up per network, bulk SMS:
+ * one page to one number and to a hundred).
+ */
+export function catalogueItems(c: Catalog): PricedItem[] {
+	return Object.values(PRODUCT_ITEMS).flatMap((items) => items(c));
 }
 
 const AIRTIME_MIN = PRODUCT_TABLE.airtime.limits.minKobo.VTU;
@@ -136,7 +144,8 @@ export function electricityItem(disco: string | undefined, faceKobo: number): Pr
 export function smallestItems(c: Catalog, product: string): PricedItem[] {
 	if (product === 'airtime') return c.airtime.flatMap((a) => airtimeItem(c, String(a.network), AIRTIME_MIN) ?? []);
 	if (product === 'electricity') return c.discos.map((d) => electricityItem(d.name, ELECTRICITY_MIN));
-	const items = catalogueItems(c).filter((i) => i.key.product === product);
+	// only this product's items: a flow start asks for one product, not the whole formatted price list
+	const items = Object.hasOwn(PRODUCT_ITEMS, product) ? PRODUCT_ITEMS[product](c) : [];
 	return product === 'sms' ? items.filter((i) => i.key.units === 1) : items;
 }
 
