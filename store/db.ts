@@ -243,7 +243,9 @@ function preparedOnce(conn: BetterSqlite3.Database): SqliteDatabase {
  * Postgres parses and plans every query Kysely sends (pg's unnamed statements); the store sends the same
  * few dozen texts over and over, so each query with parameters goes as a named statement, which each
  * connection prepares once (pg keeps track per connection). Past STATEMENT_CACHE texts, the rest go unnamed.
- * Statements without parameters (begin, commit, the schema) stay unnamed.
+ * Statements without parameters (begin, commit, the schema) stay unnamed, and so does any text with a `*`:
+ * a prepared `select *` fails ("cached plan must not change result type") once a newer instance adds a
+ * column, which a rolling upgrade does while older instances still run.
  */
 function namedStatements(pool: PgPool): PostgresPool {
 	const names = new Map<string, string>();
@@ -258,7 +260,7 @@ function namedStatements(pool: PgPool): PostgresPool {
 			const client = await pool.connect();
 			const query = (text: string, parameters: readonly unknown[]) => {
 				const values = parameters as unknown[]; // Kysely passes a fresh copy
-				const name = values.length > 0 ? nameOf(text) : undefined;
+				const name = values.length > 0 && !text.includes('*') ? nameOf(text) : undefined;
 				return name === undefined ? client.query(text, values) : client.query({ name, text, values });
 			};
 			// the cursor form of query() is for streaming, which the store never does
