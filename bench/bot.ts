@@ -230,13 +230,12 @@ function windowProfiler(dir: string, kind: Kind) {
 					});
 				return void (await post('Profiler.start'));
 			}
+			mkdirSync(dir, { recursive: true });
 			if (heap) {
 				const { profile: allocations } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
-				mkdirSync(dir, { recursive: true });
 				writeFileSync(join(dir, `${kind}-${process.pid}.heapprofile`), JSON.stringify(allocations));
 			}
 			const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-			mkdirSync(dir, { recursive: true });
 			writeFileSync(join(dir, `${kind}-${process.pid}.cpuprofile`), JSON.stringify(profile));
 		},
 	};
