@@ -298,7 +298,7 @@ export async function openCustomerAccount(
 ): Promise<OpenedAccount> {
 	const have = await books.db
 		.selectFrom('virtual_accounts')
-		.selectAll()
+		.select(['account_number', 'bank_name', 'provider_ref']) // by name, not `*`: prepared once on Postgres (db.ts)
 		.where('provider', '=', provider.name)
 		.where('customer_id', '=', c.customerId)
 		.executeTakeFirst();

@@ -20,7 +20,7 @@ async function tellPayment(side: StoreSide, raw: Buffer): Promise<void> {
 	if (!reference) return;
 	const p = await side.books.db
 		.selectFrom('payments')
-		.selectAll()
+		.select(['status', 'customer_id', 'amount']) // by name, not `*`: prepared once on Postgres (store/db.ts)
 		.where('provider', '=', provider.name)
 		.where('reference', '=', reference)
 		.executeTakeFirst();
