@@ -23,7 +23,8 @@ export const START_CONCURRENCY = 10;
  * The ceiling when the builder sets none. Only a site that keeps answering fast and clean ever sees it: the
  * pace stops growing at the first slow answer, refusal or error (docs/nodes.md says why this is safe).
  * 1000 in flight lets 2,000 items at a 1 s site go about as fast as n8n's HTTP Request sending every item at
- * once (bench/README.md); a lower ceiling is the run's speed limit against such a site (100: 0.3× as fast).
+ * once (bench/README.md, bench/history.md); a lower ceiling is the run's speed limit against such a site
+ * (100: 0.3× as fast).
  */
 export const DEFAULT_CEILING = 1000;
 /** The Concurrency option's default: the ceiling above (the pace starts at START_CONCURRENCY whatever it is). */
